@@ -1,0 +1,62 @@
+"""The exception tree. Errors are typed by who caused them.
+
+    PetError
+    ├── ConfigError          bad settings or config file (the person fixes it)
+    ├── PersonaError         a persona file is missing a key or has a bad value
+    ├── StorageError         the database cannot be opened or written
+    ├── BrainError           infrastructure: the model could not be asked
+    │   ├── BrainUnavailable     nothing answers at the configured address
+    │   ├── BrainTimeout         the server accepted but did not answer in time
+    │   ├── ModelNotFound        the server does not have the configured model
+    │   └── BrainResponseError   the server answered with an error or garbage
+    └── ToolError            raised inside a tool; becomes a tool result the
+        └── ToolArgumentError    model sees, never an exception out of a turn
+
+Messages say what to do, not only what went wrong.
+"""
+
+from __future__ import annotations
+
+
+class PetError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class ConfigError(PetError):
+    pass
+
+
+class PersonaError(PetError):
+    pass
+
+
+class StorageError(PetError):
+    pass
+
+
+class BrainError(PetError):
+    pass
+
+
+class BrainUnavailable(BrainError):
+    pass
+
+
+class BrainTimeout(BrainError):
+    pass
+
+
+class ModelNotFound(BrainError):
+    pass
+
+
+class BrainResponseError(BrainError):
+    pass
+
+
+class ToolError(PetError):
+    pass
+
+
+class ToolArgumentError(ToolError):
+    pass

@@ -1,0 +1,43 @@
+"""Shared fixtures. Every test runs offline: only loopback is reachable."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import sys
+
+import pytest
+
+
+def _loopback_only(event: str, args: tuple) -> None:
+    if event != "socket.connect":
+        return
+    sock, address = args[0], args[1]
+    if getattr(sock, "family", None) not in (socket.AF_INET, socket.AF_INET6):
+        return  # unix sockets and the like stay on the machine
+    host = address[0] if isinstance(address, tuple) else address
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if not loopback:
+        raise ConnectionRefusedError(f"tests may only reach 127.0.0.1, not {host!r}")
+
+
+# Audit hooks cannot be removed, so install once for the whole test process.
+sys.addaudithook(_loopback_only)
+
+
+@pytest.fixture(autouse=True)
+def pet_home(tmp_path, monkeypatch):
+    """Point the pet's data folder at a fresh temp dir and clear PET_* vars."""
+    import os
+
+    for key in list(os.environ):
+        if key.startswith("PET_"):
+            monkeypatch.delenv(key)
+    home = tmp_path / "pet-home"
+    monkeypatch.setenv("PET_HOME", str(home))
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return home
