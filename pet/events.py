@@ -6,6 +6,7 @@ Nothing here imports a heavy library; every package may depend on this module.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
@@ -114,3 +115,30 @@ class Reply:
 
 Event = Union[TextDelta, ToolStarted, ToolFinished, Notice, Reply]
 StreamPart = Union[TextDelta, Completion]
+
+
+# --- records the stores hand out ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """One thing the pet remembers about its person."""
+
+    id: int
+    content: str
+    tag: str = ""
+    pinned: bool = False
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    """A message as kept in the conversation history."""
+
+    id: int
+    conversation_id: int
+    message: Message
+    #: "ok"; "partial" (cut short); "rejected" (never sent to the model); "error" (a failed tool)
+    status: str = "ok"
+    created_at: datetime | None = None

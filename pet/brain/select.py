@@ -1,0 +1,67 @@
+"""Choose the brain: the configured server when it answers, else embedded."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from pet.brain.base import ChatModel
+from pet.brain.probe import server_models
+from pet.config import Settings
+from pet.errors import BrainError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BrainChoice:
+    model: ChatModel
+    tier: str  # "server" or "embedded"
+    reason: str
+
+
+def server_brain(settings: Settings) -> ChatModel:
+    from pet.brain.openai_compat import OpenAIChatModel
+
+    return OpenAIChatModel(
+        base_url=settings.base_url,
+        model=settings.model,
+        api_key=settings.api_key,
+        connect_timeout=settings.connect_timeout,
+        read_timeout=settings.read_timeout,
+        retries=settings.retries,
+    )
+
+
+def embedded_brain(settings: Settings) -> ChatModel:
+    from pet.brain.embedded import EmbeddedChatModel
+
+    path = Path(settings.embedded_model_path).expanduser() if settings.embedded_model_path else None
+    return EmbeddedChatModel(
+        model_path=path, n_ctx=settings.embedded_context, n_threads=settings.embedded_threads
+    )
+
+
+def choose_brain(settings: Settings) -> BrainChoice:
+    if settings.brain == "server":
+        return BrainChoice(server_brain(settings), "server", "chosen with --brain server")
+    if settings.brain == "embedded":
+        return BrainChoice(embedded_brain(settings), "embedded", "chosen with --brain embedded")
+
+    try:
+        models = server_models(settings.base_url, timeout=settings.probe_timeout)
+    except BrainError as exc:
+        reason = f"no model server answered at {settings.base_url} within {settings.probe_timeout:g} s"
+        log.info("brain auto: %s (%s)", reason, exc)
+    else:
+        if not models or settings.model in models or f"{settings.model}:latest" in models:
+            return BrainChoice(server_brain(settings), "server", f"the server at {settings.base_url} answered")
+        reason = (
+            f"the server at {settings.base_url} has no model '{settings.model}' "
+            f"(run `ollama pull {settings.model}` or pick one of: {', '.join(models[:5])})"
+        )
+    embedded = embedded_brain(settings)
+    if not getattr(embedded, "available", lambda: True)():
+        return BrainChoice(server_brain(settings), "server", reason + "; the embedded model is not installed either")
+    return BrainChoice(embedded, "embedded", reason)

@@ -1,0 +1,96 @@
+"""Command line: `python run.py [run] [--port N] [--brain auto|server|embedded] ...`."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from typing import Sequence
+
+from pet import __version__
+from pet.config import BRAINS, Settings, load_settings
+from pet.errors import PetError
+
+_FLAG_KEYS = ("home", "port", "brain", "model", "base_url", "persona", "log_level")
+
+
+def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--home", help="data folder (default ~/.pet; env PET_HOME)")
+    parser.add_argument("--port", type=int, help="port to serve on (default 7860)")
+    parser.add_argument("--brain", choices=BRAINS, help="auto (default): the server if it answers, else embedded")
+    parser.add_argument("--model", help="model name on the server (default qwen2.5:3b)")
+    parser.add_argument("--base-url", dest="base_url", help="OpenAI-compatible server (default Ollama's)")
+    parser.add_argument("--persona", help="persona name in assets/personas or a .toml path")
+    parser.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING, ERROR")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    # argument_default=SUPPRESS: an unset flag leaves no attribute, so the
+    # subcommand's flags do not overwrite `pet --port 1 run` with None.
+    parser = argparse.ArgumentParser(
+        prog="pet",
+        argument_default=argparse.SUPPRESS,
+        description="A local-first AI pet companion. Without a command, runs the pet's web chat.",
+    )
+    parser.add_argument("--version", action="version", version=f"pet {__version__}")
+    _add_settings_flags(parser)
+    commands = parser.add_subparsers(dest="command", metavar="command")
+    run = commands.add_parser(
+        "run", help="serve the chat in the browser (the default)", argument_default=argparse.SUPPRESS
+    )
+    _add_settings_flags(run)
+    return parser
+
+
+def _flags(args: argparse.Namespace) -> dict:
+    return {key: getattr(args, key, None) for key in _FLAG_KEYS}
+
+
+def _setup_logging(settings: Settings) -> None:
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        datefmt="%H:%M:%S",
+    )
+    for noisy in ("httpx", "httpx2", "uvicorn.access"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def run(settings: Settings) -> int:
+    started = time.perf_counter()
+    from pet.app import build
+
+    print(f"data folder: {settings.home}")
+    print(f"database:    {settings.database}")
+    app = build(settings)
+    print(f"pet:         {app.persona.full_name()} (adopted {app.adopted_on.isoformat()})")
+    print(f"brain:       {app.brain.model.label} — {app.brain.reason}")
+    from pet.api.server import start_in_thread
+
+    running = start_in_thread(app)
+    print(f"chat:        {running.url}  (ready in {time.perf_counter() - started:.1f} s; Ctrl+C stops)")
+    try:
+        while running.thread is not None and running.thread.is_alive():
+            running.thread.join(timeout=0.5)
+    except KeyboardInterrupt:
+        print("stopping…")
+    finally:
+        running.stop()
+        app.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(_flags(args))
+        _setup_logging(settings)
+        if getattr(args, "command", None) in (None, "run"):
+            return run(settings)
+    except PetError as exc:
+        print(f"pet: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0

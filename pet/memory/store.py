@@ -1,0 +1,222 @@
+"""Store APIs over the database. They take and return plain records
+(pet.events), so the agent and tools never see SQLAlchemy objects."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+
+from sqlalchemy import func, or_, select
+
+from pet.events import MemoryRecord, Message, StoredMessage, ToolCall
+from pet.memory.db import Database
+from pet.memory.models import ConversationRow, MemoryRow, MessageRow, PetRow, utcnow
+from pet.memory.recall import memory_key, query_terms, score
+
+
+@dataclass(frozen=True)
+class PetRecord:
+    id: int
+    slug: str
+    persona: str
+    adopted_on: dt.date
+
+
+class PetStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def ensure(self, slug: str, persona: str, adopted_on: dt.date) -> PetRecord:
+        """The pet with this slug, created on first run."""
+        with self.db.session() as session:
+            row = session.scalar(select(PetRow).where(PetRow.slug == slug))
+            if row is None:
+                row = PetRow(slug=slug, persona=persona, adopted_on=adopted_on)
+                session.add(row)
+                session.flush()
+            return PetRecord(row.id, row.slug, row.persona, row.adopted_on)
+
+
+def _message(row: MessageRow) -> StoredMessage:
+    calls = tuple(
+        ToolCall(name=c["name"], arguments=c.get("arguments") or {}, id=c["id"])
+        for c in json.loads(row.tool_calls or "[]")
+    )
+    message = Message(
+        role=row.role,  # type: ignore[arg-type]
+        content=row.content,
+        tool_calls=calls,
+        tool_call_id=row.tool_call_id,
+        name=row.name,
+    )
+    return StoredMessage(row.id, row.conversation_id, message, row.status, row.created_at)
+
+
+class ConversationStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def create(self, pet_id: int, title: str = "") -> int:
+        with self.db.session() as session:
+            row = ConversationRow(pet_id=pet_id, title=title)
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def latest(self, pet_id: int) -> int | None:
+        with self.db.session() as session:
+            return session.scalar(
+                select(ConversationRow.id)
+                .where(ConversationRow.pet_id == pet_id)
+                .order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
+                .limit(1)
+            )
+
+    def pet_of(self, conversation_id: int) -> int | None:
+        with self.db.session() as session:
+            return session.scalar(select(ConversationRow.pet_id).where(ConversationRow.id == conversation_id))
+
+    def append(self, conversation_id: int, message: Message, status: str = "ok") -> int:
+        calls = (
+            json.dumps([{"id": c.id, "name": c.name, "arguments": c.arguments} for c in message.tool_calls],
+                       ensure_ascii=False)
+            if message.tool_calls
+            else None
+        )
+        with self.db.session() as session:
+            row = MessageRow(
+                conversation_id=conversation_id,
+                role=message.role,
+                content=message.content,
+                tool_calls=calls,
+                tool_call_id=message.tool_call_id,
+                name=message.name,
+                status=status,
+            )
+            session.add(row)
+            conversation = session.get(ConversationRow, conversation_id)
+            if conversation is not None:
+                conversation.updated_at = utcnow()
+                if not conversation.title and message.role == "user":
+                    conversation.title = message.content[:60]
+            session.flush()
+            return row.id
+
+    def history(self, conversation_id: int, limit: int | None = None) -> list[StoredMessage]:
+        """Messages in order; with `limit`, only the last `limit` of them."""
+        with self.db.session() as session:
+            query = select(MessageRow).where(MessageRow.conversation_id == conversation_id)
+            if limit is None:
+                rows = session.scalars(query.order_by(MessageRow.id)).all()
+            else:
+                rows = list(reversed(session.scalars(query.order_by(MessageRow.id.desc()).limit(limit)).all()))
+            return [_message(row) for row in rows]
+
+    def count(self, conversation_id: int) -> int:
+        with self.db.session() as session:
+            return session.scalar(
+                select(func.count()).select_from(MessageRow).where(MessageRow.conversation_id == conversation_id)
+            ) or 0
+
+
+def _memory(row: MemoryRow) -> MemoryRecord:
+    return MemoryRecord(row.id, row.content, row.tag, row.pinned, row.created_at, row.updated_at)
+
+
+class MemoryStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def remember(
+        self,
+        pet_id: int,
+        content: str,
+        *,
+        tag: str = "",
+        source_message_id: int | None = None,
+        conversation_id: int | None = None,
+    ) -> tuple[MemoryRecord, bool]:
+        """Store a fact; the same fact again updates the old row.
+        Returns the record and whether it is new."""
+        content = content.strip()
+        key = memory_key(content)
+        with self.db.session() as session:
+            row = session.scalar(
+                select(MemoryRow).where(MemoryRow.pet_id == pet_id, MemoryRow.key == key,
+                                        MemoryRow.deleted_at.is_(None))
+            )
+            created = row is None
+            if row is None:
+                row = MemoryRow(pet_id=pet_id, content=content, key=key, tag=tag,
+                                source_message_id=source_message_id, conversation_id=conversation_id)
+                session.add(row)
+            else:
+                row.content = content
+                row.tag = tag or row.tag
+                row.updated_at = utcnow()
+            session.flush()
+            return _memory(row), created
+
+    def get(self, pet_id: int, memory_id: int) -> MemoryRecord | None:
+        with self.db.session() as session:
+            row = session.get(MemoryRow, memory_id)
+            if row is None or row.pet_id != pet_id or row.deleted_at is not None:
+                return None
+            return _memory(row)
+
+    def forget(self, pet_id: int, memory_id: int) -> MemoryRecord | None:
+        """Soft delete: the row stays, marked deleted. None if there was no such memory."""
+        with self.db.session() as session:
+            row = session.get(MemoryRow, memory_id)
+            if row is None or row.pet_id != pet_id or row.deleted_at is not None:
+                return None
+            row.deleted_at = utcnow()
+            return _memory(row)
+
+    def _live(self, pet_id: int):
+        return select(MemoryRow).where(MemoryRow.pet_id == pet_id, MemoryRow.deleted_at.is_(None))
+
+    def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]:
+        """Memories sharing terms with `text`, best matches first, then newest."""
+        terms = query_terms(text)
+        if not terms:
+            return []
+        with self.db.session() as session:
+            rows = session.scalars(
+                self._live(pet_id).where(or_(*(MemoryRow.content.ilike(f"%{t}%") for t in terms)))
+            ).all()
+            ranked = sorted(rows, key=lambda r: (score(r.content, terms), r.updated_at, r.id), reverse=True)
+            return [_memory(row) for row in ranked[:limit]]
+
+    def pinned(self, pet_id: int) -> list[MemoryRecord]:
+        with self.db.session() as session:
+            rows = session.scalars(self._live(pet_id).where(MemoryRow.pinned.is_(True)).order_by(MemoryRow.id))
+            return [_memory(row) for row in rows]
+
+    def recent(self, pet_id: int, limit: int = 10) -> list[MemoryRecord]:
+        with self.db.session() as session:
+            rows = session.scalars(
+                self._live(pet_id).order_by(MemoryRow.updated_at.desc(), MemoryRow.id.desc()).limit(limit)
+            )
+            return [_memory(row) for row in rows]
+
+    def for_context(self, pet_id: int, text: str, limit: int) -> list[MemoryRecord]:
+        """What goes into the system prompt: pinned memories, those matching
+        the message, then the newest ones to fill up to `limit`."""
+        chosen: dict[int, MemoryRecord] = {m.id: m for m in self.pinned(pet_id)}
+        added = 0
+        for memory in [*self.search(pet_id, text, limit), *self.recent(pet_id, limit)]:
+            if added >= limit:
+                break
+            if memory.id not in chosen:
+                chosen[memory.id] = memory
+                added += 1
+        return list(chosen.values())
+
+    def count(self, pet_id: int) -> int:
+        with self.db.session() as session:
+            return session.scalar(
+                select(func.count()).select_from(MemoryRow)
+                .where(MemoryRow.pet_id == pet_id, MemoryRow.deleted_at.is_(None))
+            ) or 0

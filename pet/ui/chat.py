@@ -1,0 +1,76 @@
+"""The Gradio chat. This package is the only one importing gradio; it only
+adapts agent events to chat messages (pet.ui.render does the folding)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import gradio as gr  # noqa: E402
+
+from pet.app import App  # noqa: E402
+from pet.ui.render import apply_event, for_gradio, history_messages  # noqa: E402
+
+CSS = """
+.pet-status { font-size: 0.85em; opacity: 0.8; }
+"""
+
+
+def status_line(app: App) -> str:
+    choice = app.brain
+    return (
+        f"🦞 **{app.persona.full_name()}** · 🧠 `{choice.model.label}` "
+        f"<span class='pet-status'>({choice.reason})</span>"
+    )
+
+
+def _text_of(message: Any) -> str:
+    """Gradio may hand the message as a string or as {"text": ..., "files": ...}."""
+    if isinstance(message, dict):
+        return str(message.get("text") or "")
+    return "" if message is None else str(message)
+
+
+def build_ui(app: App) -> gr.Blocks:
+    def respond(message: Any, history: list) -> Iterator[list[dict]]:
+        conversation = app.current_conversation()
+        shown: list[dict] = []
+        for event in app.agent.run(conversation, _text_of(message)):
+            apply_event(shown, event)
+            yield for_gradio(shown)
+        if not shown:  # nothing came back at all; say so rather than show nothing
+            yield [{"role": "assistant", "content": "…"}]
+
+    def load_history() -> list[dict]:
+        return for_gradio(history_messages(app.conversations.history(app.current_conversation())))
+
+    def new_conversation() -> None:
+        app.new_conversation()
+
+    name = app.persona.full_name()
+    with gr.Blocks(title=name, fill_height=True) as blocks:
+        gr.Markdown(status_line(app))
+        chatbot = gr.Chatbot(
+            value=load_history,
+            label=name,
+            height="70vh",
+            buttons=["copy"],
+            feedback_options=None,
+            placeholder=f"🦞 {app.persona.full_name()}: 说点什么吧！ Say hi!",
+        )
+        chat = gr.ChatInterface(
+            respond,
+            chatbot=chatbot,
+            textbox=gr.Textbox(
+                placeholder=f"和{app.persona.display_name('zh')}聊天… / Chat with {app.persona.display_name('en')}…",
+                max_lines=8,
+                submit_btn=True,
+            ),
+            api_name="chat",
+            fill_height=True,
+        )
+        chatbot.clear(new_conversation)
+        del chat
+    return blocks

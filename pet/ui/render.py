@@ -1,0 +1,107 @@
+"""Turn agent events and stored history into chat messages (plain dicts in
+Gradio's messages format). Pure functions: no gradio import, easy to test."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from pet.events import Event, Notice, Reply, StoredMessage, TextDelta, ToolCall, ToolFinished, ToolStarted
+
+ChatMessage = dict[str, Any]
+
+CUT_SHORT = " *(cut short)*"
+MAX_SHOWN_CHARS = 4000
+
+_DOING = {
+    "remember": ("remembering", "remembered"),
+    "forget": ("forgetting", "forgot"),
+    "recall": ("recalling", "recalled"),
+    "calculate": ("calculating", "calculated"),
+    "get_current_time": ("checking the time", "checked the time"),
+}
+_NOTICE_ICON = {"info": "ℹ️", "warning": "⚠️", "error": "❌"}
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS] + f"… ({len(text):,} characters)"
+
+
+def _arguments(call: ToolCall) -> str:
+    return json.dumps(call.arguments, ensure_ascii=False) if call.arguments else ""
+
+
+def _tool_bubble(call: ToolCall) -> ChatMessage:
+    doing = _DOING.get(call.name, (f"using {call.name}", f"used {call.name}"))[0]
+    return {
+        "role": "assistant",
+        "content": _arguments(call),
+        "metadata": {"title": f"🔧 {doing}…", "id": call.id, "status": "pending"},
+    }
+
+
+def _finish_bubble(bubble: ChatMessage, name: str, ok: bool, result: str, seconds: float | None) -> None:
+    done = _DOING.get(name, (f"using {name}", f"used {name}"))[1]
+    metadata = dict(bubble["metadata"])
+    metadata["title"] = f"🔧 {done}" if ok else f"⚠️ {name} failed"
+    metadata["status"] = "done"
+    if seconds is not None:
+        metadata["duration"] = round(seconds, 3)
+    bubble["metadata"] = metadata
+    arguments = bubble["content"]
+    bubble["content"] = (arguments + "\n→ " if arguments else "→ ") + _clip(result)
+
+
+def apply_event(messages: list[ChatMessage], event: Event) -> list[ChatMessage]:
+    """Fold one event into the list of assistant messages of a turn (in place)."""
+    last = messages[-1] if messages else None
+    if isinstance(event, TextDelta):
+        if last is not None and "metadata" not in last and not last.get("notice"):
+            last["content"] += event.text
+        else:
+            messages.append({"role": "assistant", "content": event.text})
+    elif isinstance(event, ToolStarted):
+        messages.append(_tool_bubble(event.call))
+    elif isinstance(event, ToolFinished):
+        for bubble in reversed(messages):
+            if bubble.get("metadata", {}).get("id") == event.result.call_id:
+                _finish_bubble(bubble, event.result.name, event.result.ok, event.result.content, event.seconds)
+                break
+    elif isinstance(event, Notice):
+        messages.append({"role": "assistant", "content": f"{_NOTICE_ICON[event.level]} *{event.text}*", "notice": True})
+    elif isinstance(event, Reply) and event.partial:
+        for bubble in reversed(messages):
+            if "metadata" not in bubble and not bubble.get("notice"):
+                bubble["content"] += CUT_SHORT
+                break
+    return messages
+
+
+def for_gradio(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
+    """Drop our private keys before handing messages to Gradio."""
+    return [{k: v for k, v in m.items() if k != "notice"} for m in messages]
+
+
+def history_messages(stored: Sequence[StoredMessage]) -> list[ChatMessage]:
+    """A stored conversation as the chat showed it."""
+    out: list[ChatMessage] = []
+    open_calls: dict[str, ChatMessage] = {}
+    for item in stored:
+        message = item.message
+        if message.role == "user":
+            content = _clip(message.content)
+            if item.status == "rejected":
+                content += "\n\n*(not sent to the pet: too long)*"
+            out.append({"role": "user", "content": content})
+        elif message.role == "assistant":
+            if message.content:
+                suffix = CUT_SHORT if item.status == "partial" else ""
+                out.append({"role": "assistant", "content": message.content + suffix})
+            for call in message.tool_calls:
+                bubble = _tool_bubble(call)
+                open_calls[call.id] = bubble
+                out.append(bubble)
+        elif message.role == "tool" and message.tool_call_id in open_calls:
+            bubble = open_calls.pop(message.tool_call_id)
+            _finish_bubble(bubble, message.name or "", item.status == "ok", message.content, None)
+    return out
