@@ -71,9 +71,11 @@ def _coerce(key: str, value: Any, source: str) -> Any:
     try:
         if kind == "Path":
             return Path(str(value))
+        if kind in ("int", "float") and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
+            raise ValueError("a number")
         if kind == "int":
-            if isinstance(value, bool):
-                raise ValueError("a number, not true/false")
+            if isinstance(value, float):
+                raise ValueError("a whole number")
             return int(value)
         if kind == "float":
             return float(value)

@@ -37,8 +37,7 @@ def port_is_free(host: str, port: int) -> bool:
 
 
 def create_server(app: App) -> FastAPI:
-    from pet.ui.chat import build_ui  # gradio loads here, not at import time
-    import gradio as gr  # noqa: F401  (imported by pet.ui.chat already)
+    from pet.ui.chat import mount_ui  # gradio loads here, not at import time
 
     api = FastAPI(title="pet", version=__version__)
 
@@ -46,17 +45,7 @@ def create_server(app: App) -> FastAPI:
     def healthz() -> dict[str, str]:
         return {"status": "ok", "brain": app.brain.model.label, "pet": app.persona.id}
 
-    blocks = build_ui(app)
-    return gr.mount_gradio_app(
-        api,
-        blocks,
-        path="/",
-        server_name=app.settings.host,
-        server_port=app.settings.port,
-        footer_links=["api"],
-        show_error=True,
-        max_file_size="10mb",
-    )
+    return mount_ui(api, app)
 
 
 @dataclass
@@ -72,7 +61,10 @@ class RunningServer:
     def stop(self) -> None:
         self.server.should_exit = True
         if self.thread is not None:
-            self.thread.join(timeout=10)
+            self.thread.join(timeout=3)
+            if self.thread.is_alive():  # streaming clients hold connections open
+                self.server.force_exit = True
+                self.thread.join(timeout=5)
 
 
 def make_server(app: App, port: int | None = None) -> uvicorn.Server:
@@ -90,6 +82,7 @@ def make_server(app: App, port: int | None = None) -> uvicorn.Server:
         host=host,
         port=port,
         log_level="warning",
+        timeout_graceful_shutdown=1,
         access_log=False,
         lifespan="on",
     )

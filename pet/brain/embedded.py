@@ -14,10 +14,11 @@ import importlib.metadata
 import importlib.util
 import json
 import logging
+import random
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
@@ -45,15 +46,22 @@ SAMPLING_REPEAT_PENALTY = 1.1
 # Tokens kept free in the window besides the reply, for rounding in our counts.
 CONTEXT_SLACK = 8
 TRUNCATION_MARK = "\n[…]\n"
+MAX_CUTS = 6
+DROP_CHUNK = 6  # messages dropped at a time when the conversation is too long
 
 TOOL_INSTRUCTIONS = (
     'To use a tool, answer with only a JSON object: {"tool": "NAME", "arguments": {...}}. '
     "Use a tool only when the person asks for what it does; otherwise answer in plain text."
 )
 
-# Prose is anything that does not open with "{" (nor with blank space, so the
-# choice between talking and calling is made on the first character).
-_PROSE_RULES = 'prose ::= [^{ \\t\\r\\n] [^\\x00]*\n'
+# Our own rule names in the grammar; prefixed so that no converted rule can
+# share them. Prose is anything that does not open with "{" (nor with blank
+# space, so the choice between talking and calling is made on the first token).
+_CALL_RULE = "pet-tool-call"
+_PROSE_RULE = "pet-prose"
+_PROSE_GBNF = f"{_PROSE_RULE} ::= [^{{ \\t\\r\\n] [^\\x00]*\n"
+# String literals and character classes, to look for rule names outside them.
+_GBNF_LITERALS = re.compile(r'"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]')
 
 
 def find_smollm2_gguf() -> Path | None:
@@ -112,6 +120,9 @@ class EmbeddedChatModel:
         # llama.cpp contexts are not thread-safe: one generation (and one load) at a time.
         self._lock = threading.Lock()
         self._grammars: dict[str, _Grammars | None] = {}
+        # One seed per call, drawn from a seeded sequence: runs are
+        # reproducible, yet the same question need not get the same answer.
+        self._seeds = random.Random(seed)
 
     # --- loading -------------------------------------------------------------
 
@@ -191,7 +202,11 @@ class EmbeddedChatModel:
             llm = self._load()
             budget = min(max_tokens or self.max_tokens, self.n_ctx // 2)
             system = _system_with_tools(messages, tools)
-            prompt_tokens = _fit_prompt(llm, system, messages, self.n_ctx - budget - CONTEXT_SLACK)
+            try:
+                prompt_tokens = _fit_prompt(llm, system, messages, self.n_ctx - budget - CONTEXT_SLACK)
+            except RuntimeError as exc:  # the bindings raise RuntimeError when tokenizing fails
+                raise BrainResponseError(f"The embedded model could not read the conversation: {exc}") from exc
+            llm.set_seed(self._seeds.randrange(2**31))
             grammar = None
             if tools:
                 grammars = self._grammars_for(llm, tools)
@@ -332,27 +347,28 @@ def _tokenize(llm: "Llama", text: str) -> list[int]:
 def _fit_prompt(llm: "Llama", system: str | None, messages: Sequence[Message], limit: int) -> list[int]:
     """Tokens of the prompt, shortened to at most `limit` tokens.
 
-    Oldest turns go first; the system prompt and the last user message stay
-    (the latter loses its middle if it alone is too long).
+    Oldest turns go first; the system prompt and the last user message (and
+    what follows it: the current turn's tool calls and results) stay. If that
+    is still too long, the longest of those loses its middle.
     """
     turns = [m for m in messages if m.role != "system"]
-    last_user = max((i for i, m in enumerate(turns) if m.role == "user"), default=None)
+    users = [i for i, m in enumerate(turns) if m.role == "user"]
+    keep_from = users[-1] if users else max(0, len(turns) - 1)
     tokens = _tokenize(llm, render_prompt(system, turns))
-    # 1. Drop the oldest turns before the last user message.
-    while len(tokens) > limit and last_user is not None and last_user > 0:
-        turns.pop(0)
-        last_user -= 1
+    while len(tokens) > limit and keep_from > 0:
+        # Dropping whole chunks keeps the cut at the same message for several
+        # turns, so llama.cpp can reuse the cached prompt prefix meanwhile.
+        drop = min(DROP_CHUNK, keep_from)
+        del turns[:drop]
+        keep_from -= drop
         tokens = _tokenize(llm, render_prompt(system, turns))
-    if len(tokens) <= limit:
-        return tokens
-    # 2. Cut the middle of the longest of: last user message, system prompt.
-    for _ in range(4):
+    for _ in range(MAX_CUTS):
         overflow = len(tokens) - limit
         if overflow <= 0:
             return tokens
-        if last_user is not None and len(turns[last_user].content) > len(system or ""):
-            m = turns[last_user]
-            turns[last_user] = Message(role="user", content=_cut_middle(llm, m.content, overflow))
+        longest = max(range(len(turns)), key=lambda i: len(turns[i].content), default=None)
+        if longest is not None and len(turns[longest].content) >= len(system or ""):
+            turns[longest] = replace(turns[longest], content=_cut_middle(llm, turns[longest].content, overflow))
         elif system:
             system = _cut_middle(llm, system, overflow)
         else:
@@ -361,7 +377,7 @@ def _fit_prompt(llm: "Llama", system: str | None, messages: Sequence[Message], l
     if len(tokens) > limit:
         raise BrainResponseError(
             f"The conversation does not fit in the embedded model's {limit}-token window; "
-            "start a new conversation or use a larger --brain."
+            "start a new conversation or use a model server with --brain."
         )
     return tokens
 
@@ -432,21 +448,44 @@ def _parse_call(text: str) -> ToolCall:
 
 
 def call_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
-    """The JSON schema every tool call must match: one branch per tool."""
-    return {"anyOf": [_one_call_schema(t) for t in tools]}
+    """The JSON schema every tool call must match: one branch per tool.
+
+    A tool's local references ("#/$defs/...") point into its own parameters;
+    nested here they would point at this schema's root, so each tool's
+    parameters also sit under "$defs" and its references are re-rooted there.
+    """
+    defs: dict[str, Any] = {}
+    branches = []
+    for i, tool in enumerate(tools):
+        prefix = f"#/$defs/tool{i}"
+        arguments = _reroot_refs(dict(tool.parameters) or {"type": "object", "properties": {}}, prefix)
+        defs[f"tool{i}"] = arguments
+        # Closing the object narrows what the grammar accepts; every output
+        # still matches the tool's own schema.
+        closed = {"additionalProperties": False, **arguments}
+        branches.append(
+            {
+                "type": "object",
+                "properties": {"tool": {"const": tool.name}, "arguments": closed},
+                "required": ["tool", "arguments"],
+                "additionalProperties": False,
+            }
+        )
+    schema: dict[str, Any] = {"anyOf": branches}
+    if any("$ref" in json.dumps(d) for d in defs.values()):
+        schema["$defs"] = defs
+    return schema
 
 
-def _one_call_schema(tool: ToolSpec) -> dict[str, Any]:
-    arguments = dict(tool.parameters) or {"type": "object", "properties": {}}
-    # Closing the objects narrows what the grammar accepts; every output still
-    # matches the tool's own schema.
-    arguments.setdefault("additionalProperties", False)
-    return {
-        "type": "object",
-        "properties": {"tool": {"const": tool.name}, "arguments": arguments},
-        "required": ["tool", "arguments"],
-        "additionalProperties": False,
-    }
+def _reroot_refs(node: Any, prefix: str) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: (prefix + v[1:] if k == "$ref" and isinstance(v, str) and v.startswith("#") else _reroot_refs(v, prefix))
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_reroot_refs(v, prefix) for v in node]
+    return node
 
 
 def tool_call_gbnf(tools: Sequence[ToolSpec]) -> tuple[str, str]:
@@ -456,11 +495,12 @@ def tool_call_gbnf(tools: Sequence[ToolSpec]) -> tuple[str, str]:
     schema_gbnf = json_schema_to_gbnf(json.dumps(call_schema(tools)))
     # The converter names its start rule "root"; rename it so that our own
     # root can offer the choice between prose and a call.
-    call_rules = re.sub(r"(?m)^root\s*::=", "call ::=", schema_gbnf)
-    if re.search(r"(?<![\w-])root(?![\w-])", call_rules):
-        raise ValueError("the converted grammar refers to its root rule")
-    either = "root ::= call | prose\n" + _PROSE_RULES + call_rules
-    call_only = "root ::= call\n" + call_rules
+    call_rules = re.sub(r"(?m)^root\s*::=", f"{_CALL_RULE} ::=", schema_gbnf)
+    names = re.findall(r"[\w-]+", _GBNF_LITERALS.sub(" ", call_rules))
+    if "root" in names or _PROSE_RULE in names or names.count(_CALL_RULE) != 1:
+        raise ValueError("the converted grammar uses a rule name we need")
+    either = f"root ::= {_CALL_RULE} | {_PROSE_RULE}\n{_PROSE_GBNF}{call_rules}"
+    call_only = f"root ::= {_CALL_RULE}\n{call_rules}"
     return either, call_only
 
 

@@ -67,6 +67,11 @@ def _migrate(engine: Engine) -> None:
             conn.execute(SchemaVersion.__table__.insert().values(version=SCHEMA_VERSION))
             return
         current = conn.execute(select(SchemaVersion.version).order_by(SchemaVersion.version.desc())).scalar() or 0
+        if current == 0:
+            # A first start that died before stamping the version: finish it.
+            Base.metadata.create_all(conn)
+            conn.execute(SchemaVersion.__table__.insert().values(version=SCHEMA_VERSION))
+            return
         if current > SCHEMA_VERSION:
             raise StorageError(
                 f"the database is at schema version {current}, newer than this program ({SCHEMA_VERSION}); "
@@ -92,5 +97,8 @@ def open_database(url: str) -> Database:
         _migrate(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
-        raise StorageError(f"cannot open the database {url}: {exc}") from exc
+        raise StorageError(
+            f"cannot open the database {url}: {exc.orig if getattr(exc, 'orig', None) else exc} — "
+            "if this file is not the pet's database, move it away or start with another --home"
+        ) from exc
     return Database(engine)

@@ -36,7 +36,8 @@ class Persona:
 
     def full_name(self) -> str:
         """Both names, e.g. "小钳 (Xiaoqian)"."""
-        names = list(dict.fromkeys(self.name[lang] for lang in self.languages if lang in self.name))
+        ordered = [lang for lang in self.languages if lang in self.name] or list(self.name)
+        names = list(dict.fromkeys(self.name[lang] for lang in ordered))
         return names[0] + (f" ({' / '.join(names[1:])})" if len(names) > 1 else "")
 
     def zone(self) -> dt.tzinfo:
@@ -100,8 +101,8 @@ def parse_persona(data: dict[str, Any], source: Path | None = None) -> Persona:
             if lang not in LANGUAGES:
                 raise fail(f"{key}.{lang}", f"is not a supported language ({', '.join(LANGUAGES)})")
             if many:
-                if not isinstance(item, list) or not all(isinstance(s, str) and s.strip() for s in item):
-                    raise fail(f"{key}.{lang}", "must be a list of non-empty strings")
+                if not isinstance(item, list) or not item or not all(isinstance(s, str) and s.strip() for s in item):
+                    raise fail(f"{key}.{lang}", "must be a non-empty list of non-empty strings")
                 out[lang] = tuple(s.strip() for s in item)
             else:
                 if not isinstance(item, str) or not item.strip():

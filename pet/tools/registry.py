@@ -222,7 +222,7 @@ class ToolRegistry:
         """Run one call. Every failure becomes a result starting with "Error:"."""
 
         def error(text: str) -> ToolResult:
-            return ToolResult(call.id, call.name, ok=False, content=f"Error: {text}")
+            return ToolResult(call.id, call.name, ok=False, content=_render(f"Error: {text}"))
 
         tool = self._tools.get(call.name)
         if tool is None:

@@ -4,7 +4,7 @@ adapts agent events to chat messages (pet.ui.render does the folding)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
@@ -12,6 +12,9 @@ import gradio as gr  # noqa: E402
 
 from pet.app import App  # noqa: E402
 from pet.ui.render import apply_event, for_gradio, history_messages  # noqa: E402
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 CSS = """
 .pet-status { font-size: 0.85em; opacity: 0.8; }
@@ -74,3 +77,18 @@ def build_ui(app: App) -> gr.Blocks:
         chatbot.clear(new_conversation)
         del chat
     return blocks
+
+
+def mount_ui(api: FastAPI, app: App) -> FastAPI:
+    """Serve the chat at / on the given FastAPI app (one server, one port)."""
+    return gr.mount_gradio_app(
+        api,
+        build_ui(app),
+        path="/",
+        server_name=app.settings.host,
+        server_port=app.settings.port,
+        footer_links=["api"],
+        show_error=True,
+        max_file_size="10mb",
+        css=CSS,
+    )

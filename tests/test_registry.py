@@ -1,0 +1,465 @@
+"""Tools are plain functions: hints become a JSON schema, the docstring the
+description, and `execute` turns every failure into an "Error:" result."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from typing import Literal, Optional
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from pet.errors import ToolArgumentError, ToolError
+from pet.events import Message, ToolCall, ToolResult
+from pet.memory.db import open_database
+from pet.memory.store import ConversationStore, MemoryStore, PetStore
+from pet.tools.clock import clock_tool
+from pet.tools.memory import memory_tools
+from pet.tools.registry import MAX_RESULT_CHARS, Tool, ToolContext, ToolRegistry
+
+CONTEXT = ToolContext(pet_id=1, conversation_id=1)
+
+
+def forecast(
+    city: str,
+    days: int,
+    unit: Literal["celsius", "fahrenheit"] = "celsius",
+    detailed: bool = False,
+    ratio: float = 0.5,
+    tags: list[str] | None = None,
+    note: Optional[str] = None,
+    ctx: ToolContext | None = None,
+) -> str:
+    """Look up the weather forecast
+    for a city.
+
+    Only for planning; not for emergencies.
+
+    Args:
+        city: the city name, e.g. "Shanghai"
+        days (int): how many days ahead,
+            counting from today
+        unit: temperature unit
+        tags: labels to attach
+
+    Returns:
+        the forecast as text
+    """
+    return f"{city} {days} {unit} {detailed} {ratio} {tags} {note} {ctx}"
+
+
+def call(name: str, **arguments) -> ToolCall:
+    return ToolCall(name=name, arguments=arguments, id="call_1")
+
+
+@pytest.fixture
+def registry() -> ToolRegistry:
+    reg = ToolRegistry()
+    reg.register(forecast)
+    return reg
+
+
+# --- schema from the function ------------------------------------------------
+
+
+def test_schema_types_from_hints():
+    properties = Tool.from_function(forecast).parameters["properties"]
+    assert properties["city"]["type"] == "string"
+    assert properties["days"]["type"] == "integer"
+    assert properties["unit"] == {
+        "type": "string",
+        "enum": ["celsius", "fahrenheit"],
+        "description": "temperature unit",
+        "default": "celsius",
+    }
+    assert properties["detailed"] == {"type": "boolean", "default": False}
+    assert properties["ratio"] == {"type": "number", "default": 0.5}
+    assert properties["tags"] == {
+        "type": "array", "items": {"type": "string"}, "description": "labels to attach",
+    }
+    assert properties["note"] == {"type": "string"}  # Optional with a None default: no "default" key
+
+
+def test_schema_required_are_the_parameters_without_defaults():
+    tool = Tool.from_function(forecast)
+    assert tool.parameters["type"] == "object"
+    assert tool.parameters["required"] == ["city", "days"]
+
+
+def test_description_and_argument_docs_come_from_the_docstring():
+    tool = Tool.from_function(forecast)
+    assert tool.description == (
+        "Look up the weather forecast for a city. Only for planning; not for emergencies."
+    )
+    properties = tool.parameters["properties"]
+    assert properties["city"]["description"] == 'the city name, e.g. "Shanghai"'
+    assert properties["days"]["description"] == "how many days ahead, counting from today"
+    assert "Returns" not in tool.description
+    assert "description" not in properties["detailed"]  # undocumented arguments get none
+
+
+def test_ctx_is_kept_out_of_the_schema():
+    tool = Tool.from_function(forecast)
+    assert "ctx" not in tool.parameters["properties"]
+    assert "ctx" not in tool.parameters["required"]
+    assert tool.wants_context
+
+
+def test_spec_is_what_the_model_is_told():
+    tool = Tool.from_function(forecast, name="weather", side_effect=True)
+    spec = tool.spec
+    assert (spec.name, spec.description, spec.parameters, spec.side_effect) == (
+        "weather", tool.description, tool.parameters, True,
+    )
+
+
+def test_a_tool_needs_a_docstring():
+    def silent(x: int) -> int:
+        return x
+
+    with pytest.raises(ValueError, match="docstring"):
+        Tool.from_function(silent)
+
+
+def test_a_type_without_json_schema_is_refused_at_registration():
+    def takes_dict(x: dict) -> str:
+        """Takes a dict."""
+        return ""
+
+    with pytest.raises(TypeError, match="no JSON schema"):
+        Tool.from_function(takes_dict)
+
+
+def test_duplicate_tool_names_are_refused(registry):
+    with pytest.raises(ValueError, match="'forecast'"):
+        registry.register(forecast)
+    assert len(registry) == 1
+    registry.register(forecast, name="forecast2")
+    assert registry.names() == ["forecast", "forecast2"]
+    assert [spec.name for spec in registry.specs()] == ["forecast", "forecast2"]
+
+
+# --- execute -----------------------------------------------------------------
+
+
+def test_execute_runs_the_tool(registry):
+    result = registry.execute(call("forecast", city="Shanghai", days=2), CONTEXT)
+    expected = f"Shanghai 2 celsius False 0.5 None None {CONTEXT}"
+    assert result == ToolResult("call_1", "forecast", ok=True, content=expected)
+
+
+def test_ctx_receives_the_tool_context(registry):
+    context = ToolContext(pet_id=4, conversation_id=9, message_id=12)
+    result = registry.execute(call("forecast", city="Paris", days=1), context)
+    assert result.content.endswith(str(context))
+
+
+def test_the_model_cannot_supply_ctx(registry):
+    result = registry.execute(call("forecast", city="Paris", days=1, ctx="forged"), CONTEXT)
+    assert result.ok
+    assert "forged" not in result.content
+    assert result.content.endswith(str(CONTEXT))
+
+
+def test_a_tool_that_wants_context_without_one_is_an_error(registry):
+    result = registry.execute(call("forecast", city="Paris", days=1), None)
+    assert not result.ok
+    assert result.content.startswith("Error:")
+
+
+def test_unknown_tool_lists_the_available_tools(registry):
+    registry.register(forecast, name="other")
+    result = registry.execute(call("weather", city="Paris"), CONTEXT)
+    assert result.ok is False
+    assert result.call_id == "call_1"
+    assert result.content.startswith("Error:")
+    assert "'weather'" in result.content
+    assert "forecast, other" in result.content
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"days": 2}, "missing required argument 'city'"),
+        ({"city": None, "days": 2}, "missing required argument 'city'"),
+        ({"city": "Paris", "days": "two"}, "'days' should be a integer"),
+        ({"city": "Paris", "days": 2.5}, "'days' should be a whole number"),
+        ({"city": "Paris", "days": True}, "'days' should be a integer"),
+        ({"city": ["Paris"], "days": 2}, "'city' should be a string"),
+        ({"city": "Paris", "days": 2, "detailed": "yes"}, "'detailed' should be true or false"),
+        ({"city": "Paris", "days": 2, "tags": "a,b"}, "'tags' should be a list"),
+        ({"city": "Paris", "days": 2, "tags": ["a", {"b": 1}]}, "'tags[1]' should be a string"),
+        ({"city": "Paris", "days": 2, "unit": "kelvin"}, "'unit' must be one of ['celsius', 'fahrenheit']"),
+    ],
+)
+def test_invalid_arguments_become_an_error_result(registry, arguments, expected):
+    result = registry.execute(ToolCall("forecast", arguments), CONTEXT)
+    assert result.ok is False
+    assert result.content.startswith("Error: invalid arguments for forecast")
+    assert expected in result.content
+    assert '"city"' in result.content  # the schema is shown so the model can retry
+
+
+def test_arguments_that_are_not_an_object_are_an_error(registry):
+    result = registry.execute(ToolCall("forecast", ["Paris", 2]), CONTEXT)  # type: ignore[arg-type]
+    assert result.content.startswith("Error:")
+    assert "JSON object" in result.content
+
+
+def test_near_misses_are_coerced():
+    seen = {}
+
+    def probe(count: int, flag: bool, ratio: float, label: str, unit: Literal[1, 2] = 1) -> str:
+        """Record the arguments."""
+        seen.update(count=count, flag=flag, ratio=ratio, label=label, unit=unit)
+        return "ok"
+
+    registry = ToolRegistry([Tool.from_function(probe)])
+    result = registry.execute(ToolCall("probe", {"count": "3", "flag": "true", "ratio": "0.25", "label": 5,
+                                                 "unit": "2"}))
+    assert result.ok, result.content
+    assert seen == {"count": 3, "flag": True, "ratio": 0.25, "label": "5", "unit": 2}
+    assert type(seen["count"]) is int and type(seen["flag"]) is bool
+
+    registry.execute(ToolCall("probe", {"count": "4.0", "flag": "False", "ratio": 1, "label": "x"}))
+    assert seen["count"] == 4 and seen["flag"] is False and seen["ratio"] == 1
+
+
+def test_unknown_arguments_are_dropped(registry):
+    result = registry.execute(call("forecast", city="Paris", days=1, mood="sunny"), CONTEXT)
+    assert result.ok
+    assert "sunny" not in result.content
+
+
+def test_a_call_with_unreadable_arguments_is_answered_with_its_error(registry):
+    broken = ToolCall("forecast", {}, id="call_x", error="arguments are not valid JSON: {city: Par")
+    result = registry.execute(broken, CONTEXT)
+    assert result.ok is False
+    assert result.call_id == "call_x"
+    assert result.content.startswith("Error: arguments are not valid JSON: {city: Par")
+    assert "Call forecast again" in result.content
+
+
+def test_tool_error_message_passes_through():
+    def picky(x: int) -> str:
+        """Refuse everything."""
+        raise ToolArgumentError(f"x={x} is not allowed; try 0")
+
+    result = ToolRegistry([Tool.from_function(picky)]).execute(ToolCall("picky", {"x": 5}))
+    assert result.ok is False
+    assert result.content == "Error: x=5 is not allowed; try 0"
+
+
+def test_a_crashing_tool_becomes_an_error_result(caplog):
+    def crash() -> str:
+        """Always fails."""
+        raise RuntimeError("disk on fire")
+
+    result = ToolRegistry([Tool.from_function(crash)]).execute(ToolCall("crash", {}))
+    assert result.ok is False
+    assert result.content.startswith("Error:")
+    assert "RuntimeError" in result.content
+    assert "disk on fire" in result.content
+    assert any(record.exc_info for record in caplog.records)  # the traceback is logged
+
+
+def test_non_text_results_are_json():
+    def listing() -> dict:
+        """List things."""
+        return {"咖啡": 2, "when": dt.date(2026, 1, 1)}
+
+    result = ToolRegistry([Tool.from_function(listing)]).execute(ToolCall("listing", {}))
+    assert result.content == '{"咖啡": 2, "when": "2026-01-01"}'
+
+
+def test_long_results_are_cut():
+    def flood() -> str:
+        """Return a lot."""
+        return "x" * (MAX_RESULT_CHARS + 500)
+
+    result = ToolRegistry([Tool.from_function(flood)]).execute(ToolCall("flood", {}))
+    assert result.ok
+    assert result.content.startswith("x" * MAX_RESULT_CHARS)
+    assert result.content.count("x") == MAX_RESULT_CHARS
+    assert "500 more characters" in result.content
+    assert len(result.content) < MAX_RESULT_CHARS + 100
+
+
+def test_long_error_results_are_cut_too():
+    def loud(text: str) -> str:
+        """Fail loudly."""
+        raise ToolError(text)
+
+    result = ToolRegistry([Tool.from_function(loud)]).execute(ToolCall("loud", {"text": "e" * 50_000}))
+    assert result.content.startswith("Error:")
+    assert len(result.content) < MAX_RESULT_CHARS + 200
+
+
+# --- memory tools against a real store -----------------------------------------
+
+
+@pytest.fixture
+def memory_setup(tmp_path):
+    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
+    pet = PetStore(db).ensure("testpet", "xiaoqian", dt.date(2026, 1, 1))
+    conversations = ConversationStore(db)
+    conversation_id = conversations.create(pet.id)
+    message_id = conversations.append(conversation_id, Message("user", "remember that I like green tea"))
+    registry = ToolRegistry(memory_tools(MemoryStore(db)))
+    context = ToolContext(pet.id, conversation_id, message_id)
+    yield registry, context, tmp_path / "pet.db"
+    db.close()
+
+
+def run(registry: ToolRegistry, context: ToolContext, name: str, **arguments) -> ToolResult:
+    return registry.execute(ToolCall(name, arguments), context)
+
+
+def test_memory_tools_are_remember_forget_recall():
+    tools = memory_tools(MemoryStore(open_database("sqlite:///:memory:")))
+    assert [(t.name, t.side_effect) for t in tools] == [
+        ("remember", True), ("forget", True), ("recall", False),
+    ]
+    assert all("ctx" not in t.parameters["properties"] for t in tools)
+
+
+def test_remember_then_recall(memory_setup):
+    registry, ctx, _ = memory_setup
+    saved = run(registry, ctx, "remember", content="likes   green tea")
+    assert saved.ok
+    assert saved.content == "Saved memory #1: likes green tea"  # whitespace is normalised
+
+    found = run(registry, ctx, "recall", query="tea")
+    assert found.content == "#1: likes green tea"
+    assert run(registry, ctx, "recall", query="coffee").content == "No memories match 'coffee'."
+
+
+def test_remember_keeps_the_source_message(memory_setup):
+    registry, ctx, path = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    with sqlite3.connect(path) as raw:
+        row = raw.execute("SELECT pet_id, conversation_id, source_message_id FROM memories").fetchone()
+    assert row == (ctx.pet_id, ctx.conversation_id, ctx.message_id)
+
+
+def test_remembering_the_same_fact_twice_keeps_one_row(memory_setup):
+    registry, ctx, path = memory_setup
+    run(registry, ctx, "remember", content="I like green tea")
+    again = run(registry, ctx, "remember", content="i like GREEN tea!")
+    assert again.ok
+    assert again.content.startswith("Already remembered as memory #1")
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT id, content FROM memories").fetchall() == [(1, "i like GREEN tea!")]
+
+
+def test_remember_refuses_empty_content(memory_setup):
+    registry, ctx, _ = memory_setup
+    result = run(registry, ctx, "remember", content="   ")
+    assert result.content.startswith("Error:")
+    assert "empty" in result.content
+
+
+@pytest.mark.parametrize("what", ["#1", "1", "id: 1", "memory #1"])
+def test_forget_by_id(memory_setup, what):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    run(registry, ctx, "remember", content="has a cat named Mochi")
+    result = run(registry, ctx, "forget", what=what)
+    assert result.content == "Forgot memory #1: likes green tea"
+    assert run(registry, ctx, "recall", query="green tea").content.startswith("No memories")
+    assert run(registry, ctx, "recall", query="Mochi").content == "#2: has a cat named Mochi"
+
+
+def test_forget_an_unknown_id_is_an_error(memory_setup):
+    registry, ctx, _ = memory_setup
+    result = run(registry, ctx, "forget", what="#42")
+    assert result.ok is False
+    assert result.content == "Error: there is no memory #42"
+
+
+def test_forget_by_description(memory_setup):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    run(registry, ctx, "remember", content="生日是五月二十日")
+    result = run(registry, ctx, "forget", what="生日")
+    assert result.content == "Forgot memory #2: 生日是五月二十日"
+    assert run(registry, ctx, "recall", query="tea").content == "#1: likes green tea"
+
+
+def test_forget_picks_the_best_match(memory_setup):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    run(registry, ctx, "remember", content="likes black tea")  # matches "tea" too, but less well
+    result = run(registry, ctx, "forget", what="the green tea")
+    assert result.content == "Forgot memory #1: likes green tea"
+
+
+def test_forget_with_an_ambiguous_description_forgets_nothing(memory_setup):
+    registry, ctx, path = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    run(registry, ctx, "remember", content="likes black tea")
+    result = run(registry, ctx, "forget", what="tea")
+    assert result.ok is False
+    assert result.content.startswith("Error: several memories match")
+    assert "#1 likes green tea" in result.content
+    assert "#2 likes black tea" in result.content
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (2,)
+
+
+def test_forget_without_a_match_is_an_error(memory_setup):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    result = run(registry, ctx, "forget", what="birthday")
+    assert result.content.startswith("Error: no memory matches 'birthday'")
+
+
+def test_forgetting_is_a_soft_delete(memory_setup):
+    registry, ctx, path = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    run(registry, ctx, "forget", what="#1")
+
+    assert run(registry, ctx, "recall", query="green tea").content == "No memories match 'green tea'."
+    with sqlite3.connect(path) as raw:
+        rows = raw.execute("SELECT id, content, deleted_at FROM memories").fetchall()
+    assert len(rows) == 1
+    assert rows[0][:2] == (1, "likes green tea")
+    assert rows[0][2] is not None
+
+    # A forgotten memory cannot be forgotten twice, and remembering it again makes a new row.
+    assert run(registry, ctx, "forget", what="#1").content == "Error: there is no memory #1"
+    again = run(registry, ctx, "remember", content="likes green tea")
+    assert again.content == "Saved memory #2: likes green tea"
+
+
+def test_memories_belong_to_one_pet(memory_setup, tmp_path):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
+    other = PetStore(db).ensure("otherpet", "xiaoqian", dt.date(2026, 1, 1))
+    other_ctx = ToolContext(other.id, ctx.conversation_id)
+    assert run(registry, other_ctx, "recall", query="tea").content.startswith("No memories")
+    assert run(registry, other_ctx, "forget", what="#1").content == "Error: there is no memory #1"
+    db.close()
+
+
+# --- clock -------------------------------------------------------------------
+
+
+def test_get_current_time_in_the_pet_zone():
+    moment = dt.datetime(2026, 12, 1, 1, 30, tzinfo=dt.timezone.utc)
+    tool = clock_tool(lambda: ZoneInfo("Asia/Shanghai"), clock=lambda: moment)
+    assert tool.name == "get_current_time"
+    assert tool.parameters == {"type": "object", "properties": {}, "required": []}
+
+    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}))
+    assert result.ok
+    assert result.content == "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)"
+
+
+def test_get_current_time_crosses_the_date_line():
+    moment = dt.datetime(2026, 12, 1, 20, 5, tzinfo=dt.timezone.utc)
+    tool = clock_tool(lambda: ZoneInfo("Asia/Shanghai"), clock=lambda: moment)
+    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}))
+    assert result.content == "Wednesday 2026-12-02 04:05 (Asia/Shanghai, UTC+08:00)"
