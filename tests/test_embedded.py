@@ -16,9 +16,9 @@ import jsonschema
 import pytest
 
 from pet.brain.base import ChatModel
-from pet.brain.embedded import EmbeddedChatModel, call_schema, find_smollm2_gguf
+from pet.brain.embedded import EmbeddedChatModel, call_schema, find_smollm2_gguf, render_prompt
 from pet.errors import BrainUnavailable
-from pet.events import Completion, Message, TextDelta, ToolSpec
+from pet.events import Completion, Message, TextDelta, ToolCall, ToolSpec
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEM = Message("system", "You are Mochi, a friendly little pet. Keep replies short.")
@@ -84,6 +84,25 @@ def test_missing_model_file_says_how_to_get_one(tmp_path):
     assert "--brain" in str(info.value)
 
 
+def test_prompt_is_chatml_with_calls_as_json_and_results_as_user_turns():
+    call = ToolCall(name="remember", arguments={"content": "cat is Tom"})
+    prompt = render_prompt(
+        "Be kind.",
+        [
+            Message("user", "My cat is Tom."),
+            Message("assistant", "", tool_calls=(call,)),
+            Message("tool", "Saved.", tool_call_id=call.id),
+        ],
+    )
+    assert prompt == (
+        "<|im_start|>system\nBe kind.<|im_end|>\n"
+        "<|im_start|>user\nMy cat is Tom.<|im_end|>\n"
+        '<|im_start|>assistant\n{"tool": "remember", "arguments": {"content": "cat is Tom"}}<|im_end|>\n'
+        "<|im_start|>user\nResult of remember: Saved.<|im_end|>\n"
+        "<|im_start|>assistant\n"
+    )
+
+
 def test_call_schema_has_one_branch_per_tool_and_rejects_wrong_arguments():
     schema = call_schema(TOOLS)
     jsonschema.validate({"tool": "remember", "arguments": {"content": "cat is Tom"}}, schema)
@@ -141,7 +160,7 @@ def test_with_tools_the_answer_is_text_or_a_valid_call(model):
     ],
 )
 def test_forced_tool_call_parses_and_matches_the_schema(model, prompt):
-    parts = list(model.stream([SYSTEM, Message("user", prompt)], TOOLS, force_tool=True, max_tokens=128))
+    parts = list(model.stream([SYSTEM, Message("user", prompt)], TOOLS, force_tool=True))
     assert not [p for p in parts if isinstance(p, TextDelta)], "a tool call must not stream as text"
     _assert_valid_call(parts[-1])
 

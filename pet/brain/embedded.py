@@ -2,8 +2,8 @@
 
 The only module that imports `llama_cpp`, and only inside functions, so that
 importing this module costs nothing. We render the ChatML prompt and the tool
-protocol ourselves (llama.cpp's chat handlers drop tool results and never
-return text when tools are offered), and generate tool calls under a GBNF
+protocol ourselves (llama.cpp's function-calling chat handler drops tool
+results and returns empty text replies), and generate tool calls under a GBNF
 grammar so that a call always parses and matches one tool's schema.
 """
 
@@ -258,8 +258,11 @@ class EmbeddedChatModel:
         text += decoder.decode(b"", final=True)
         usage = Usage(prompt_tokens=len(prompt_tokens), completion_tokens=len(generated))
         if calling:
-            yield Completion(text="", tool_calls=(_parse_call(text),), finish_reason=finish_reason, usage=usage)
-            return
+            call = _parse_call(text)
+            # Unconstrained (no grammar), braces that are no call at all are just talk.
+            if not (call.error and grammar is None and '"tool"' not in text):
+                yield Completion(text="", tool_calls=(call,), finish_reason=finish_reason, usage=usage)
+                return
         if len(text) > emitted:
             yield TextDelta(text[emitted:])
         yield Completion(text=text, finish_reason=finish_reason, usage=usage)
@@ -332,7 +335,10 @@ def _system_with_tools(messages: Sequence[Message], tools: Sequence[ToolSpec]) -
 
 
 def render_prompt(system: str | None, messages: Sequence[Message]) -> str:
-    """ChatML for SmolLM2, ending where the assistant's answer begins."""
+    """ChatML for SmolLM2, ending where the assistant's answer begins.
+
+    `system` replaces every system message (they are merged by the caller).
+    """
     names_by_id = {c.id: c.name for m in messages for c in m.tool_calls}
     parts = [_chatml("system", system)] if system else []
     parts += [_render_message(m, names_by_id) for m in messages if m.role != "system"]
