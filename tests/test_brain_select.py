@@ -1,0 +1,68 @@
+"""`--brain auto` picks the server when it answers with the model, else embedded;
+a whole turn then runs against the real server protocol."""
+
+from __future__ import annotations
+
+import socket
+
+from fakeserver import FakeOpenAIServer, Text, ToolCalls
+
+from pet.app import build
+from pet.brain.select import choose_brain
+from pet.config import load_settings
+from pet.events import Reply, ToolFinished
+
+
+def closed_port_url() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+
+
+def test_auto_uses_a_server_that_answers_with_the_model():
+    with FakeOpenAIServer(models=["qwen2.5:3b"]) as server:
+        choice = choose_brain(load_settings({"base_url": server.base_url}))
+    assert choice.tier == "server"
+    assert choice.model.label == "server: qwen2.5:3b"
+
+
+def test_auto_falls_back_to_embedded_when_nothing_answers():
+    url = closed_port_url()
+    choice = choose_brain(load_settings({"base_url": url}))
+    assert choice.tier == "embedded"
+    assert url in choice.reason
+
+
+def test_auto_falls_back_to_embedded_when_the_server_lacks_the_model():
+    with FakeOpenAIServer(models=["llama3.2:1b"]) as server:
+        choice = choose_brain(load_settings({"base_url": server.base_url, "model": "qwen2.5:3b"}))
+    assert choice.tier == "embedded"
+    assert "ollama pull qwen2.5:3b" in choice.reason
+
+
+def test_forced_tiers_are_respected_without_probing():
+    url = closed_port_url()
+    assert choose_brain(load_settings({"brain": "server", "base_url": url})).tier == "server"
+    assert choose_brain(load_settings({"brain": "embedded", "base_url": url})).tier == "embedded"
+
+
+def test_a_turn_with_a_native_tool_call_through_the_server(pet_home):
+    with FakeOpenAIServer(models=["qwen2.5:3b"]) as server:
+        server.enqueue(
+            ToolCalls(("remember", '{"content": "codes after 11pm"}')),
+            Text("本钳记住啦～ 你晚上11点后写代码！"),
+        )
+        app = build(load_settings({"base_url": server.base_url, "retries": 0}))
+        assert app.brain.tier == "server"
+        events = list(app.agent.run(app.current_conversation(), "记住：我晚上11点以后写代码"))
+        server.assert_complete()
+        first, second = server.requests
+    result = next(e.result for e in events if isinstance(e, ToolFinished))
+    assert result.ok and "codes after 11pm" in result.content
+    assert events[-1] == Reply("本钳记住啦～ 你晚上11点后写代码！", message_id=events[-1].message_id)
+    assert first["stream"] is True
+    assert {t["function"]["name"] for t in first["tools"]} >= {"remember", "recall", "forget"}
+    assert "Simplified Chinese" in first["messages"][0]["content"]
+    tool_message = second["messages"][-1]
+    assert tool_message["role"] == "tool" and "Saved memory #1" in tool_message["content"]
+    app.close()
