@@ -14,11 +14,13 @@ from pet.brain.base import ChatModel
 from pet.brain.select import BrainChoice, choose_brain
 from pet.config import Settings
 from pet.memory.db import Database, open_database
-from pet.memory.store import ConversationStore, MemoryStore, PetRecord, PetStore
+from pet.memory.store import ConversationStore, MemoryStore, PetRecord, PetStore, ReminderStore
 from pet.persona.model import Persona, load_persona
 from pet.tools.calc import calculate
 from pet.tools.clock import clock_tool, system_clock
 from pet.tools.memory import memory_tools
+from pet.tools.notes import todo_tools
+from pet.tools.reminders import reminder_tools
 from pet.tools.registry import Tool, ToolRegistry
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,7 @@ class App:
     pet: PetRecord
     conversations: ConversationStore
     memories: MemoryStore
+    reminders: ReminderStore
     tools: ToolRegistry
     brain: BrainChoice
     agent: Agent
@@ -54,16 +57,28 @@ class App:
             self._conversation = self.conversations.create(self.pet.id)
             return self._conversation
 
+    def switch_conversation(self, conversation_id: int) -> None:
+        with self._conversation_lock:
+            self._conversation = conversation_id
+
     def close(self) -> None:
         self.db.close()
 
 
-def build_tools(memories: MemoryStore, persona: Persona, clock: Callable[[], dt.datetime]) -> ToolRegistry:
+def build_tools(
+    settings: Settings,
+    memories: MemoryStore,
+    reminders: ReminderStore,
+    persona: Persona,
+    clock: Callable[[], dt.datetime],
+) -> ToolRegistry:
     return ToolRegistry(
         [
             clock_tool(persona.zone, clock),
             Tool.from_function(calculate),
             *memory_tools(memories),
+            *reminder_tools(reminders, persona.zone, clock),
+            *todo_tools(settings.workspace_dir),
         ]
     )
 
@@ -82,7 +97,8 @@ def build(
     pet = PetStore(db).ensure(persona.id, settings.persona, persona.adopted or today)
     conversations = ConversationStore(db)
     memories = MemoryStore(db)
-    tools = build_tools(memories, persona, clock)
+    reminders = ReminderStore(db)
+    tools = build_tools(settings, memories, reminders, persona, clock)
     choice = BrainChoice(brain, "custom", "given by the caller") if brain is not None else choose_brain(settings)
     log.info("brain: %s (%s)", choice.model.label, choice.reason)
     agent = Agent(
@@ -97,7 +113,8 @@ def build(
             max_message_chars=settings.max_message_chars,
             history_messages=settings.history_messages,
             recall_limit=settings.recall_limit,
+            reflexes=settings.reflexes,
         ),
         clock=clock,
     )
-    return App(settings, db, persona, pet, conversations, memories, tools, choice, agent)
+    return App(settings, db, persona, pet, conversations, memories, reminders, tools, choice, agent)

@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 import time
+from pathlib import Path
 from typing import Sequence
 
 from pet import __version__
@@ -40,7 +41,47 @@ def build_parser() -> argparse.ArgumentParser:
         "run", help="serve the chat in the browser (the default)", argument_default=argparse.SUPPRESS
     )
     _add_settings_flags(run)
+    _add_bench_parser(commands)
     return parser
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def _add_bench_parser(commands: argparse._SubParsersAction) -> None:
+    bench = commands.add_parser("bench", help="measure the pet (see `pet bench tools --help`)",
+                                argument_default=argparse.SUPPRESS)
+    suites = bench.add_subparsers(dest="suite", metavar="suite", required=True)
+    tools = suites.add_parser(
+        "tools", argument_default=argparse.SUPPRESS,
+        help="tool use: right tool, right arguments, restraint, honest claims",
+        description="Run the tool-use cases and print a table per brain and reflex mode.",
+    )
+    tools.add_argument("--reflexes", choices=("on", "off", "both"), default="both",
+                       help="run with reflexes on, off, or both (default: both, two tables)")
+    tools.add_argument("--model", dest="models", action="append", default=[], metavar="NAME",
+                       help="a model on the server to benchmark; repeat to compare "
+                       "(default: the active brain)")
+    tools.add_argument("--brain", choices=BRAINS, help="which brain when no --model is given")
+    tools.add_argument("--base-url", dest="base_url", help="OpenAI-compatible server (default Ollama's)")
+    tools.add_argument("--cases", type=Path, default=None,
+                       help="a JSONL case file (default assets/evals/tools.jsonl)")
+    tools.add_argument("--limit", type=_positive_int, default=None,
+                       help="run only N cases, taken in turns from each category and language")
+    tools.add_argument("--json", dest="json_path", type=Path, default=None, metavar="FILE",
+                       help="write every case's calls, reply and verdict to FILE")
+    tools.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING (default), ERROR")
+
+
+def bench(args: argparse.Namespace, settings: Settings) -> int:
+    from pet.evals.bench import bench_tools
+
+    return bench_tools(settings, models=args.models, reflexes=args.reflexes, cases_path=args.cases,
+                       limit=args.limit, json_path=args.json_path)
 
 
 def _flags(args: argparse.Namespace) -> dict:
@@ -84,10 +125,15 @@ def run(settings: Settings) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        settings = load_settings(_flags(args))
+        flags = _flags(args)
+        if getattr(args, "command", None) == "bench" and flags["log_level"] is None:
+            flags["log_level"] = "WARNING"  # the benchmark prints tables; a log per turn would drown them
+        settings = load_settings(flags)
         _setup_logging(settings)
         if getattr(args, "command", None) in (None, "run"):
             return run(settings)
+        if args.command == "bench":
+            return bench(args, settings)
     except PetError as exc:
         print(f"pet: {exc}", file=sys.stderr)
         return 2

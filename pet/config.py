@@ -47,12 +47,20 @@ class Settings:
     #: how many earlier messages of the conversation go into the context
     history_messages: int = 20
     recall_limit: int = 6
+    #: folder for the pet's files (todo.md, calendar.ics); empty means <home>/workspace
+    workspace: str = ""
+    #: precise local intents ("remember that …", "/todo …") handled without the model
+    reflexes: bool = True
     log_level: str = "INFO"
 
     @property
     def database(self) -> str:
         """The SQLAlchemy URL actually used."""
         return self.database_url or f"sqlite:///{self.home / 'pet.db'}"
+
+    @property
+    def workspace_dir(self) -> Path:
+        return Path(self.workspace).expanduser().resolve() if self.workspace else self.home / "workspace"
 
     @property
     def database_path(self) -> Path | None:
@@ -71,6 +79,15 @@ def _coerce(key: str, value: Any, source: str) -> Any:
     try:
         if kind == "Path":
             return Path(str(value))
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            word = str(value).strip().lower()
+            if word in ("1", "true", "yes", "on"):
+                return True
+            if word in ("0", "false", "no", "off"):
+                return False
+            raise ValueError("true or false (on/off)")
         if kind in ("int", "float") and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
             raise ValueError("a number")
         if kind == "int":

@@ -113,7 +113,14 @@ class Reply:
     message_id: int | None = None
 
 
-Event = Union[TextDelta, ToolStarted, ToolFinished, Notice, Reply]
+@dataclass(frozen=True)
+class ConversationStarted:
+    """The person asked for a new conversation (/new); later turns go there."""
+
+    conversation_id: int
+
+
+Event = Union[TextDelta, ToolStarted, ToolFinished, Notice, Reply, ConversationStarted]
 StreamPart = Union[TextDelta, Completion]
 
 
@@ -130,6 +137,15 @@ class MemoryRecord:
     pinned: bool = False
     created_at: datetime | None = None
     updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ReminderRecord:
+    id: int
+    text: str
+    due_at: datetime  # aware, UTC
+    repeat: str = "none"
+    status: str = "pending"
 
 
 @dataclass(frozen=True)

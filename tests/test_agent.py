@@ -26,7 +26,9 @@ from pet.tools.registry import Tool
 
 
 def make_app(model, **settings):
-    return build(load_settings(settings or None), brain=model)
+    """These tests drive the model path, so reflexes are off unless asked for."""
+    settings.setdefault("reflexes", False)
+    return build(load_settings(settings), brain=model)
 
 
 def run(app, text, conversation=None):

@@ -52,7 +52,7 @@ def test_a_turn_with_a_native_tool_call_through_the_server(pet_home):
             ToolCalls(("remember", '{"content": "codes after 11pm"}')),
             Text("本钳记住啦～ 你晚上11点后写代码！"),
         )
-        app = build(load_settings({"base_url": server.base_url, "retries": 0}))
+        app = build(load_settings({"base_url": server.base_url, "retries": 0, "reflexes": False}))
         assert app.brain.tier == "server"
         events = list(app.agent.run(app.current_conversation(), "记住：我晚上11点以后写代码"))
         server.assert_complete()
@@ -64,5 +64,5 @@ def test_a_turn_with_a_native_tool_call_through_the_server(pet_home):
     assert {t["function"]["name"] for t in first["tools"]} >= {"remember", "recall", "forget"}
     assert "Simplified Chinese" in first["messages"][0]["content"]
     tool_message = second["messages"][-1]
-    assert tool_message["role"] == "tool" and "Saved memory #1" in tool_message["content"]
+    assert tool_message["role"] == "tool" and "已记住 #1：codes after 11pm" in tool_message["content"]
     app.close()

@@ -36,7 +36,8 @@ def served():
     running = []
 
     def start(model):
-        app = build(load_settings(), brain=model)
+        # Reflexes off: these tests script the model's tool calls themselves.
+        app = build(load_settings({"reflexes": False}), brain=model)
         server = start_in_thread(app, port=0)
         running.append((app, server))
         return app, Client(server.url, verbose=False)

@@ -4,19 +4,32 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
-from typing import Callable, Iterator, Protocol, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Generator, Iterator, Protocol, Sequence
 
 from pet.agent.context import HistorySource, MemorySource, build_context
-from pet.agent.guards import RepeatGuard, clean_text, fallback_line, wrap_observation
+from pet.agent import reflexes
+from pet.agent.guards import (
+    ACTION_OF_TOOL,
+    RepeatGuard,
+    claimed_actions,
+    clean_text,
+    correction,
+    fallback_line,
+    first_unsupported_claim,
+    honest_notice,
+    wrap_observation,
+)
 from pet.brain.base import ChatModel
 from pet.brain.parse import extract_tool_calls, looks_like_tool_call_start
 from pet.errors import BrainError
 from pet.events import (
     Completion,
+    ConversationStarted,
     Event,
     Message,
     Notice,
@@ -38,6 +51,7 @@ _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
 class ConversationWriter(HistorySource, Protocol):
     def append(self, conversation_id: int, message: Message, status: str = "ok") -> int: ...
+    def create(self, pet_id: int, title: str = "") -> int: ...
 
 
 @dataclass(frozen=True)
@@ -46,6 +60,7 @@ class AgentConfig:
     max_message_chars: int = 16_000
     history_messages: int = 20
     recall_limit: int = 6
+    reflexes: bool = True
 
 
 @dataclass(frozen=True)
@@ -54,21 +69,41 @@ class PetIdentity:
     adopted_on: dt.date
 
 
+@dataclass
+class _Turn:
+    """What one turn carries from step to step."""
+
+    conversation_id: int
+    language: str
+    messages: list[Message]
+    tool_context: ToolContext
+    succeeded: set[str] = field(default_factory=set)  # names of tools that succeeded
+
+    def done_actions(self) -> set[str]:
+        return {ACTION_OF_TOOL[name] for name in self.succeeded if name in ACTION_OF_TOOL}
+
+
 class _StreamGate:
     """Lets prose through as it streams but holds back anything that may be a
-    tool call written as text, until the model's answer is complete."""
+    tool call written as text, and any sentence claiming an action that did
+    not happen, until the model's answer is complete."""
 
-    def __init__(self) -> None:
+    def __init__(self, find_claim: Callable[[str], int | None] = lambda _text: None) -> None:
         self.text = ""
         self.emitted = 0
         self.hold_at: int | None = None
+        self.claim_at: int | None = None
+        self._find_claim = find_claim
 
     def feed(self, delta: str) -> str:
         self.text += delta
         if self.hold_at is None:
             self.hold_at = looks_like_tool_call_start(self.text)
-        limit = self.hold_at if self.hold_at is not None else len(self.text)
-        if self.hold_at is None:
+        # Found afresh each time: a held unfinished sentence may end harmlessly.
+        self.claim_at = self._find_claim(self.text)
+        holds = [at for at in (self.hold_at, self.claim_at) if at is not None]
+        limit = min(holds) if holds else len(self.text)
+        if not holds:
             # A marker may be split across deltas ("Act" + "ion:"): keep back a
             # trailing line that could still grow into one.
             line_start = self.text.rfind("\n", 0, limit) + 1
@@ -158,16 +193,25 @@ class Agent:
             with_tools=bool(specs),
         )
         user_message_id = self.conversations.append(conversation_id, Message("user", text))
-        messages = context.messages
-        tool_context = ToolContext(self.pet.id, conversation_id, user_message_id)
-        repeats = RepeatGuard()
+        turn = _Turn(conversation_id, language, context.messages,
+                     ToolContext(self.pet.id, conversation_id, user_message_id, language))
 
+        reflex = reflexes.match(text, now, self.persona.zone()) if self.config.reflexes else None
+        if reflex is not None:
+            yield from self._reflex(turn, reflex)
+        else:
+            yield from self._model_loop(turn, specs)
+
+    def _model_loop(self, turn: _Turn, specs: list) -> Iterator[Event]:
+        repeats = RepeatGuard()
+        corrected = False
+        shown_before = ""  # text the person already saw from a step that was corrected
         for step in range(self.config.max_model_calls):
-            gate = _StreamGate()
+            gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done_actions()))
             completion: Completion | None = None
             started = time.perf_counter()
             try:
-                for part in self.brain.stream(messages, specs):
+                for part in self.brain.stream(turn.messages, specs):
                     if isinstance(part, TextDelta):
                         shown = gate.feed(part.text)
                         if shown:
@@ -176,7 +220,7 @@ class Agent:
                         completion = part
             except BrainError as exc:
                 log.warning("model call failed at step %d: %s", step, exc)
-                yield from self._cut_short(conversation_id, gate.text[: gate.emitted], str(exc), language)
+                yield from self._cut_short(turn, shown_before + gate.text[: gate.emitted], str(exc))
                 return
             log.info("model call %d took %.3f s", step, time.perf_counter() - started)
             if completion is None:
@@ -189,33 +233,111 @@ class Agent:
                 if calls:
                     prose = completion.text[: gate.hold_at]
             if not calls:
+                final = completion.text.strip()
+                unsupported = claimed_actions(final) - turn.done_actions()
+                if unsupported and not corrected and step + 1 < self.config.max_model_calls:
+                    # Claim guard: the person never sees the false claim; ask once more.
+                    log.info("claim guard: reply claims %s without a tool call; retrying", unsupported)
+                    corrected = True
+                    shown_before += gate.text[: gate.emitted].rstrip(" ,，") + (" " if gate.emitted else "")
+                    turn.messages.append(Message("assistant", final))
+                    turn.messages.append(Message("user", correction(unsupported)))
+                    continue
+                if unsupported:
+                    honest = gate.text[: gate.emitted].rstrip()
+                    line = honest_notice(unsupported, turn.language)
+                    yield TextDelta((" " if honest else "") + line)
+                    yield Notice("The pet claimed something it did not do; the claim was withheld.", "warning")
+                    yield from self._finish(turn, shown_before + (honest + " " if honest else "") + line,
+                                            streamed=False, emit=False)
+                    return
                 rest = gate.flush()
                 if rest:
                     yield TextDelta(rest)
-                yield from self._finish(conversation_id, completion.text.strip(), language)
+                yield from self._finish(turn, shown_before + final)
                 return
 
-            self.conversations.append(conversation_id, Message("assistant", prose.strip(), tool_calls=calls))
-            messages.append(Message("assistant", prose.strip(), tool_calls=calls))
             if any(repeats.hit(call) for call in calls):
+                self._record_calls(turn, prose, calls)
                 yield Notice("Stopped: the model asked for the same tool call three times.", "warning")
-                yield from self._finish(conversation_id, fallback_line("repeat", language), language, streamed=False)
+                yield from self._finish(turn, fallback_line("repeat", turn.language), streamed=False)
                 return
-            for event in self._run_tools(calls, tool_context):
-                if isinstance(event, ToolResult):
-                    # Stored as the tool said it; wrapped as untrusted data for the model.
-                    self.conversations.append(
-                        conversation_id,
-                        Message("tool", event.content, tool_call_id=event.call_id, name=event.name),
-                        status="ok" if event.ok else "error",
-                    )
-                    wrapped = wrap_observation(event.name, event.ok, event.content)
-                    messages.append(Message("tool", wrapped, tool_call_id=event.call_id, name=event.name))
-                else:
-                    yield event
+            yield from self._execute(turn, prose, calls)
 
         yield Notice(f"Stopped after {self.config.max_model_calls} model calls without a final answer.", "warning")
-        yield from self._finish(conversation_id, fallback_line("turn_cap", language), language, streamed=False)
+        yield from self._finish(turn, fallback_line("turn_cap", turn.language), streamed=False)
+
+    # -- reflexes -------------------------------------------------------------
+
+    def _reflex(self, turn: _Turn, reflex: reflexes.Reflex) -> Iterator[Event]:
+        log.info("reflex %s", reflex.intent)
+        if reflex.command == "new":
+            new_id = self.conversations.create(self.pet.id)
+            yield ConversationStarted(new_id)
+            line = "新的对话开始啦！之前的聊天都还在。" if turn.language == "zh" else (
+                "A new conversation has started; the old one is kept.")
+            yield from self._finish(turn, line, streamed=False)
+            return
+        if reflex.reply is not None:
+            yield from self._finish(turn, reflex.reply, streamed=False)
+            return
+        results = yield from self._execute(turn, "", reflex.calls)
+        template = "\n".join(plain_result(r) for r in results)
+        worded = self._word(turn, template) if all(r.ok for r in results) else None
+        yield from self._finish(turn, worded or template, streamed=False)
+
+    def _word(self, turn: _Turn, template: str) -> str | None:
+        """The tool's true result, said in character by the model. None when
+        the model fails or drops a fact (a number, time or #id) or claims more."""
+        if "\n" in template:  # lists read better as they are
+            return None
+        system = turn.messages[0].content + "\n\n" + WORDING_NOTE.format(result=template)
+        try:
+            completion = self.brain.complete(
+                [Message("system", system), turn.messages[-1] if turn.messages[-1].role == "user"
+                 else Message("user", "")],
+                (),
+                max_tokens=120,
+            )
+        except Exception as exc:  # wording is a nicety: the tool already ran
+            log.info("could not word the reflex reply: %s", exc)
+            return None
+        text = completion.text.strip()
+        if not text or completion.tool_calls or len(text) > 400:
+            return None
+        if any(fact not in text for fact in _FACT.findall(template)):
+            return None
+        if claimed_actions(text) - turn.done_actions() or looks_like_tool_call_start(text) is not None:
+            return None
+        return text
+
+    # -- tools ----------------------------------------------------------------
+
+    def _record_calls(self, turn: _Turn, prose: str, calls: Sequence[ToolCall]) -> None:
+        message = Message("assistant", prose.strip(), tool_calls=tuple(calls))
+        self.conversations.append(turn.conversation_id, message)
+        turn.messages.append(message)
+
+    def _execute(self, turn: _Turn, prose: str, calls: Sequence[ToolCall]) -> Generator[Event, None, list[ToolResult]]:
+        """Record the calls, run them, record the results. Returns the results."""
+        self._record_calls(turn, prose, calls)
+        results: list[ToolResult] = []
+        for event in self._run_tools(calls, turn.tool_context):
+            if isinstance(event, ToolResult):
+                # Stored as the tool said it; wrapped as untrusted data for the model.
+                self.conversations.append(
+                    turn.conversation_id,
+                    Message("tool", event.content, tool_call_id=event.call_id, name=event.name),
+                    status="ok" if event.ok else "error",
+                )
+                wrapped = wrap_observation(event.name, event.ok, event.content)
+                turn.messages.append(Message("tool", wrapped, tool_call_id=event.call_id, name=event.name))
+                if event.ok:
+                    turn.succeeded.add(event.name)
+                results.append(event)
+            else:
+                yield event
+        return results
 
     def _run_tools(self, calls: Sequence[ToolCall], context: ToolContext) -> Iterator[Event | ToolResult]:
         """Yields ToolStarted/ToolFinished events, then the results in call order."""
@@ -245,23 +367,44 @@ class Agent:
         for call in calls:
             yield results[call.id]
 
-    def _finish(self, conversation_id: int, text: str, language: str, streamed: bool = True) -> Iterator[Event]:
+    # -- endings --------------------------------------------------------------
+
+    def _finish(self, turn: _Turn, text: str, streamed: bool = True, emit: bool = True) -> Iterator[Event]:
+        """Store and announce the final reply. `streamed`: the person already
+        saw the text as deltas; otherwise it is sent now (unless `emit` is off)."""
         if not text:
             yield Notice("The model returned an empty reply.", "warning")
-            text, streamed = fallback_line("empty", language), False
-        if not streamed:
+            text, streamed = fallback_line("empty", turn.language), False
+        if not streamed and emit:
             yield TextDelta(text)
-        message_id = self.conversations.append(conversation_id, Message("assistant", text))
+        message_id = self.conversations.append(turn.conversation_id, Message("assistant", text))
         yield Reply(text, message_id=message_id)
 
-    def _cut_short(self, conversation_id: int, partial: str, error: str, language: str) -> Iterator[Event]:
+    def _cut_short(self, turn: _Turn, partial: str, error: str) -> Iterator[Event]:
         """The model failed mid-turn: keep what was said, mark it, explain."""
         yield Notice(error, "error")
         text = partial.strip()
         if text:
-            message_id = self.conversations.append(conversation_id, Message("assistant", text), status="partial")
+            message_id = self.conversations.append(turn.conversation_id, Message("assistant", text), status="partial")
             yield Reply(text, partial=True, message_id=message_id)
         else:
-            line = fallback_line("brain_down", language)
+            line = fallback_line("brain_down", turn.language)
             yield TextDelta(line)
             yield Reply(line, partial=True)
+
+
+WORDING_NOTE = (
+    "You have just done what the person asked. The result, which is true: \"{result}\". "
+    "Tell the person in one or two short sentences, in character. Keep every number, time and #id "
+    "exactly as written. Do not call tools."
+)
+_FACT = re.compile(r"#\d+|\d{1,2}:\d{2}|\d+(?:\.\d+)?")
+
+
+def plain_result(result: ToolResult) -> str:
+    """A tool result as a sentence for the person."""
+    text = result.content
+    if text.startswith("Error: "):
+        text = text.removeprefix("Error: ")
+        text = text[:1].upper() + text[1:]
+    return text

@@ -145,6 +145,7 @@ class OpenAIChatModel:
         retries: int = DEFAULT_RETRIES,
         *,
         stream_usage: bool = True,
+        tool_choice: str | dict[str, Any] | None = None,
     ):
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -155,6 +156,9 @@ class OpenAIChatModel:
         # Ollama, llama.cpp, vLLM and LM Studio accept `stream_options`;
         # switch it off for a server that rejects unknown fields.
         self.stream_usage = stream_usage
+        # Sent only with tools. llama-cpp-python's server ignores `tools` unless
+        # `tool_choice` names one function, which it then forces with a grammar.
+        self.tool_choice = tool_choice
         self.label = f"server: {model}"
         self._client: openai.OpenAI | None = None
         self._client_lock = threading.Lock()
@@ -193,6 +197,8 @@ class OpenAIChatModel:
         request: dict[str, Any] = {"model": self.model, "messages": to_wire_messages(messages)}
         if tools:
             request["tools"] = to_wire_tools(tools)
+            if self.tool_choice is not None:
+                request["tool_choice"] = self.tool_choice
         if max_tokens is not None:
             # `max_tokens`, not `max_completion_tokens`: local servers know the old name.
             request["max_tokens"] = max_tokens

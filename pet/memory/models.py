@@ -82,3 +82,26 @@ class MemoryRow(Base):
     deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
     __table_args__ = (Index("ix_memories_pet_key", "pet_id", "key"),)
+
+
+class ReminderRow(Base):
+    """A reminder is a row first; the scheduler's job is derived from it."""
+
+    __tablename__ = "reminders"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pet_id: Mapped[int] = mapped_column(ForeignKey("pets.id", ondelete="CASCADE"), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    #: the next time it is due, UTC
+    due_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    #: "none", "daily" or "weekly"
+    repeat: Mapped[str] = mapped_column(String(16), default="none")
+    #: "pending", "done" or "cancelled"
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    source_message_id: Mapped[int | None] = mapped_column(
+        ForeignKey("messages.id", ondelete="SET NULL"), nullable=True
+    )
+    conversation_id: Mapped[int | None] = mapped_column(
+        ForeignKey("conversations.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, or_, select
 
-from pet.events import MemoryRecord, Message, StoredMessage, ToolCall
+from pet.events import MemoryRecord, Message, ReminderRecord, StoredMessage, ToolCall
 from pet.memory.db import Database
-from pet.memory.models import ConversationRow, MemoryRow, MessageRow, PetRow, utcnow
+from pet.memory.models import ConversationRow, MemoryRow, MessageRow, PetRow, ReminderRow, utcnow
 from pet.memory.recall import memory_key, query_terms, score
 
 
@@ -220,3 +220,60 @@ class MemoryStore:
                 select(func.count()).select_from(MemoryRow)
                 .where(MemoryRow.pet_id == pet_id, MemoryRow.deleted_at.is_(None))
             ) or 0
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    return moment.replace(tzinfo=dt.timezone.utc) if moment.tzinfo is None else moment
+
+
+def _reminder(row: ReminderRow) -> ReminderRecord:
+    return ReminderRecord(row.id, row.text, _aware(row.due_at), row.repeat, row.status)
+
+
+class ReminderStore:
+    """Reminder rows. The reminders issue adds firing on top of these."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    def add(
+        self,
+        pet_id: int,
+        text: str,
+        due_at: dt.datetime,
+        *,
+        repeat: str = "none",
+        source_message_id: int | None = None,
+        conversation_id: int | None = None,
+    ) -> ReminderRecord:
+        if due_at.tzinfo is None:
+            raise ValueError("due_at must be timezone-aware")
+        with self.db.session() as session:
+            row = ReminderRow(
+                pet_id=pet_id,
+                text=text,
+                due_at=due_at.astimezone(dt.timezone.utc).replace(tzinfo=None),
+                repeat=repeat,
+                source_message_id=source_message_id,
+                conversation_id=conversation_id,
+            )
+            session.add(row)
+            session.flush()
+            return _reminder(row)
+
+    def pending(self, pet_id: int) -> list[ReminderRecord]:
+        with self.db.session() as session:
+            rows = session.scalars(
+                select(ReminderRow)
+                .where(ReminderRow.pet_id == pet_id, ReminderRow.status == "pending")
+                .order_by(ReminderRow.due_at, ReminderRow.id)
+            )
+            return [_reminder(row) for row in rows]
+
+    def cancel(self, pet_id: int, reminder_id: int) -> ReminderRecord | None:
+        with self.db.session() as session:
+            row = session.get(ReminderRow, reminder_id)
+            if row is None or row.pet_id != pet_id or row.status != "pending":
+                return None
+            row.status = "cancelled"
+            return _reminder(row)

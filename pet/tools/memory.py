@@ -11,7 +11,7 @@ from pet.memory.recall import query_terms, score
 from pet.tools.registry import Tool, ToolContext
 
 MAX_MEMORY_CHARS = 1000
-_ID = re.compile(r"^\s*(?:#|id\s*[:=]?\s*|memory\s*#?)?\s*(\d+)\s*$", re.IGNORECASE)
+_ID = re.compile(r"^\s*(?:#|id\s*[:=]?\s*|memory\s*#?|第)?\s*(\d+)\s*(?:条|号)?\s*(?:记忆)?\s*$", re.IGNORECASE)
 
 
 class MemoryStoreLike(Protocol):
@@ -19,6 +19,12 @@ class MemoryStoreLike(Protocol):
                  conversation_id: int | None = None) -> tuple[MemoryRecord, bool]: ...
     def forget(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
     def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]: ...
+
+
+def _forgot(record: MemoryRecord, language: str) -> str:
+    if language == "zh":
+        return f"已忘掉 #{record.id}：{record.content}"
+    return f"Forgot memory #{record.id}: {record.content}"
 
 
 def memory_tools(store: MemoryStoreLike) -> list[Tool]:
@@ -36,6 +42,8 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         record, created = store.remember(
             ctx.pet_id, content, source_message_id=ctx.message_id, conversation_id=ctx.conversation_id
         )
+        if ctx.language == "zh":
+            return f"已记住 #{record.id}：{record.content}" if created else f"早就记着啦（#{record.id}，已更新）：{record.content}"
         if created:
             return f"Saved memory #{record.id}: {record.content}"
         return f"Already remembered as memory #{record.id}; updated it: {record.content}"
@@ -51,7 +59,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
             record = store.forget(ctx.pet_id, int(match.group(1)))
             if record is None:
                 raise ToolError(f"there is no memory #{match.group(1)}")
-            return f"Forgot memory #{record.id}: {record.content}"
+            return _forgot(record, ctx.language)
         candidates = store.search(ctx.pet_id, what, limit=5)
         if not candidates:
             raise ToolError(f"no memory matches {what!r}; use recall to find it first")
@@ -63,7 +71,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         record = store.forget(ctx.pet_id, candidates[0].id)
         if record is None:
             raise ToolError(f"memory #{candidates[0].id} was already forgotten")
-        return f"Forgot memory #{record.id}: {record.content}"
+        return _forgot(record, ctx.language)
 
     def recall(query: str, ctx: ToolContext) -> str:
         """Search long-term memory for what you know about a topic.
@@ -73,7 +81,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         """
         found = store.search(ctx.pet_id, query, limit=8)
         if not found:
-            return f"No memories match {query!r}."
+            return f"关于“{query}”，没有找到记忆。" if ctx.language == "zh" else f"No memories match {query!r}."
         return "\n".join(f"#{m.id}: {m.content}" for m in found)
 
     return [

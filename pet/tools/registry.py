@@ -29,6 +29,8 @@ class ToolContext:
     pet_id: int
     conversation_id: int
     message_id: int | None = None
+    #: the language of the person's message ("zh" or "en"), for wording results
+    language: str = "en"
 
 
 _JSON_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}

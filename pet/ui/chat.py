@@ -11,6 +11,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr  # noqa: E402
 
 from pet.app import App  # noqa: E402
+from pet.events import ConversationStarted  # noqa: E402
 from pet.ui.render import apply_event, for_gradio, history_messages  # noqa: E402
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ def build_ui(app: App) -> gr.Blocks:
         conversation = app.current_conversation()
         shown: list[dict] = []
         for event in app.agent.run(conversation, _text_of(message)):
+            if isinstance(event, ConversationStarted):
+                app.switch_conversation(event.conversation_id)
             apply_event(shown, event)
             yield for_gradio(shown)
         if not shown:  # nothing came back at all; say so rather than show nothing

@@ -1,0 +1,257 @@
+"""Reflexes: precise bilingual sentence patterns for the core intents, and
+/slash commands, answered by running the tool directly.
+
+Precision first: a pattern is anchored to the whole message and fires only
+when the intent is unambiguous; anything else goes to the model. A reflex
+never guesses a time: an ambiguous or past time becomes a question.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from pet.events import ToolCall
+from pet.tools.when import TimeProblem, find_when
+
+
+@dataclass(frozen=True)
+class Reflex:
+    intent: str
+    calls: tuple[ToolCall, ...] = ()
+    #: a direct answer (help text, or a question when the request is unclear)
+    reply: str | None = None
+    #: "new" starts a new conversation
+    command: str | None = None
+
+
+HELP = {
+    "en": (
+        "Commands: /remember TEXT · /forget ID-or-words · /recall WORDS · /remind WHEN TEXT · "
+        "/reminders · /cancel ID · /todo TEXT · /todos · /new (new conversation) · /help"
+    ),
+    "zh": (
+        "命令：/remember 内容（记住）· /forget 编号或关键词（忘掉）· /recall 关键词（回想）· "
+        "/remind 时间 内容（提醒）· /reminders（提醒列表）· /cancel 编号（取消提醒）· "
+        "/todo 内容（加待办）· /todos（待办列表）· /new（新对话）· /help"
+    ),
+}
+
+_I = re.IGNORECASE
+_POLITE_EN = r"(?:(?:hey|ok|okay|so|and)[,\s]+)?(?:(?:please|pls|can you|could you|would you)\s+)?"
+_POLITE_ZH = r"(?:请|麻烦)?(?:你)?(?:帮我|给我)?"
+_END = r"[\s.!。！~～]*"
+_QUESTION_END = re.compile(r"(?:[?？]|吗|么|呢)\s*$")
+
+
+def _call(name: str, **arguments: object) -> tuple[ToolCall, ...]:
+    return (ToolCall(name=name, arguments=dict(arguments)),)
+
+
+def _clean(content: str) -> str:
+    return content.strip().strip("，,。.!！~～:：").strip()
+
+
+# --- the patterns ----------------------------------------------------------------
+
+_REMEMBER = [
+    re.compile(rf"^{_POLITE_EN}(?:remember|note|memori[sz]e|keep in mind)(?:\s+that|\s*:|\s*,)\s*(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^{_POLITE_EN}remember\s+(?P<x>(?:my|i|i'm|i am|i've|we|our|mom's|dad's)\b.+?){_END}$", _I),
+    re.compile(rf"^(?:please|pls)\s+remember\s+(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下|记着|记好)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
+]
+_FORGET = [
+    re.compile(rf"^{_POLITE_EN}forget\s+(?:about\s+|that\s+)?(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^{_POLITE_EN}(?:delete|remove|erase)\s+(?:the\s+)?memor(?:y|ies)\s+(?:about\s+|of\s+)?(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^{_POLITE_ZH}(?:忘掉|删掉|删除|抹掉)(?:记忆)?(?:关于)?[：:，,\s]*(?P<x>.+?)(?:这件事|这条记忆|的记忆|这个记忆)?{_END}$"),
+    re.compile(rf"^(?:请|麻烦)(?:你)?(?:帮我)?忘记(?:关于)?[：:，,\s]*(?P<x>.+?)(?:这件事|这条记忆|的记忆)?{_END}$"),
+]
+_FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有"}
+_RECALL = [
+    re.compile(r"^what do you (?:remember|know|recall) about\s+(?P<x>.+?)\s*[?？]?$", _I),
+    re.compile(r"^what did i tell you about\s+(?P<x>.+?)\s*[?？]?$", _I),
+    re.compile(r"^关于(?P<x>.+?)[，,\s]*你(?:还)?(?:记得|知道)(?:些)?(?:什么|哪些)[？?]?$"),
+    re.compile(r"^你(?:还)?(?:记得|知道)(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?[？?]?$"),
+    re.compile(r"^我(?:跟|和|对)你说过(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?(?:吗)?[？?]?$"),
+]
+_REMIND_EN = re.compile(rf"^{_POLITE_EN}(?:remind me|set (?:a|an) (?:reminder|alarm))\b\s*(?P<rest>.+?){_END}$", _I)
+_REMIND_ZH = re.compile(r"(?:提醒我|提醒一下我|叫我)")
+_LIST_REMINDERS = [
+    re.compile(r"^(?:list|show|what are)(?: me)?(?: my| all| the)? (?:upcoming )?reminders\s*[?？]?$", _I),
+    re.compile(r"^what reminders do i have\s*[?？]?$", _I),
+    re.compile(r"^(?:我)?(?:有)?(?:哪些|什么)提醒[？?]?$"),
+    re.compile(r"^(?:查看|列出|看看)(?:我的|所有)?(?:的)?提醒$"),
+    re.compile(r"^我的提醒(?:有哪些|有什么)?[？?]?$"),
+]
+_CANCEL_REMINDER = [
+    re.compile(r"^(?:cancel|delete|remove) reminder\s*#?\s*(?P<n>\d+)" + _END + "$", _I),
+    re.compile(r"^(?:取消|删除|删掉)(?:第)?\s*#?\s*(?P<n>\d+)\s*(?:号|个)?提醒" + _END + "$"),
+    re.compile(r"^(?:取消|删除|删掉)提醒\s*#?\s*(?P<n>\d+)" + _END + "$"),
+]
+_TODO = [
+    re.compile(rf"^{_POLITE_EN}(?:add|put)\s+(?P<x>.+?)\s+(?:to|on)\s+(?:my\s+|the\s+)?(?:todo|to-do|to do)(?:\s+list)?{_END}$", _I),
+    re.compile(rf"^(?:todo|to-do)\s*[:：]\s*(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:一[个条项])?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|添加到|放进|记到)(?:我的)?待办(?:事项|清单|列表)?(?:里|中)?{_END}$"),
+    re.compile(rf"^待办[：:]\s*(?P<x>.+?){_END}$"),
+]
+_LIST_TODOS = [
+    re.compile(r"^(?:show|list|what's on|what is on)(?: me)? (?:my |the )?(?:todo|to-do)(?: list)?\s*[?？]?$", _I),
+    re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:有(?:哪些|什么))?[？?]?$"),
+    re.compile(r"^(?:查看|看看|列出)(?:我的)?待办(?:清单|列表|事项)?$"),
+]
+_TIME = [
+    re.compile(
+        r"^(?:hey,?\s+)?(?:what(?:'s| is) the time|what time is it|tell me the time|what(?:'s| is) the date today"
+        r"|what day is (?:it )?today|what(?:'s| is) today's date)(?: now| right now)?\s*[?？]?$",
+        _I,
+    ),
+    re.compile(r"^(?:现在)?(?:是)?(?:几点(?:钟)?|什么时间|什么时候)(?:了|啦)?(?:呀|啊)?[？?]?$"),
+    re.compile(r"^今天(?:是)?(?:几号|几月几号|星期几|周几|礼拜几)(?:呀|啊)?[？?]?$"),
+]
+
+_NUM = r"[0-9０-９]+(?:[.．][0-9０-９]+)?"
+_OP = r"[-+*/×÷xX^＋－＊／%]"
+_EXPR = rf"[-(（]*\s*{_NUM}(?:\s*[)）]*\s*{_OP}\s*[(（]*\s*{_NUM})+\s*[)）]*"
+_CALC = [
+    re.compile(rf"^(?:what(?:'s| is)|calculate|compute|how much is|work out)\s+(?P<e>{_EXPR})\s*=?\s*[?？]?$", _I),
+    re.compile(rf"^(?P<e>{_EXPR})\s*=?\s*[?？]?$"),
+    re.compile(rf"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
+]
+_ZH_OPS = [("乘以", "*"), ("除以", "/"), ("加上", "+"), ("减去", "-"), ("加", "+"), ("减", "-"), ("乘", "*")]
+# Dates (2026-12-01, 12/03/2026) and phone numbers (138-0000-0000) are not sums.
+_DATE_LIKE = re.compile(r"^\s*\d+(?:\s*[-/.]\s*\d+){2,}\s*$")
+
+
+def _zh_operators(text: str) -> str:
+    for word, symbol in _ZH_OPS:
+        text = re.sub(rf"(?<=[0-9０-９])\s*{word}\s*(?=[0-9０-９(（])", symbol, text)
+    return text
+
+
+def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
+    for pattern in patterns:
+        match = pattern.match(text)
+        if match:
+            return match
+    return None
+
+
+def _language(text: str) -> str:
+    return "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"
+
+
+# --- intents -----------------------------------------------------------------------
+
+
+def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Reflex | None:
+    """A reminder fires only when the sentence holds a time; a bad time is a question."""
+    try:
+        when = find_when(rest, now, zone)
+    except TimeProblem as problem:
+        return Reflex("remind", reply=str(problem))
+    if when is None:
+        return None
+    task = rest[: when.span[0]] + " " + rest[when.span[1] :]
+    if zh:
+        task = re.sub(r"(?:请|麻烦你|麻烦|提醒一下我|提醒我|叫我|一下|的时候|记得)", " ", task)
+        task = re.sub(r"^[\s，,在要去]+", "", task)
+    else:
+        task = re.sub(r"^\s*(?:to|that|about|of|,)\s+", "", task.strip(), flags=_I)
+        task = re.sub(r"\s+(?:to|that|about)\s*$", "", task, flags=_I)
+    task = _clean(" ".join(task.split()))
+    if not task:
+        return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
+    return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
+
+
+def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
+    command, _, rest = text[1:].partition(" ")
+    command, rest = command.lower(), rest.strip()
+    zh = _language(rest) == "zh"
+    lang = "zh" if zh else "en"
+    if command == "help":
+        return Reflex("help", reply=HELP[lang])
+    if command == "new":
+        return Reflex("new", command="new")
+    if command == "reminders":
+        return Reflex("list_reminders", _call("list_reminders"))
+    if command in ("todos", "todo") and not rest:
+        return Reflex("list_todos", _call("list_todos"))
+    if command == "cancel" and rest.lstrip("#").isdigit():
+        return Reflex("cancel_reminder", _call("cancel_reminder", id=int(rest.lstrip("#"))))
+    tools = {"remember": ("remember", "content"), "forget": ("forget", "what"), "recall": ("recall", "query"),
+             "todo": ("add_todo", "text")}
+    if command in tools and rest:
+        name, argument = tools[command]
+        return Reflex(command, _call(name, **{argument: rest}))
+    if command == "remind" and rest:
+        reflex = _remind(text, rest, now, zone, zh)
+        return reflex or Reflex("remind", reply="什么时候提醒你？比如 /remind 20分钟后 喝水" if zh else
+                                "When? For example: /remind in 20 minutes drink water")
+    return Reflex("help", reply=(f"Unknown or incomplete command /{command}. " if command else "") + HELP["en"])
+
+
+# A second request in the same message ("remember X and remind me Y") is the
+# model's job: one reflex would swallow both into one call.
+_COMPOUND = re.compile(
+    r"\b(?:and|then|also)\b,?\s+(?:please\s+)?(?:remind|remember|forget|add|set|tell|what|list|show|cancel)\b"
+    r"|[，,;；]\s*(?:and\s+)?(?:remind|remember|forget|add|set)\b"
+    r"|(?:并且?|再|然后|还要|同时|另外|顺便)(?:帮我|给我|请)?(?:在|把|记|提醒|忘|删|加|设|告诉)",
+    re.IGNORECASE,
+)
+
+
+def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
+    """The reflex for this message, or None to let the model answer."""
+    text = " ".join(text.split())
+    if not text:
+        return None
+    if text.startswith("/"):
+        return _slash(text, now, zone)
+    if _COMPOUND.search(text):
+        return None
+    zh = _language(text) == "zh"
+
+    # Reminders first: "remind me" must not be read as "remember".
+    remind = _REMIND_EN.match(text)
+    if remind:
+        return _remind(text, remind.group("rest"), now, zone, zh=False)
+    if zh and _REMIND_ZH.search(text) and not _QUESTION_END.search(text):
+        reflex = _remind(text, text, now, zone, zh=True)
+        if reflex:
+            return reflex
+
+    found = _first(_LIST_REMINDERS, text)
+    if found:
+        return Reflex("list_reminders", _call("list_reminders"))
+    found = _first(_CANCEL_REMINDER, text)
+    if found:
+        return Reflex("cancel_reminder", _call("cancel_reminder", id=int(found.group("n"))))
+    found = _first(_LIST_TODOS, text)
+    if found:
+        return Reflex("list_todos", _call("list_todos"))
+    found = _first(_TODO, text)
+    if found and _clean(found.group("x")):
+        return Reflex("todo", _call("add_todo", text=_clean(found.group("x"))))
+
+    if not _QUESTION_END.search(text):
+        found = _first(_REMEMBER, text)
+        if found and len(_clean(found.group("x"))) >= 2:
+            return Reflex("remember", _call("remember", content=_clean(found.group("x"))))
+        found = _first(_FORGET, text)
+        if found and _clean(found.group("x")).lower() not in _FORGET_VAGUE:
+            return Reflex("forget", _call("forget", what=_clean(found.group("x"))))
+
+    found = _first(_RECALL, text)
+    if found and _clean(found.group("x")):
+        return Reflex("recall", _call("recall", query=_clean(found.group("x"))))
+    if _first(_TIME, text):
+        return Reflex("time", _call("get_current_time"))
+
+    expression_text = _zh_operators(text) if zh else text
+    found = _first(_CALC, expression_text)
+    if found and not _DATE_LIKE.match(found.group("e")):
+        return Reflex("calc", _call("calculate", expression=found.group("e").strip()))
+    return None

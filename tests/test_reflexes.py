@@ -1,0 +1,282 @@
+"""Reflexes: precise local intents in both languages, and the claim guard."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from pet.agent import reflexes
+from pet.app import build
+from pet.brain.scripted import ScriptedModel, call
+from pet.config import load_settings
+from pet.events import Completion, ConversationStarted, Notice, Reply, TextDelta, ToolFinished, ToolStarted
+
+ZONE = ZoneInfo("Asia/Shanghai")
+NOW = dt.datetime(2026, 11, 29, 10, 15, tzinfo=ZONE)  # a Sunday morning
+
+
+def match(text):
+    return reflexes.match(text, NOW, ZONE)
+
+
+def single_call(text):
+    reflex = match(text)
+    assert reflex is not None, f"no reflex for {text!r}"
+    assert len(reflex.calls) == 1, reflex
+    return reflex.calls[0]
+
+
+@pytest.mark.parametrize(
+    "text, name, arguments",
+    [
+        ("remember that I code after 11pm", "remember", {"content": "I code after 11pm"}),
+        ("Please remember my sister's birthday is May 3", "remember", {"content": "my sister's birthday is May 3"}),
+        ("remember: wifi password is hunter2", "remember", {"content": "wifi password is hunter2"}),
+        ("记住我晚上11点以后写代码", "remember", {"content": "我晚上11点以后写代码"}),
+        ("帮我记一下：妈妈的生日是3月5日", "remember", {"content": "妈妈的生日是3月5日"}),
+        ("forget that I like coffee", "forget", {"what": "I like coffee"}),
+        ("forget memory #3", "forget", {"what": "memory #3"}),
+        ("忘掉我喜欢咖啡这件事", "forget", {"what": "我喜欢咖啡"}),
+        ("删掉#3", "forget", {"what": "#3"}),
+        ("what do you remember about my sister?", "recall", {"query": "my sister"}),
+        ("关于咖啡你记得什么？", "recall", {"query": "咖啡"}),
+        ("what time is it?", "get_current_time", {}),
+        ("现在几点了？", "get_current_time", {}),
+        ("今天星期几", "get_current_time", {}),
+        ("what is 35+8?", "calculate", {"expression": "35+8"}),
+        ("(12 + 3) * 4 =", "calculate", {"expression": "(12 + 3) * 4"}),
+        ("35加8等于多少", "calculate", {"expression": "35+8"}),
+        ("算一下 120÷8", "calculate", {"expression": "120÷8"}),
+        ("add buy milk to my todo list", "add_todo", {"text": "buy milk"}),
+        ("把交房租加到待办", "add_todo", {"text": "交房租"}),
+        ("添加待办：买牛奶", "add_todo", {"text": "买牛奶"}),
+        ("show my todo list", "list_todos", {}),
+        ("我的待办有哪些？", "list_todos", {}),
+        ("what reminders do I have?", "list_reminders", {}),
+        ("我有哪些提醒", "list_reminders", {}),
+        ("cancel reminder #2", "cancel_reminder", {"id": 2}),
+        ("/remember likes green tea", "remember", {"content": "likes green tea"}),
+        ("/forget #4", "forget", {"what": "#4"}),
+        ("/recall tea", "recall", {"query": "tea"}),
+        ("/todo water the plants", "add_todo", {"text": "water the plants"}),
+        ("/todos", "list_todos", {}),
+        ("/reminders", "list_reminders", {}),
+    ],
+)
+def test_core_intents_run_the_right_tool_with_the_right_arguments(text, name, arguments):
+    found = single_call(text)
+    assert (found.name, found.arguments) == (name, arguments)
+
+
+@pytest.mark.parametrize(
+    "text, task, local",
+    [
+        ("remind me at 9pm tomorrow to call mom", "call mom", dt.datetime(2026, 11, 30, 21, 0)),
+        ("remind me in 20 minutes to stretch", "stretch", dt.datetime(2026, 11, 29, 10, 35)),
+        ("明天早上8点提醒我开会", "开会", dt.datetime(2026, 11, 30, 8, 0)),
+        ("提醒我下午三点半取快递", "取快递", dt.datetime(2026, 11, 29, 15, 30)),
+        ("20分钟后提醒我喝水", "喝水", dt.datetime(2026, 11, 29, 10, 35)),
+        ("/remind in 2 hours take out the trash", "take out the trash", dt.datetime(2026, 11, 29, 12, 15)),
+    ],
+)
+def test_reminders_split_the_time_from_the_task(text, task, local):
+    from pet.tools.when import parse_when
+
+    found = single_call(text)
+    assert found.name == "set_reminder"
+    assert found.arguments["text"] == task
+    assert parse_when(found.arguments["when"], NOW, ZONE).at.replace(tzinfo=None) == local
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["remind me at 8 to stretch", "提醒我8点开会", "remind me at 25:00 to sleep", "2月30日下午3点提醒我交报告"],
+)
+def test_unclear_or_impossible_times_become_a_question_not_a_guess(text):
+    reflex = match(text)
+    assert reflex is not None and not reflex.calls
+    assert reflex.reply
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hi! how are you?",
+        "do you remember the movie Memento?",
+        "I forgot my keys today",
+        "我忘了带钥匙",
+        "时间过得真快",
+        "算了吧",
+        "what's 'remember' in French?",
+        "I remember when we first met",
+        "你记住了吗？",
+        "forget it",
+        "忘了吧",
+        "remind me what you know about tea",
+        "2026-12-01",
+        "138-0000-0000",
+        "I have 3 cats",
+        "我有3只猫",
+        "what time do you usually sleep?",
+        "tell me a story about a crayfish",
+    ],
+)
+def test_restraint_everything_else_goes_to_the_model(text):
+    assert match(text) is None
+
+
+def test_slash_help_new_and_unknown():
+    assert "/remember" in match("/help").reply
+    assert match("/new").command == "new"
+    assert "Unknown" in match("/dance").reply
+
+
+# --- through the agent --------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def shanghai_persona(tmp_path, monkeypatch):
+    """The default pet, living in Asia/Shanghai (NOW's zone)."""
+    from pet.persona.model import PERSONA_DIR
+
+    text = (PERSONA_DIR / "xiaoqian.toml").read_text(encoding="utf-8")
+    path = tmp_path / "xiaoqian-shanghai.toml"
+    path.write_text(text.replace('timezone = "local"', 'timezone = "Asia/Shanghai"'), encoding="utf-8")
+    monkeypatch.setenv("PET_PERSONA", str(path))
+
+
+def make_app(model, **settings):
+    return build(load_settings(settings or None), brain=model, clock=lambda: NOW)
+
+
+def turn(app, text):
+    return list(app.agent.run(app.current_conversation(), text))
+
+
+def test_reflex_runs_the_tool_and_the_model_words_it_in_character():
+    model = ScriptedModel(["Clamped tight! Memory #1 says you code after 11pm."])
+    app = make_app(model)
+    events = turn(app, "remember that I code after 11pm")
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["remember"]
+    assert app.memories.search(app.pet.id, "code after 11pm")[0].content == "I code after 11pm"
+    assert events[-1].text == "Clamped tight! Memory #1 says you code after 11pm."
+    # The model was asked only to word the result, with no tools offered.
+    assert model.calls[0].tools == ()
+    assert "Saved memory #1" in model.calls[0].messages[0].content
+
+
+def test_wording_that_drops_the_id_falls_back_to_the_plain_result():
+    model = ScriptedModel(["Sure, got it!"])  # no "#1": a fact went missing
+    app = make_app(model)
+    events = turn(app, "remember that I code after 11pm")
+    assert events[-1].text == "Saved memory #1: I code after 11pm"
+
+
+def test_reflexes_work_when_the_model_is_down():
+    from pet.errors import BrainUnavailable
+
+    app = make_app(ScriptedModel([BrainUnavailable("no server")]))
+    events = turn(app, "/remember likes green tea")
+    assert events[-1].text == "Saved memory #1: likes green tea"
+    assert not [e for e in events if isinstance(e, Notice)]
+
+
+def test_reflexes_off_sends_everything_to_the_model():
+    model = ScriptedModel(["I'm a model answer."])
+    app = make_app(model, reflexes=False)
+    events = turn(app, "remember that I code after 11pm")
+    assert not [e for e in events if isinstance(e, ToolStarted)]
+    assert events[-1].text == "I'm a model answer."
+
+
+def test_reminder_reflex_stores_a_row_and_quotes_id_and_local_time():
+    app = make_app(ScriptedModel([ValueError("not used")]))
+    events = turn(app, "明天早上8点提醒我开会")
+    result = next(e.result for e in events if isinstance(e, ToolFinished))
+    assert result.ok
+    (reminder,) = app.reminders.pending(app.pet.id)
+    assert reminder.text == "开会"
+    assert reminder.due_at.astimezone(ZONE) == dt.datetime(2026, 11, 30, 8, 0, tzinfo=ZONE)
+    assert f"#{reminder.id}" in result.content and "08:00" in result.content
+
+
+def test_ambiguous_reminder_asks_and_stores_nothing():
+    app = make_app(ScriptedModel([]))
+    events = turn(app, "remind me at 8 to stretch")
+    assert not [e for e in events if isinstance(e, ToolStarted)]
+    assert "?" in events[-1].text
+    assert app.reminders.pending(app.pet.id) == []
+
+
+def test_new_command_starts_a_new_conversation():
+    app = make_app(ScriptedModel([]))
+    before = app.current_conversation()
+    events = turn(app, "/new")
+    started = next(e for e in events if isinstance(e, ConversationStarted))
+    assert started.conversation_id != before
+
+
+def test_todo_reflex_writes_the_markdown_checklist():
+    app = make_app(ScriptedModel([ValueError("not used")]))
+    turn(app, "add buy milk to my todo list")
+    text = (app.settings.workspace_dir / "todo.md").read_text(encoding="utf-8")
+    assert "- [ ] buy milk" in text
+
+
+# --- the claim guard ------------------------------------------------------------------
+
+
+def test_false_claim_is_retried_once_and_the_retry_answer_is_used():
+    model = ScriptedModel(["Got it, I'll remember that!", Completion("", (call("remember", content="likes jazz"),)),
+                           "Saved as memory #1!"])
+    app = make_app(model, reflexes=False)
+    events = turn(app, "I like jazz, keep it in mind")
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "I'll remember" not in shown
+    assert "not the person" in model.calls[1].messages[-1].content  # the correction
+    assert events[-1].text.endswith("Saved as memory #1!") and "I'll" not in events[-1].text
+    assert app.memories.count(app.pet.id) == 1
+
+
+def test_false_claim_twice_is_replaced_by_an_honest_line():
+    model = ScriptedModel(["Sure! I'll remember that.", "Okay, I have saved it."])
+    app = make_app(model, reflexes=False)
+    events = turn(app, "I like jazz, keep it in mind")
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "I'll remember" not in shown and "saved it" not in shown
+    assert "haven't saved that yet" in events[-1].text
+    assert any(isinstance(e, Notice) for e in events)
+    stored = app.conversations.history(app.current_conversation())[-1].message.content
+    assert "haven't saved that yet" in stored and "I'll remember" not in stored
+
+
+def test_a_true_claim_passes():
+    model = ScriptedModel([Completion("", (call("remember", content="likes jazz"),)), "Got it, I'll remember that!"])
+    app = make_app(model, reflexes=False)
+    events = turn(app, "I like jazz, keep it in mind")
+    assert events[-1] == Reply("Got it, I'll remember that!", message_id=events[-1].message_id)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remember that my sister's birthday is May 3 and remind me on May 2 at 9am to buy a gift",
+        "记住我妹妹的生日是5月3日，并在5月2日早上9点提醒我给她买礼物",
+        "forget that I like green tea, and remember that I like oolong",
+        "把订机票加到待办，再在明天上午10点提醒我去订",
+    ],
+)
+def test_two_requests_in_one_message_go_to_the_model(text):
+    assert match(text) is None
+
+
+def test_forget_by_chinese_ordinal_id():
+    app = make_app(ScriptedModel([]))
+    app.memories.remember(app.pet.id, "喜欢绿茶")
+    app.memories.remember(app.pet.id, "猫叫汤姆")
+    events = turn(app, "删除第2条记忆")
+    result = next(e.result for e in events if isinstance(e, ToolFinished))
+    assert result.ok and "猫叫汤姆" in result.content
+    assert [m.content for m in app.memories.recent(app.pet.id)] == ["喜欢绿茶"]

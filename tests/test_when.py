@@ -1,0 +1,323 @@
+"""Reading reminder times: English and Chinese, precise, never a silent guess."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from pet.errors import ToolArgumentError
+from pet.tools.when import (
+    AmbiguousTime,
+    InvalidTime,
+    PastTime,
+    TimeProblem,
+    When,
+    describe,
+    find_when,
+    parse_when,
+)
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+NEW_YORK = ZoneInfo("America/New_York")
+LONDON = ZoneInfo("Europe/London")
+NOW = datetime(2026, 11, 29, 10, 15, tzinfo=SHANGHAI)  # a Sunday morning
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def local(month: int, day: int, hour: int, minute: int = 0, year: int = 2026) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=SHANGHAI)
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "repeat"),
+    [
+        ("in 20 minutes", local(11, 29, 10, 35), "none"),
+        ("in 2 hours", local(11, 29, 12, 15), "none"),
+        ("in an hour", local(11, 29, 11, 15), "none"),
+        ("in half an hour", local(11, 29, 10, 45), "none"),
+        ("in 1 hour and 30 minutes", local(11, 29, 11, 45), "none"),
+        ("in an hour and a half", local(11, 29, 11, 45), "none"),
+        ("in 90 min", local(11, 29, 11, 45), "none"),
+        ("in 3 days", local(12, 2, 10, 15), "none"),
+        ("20 minutes from now", local(11, 29, 10, 35), "none"),
+        ("at 9pm", local(11, 29, 21), "none"),
+        ("at 9:30 pm", local(11, 29, 21, 30), "none"),
+        ("at 21:00", local(11, 29, 21), "none"),
+        ("at 9 p.m.", local(11, 29, 21), "none"),
+        ("9am tomorrow", local(11, 30, 9), "none"),
+        ("tomorrow at 9am", local(11, 30, 9), "none"),
+        ("at 9pm tomorrow", local(11, 30, 21), "none"),
+        ("tonight at 8", local(11, 29, 20), "none"),
+        ("this evening at 7", local(11, 29, 19), "none"),
+        ("8 o'clock tonight", local(11, 29, 20), "none"),
+        ("this afternoon at 3", local(11, 29, 15), "none"),
+        ("tomorrow morning at 7", local(11, 30, 7), "none"),
+        ("at 9 in the morning tomorrow", local(11, 30, 9), "none"),
+        ("on Friday at 3pm", local(12, 4, 15), "none"),
+        ("Friday 3pm", local(12, 4, 15), "none"),
+        ("Sunday at 8pm", local(11, 29, 20), "none"),  # today: the time is still ahead
+        ("Sunday at 9am", local(12, 6, 9), "none"),  # today's 9am has passed: next Sunday
+        ("next Monday at 10am", local(11, 30, 10), "none"),  # Monday of next week
+        ("the day after tomorrow at 6pm", local(12, 1, 18), "none"),
+        ("2026-12-01 14:00", local(12, 1, 14), "none"),
+        ("2026-12-01T08:00", local(12, 1, 8), "none"),  # a leading zero is 24-hour time
+        ("Dec 3 at 5pm", local(12, 3, 17), "none"),
+        ("December 3rd 5pm", local(12, 3, 17), "none"),
+        ("3rd of December at 5pm", local(12, 3, 17), "none"),
+        ("Jan 5 at 9am", local(1, 5, 9, year=2027), "none"),  # date passed this year: next year
+        ("at noon", local(11, 29, 12), "none"),
+        ("at midnight", local(11, 30, 0), "none"),
+        ("half past 3 pm", local(11, 29, 15, 30), "none"),
+        ("quarter to 9 pm", local(11, 29, 20, 45), "none"),
+        ("every day at 8am", local(11, 30, 8), "daily"),  # today's 8am passed: starts tomorrow
+        ("daily at 7:30pm", local(11, 29, 19, 30), "daily"),
+        ("every morning at 7", local(11, 30, 7), "daily"),
+        ("every Monday at 9am", local(11, 30, 9), "weekly"),
+        ("20分钟后", local(11, 29, 10, 35), "none"),
+        ("二十分钟以后", local(11, 29, 10, 35), "none"),
+        ("半小时后", local(11, 29, 10, 45), "none"),
+        ("一个半小时后", local(11, 29, 11, 45), "none"),
+        ("两个小时后", local(11, 29, 12, 15), "none"),
+        ("2小时后", local(11, 29, 12, 15), "none"),
+        ("1小时30分钟后", local(11, 29, 11, 45), "none"),
+        ("３天后", local(12, 2, 10, 15), "none"),
+        ("明天早上8点", local(11, 30, 8), "none"),
+        ("下午三点半", local(11, 29, 15, 30), "none"),
+        ("下午三点四十五", local(11, 29, 15, 45), "none"),
+        ("下午3:30", local(11, 29, 15, 30), "none"),
+        ("今晚8点", local(11, 29, 20), "none"),
+        ("晚8点", local(11, 29, 20), "none"),
+        ("晚上八点", local(11, 29, 20), "none"),
+        ("晚上十一点五十九分", local(11, 29, 23, 59), "none"),
+        ("后天上午10点", local(12, 1, 10), "none"),
+        ("大后天晚上9点", local(12, 2, 21), "none"),
+        ("周五下午3点", local(12, 4, 15), "none"),
+        ("星期五下午三点", local(12, 4, 15), "none"),
+        ("下周一上午九点", local(11, 30, 9), "none"),
+        ("这周日晚上8点", local(11, 29, 20), "none"),
+        ("12月3日下午5点", local(12, 3, 17), "none"),
+        ("12月3号下午5点", local(12, 3, 17), "none"),
+        ("3号下午5点", local(12, 3, 17), "none"),
+        ("２０２６年１２月１日14:00", local(12, 1, 14), "none"),  # full-width digits
+        ("中午12点", local(11, 29, 12), "none"),
+        ("中午1点", local(11, 29, 13), "none"),
+        ("明天凌晨2点", local(11, 30, 2), "none"),
+        ("明天零点", local(11, 30, 0), "none"),
+        ("20:30", local(11, 29, 20, 30), "none"),
+        ("每天早上8点", local(11, 30, 8), "daily"),
+        ("每晚9点", local(11, 29, 21), "daily"),
+        ("每周一上午9点", local(11, 30, 9), "weekly"),
+    ],
+)
+def test_reads_each_form(text, at, repeat):
+    when = parse_when(text, NOW, SHANGHAI)
+    assert (when.at, when.repeat) == (at, repeat)
+    assert when.at.tzinfo is SHANGHAI
+    assert when.span == (0, len(text))
+
+
+def test_span_cuts_the_time_out_of_the_sentence():
+    text = "remind me at 9pm tomorrow to call mom"
+    when = find_when(text, NOW, SHANGHAI)
+    assert when == When(local(11, 30, 21), "none", when.span)
+    start, end = when.span
+    assert text[:start] + text[end:] == "remind me  to call mom"
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("明天早上8点提醒我开会", "提醒我开会"),
+        ("提醒我今晚8点吃药", "提醒我吃药"),
+        ("20分钟后提醒我喝水", "提醒我喝水"),
+        ("remind me in 20 minutes to stretch", "remind me  to stretch"),
+        ("remind me on Friday at 3pm about the report", "remind me  about the report"),
+        ("于明天下午3点开会", "开会"),
+        ("remind me every Monday at 9am to water the plants", "remind me  to water the plants"),
+    ],
+)
+def test_span_leaves_the_task(text, task):
+    found = find_when(text, NOW, SHANGHAI)
+    start, end = found.span
+    assert text[:start] + text[end:] == task
+    # the cut-out time is a tool argument on its own, and reads the same
+    assert parse_when(text[start:end], NOW, SHANGHAI) == When(found.at, found.repeat, (0, end - start))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have 3 cats",
+        "what is 25 * 4",
+        "my phone number is 12345",
+        "I was born in 1990",
+        "I left home at 18",
+        "he sat at 3 desks",
+        "the battery is at 25 percent",
+        "at one point I was sad",
+        "see you tomorrow",  # a day without a time is not something to schedule
+        "the score was 2 to 1",
+        "我有3只猫",
+        "第8章",
+        "我有三点建议",
+        "能不能早一点提醒我",
+        "再多一点点",
+        "两点一线",
+        "明天见",
+        "他住在3号楼",
+        "评分3.5点",
+        "it's 5 to 10 people",
+    ],
+)
+def test_sentences_without_a_time_give_none(text):
+    assert find_when(text, NOW, SHANGHAI) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "readings"),
+    [
+        ("25:00", InvalidTime, None),
+        ("at 25:00", InvalidTime, None),
+        ("13pm", InvalidTime, None),
+        ("at 9:61", InvalidTime, None),
+        ("61 minutes past 8", InvalidTime, None),
+        ("Feb 30 at 3pm", InvalidTime, None),
+        ("April 31 at 9am", InvalidTime, None),
+        ("2027-02-29 10:00", InvalidTime, None),
+        ("in 0 minutes", InvalidTime, None),
+        ("in 400 days", InvalidTime, None),
+        ("2月30日下午3点", InvalidTime, None),
+        ("8点61分", InvalidTime, None),
+        ("13月1日上午9点", InvalidTime, None),
+        ("0分钟后", InvalidTime, None),
+        ("下午8点", InvalidTime, None),  # 8 o'clock is not in the afternoon: say 晚上8点
+        ("at 8", AmbiguousTime, [local(11, 29, 20), local(11, 30, 8)]),
+        ("8点", AmbiguousTime, [local(11, 29, 20), local(11, 30, 8)]),
+        ("8:45", AmbiguousTime, [local(11, 29, 20, 45), local(11, 30, 8, 45)]),
+        ("8点45分", AmbiguousTime, [local(11, 29, 20, 45), local(11, 30, 8, 45)]),
+        ("三点一刻", AmbiguousTime, [local(11, 29, 15, 15), local(11, 30, 3, 15)]),
+        ("十二点半", AmbiguousTime, [local(11, 29, 12, 30), local(11, 30, 0, 30)]),
+        ("tomorrow at 8", AmbiguousTime, [local(11, 30, 8), local(11, 30, 20)]),
+        ("at 10 to 5", AmbiguousTime, [local(11, 29, 16, 50), local(11, 30, 4, 50)]),
+        ("daily at 7:30", AmbiguousTime, [local(11, 30, 7, 30), local(11, 29, 19, 30)]),
+        ("每周一9点", AmbiguousTime, [local(11, 30, 9), local(11, 30, 21)]),
+        ("早上12点", AmbiguousTime, [local(11, 29, 12), local(11, 30, 0)]),
+        ("晚上12点", AmbiguousTime, [local(11, 30, 0)]),
+        ("tonight at 12", AmbiguousTime, [local(11, 30, 0)]),
+        ("tomorrow", AmbiguousTime, []),  # a day without a time: ask for the time
+        ("at 9am", PastTime, [local(11, 30, 9)]),
+        ("今天早上9点", PastTime, [local(11, 30, 9)]),
+        ("凌晨2点", PastTime, [local(11, 30, 2)]),
+        ("本周六下午3点", PastTime, [local(12, 5, 15)]),
+        ("2026-11-01 14:00", PastTime, []),
+        ("yesterday at 5pm", PastTime, []),
+    ],
+)
+def test_problems_raise_a_question_in_the_persons_language(text, problem, readings):
+    with pytest.raises(problem) as caught:
+        parse_when(text, NOW, SHANGHAI)
+    message = str(caught.value)
+    assert isinstance(caught.value, TimeProblem) and isinstance(caught.value, ToolArgumentError)
+    assert bool(CJK.search(message)) == bool(CJK.search(text)), message
+    if readings is not None:
+        assert [w.at for w in caught.value.options] == readings
+    if problem is not InvalidTime:
+        assert "?" in message or "？" in message, message
+
+
+def test_ambiguity_offers_both_readings():
+    with pytest.raises(AmbiguousTime, match=r"^Do you mean today 20:00 or tomorrow 08:00\?$"):
+        parse_when("at 8", NOW, SHANGHAI)
+    with pytest.raises(AmbiguousTime, match=r"^是今天晚上8点还是明天早上8点？$"):
+        parse_when("8点", NOW, SHANGHAI)
+    with pytest.raises(AmbiguousTime) as caught:
+        parse_when("daily at 7:30", NOW, SHANGHAI)
+    assert str(caught.value) == "Do you mean every day at 07:30 or every day at 19:30?"
+    assert {w.repeat for w in caught.value.options} == {"daily"}
+
+
+def test_past_time_proposes_the_next_occurrence():
+    with pytest.raises(PastTime, match=r"^today 09:00 has passed — do you mean tomorrow 09:00\?$"):
+        parse_when("at 9am", NOW, SHANGHAI)
+    with pytest.raises(PastTime, match=r"^今天凌晨2点已经过了——是指明天凌晨2点吗？$"):
+        parse_when("凌晨2点", NOW, SHANGHAI)
+
+
+def test_find_when_raises_for_a_bad_time_inside_a_sentence():
+    with pytest.raises(AmbiguousTime):
+        find_when("remind me at 8 to walk the dog", NOW, SHANGHAI)
+    with pytest.raises(InvalidTime, match="2月没有30日"):
+        find_when("2月30日下午3点提醒我", NOW, SHANGHAI)
+
+
+@pytest.mark.parametrize("text", ["banana", "tomorrow at 9am please", "香蕉"])
+def test_parse_when_refuses_text_that_is_not_only_a_time(text):
+    with pytest.raises(InvalidTime) as caught:
+        parse_when(text, NOW, SHANGHAI)
+    if CJK.search(text):
+        assert "20分钟后" in str(caught.value)
+    else:
+        assert "try 'in 20 minutes' or 'tomorrow at 9am'" in str(caught.value)
+
+
+def test_now_in_another_zone_is_converted_first():
+    now_utc = NOW.astimezone(timezone.utc)  # 02:15 UTC, still 10:15 in Shanghai
+    assert parse_when("at 9pm", now_utc, SHANGHAI).at == local(11, 29, 21)
+    with pytest.raises(ValueError, match="aware"):
+        parse_when("at 9pm", datetime(2026, 11, 29, 10, 15), SHANGHAI)
+
+
+def test_spring_forward_in_new_york():
+    saturday = datetime(2026, 3, 7, 10, 0, tzinfo=NEW_YORK)  # clocks jump 02:00 -> 03:00 on Sunday
+    with pytest.raises(InvalidTime, match="doesn't exist in America/New_York"):
+        parse_when("tomorrow at 2:30am", saturday, NEW_YORK)
+    with pytest.raises(InvalidTime, match="不存在"):
+        parse_when("明天凌晨2点半", saturday, NEW_YORK)
+
+    nine = parse_when("tomorrow at 9am", saturday, NEW_YORK).at
+    assert (nine.hour, nine.utcoffset()) == (9, timedelta(hours=-4))  # 09:00 EDT
+    # 23 hours on the wall clock, but only 22 real hours pass: the night is one hour short
+    assert nine.astimezone(timezone.utc) - saturday.astimezone(timezone.utc) == timedelta(hours=22)
+
+    before = datetime(2026, 3, 8, 1, 30, tzinfo=NEW_YORK)
+    later = parse_when("in 2 hours", before, NEW_YORK).at
+    assert later.astimezone(timezone.utc) - before.astimezone(timezone.utc) == timedelta(hours=2)
+    assert (later.hour, later.minute) == (4, 30)  # 01:30 EST + 2h = 04:30 EDT
+
+
+def test_fall_back_in_london():
+    saturday = datetime(2026, 10, 24, 12, 0, tzinfo=LONDON)  # clocks go back 02:00 -> 01:00 on Sunday
+    nine = parse_when("tomorrow at 9am", saturday, LONDON).at
+    assert (nine.hour, nine.utcoffset()) == (9, timedelta(0))  # 09:00 GMT
+    assert parse_when("Sunday at 9am", saturday, LONDON).at == nine
+
+    late = datetime(2026, 10, 25, 0, 30, tzinfo=LONDON)  # 00:30 BST
+    later = parse_when("in 2 hours", late, LONDON).at
+    assert later.astimezone(timezone.utc) - late.astimezone(timezone.utc) == timedelta(hours=2)
+    assert (later.hour, later.minute, later.utcoffset()) == (1, 30, timedelta(0))  # 01:30 GMT
+    assert parse_when("3 December at 5pm", saturday, LONDON).at == datetime(2026, 12, 3, 17, tzinfo=LONDON)
+
+
+@pytest.mark.parametrize(
+    ("at", "language", "text"),
+    [
+        (local(11, 29, 21), "en", "today 21:00"),
+        (local(11, 30, 8), "en", "tomorrow 08:00"),
+        (local(12, 4, 15), "en", "Fri 2026-12-04 15:00"),
+        (local(11, 29, 21), "zh", "今天 21:00"),
+        (local(11, 30, 8), "zh-CN", "明天 08:00"),
+        (local(12, 4, 15), "zh", "12月4日（周五）15:00"),
+        (local(1, 5, 9, year=2027), "zh", "2027年1月5日（周二）09:00"),
+    ],
+)
+def test_describe(at, language, text):
+    assert describe(at, NOW, language) == text
+
+
+def test_describe_counts_days_in_the_fire_times_zone():
+    # 07:00 tomorrow in Shanghai is still 23:00 today in UTC, where `now` is given
+    at = local(11, 30, 7)
+    assert describe(at, NOW.astimezone(timezone.utc), "en") == "tomorrow 07:00"
