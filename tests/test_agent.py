@@ -372,3 +372,18 @@ def test_native_call_with_unreadable_arguments_is_answered_with_the_error():
     result = next(e.result for e in events if isinstance(e, ToolFinished))
     assert not result.ok and "could not read the arguments" in result.content
     assert app.memories.count(app.pet.id) == 0
+
+
+def test_qwen_style_tool_call_tags_with_several_calls_and_string_arguments():
+    text = (
+        '<tool_call>{"name": "calculate", "arguments": "{\\"expression\\": \\"6*7\\"}"}</tool_call>\n'
+        "<tool_call>{'name': 'get_current_time', 'arguments': {}}</tool_call>"
+    )
+    model = ScriptedModel([text, "42, and it's morning."])
+    app = make_app(model)
+    events = run(app, "what is 6*7 and what time is it?")
+    results = {e.result.name: e.result for e in events if isinstance(e, ToolFinished)}
+    assert results["calculate"].content == "42" and results["get_current_time"].ok
+    assert "<tool_call>" not in streamed_text(events)
+    # Both results went back to the model, in call order.
+    assert [m.name for m in tool_messages(model.calls[1])] == ["calculate", "get_current_time"]

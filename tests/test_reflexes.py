@@ -280,3 +280,20 @@ def test_forget_by_chinese_ordinal_id():
     result = next(e.result for e in events if isinstance(e, ToolFinished))
     assert result.ok and "猫叫汤姆" in result.content
     assert [m.content for m in app.memories.recent(app.pet.id)] == ["喜欢绿茶"]
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("what is 1/0?", "zero"),
+        ("what is 10^5000", "exponents above 1000"),
+        ("remind me at 25:00 to sleep", "25"),
+        ("2月30日下午3点提醒我交报告", "30"),
+    ],
+)
+def test_bad_input_gets_a_clear_answer_not_a_crash(text, says):
+    app = make_app(ScriptedModel([]))
+    events = turn(app, text)
+    reply = events[-1]
+    assert isinstance(reply, Reply) and says in reply.text.lower()
+    assert app.reminders.pending(app.pet.id) == []
