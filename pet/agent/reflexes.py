@@ -56,7 +56,11 @@ def _clean(content: str) -> str:
 # --- the patterns ----------------------------------------------------------------
 
 _REMEMBER = [
-    re.compile(rf"^{_POLITE_EN}(?:remember|note|memori[sz]e|keep in mind)(?:\s+that|\s*:|\s*,)\s*(?P<x>.+?){_END}$", _I),
+    re.compile(
+        rf"^{_POLITE_EN}(?:remember|note|memori[sz]e|keep in mind|don't forget|do not forget)(?:\s+that|\s*:|\s*,)"
+        rf"\s*(?P<x>.+?){_END}$",
+        _I,
+    ),
     re.compile(rf"^{_POLITE_EN}remember\s+(?P<x>(?:my|i|i'm|i am|i've|we|our|mom's|dad's)\b.+?){_END}$", _I),
     re.compile(rf"^(?:please|pls)\s+remember\s+(?P<x>.+?){_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下|记着|记好)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
@@ -103,11 +107,14 @@ _LIST_TODOS = [
 ]
 _TIME = [
     re.compile(
-        r"^(?:hey,?\s+)?(?:what(?:'s| is) the time|what time is it|tell me the time|what(?:'s| is) the date today"
-        r"|what day is (?:it )?today|what(?:'s| is) today's date)(?: now| right now)?\s*[?？]?$",
+        r"^(?:hey,?\s+|so,?\s+)?(?:(?:do you know|can you tell me|could you tell me)\s+)?"
+        r"(?:what(?:'s| is) the (?:time|date)|what time it is|what time is it|the time|tell me the time"
+        r"|what(?:'s| is) the date today|what day (?:is it|it is)(?: today)?|what day of the week (?:is it|it is)"
+        r"|what(?:'s| is) today's date|check the clock(?: for me)?)"
+        r"(?: now| right now| today)?(?:,? please)?\s*[?？.]?$",
         _I,
     ),
-    re.compile(r"^(?:现在)?(?:是)?(?:几点(?:钟)?|什么时间|什么时候)(?:了|啦)?(?:呀|啊)?[？?]?$"),
+    re.compile(r"^(?:帮我)?(?:看看|查查|查一下|看一下)?(?:现在)?(?:是)?(?:几点(?:钟)?|什么时间|什么时候)(?:了|啦)?(?:呀|啊)?[？?]?$"),
     re.compile(r"^今天(?:是)?(?:几号|几月几号|星期几|周几|礼拜几)(?:呀|啊)?[？?]?$"),
 ]
 
@@ -120,6 +127,49 @@ _CALC = [
     re.compile(rf"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
 ]
 _ZH_OPS = [("乘以", "*"), ("除以", "/"), ("加上", "+"), ("减去", "-"), ("加", "+"), ("减", "-"), ("乘", "*")]
+_EN_OPS = [
+    (r"multiplied by|times", "*"), (r"divided by|over", "/"), (r"plus|added to", "+"), (r"minus", "-"),
+    (r"to the power of|raised to(?: the power of)?", "^"),
+]
+_PERCENT_OF = [
+    re.compile(rf"^(?P<p>{_NUM})\s*%\s*of\s*(?P<n>{_NUM})$", _I),
+    re.compile(rf"^(?P<n>{_NUM})\s*的\s*(?P<p>{_NUM})\s*%$"),
+    re.compile(rf"^(?P<n>{_NUM})\s*的\s*百分之\s*(?P<p>{_NUM})$"),
+]
+_POWER_ZH = re.compile(rf"(?P<b>{_NUM})\s*的\s*(?P<e>{_NUM})\s*次方")
+_ROOT = [
+    re.compile(rf"^(?:the\s+)?square\s+root\s+of\s+(?P<n>{_NUM})$", _I),
+    re.compile(rf"^(?P<n>{_NUM})\s*(?:开平方|开方|的平方根)$"),
+    re.compile(rf"^根号\s*(?P<n>{_NUM})$"),
+]
+_CALC_FRAME = [
+    re.compile(r"^(?:what(?:'s| is)|calculate|compute|how much is|work out)\s+(?P<q>.+?)\s*=?\s*[?？]?$", _I),
+    re.compile(r"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
+]
+
+
+def _worded_expression(text: str) -> str | None:
+    """Arithmetic said in words ("15% of 80", "2的10次方", "square root of 144",
+    "100 divided by 8") as an expression, or None."""
+    for frame in _CALC_FRAME:
+        found = frame.match(text)
+        if not found:
+            continue
+        question = found.group("q").strip()
+        for pattern in _PERCENT_OF:
+            hit = pattern.match(question)
+            if hit:
+                return f"{hit.group('p')} / 100 * {hit.group('n')}"
+        for pattern in _ROOT:
+            hit = pattern.match(question)
+            if hit:
+                return f"sqrt({hit.group('n')})"
+        question = _POWER_ZH.sub(lambda m: f"{m.group('b')}^{m.group('e')}", question)
+        for words, symbol in _EN_OPS:
+            question = re.sub(rf"(?<=\d)\s+(?:{words})\s+(?=[\d(])", f" {symbol} ", question, flags=_I)
+        if re.fullmatch(_EXPR, question.strip()) and not _DATE_LIKE.match(question):
+            return question.strip()
+    return None
 # Dates (2026-12-01, 12/03/2026) and phone numbers (138-0000-0000) are not sums.
 _DATE_LIKE = re.compile(r"^\s*\d+(?:\s*[-/.]\s*\d+){2,}\s*$")
 
@@ -254,4 +304,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     found = _first(_CALC, expression_text)
     if found and not _DATE_LIKE.match(found.group("e")):
         return Reflex("calc", _call("calculate", expression=found.group("e").strip()))
+    worded = _worded_expression(expression_text)
+    if worded:
+        return Reflex("calc", _call("calculate", expression=worded))
     return None
