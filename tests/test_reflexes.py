@@ -58,6 +58,10 @@ def single_call(text):
         ("do you know what time it is?", "get_current_time", {}),
         ("what day of the week is it today?", "get_current_time", {}),
         ("don't forget that my sister's birthday is May 3", "remember", {"content": "my sister's birthday is May 3"}),
+        ("My favourite colour is green. Remember that!", "remember", {"content": "My favourite colour is green"}),
+        ("I moved to Hangzhou. Could you remember that for me?", "remember", {"content": "I moved to Hangzhou"}),
+        ("save this to your memory: my locker is 327", "remember", {"content": "my locker is 327"}),
+        ("我搬到杭州了，记一下", "remember", {"content": "我搬到杭州了"}),
         ("add buy milk to my todo list", "add_todo", {"text": "buy milk"}),
         ("把交房租加到待办", "add_todo", {"text": "交房租"}),
         ("添加待办：买牛奶", "add_todo", {"text": "买牛奶"}),
@@ -134,6 +138,9 @@ def test_unclear_or_impossible_times_become_a_question_not_a_guess(text):
         "what's 3 times the fun?",
         "what is the time zone here?",
         "the score was 3 to 1",
+        "Do you remember that?",
+        "Oh no, I can't remember that!",
+        "那部电影叫什么来着，你记住了吗",
     ],
 )
 def test_restraint_everything_else_goes_to_the_model(text):

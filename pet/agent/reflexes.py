@@ -64,6 +64,15 @@ _REMEMBER = [
     re.compile(rf"^{_POLITE_EN}remember\s+(?P<x>(?:my|i|i'm|i am|i've|we|our|mom's|dad's)\b.+?){_END}$", _I),
     re.compile(rf"^(?:please|pls)\s+remember\s+(?P<x>.+?){_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下|记着|记好)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    re.compile(rf"^(?:please\s+)?(?:save|add|put) (?:this|that|it)? ?(?:to|in|into) (?:your )?memory\s*[:：,]\s*(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^别忘了[：:，,\s]*(?P<x>.+?){_END}$"),
+    # The fact first, then the request: "My locker is 327. Remember that!", "我搬到杭州了，记一下"
+    re.compile(
+        r"^(?P<x>[^?？]+?)\s*[.!,;。！，；]\s*(?:please\s+|so\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        r"(?:remember|note|keep in mind|memori[sz]e) (?:that|this|it)(?: for me)?(?:,? please)?[\s.!?？]*$",
+        _I,
+    ),
+    re.compile(r"^(?P<x>[^?？]+?)\s*[，,。！!]\s*(?:请|帮我|你)?(?:记一下|记住|记下来|记下|记着)(?:哦|啊|吧|呀|哈|喔)?[。！!~～\s]*$"),
 ]
 _FORGET = [
     re.compile(rf"^{_POLITE_EN}forget\s+(?:about\s+|that\s+)?(?P<x>.+?){_END}$", _I),
@@ -286,10 +295,13 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if found and _clean(found.group("x")):
         return Reflex("todo", _call("add_todo", text=_clean(found.group("x"))))
 
+    found = _first(_REMEMBER, text)
+    # A question is not a request to remember, except "…, could you remember that?"
+    if found and len(_clean(found.group("x"))) >= 2 and (
+        not _QUESTION_END.search(text) or found.re is _REMEMBER[-2]
+    ):
+        return Reflex("remember", _call("remember", content=_clean(found.group("x"))))
     if not _QUESTION_END.search(text):
-        found = _first(_REMEMBER, text)
-        if found and len(_clean(found.group("x"))) >= 2:
-            return Reflex("remember", _call("remember", content=_clean(found.group("x"))))
         found = _first(_FORGET, text)
         if found and _clean(found.group("x")).lower() not in _FORGET_VAGUE:
             return Reflex("forget", _call("forget", what=_clean(found.group("x"))))
