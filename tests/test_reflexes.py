@@ -69,7 +69,9 @@ def single_call(text):
         ("我的待办有哪些？", "list_todos", {}),
         ("what reminders do I have?", "list_reminders", {}),
         ("我有哪些提醒", "list_reminders", {}),
-        ("cancel reminder #2", "cancel_reminder", {"id": 2}),
+        ("cancel reminder #2", "cancel_reminder", {"which": "2"}),
+        ("cancel the reminder about calling mom", "cancel_reminder", {"which": "calling mom"}),
+        ("取消给妈妈打电话的那个提醒", "cancel_reminder", {"which": "给妈妈打电话"}),
         ("/remember likes green tea", "remember", {"content": "likes green tea"}),
         ("/forget #4", "forget", {"what": "#4"}),
         ("/recall tea", "recall", {"query": "tea"}),
@@ -280,16 +282,38 @@ def test_a_true_claim_passes():
 
 
 @pytest.mark.parametrize(
-    "text",
+    "text, names",
     [
-        "remember that my sister's birthday is May 3 and remind me on May 2 at 9am to buy a gift",
-        "记住我妹妹的生日是5月3日，并在5月2日早上9点提醒我给她买礼物",
-        "forget that I like green tea, and remember that I like oolong",
-        "把订机票加到待办，再在明天上午10点提醒我去订",
+        ("remember that my sister's birthday is May 3 and remind me on May 2 at 9am to buy a gift",
+         ["remember", "set_reminder"]),
+        ("记住我妹妹的生日是5月3日，并在5月2日早上9点提醒我给她买礼物", ["remember", "set_reminder"]),
+        ("forget that I like green tea, and remember that I like oolong", ["forget", "remember"]),
+        ("把订机票加到待办，再在明天上午10点提醒我去订", ["add_todo", "set_reminder"]),
+        ("what time is it, and what's 8 times 7?", ["get_current_time", "calculate"]),
     ],
 )
-def test_two_requests_in_one_message_go_to_the_model(text):
+def test_each_request_of_a_multi_request_message_runs(text, names):
+    reflex = match(text)
+    assert reflex is not None and [c.name for c in reflex.calls] == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what's 25 times 4? remember the result as my lucky number",  # the second needs the first's result
+        "remember that I like tea, and also tell me a joke",
+        "记住我喜欢绿茶，顺便讲个笑话",
+    ],
+)
+def test_a_multi_request_message_with_one_unclear_part_goes_to_the_model(text):
     assert match(text) is None
+
+
+def test_a_fact_with_commas_stays_one_memory():
+    assert single_call("记住：妈妈的生日是3月5日，她喜欢百合").arguments == {"content": "妈妈的生日是3月5日，她喜欢百合"}
+    assert single_call("remember that I like tea, coffee and cocoa").arguments == {
+        "content": "I like tea, coffee and cocoa"
+    }
 
 
 def test_forget_by_chinese_ordinal_id():

@@ -67,52 +67,104 @@ _REMEMBER = [
     re.compile(rf"^(?:please\s+)?(?:save|add|put) (?:this|that|it)? ?(?:to|in|into) (?:your )?memory\s*[:：,]\s*(?P<x>.+?){_END}$", _I),
     re.compile(rf"^别忘了[：:，,\s]*(?P<x>.+?){_END}$"),
     # The fact first, then the request: "My locker is 327. Remember that!", "我搬到杭州了，记一下"
-    re.compile(
-        r"^(?P<x>[^?？]+?)\s*[.!,;。！，；]\s*(?:please\s+|so\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
-        r"(?:remember|note|keep in mind|memori[sz]e) (?:that|this|it)(?: for me)?(?:,? please)?[\s.!?？]*$",
+    _REMEMBER_AFTER := re.compile(
+        r"^(?P<x>[^?？]+?)\s*[.!,;。！，；]\s*(?:please\s+|pls\s+|plz\s+|so\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        r"(?:remember|note|memori[sz]e|save|keep) (?:that|this|it)(?: in mind)?(?: for me)?(?:,? please)?[\s.!?？]*$",
         _I,
     ),
-    re.compile(r"^(?P<x>[^?？]+?)\s*[，,。！!]\s*(?:请|帮我|你)?(?:记一下|记住|记下来|记下|记着)(?:哦|啊|吧|呀|哈|喔)?[。！!~～\s]*$"),
+    re.compile(
+        r"^(?P<x>[^?？]+?)\s*[.!,;]\s*(?:please\s+)?(?:don't|do not|dont) forget (?:that|this|it)[\s.!]*$", _I
+    ),
+    re.compile(
+        r"^(?P<x>[^?？]+?)\s*[，,。！!]\s*(?:请|帮我|你)?(?:要)?(?:记一下|记住|记下来|记下|记着|记好|别忘了)"
+        r"(?:了|啦|哦|啊|吧|呀|哈|喔)?[。！!~～\s]*$"
+    ),
+    re.compile(r"^(?:以后|今后)?(?:要)?记得(?P<x>我.+?)$"),
 ]
 _FORGET = [
     re.compile(rf"^{_POLITE_EN}forget\s+(?:about\s+|that\s+)?(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^[^?？]+?[.!,;]\s*{_POLITE_EN}forget\s+(?:about\s+|that\s+)?(?P<x>.+?){_END}$", _I),
+    re.compile(
+        rf"^{_POLITE_EN}(?:forget|erase|delete|remove) (?:what|everything|anything) you (?:know|remember) about "
+        rf"(?P<x>.+?){_END}$",
+        _I,
+    ),
+    re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:给)?(?:忘掉|忘了|忘记|删掉|删了|删除)(?:吧|啦)?{_END}$"),
+    re.compile(rf"^(?P<x>[^?？]+?)[，,。]\s*{_POLITE_ZH}把(?:这条|这个|它|这件事|这事)(?:给)?(?:忘掉|忘了|删掉|删了|删除)(?:吧|啦)?{_END}$"),
+    re.compile(rf"^忘记(?P<x>.+?)(?:这件事|的事|这条记忆|的记忆){_END}$"),
     re.compile(rf"^{_POLITE_EN}(?:delete|remove|erase)\s+(?:the\s+)?memor(?:y|ies)\s+(?:about\s+|of\s+)?(?P<x>.+?){_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:忘掉|删掉|删除|抹掉)(?:记忆)?(?:关于)?[：:，,\s]*(?P<x>.+?)(?:这件事|这条记忆|的记忆|这个记忆)?{_END}$"),
     re.compile(rf"^(?:请|麻烦)(?:你)?(?:帮我)?忘记(?:关于)?[：:，,\s]*(?P<x>.+?)(?:这件事|这条记忆|的记忆)?{_END}$"),
 ]
+_FORGET.extend([
+    re.compile(
+        r"^(?:.*?[.!?;,]\s*)?(?:forget|delete|erase|remove|drop)\s+(?:the\s+|that\s+)?(?:note|memory|thing|stuff|bit|part|info)"
+        r"\s+(?:about|on|of|regarding)\s+(?P<x>[^?.!;]+)",
+        _I,
+    ),
+    re.compile(r"^(?:.*?[，,。])?\s*(?:关于)?(?P<x>[^，,。？?]+?)(?:那条|那个|这条|这个|的那条|的事|的记忆)(?:记忆)?(?:你)?(?:都)?(?:给)?"
+               r"(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
+    re.compile(r"^(?:.*?[，,。])?\s*把(?P<x>[^，,。？?]+?)(?:的事|那条|这条)?(?:都)?(?:给)?(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
+])
 _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有"}
 _RECALL = [
     re.compile(r"^what do you (?:remember|know|recall) about\s+(?P<x>.+?)\s*[?？]?$", _I),
+    re.compile(r"^(?P<x>[^?？]+?)\s*[?？.,]\s*(?:please\s+)?(?:check|search|look in) your memory(?: for me)?[.!?\s]*$", _I),
+    re.compile(r"^(?:please\s+)?(?:search|check|look in) your memory (?:for\s+)?(?:anything\s+)?(?:about\s+)?(?P<x>.+?)\s*[.?]?$", _I),
+    re.compile(r"^(?P<x>我.+?)来着[？?]?$"),
+    re.compile(r"^(?:翻翻|查查|看看|搜搜|翻一下|查一下)你的记忆[，,\s]*(?P<x>.+?)[？?]?$"),
     re.compile(r"^what did i tell you about\s+(?P<x>.+?)\s*[?？]?$", _I),
+    re.compile(r"^(?:what|who|where|when)(?:'s| is| was| are| were)\s+(?P<x>my\b.+?)\s+again\s*[?？]?$", _I),
+    re.compile(r"^(?:whats|wats)\s+(?P<x>my\b.+?)\s+again\s*[?？]?$", _I),
+    re.compile(r"^did i (?:ever )?(?:tell|mention to) you (?:about |what |who |where |when |how )?(?P<x>.+?)\s*[?？]?$", _I),
+    re.compile(r"^do you (?:still )?(?:remember|recall) (?:anything )?about (?P<x>.+?)\s*[?？]?$", _I),
+    re.compile(r"^我(?:之前|以前)?(?:有)?(?:跟|和|对)你(?:说|讲|提)过(?P<x>.+?)(?:吗|没有|没)[？?]?$"),
+    re.compile(r"^你(?:还)?记得(?P<x>我.+?)吗[？?]?$"),
     re.compile(r"^关于(?P<x>.+?)[，,\s]*你(?:还)?(?:记得|知道)(?:些)?(?:什么|哪些)[？?]?$"),
     re.compile(r"^你(?:还)?(?:记得|知道)(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?[？?]?$"),
     re.compile(r"^我(?:跟|和|对)你说过(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?(?:吗)?[？?]?$"),
 ]
 _REMIND_EN = re.compile(rf"^{_POLITE_EN}(?:remind me|set (?:a|an) (?:reminder|alarm))\b\s*(?P<rest>.+?){_END}$", _I)
+_REMIND_ANYWHERE_EN = re.compile(r"[,\s]*\bremind me\b", _I)
 _REMIND_ZH = re.compile(r"(?:提醒我|提醒一下我|叫我)")
 _LIST_REMINDERS = [
     re.compile(r"^(?:list|show|what are)(?: me)?(?: my| all| the)? (?:upcoming )?reminders\s*[?？]?$", _I),
     re.compile(r"^what reminders do i have\s*[?？]?$", _I),
+    re.compile(r"^(?:did i set|do i have) any reminders(?: for .{1,30})?\s*[?？]?$", _I),
+    re.compile(r"^(?:把)?(?:我的|所有)?(?:的)?提醒(?:都)?列出来$"),
+    re.compile(r"^(?:今天|明天|后天|这周|下周)?(?:我)?有(?:什么|哪些)提醒(?:吗)?[？?]?$"),
     re.compile(r"^(?:我)?(?:有)?(?:哪些|什么)提醒[？?]?$"),
     re.compile(r"^(?:查看|列出|看看)(?:我的|所有)?(?:的)?提醒$"),
     re.compile(r"^我的提醒(?:有哪些|有什么)?[？?]?$"),
+    re.compile(r"^(?:what|which|any|list|show|see|check)\b[^.?!]{0,30}\breminders\b[^.?!]{0,30}[?？]?$", _I),
+    re.compile(r"^[^提]{0,12}(?:哪些|什么|啥)提醒[^提]{0,8}[？?]?$"),
+    re.compile(r"^(?:看看|查看|查查|列出)[^提]{0,8}提醒[^提]{0,8}$"),
 ]
 _CANCEL_REMINDER = [
-    re.compile(r"^(?:cancel|delete|remove) reminder\s*#?\s*(?P<n>\d+)" + _END + "$", _I),
-    re.compile(r"^(?:取消|删除|删掉)(?:第)?\s*#?\s*(?P<n>\d+)\s*(?:号|个)?提醒" + _END + "$"),
-    re.compile(r"^(?:取消|删除|删掉)提醒\s*#?\s*(?P<n>\d+)" + _END + "$"),
+    re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove) reminder\s*(?P<n>#?\s*\d+){_END}$", _I),
+    re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove) (?:the|my) reminder (?:about|for|to) (?P<n>.+?){_END}$", _I),
+    re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)(?P<n>(?:第)?\s*#?\s*\d+)\s*(?:号|个)?提醒{_END}$"),
+    re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)提醒\s*(?P<n>#?\s*\d+){_END}$"),
+    re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)(?:关于)?(?P<n>.+?)的(?:那个|那条)?提醒{_END}$"),
 ]
 _TODO = [
-    re.compile(rf"^{_POLITE_EN}(?:add|put)\s+(?P<x>.+?)\s+(?:to|on)\s+(?:my\s+|the\s+)?(?:todo|to-do|to do)(?:\s+list)?{_END}$", _I),
+    re.compile(
+        rf"^(?:i need to |i want to |i'd like to )?{_POLITE_EN}(?:add|put)\s+(?P<x>.+?)\s+(?:to|on)\s+(?:my\s+|the\s+)?"
+        rf"(?:todo|to-do|to do|tasks|task list|todos)(?:\s+list)?{_END}$",
+        _I,
+    ),
     re.compile(rf"^(?:todo|to-do)\s*[:：]\s*(?P<x>.+?){_END}$", _I),
-    re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:一[个条项])?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:一)?[个条项]?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|添加到|放进|记到)(?:我的)?待办(?:事项|清单|列表)?(?:里|中)?{_END}$"),
     re.compile(rf"^待办[：:]\s*(?P<x>.+?){_END}$"),
 ]
 _LIST_TODOS = [
     re.compile(r"^(?:show|list|what's on|what is on)(?: me)? (?:my |the )?(?:todo|to-do)(?: list)?\s*[?？]?$", _I),
-    re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:有(?:哪些|什么))?[？?]?$"),
+    re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:上|里)?(?:有(?:哪些|什么)(?:事)?)?[？?]?$"),
     re.compile(r"^(?:查看|看看|列出)(?:我的)?待办(?:清单|列表|事项)?$"),
+    re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:上|里)?(?:还)?有(?:哪些|什么|啥)(?:事)?[？?]?$"),
+    re.compile(r"^what(?:'s| is| else is)? (?:left |still )?on my (?:todo|to-do|to do|task)(?: list)?\s*[?？]?$", _I),
 ]
 _TIME = [
     re.compile(
@@ -125,13 +177,17 @@ _TIME = [
     ),
     re.compile(r"^(?:帮我)?(?:看看|查查|查一下|看一下)?(?:现在)?(?:是)?(?:几点(?:钟)?|什么时间|什么时候)(?:了|啦)?(?:呀|啊)?[？?]?$"),
     re.compile(r"^今天(?:是)?(?:几号|几月几号|星期几|周几|礼拜几)(?:呀|啊)?[？?]?$"),
+    re.compile(r"^[^.!?]*[.!?]\s*(?:please\s+)?check the clock(?: for me)?[.!\s]*$", _I),
+    re.compile(r"^(?:you know |do you know |got )?(?:what time (?:it is|is it)|the time)(?: now)?\s*[?？]?$", _I),
+    re.compile(r"^(?:帮我)?(?:看下|看看|查下|看一下)?(?:现在|今天|今儿)?(?:是)?(?:几点(?:了|钟|啦)?|几号|星期几|周几)"
+               r"(?:了|啦)?(?:来着)?[？?]?(?:[，,].{0,20})?$"),
 ]
 
 _NUM = r"[0-9０-９]+(?:[.．][0-9０-９]+)?"
 _OP = r"[-+*/×÷xX^＋－＊／%]"
 _EXPR = rf"[-(（]*\s*{_NUM}(?:\s*[)）]*\s*{_OP}\s*[(（]*\s*{_NUM})+\s*[)）]*"
 _CALC = [
-    re.compile(rf"^(?:what(?:'s| is)|calculate|compute|how much is|work out)\s+(?P<e>{_EXPR})\s*=?\s*[?？]?$", _I),
+    re.compile(rf"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<e>{_EXPR})\s*=?\s*[?？]?$", _I),
     re.compile(rf"^(?P<e>{_EXPR})\s*=?\s*[?？]?$"),
     re.compile(rf"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
 ]
@@ -152,14 +208,29 @@ _ROOT = [
     re.compile(rf"^根号\s*(?P<n>{_NUM})$"),
 ]
 _CALC_FRAME = [
-    re.compile(r"^(?:what(?:'s| is)|calculate|compute|how much is|work out)\s+(?P<q>.+?)\s*=?\s*[?？]?$", _I),
+    re.compile(r"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<q>.+?)\s*=?\s*[?？]?$", _I),
     re.compile(r"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
 ]
 
 
+_ZH_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_DISCOUNT_ZH = re.compile(rf"^(?P<n>{_NUM})\s*(?:块钱|块|元)?\s*打\s*(?P<d>[一二两三四五六七八九]|[1-9])\s*(?P<h>五)?折"
+                          rf"(?:后|以后)?(?:是|要)?(?:多少|几)(?:钱)?[？?]?$")
+_SUM_ZH = re.compile(rf"^(?:.*?)(?P<items>{_NUM}(?:\s*(?:块|元)?\s*[、,，和跟及加]\s*{_NUM})+)\s*(?:块|元)?"
+                     rf"[，,\s]*(?:一共|总共|加起来|合计)(?:是)?(?:多少|几)(?:钱)?[？?]?$")
+
+
 def _worded_expression(text: str) -> str | None:
     """Arithmetic said in words ("15% of 80", "2的10次方", "square root of 144",
-    "100 divided by 8") as an expression, or None."""
+    "100 divided by 8", "360块打八折", "89、156和42.5一共多少") as an expression, or None."""
+    discount = _DISCOUNT_ZH.match(text)
+    if discount:
+        tenths = _ZH_DIGIT.get(discount.group("d")) or int(discount.group("d"))
+        rate = tenths / 10 + (0.05 if discount.group("h") else 0)
+        return f"{discount.group('n')} * {rate:g}"
+    total = _SUM_ZH.match(text)
+    if total:
+        return " + ".join(re.findall(_NUM, total.group("items")))
     for frame in _CALC_FRAME:
         found = frame.match(text)
         if not found:
@@ -238,8 +309,8 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
         return Reflex("list_reminders", _call("list_reminders"))
     if command in ("todos", "todo") and not rest:
         return Reflex("list_todos", _call("list_todos"))
-    if command == "cancel" and rest.lstrip("#").isdigit():
-        return Reflex("cancel_reminder", _call("cancel_reminder", id=int(rest.lstrip("#"))))
+    if command == "cancel" and rest:
+        return Reflex("cancel_reminder", _call("cancel_reminder", which=rest.lstrip("#")))
     tools = {"remember": ("remember", "content"), "forget": ("forget", "what"), "recall": ("recall", "query"),
              "todo": ("add_todo", "text")}
     if command in tools and rest:
@@ -252,12 +323,20 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
     return Reflex("help", reply=(f"Unknown or incomplete command /{command}. " if command else "") + HELP["en"])
 
 
-# A second request in the same message ("remember X and remind me Y") is the
-# model's job: one reflex would swallow both into one call.
-_COMPOUND = re.compile(
-    r"\b(?:and|then|also)\b,?\s+(?:please\s+)?(?:remind|remember|forget|add|set|tell|what|list|show|cancel)\b"
-    r"|[，,;；]\s*(?:and\s+)?(?:remind|remember|forget|add|set)\b"
-    r"|(?:并且?|再|然后|还要|同时|另外|顺便)(?:帮我|给我|请)?(?:在|把|记|提醒|忘|删|加|设|告诉)",
+# Clause boundaries where a second request may start ("…, and remind me…",
+# "…；再…", "…？顺便…").
+_CLAUSES = re.compile(
+    r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!.]\s+)"
+    r"|\s*[，,；;。？?！!]\s*(?:并且?|再|然后|还有|顺便|同时|另外)?\s*",
+    re.IGNORECASE,
+)
+
+
+# A connector that starts a second request ("…, and also tell me…", "…，顺便…").
+_SECOND_REQUEST = re.compile(
+    r",?\s+(?:and\s+)?(?:also|then|plus|and)\s+(?:please\s+)?(?:tell|give|show|remind|remember|forget|add|set|what"
+    r"|how|cancel|list|make|find|sing|write|calculate|check)\b"
+    r"|[，,；;。？?！!]\s*(?:并且?|再|然后|还有|顺便|同时|另外)",
     re.IGNORECASE,
 )
 
@@ -269,14 +348,60 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return None
     if text.startswith("/"):
         return _slash(text, now, zone)
-    if _COMPOUND.search(text):
-        return None
+    # Several requests in one message: each clause must be a request on its
+    # own, else the whole message is the model's (one reflex must not
+    # swallow two requests into one call).
+    clauses = [c for c in _CLAUSES.split(text) if c and c.strip()]
+    if len(clauses) > 1:
+        found = [_single(clause, now, zone) for clause in clauses]
+        requests = [f for f in found if f is not None]
+        if len(requests) > 1 or _SECOND_REQUEST.search(text):
+            if len(requests) < len(clauses) or any(not r.calls for r in requests):
+                return None
+            return Reflex("multi", tuple(c for r in requests for c in r.calls))
+    return _single(text, now, zone)
+
+
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|quick one|quick question|buddy|dude|pal"
+    r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了)[\s,，:：!！~～]*)+",
+    _I,
+)
+_POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|plz)\s+(?:please\s+|pls\s+)?", _I)
+_POLITE_START_ZH = re.compile(r"^(?:请你?|麻烦你?|你能不能|你可以|能不能|可以)\s*")
+_TRAILING_FILLER = re.compile(
+    r"(?:[\s,，]*(?:pls|plz|please|thanks|thank you|thx|ty|for me|rn|right now|asap|real quick|ok|okay"
+    r"|谢谢|谢啦|多谢|哦|哟|呀|啊|哈|嘛|吧|[~～!！.。]|[\U0001F300-\U0001FAFF\u2600-\u27BF]))+$",
+    _I,
+)
+
+
+def _strip_fillers(text: str) -> str:
+    """Drop greetings, politeness and trailing noise around a request:
+    "hey buddy, can you work out 15% of 240 for me pls" → "work out 15% of 240".
+    A polite question ("could you remind me …?") becomes a request."""
+    text = _LEADING_FILLER.sub("", text).strip()
+    polite = _POLITE_START.match(text) or _POLITE_START_ZH.match(text)
+    if polite:
+        text = text[polite.end():].strip()
+        text = re.sub(r"\s*(?:吗)?\s*[?？]$", "", text)
+    question = text.endswith(("?", "？"))
+    core = _TRAILING_FILLER.sub("", text.rstrip("?？ ")).strip()
+    return (core + ("?" if question else "")) if core else text
+
+
+def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
+    text = _strip_fillers(text)
     zh = _language(text) == "zh"
 
     # Reminders first: "remind me" must not be read as "remember".
     remind = _REMIND_EN.match(text)
     if remind:
         return _remind(text, remind.group("rest"), now, zone, zh=False)
+    if not zh and _REMIND_ANYWHERE_EN.search(text) and not _QUESTION_END.search(text):
+        reflex = _remind(text, _REMIND_ANYWHERE_EN.sub(" ", text), now, zone, zh=False)
+        if reflex:
+            return reflex
     if zh and _REMIND_ZH.search(text) and not _QUESTION_END.search(text):
         reflex = _remind(text, text, now, zone, zh=True)
         if reflex:
@@ -287,7 +412,8 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return Reflex("list_reminders", _call("list_reminders"))
     found = _first(_CANCEL_REMINDER, text)
     if found:
-        return Reflex("cancel_reminder", _call("cancel_reminder", id=int(found.group("n"))))
+        which = re.sub(r"^(?:第|#)\s*", "", _clean(found.group("n")))
+        return Reflex("cancel_reminder", _call("cancel_reminder", which=which))
     found = _first(_LIST_TODOS, text)
     if found:
         return Reflex("list_todos", _call("list_todos"))
@@ -298,7 +424,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     found = _first(_REMEMBER, text)
     # A question is not a request to remember, except "…, could you remember that?"
     if found and len(_clean(found.group("x"))) >= 2 and (
-        not _QUESTION_END.search(text) or found.re is _REMEMBER[-2]
+        not _QUESTION_END.search(text) or found.re is _REMEMBER_AFTER
     ):
         return Reflex("remember", _call("remember", content=_clean(found.group("x"))))
     if not _QUESTION_END.search(text):
