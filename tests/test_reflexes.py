@@ -107,7 +107,14 @@ def test_reminders_split_the_time_from_the_task(text, task, local):
 
 @pytest.mark.parametrize(
     "text",
-    ["remind me at 8 to stretch", "提醒我8点开会", "remind me at 25:00 to sleep", "2月30日下午3点提醒我交报告"],
+    [
+        "remind me at 8 to stretch",
+        "提醒我8点开会",
+        "remind me at 25:00 to sleep",
+        "2月30日下午3点提醒我交报告",
+        "remind me to call the dentist",
+        "提醒我交房租",
+    ],
 )
 def test_unclear_or_impossible_times_become_a_question_not_a_guess(text):
     reflex = match(text)

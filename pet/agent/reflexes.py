@@ -275,6 +275,13 @@ def _language(text: str) -> str:
 # --- intents -----------------------------------------------------------------------
 
 
+_TASK_WITHOUT_TIME = re.compile(
+    r"^(?:remind me|set (?:a|an) reminder) (?:to|about) (?P<x>[^?？]+?)[.!]*$"
+    r"|^(?:请|麻烦你?|帮我)?(?:提醒我|提醒一下我)(?:要|去)?(?P<x2>[^？?吗呢来着多少什么]{2,30}?)[。！!~～]*$",
+    re.IGNORECASE,
+)
+
+
 def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Reflex | None:
     """A reminder fires only when the sentence holds a time; a bad time is a question."""
     try:
@@ -282,6 +289,11 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
     except TimeProblem as problem:
         return Reflex("remind", reply=str(problem))
     if when is None:
+        # "remind me to call the dentist": a clear request missing its time.
+        task = _TASK_WITHOUT_TIME.match(text)
+        if task:
+            what = _clean(task.group("x") or task.group("x2"))
+            return Reflex("remind", reply=f"什么时候提醒你{what}？" if zh else f"When should I remind you to {what}?")
         return None
     task = rest[: when.span[0]] + " " + rest[when.span[1] :]
     if zh:
