@@ -348,3 +348,18 @@ def test_bad_input_gets_a_clear_answer_not_a_crash(text, says):
     reply = events[-1]
     assert isinstance(reply, Reply) and says in reply.text.lower()
     assert app.reminders.pending(app.pet.id) == []
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize("action", ["remember", "forget", "set_reminder"])
+def test_the_honest_line_is_not_itself_a_claim(action, language):
+    from pet.agent.guards import claimed_actions, honest_notice
+
+    assert claimed_actions(honest_notice({action}, language)) == set()
+
+
+@pytest.mark.parametrize("text", ["钳钳还没记下来", "我不记住这种事", "No reminder is set yet.", "还没删掉哦"])
+def test_negated_actions_are_not_claims(text):
+    from pet.agent.guards import claimed_actions
+
+    assert claimed_actions(text) == set()

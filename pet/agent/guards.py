@@ -88,17 +88,18 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
         r"note[d]?|save[d]?|store[d]?|keep (?:that|it) in mind|made a note|written (?:it|that) down)\b"
         r"|\bI\s+(?:remembered|memori[sz]ed|noted|saved|stored|wrote (?:it|that) down)\b"
         r"|\b(?:saved|stored|noted) (?:that|it)? ?(?:in|to) (?:my )?memory\b"
-        r"|记住[了啦咯喽啰]|记下[了啦来]|记好[了啦]|已(?:经)?记[住下]|记在(?:心|脑|小本本)|存(?:下|好)[了啦]|帮你记(?:住|下)",
+        r"|(?<![没不])(?:记住[了啦咯喽啰]|记下[了啦来]|记好[了啦]|记在(?:心|脑|小本本)|存(?:下|好)[了啦]|帮你记(?:住|下))"
+        r"|(?<![没不])已(?:经)?记[住下]",
         re.IGNORECASE,
     ),
     "forget": re.compile(
         r"\bI(?:'ve| have)\s+(?:now\s+|already\s+)?(?:forgotten|deleted|erased|removed)\b"
         r"|\bI\s+(?:forgot|deleted|erased|removed) (?:it|that|about (?:it|that))\b"
-        r"|忘掉[了啦]|忘记[了啦]|已(?:经)?忘|删掉[了啦]|删除[了啦]|抹掉[了啦]",
+        r"|(?<![没不])(?:忘掉[了啦]|忘记[了啦]|已(?:经)?忘|删掉[了啦]|删除[了啦]|抹掉[了啦])",
         re.IGNORECASE,
     ),
     "set_reminder": re.compile(
-        r"\bI(?:'ll| will)\s+remind you\b|\b(?:reminder|alarm) (?:is |has been )?set\b"
+        r"\bI(?:'ll| will)\s+remind you\b|(?<!\bno )\b(?:reminder|alarm) (?:is |has been )?set\b"
         r"|\bset (?:a|the|your) (?:reminder|alarm)\b"
         r"|会提醒你|到时(?:候)?提醒你|提醒已(?:经)?设|设(?:好|置)[了啦](?:提醒|闹钟)|定好[了啦]?(?:提醒|闹钟)",
         re.IGNORECASE,
