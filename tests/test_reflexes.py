@@ -363,3 +363,17 @@ def test_negated_actions_are_not_claims(text):
     from pet.agent.guards import claimed_actions
 
     assert claimed_actions(text) == set()
+
+
+@pytest.mark.parametrize(
+    "wording",
+    [
+        "Clamped tight! Memory #1 says you code after 11pm, since 2019.",  # an invented number
+        "好的！#1 你晚上11点后写代码。",  # the wrong language for an English message
+        "Memory #1: code after 11pm.\nCatchphrases you may use now and then: Claws out!",  # prompt leaking
+    ],
+)
+def test_wording_that_invents_or_leaks_falls_back_to_the_plain_result(wording):
+    app = make_app(ScriptedModel([wording]))
+    events = turn(app, "remember that I code after 11pm")
+    assert events[-1].text == "Saved memory #1: I code after 11pm"

@@ -287,8 +287,10 @@ class Agent:
         yield from self._finish(turn, worded or template, streamed=False)
 
     def _word(self, turn: _Turn, template: str) -> str | None:
-        """The tool's true result, said in character by the model. None when
-        the model fails or drops a fact (a number, time or #id) or claims more."""
+        """The tool's true result, said in character by the model. None (so
+        the plain result is shown) when the model fails, rambles, answers in
+        another language, drops or invents a fact (a number, time or #id), or
+        claims more than was done."""
         if "\n" in template:  # lists read better as they are
             return None
         system = turn.messages[0].content + "\n\n" + WORDING_NOTE.format(result=template)
@@ -303,9 +305,11 @@ class Agent:
             log.info("could not word the reflex reply: %s", exc)
             return None
         text = completion.text.strip()
-        if not text or completion.tool_calls or len(text) > 400:
+        if not text or completion.tool_calls or "\n" in text or len(text) > max(80, 2 * len(template)):
             return None
-        if any(fact not in text for fact in _FACT.findall(template)):
+        if detect_language(text, turn.language) != turn.language:
+            return None
+        if _facts(text) != _facts(template):
             return None
         if claimed_actions(text) - turn.done_actions() or looks_like_tool_call_start(text) is not None:
             return None
@@ -398,7 +402,12 @@ WORDING_NOTE = (
     "Tell the person in one or two short sentences, in character. Keep every number, time and #id "
     "exactly as written. Do not call tools."
 )
-_FACT = re.compile(r"#\d+|\d{1,2}:\d{2}|\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _facts(text: str) -> set[str]:
+    """The numbers in a text (ids, times, dates and amounts all contain some)."""
+    return set(_NUMBER.findall(text))
 
 
 def plain_result(result: ToolResult) -> str:
