@@ -387,3 +387,12 @@ def test_qwen_style_tool_call_tags_with_several_calls_and_string_arguments():
     assert "<tool_call>" not in streamed_text(events)
     # Both results went back to the model, in call order.
     assert [m.name for m in tool_messages(model.calls[1])] == ["calculate", "get_current_time"]
+
+
+def test_json_in_the_prose_of_a_constrained_brain_is_not_a_call():
+    model = ScriptedModel(['Like this: {"tool": "NAME", "arguments": {}}'])
+    model.constrained_tool_calls = True  # as the embedded brain: calls come only through its grammar
+    app = make_app(model)
+    events = run(app, "show me some json")
+    assert not [e for e in events if isinstance(e, ToolStarted)]
+    assert streamed_text(events) == 'Like this: {"tool": "NAME", "arguments": {}}'

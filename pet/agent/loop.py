@@ -88,8 +88,11 @@ class _StreamGate:
     tool call written as text, and any sentence claiming an action that did
     not happen, until the model's answer is complete."""
 
-    def __init__(self, find_claim: Callable[[str], int | None] = lambda _text: None) -> None:
+    def __init__(
+        self, find_claim: Callable[[str], int | None] = lambda _text: None, text_calls: bool = True
+    ) -> None:
         self.text = ""
+        self._text_calls = text_calls
         self.emitted = 0
         self.hold_at: int | None = None
         self.claim_at: int | None = None
@@ -97,13 +100,13 @@ class _StreamGate:
 
     def feed(self, delta: str) -> str:
         self.text += delta
-        if self.hold_at is None:
+        if self.hold_at is None and self._text_calls:
             self.hold_at = looks_like_tool_call_start(self.text)
         # Found afresh each time: a held unfinished sentence may end harmlessly.
         self.claim_at = self._find_claim(self.text)
         holds = [at for at in (self.hold_at, self.claim_at) if at is not None]
         limit = min(holds) if holds else len(self.text)
-        if not holds:
+        if not holds and self._text_calls:
             # A marker may be split across deltas ("Act" + "ion:"): keep back a
             # trailing line that could still grow into one.
             line_start = self.text.rfind("\n", 0, limit) + 1
@@ -206,8 +209,10 @@ class Agent:
         repeats = RepeatGuard()
         corrected = False
         shown_before = ""  # text the person already saw from a step that was corrected
+        # A brain with constrained tool calls never writes a real call as prose.
+        text_calls = not getattr(self.brain, "constrained_tool_calls", False)
         for step in range(self.config.max_model_calls):
-            gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done_actions()))
+            gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done_actions()), text_calls)
             completion: Completion | None = None
             started = time.perf_counter()
             try:

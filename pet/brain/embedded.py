@@ -101,6 +101,8 @@ class EmbeddedChatModel:
     """A ChatModel backed by a GGUF file loaded once into this process."""
 
     label = "embedded: SmolLM2-135M"
+    #: tool calls come only through the grammar, so JSON in prose is never a call
+    constrained_tool_calls = True
 
     def __init__(
         self,
