@@ -64,7 +64,16 @@ _REMEMBER = [
     re.compile(rf"^{_POLITE_EN}remember\s+(?P<x>(?:my|i|i'm|i am|i've|we|our|mom's|dad's)\b.+?){_END}$", _I),
     re.compile(rf"^(?:please|pls)\s+remember\s+(?P<x>.+?){_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下|记着|记好)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
-    re.compile(rf"^(?:please\s+)?(?:save|add|put) (?:this|that|it)? ?(?:to|in|into) (?:your )?memory\s*[:：,]\s*(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^(?:please\s+)?(?:save|add|put|store|keep) (?:this|that|it)? ?(?:to|in|into) (?:your )?memory"
+               rf"\s*[:：,]\s*(?P<x>.+?){_END}$", _I),
+    re.compile(r"^(?P<x>[^?？]+?)\s+(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*)?(?:please\s+)?"
+               r"(?:don't|do not|dont) forget (?:it|that|this)[\s.!]*$", _I),
+    re.compile(r"^(?P<x>[^?？]+?)\s*[.!,;…—-]+\s*(?:rememebr|remeber|remembr|rember) (?:that|this|it)\b.{0,8}$", _I),
+    re.compile(r"^(?P<x>[^?？]+?)\s*[，,。！!]+\s*(?:你)?把(?:这个|这|它|这些|这件事)(?:存到|存进|记到|放到|记在|存在)"
+               r"(?:你的)?(?:记忆|脑子|小本本|心)(?:里|中)?[。！!~～\s]*$"),
+    re.compile(r"^(?P<x>[^?？]+?)\s*[，,。！!]+\s*(?:请)?(?:一定)?(?:要)?(?:记住|记好)(?:了|哦|啊|呀)?[。！!~～\s]*$"),
+    # "以后叫我小鱼就行，记住了吗？" (the fact must not itself be a question)
+    _REMEMBER_ASKED := re.compile(r"^(?P<x>(?:(?!什么|来着|谁|哪|怎么|多少|吗|呢)[^?？]){2,}?)\s*[，,。！!]+\s*(?:你)?(?:记住|记下)(?:了)?(?:吗|没|没有)[？?]?$"),
     re.compile(rf"^别忘了[：:，,\s]*(?P<x>.+?){_END}$"),
     # The fact first, then the request: "My locker is 327. Remember that!", "我搬到杭州了，记一下"
     _REMEMBER_AFTER := re.compile(
@@ -97,6 +106,18 @@ _FORGET = [
     re.compile(rf"^(?:请|麻烦)(?:你)?(?:帮我)?忘记(?:关于)?[：:，,\s]*(?P<x>.+?)(?:这件事|这条记忆|的记忆)?{_END}$"),
 ]
 _FORGET.extend([
+    re.compile(r"^(?P<x>[^，,。？?]+)[，,。]\s*(?:那条|这条|那个|这个)(?:记录|记忆|信息)?(?:你)?(?:就)?(?:给)?"
+               r"(?:忘了|忘掉|删了|删掉|删除|抹掉)(?:吧|啦)?[。！!]*$"),
+    re.compile(
+        r"^(?:.*?[.!?;,]\s*)?(?:so\s+)?(?:wipe|scrap|clear)\s+(?:the\s+)?(?:note|memory|thing|bit|info)\s+"
+        r"(?:about|that says|saying|on)\s+(?P<x>[^?.!;]+)",
+        _I,
+    ),
+    re.compile(
+        r"^(?:that|the) (?:memory|note) (?:about|that says|saying) (?P<x>.+?) (?:is wrong|is outdated|isn't true|is old)"
+        r"[^a-z]*(?:pls |please )?(?:remove|delete|forget|wipe|drop|erase) it\b.*$",
+        _I,
+    ),
     re.compile(
         r"^(?:.*?[.!?;,]\s*)?(?:forget|delete|erase|remove|drop)\s+(?:the\s+|that\s+)?(?:note|memory|thing|stuff|bit|part|info)"
         r"\s+(?:about|on|of|regarding)\s+(?P<x>[^?.!;]+)",
@@ -120,13 +141,18 @@ _RECALL = [
     re.compile(r"^do you (?:still )?(?:remember|recall) (?:anything )?about (?P<x>.+?)\s*[?？]?$", _I),
     re.compile(r"^我(?:之前|以前)?(?:有)?(?:跟|和|对)你(?:说|讲|提)过(?P<x>.+?)(?:吗|没有|没)[？?]?$"),
     re.compile(r"^你(?:还)?记得(?P<x>我.+?)吗[？?]?$"),
+    re.compile(r"^do you (?:still )?(?:remember|recall|know) (?:what|who|where|when|how|which) (?P<x>my\b.+?)\s*[?？]?$", _I),
+    re.compile(r"^remind me (?:what|who|where|when|how|which) (?P<x>my\b.+?)(?: was| is| were| are)?(?:[,.].*)?$", _I),
+    re.compile(r"^(?:.*?[，,。]\s*)?(?P<x>我的?[^，,。？?]+?)(?:是)?(?:多少|什么|啥|哪|几)?(?:来着)[？?]?$"),
     re.compile(r"^关于(?P<x>.+?)[，,\s]*你(?:还)?(?:记得|知道)(?:些)?(?:什么|哪些)[？?]?$"),
     re.compile(r"^你(?:还)?(?:记得|知道)(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?[？?]?$"),
     re.compile(r"^我(?:跟|和|对)你说过(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?(?:吗)?[？?]?$"),
 ]
+_REMIND_VERBS_EN = (r"remind me|ping me|nudge me|alert me|buzz me|text me|wake me(?: up)?"
+                    r"|give me a (?:heads[- ]up|shout|nudge|ping)|let me know")
 _REMIND_EN = re.compile(rf"^{_POLITE_EN}(?:remind me|set (?:a|an) (?:reminder|alarm))\b\s*(?P<rest>.+?){_END}$", _I)
-_REMIND_ANYWHERE_EN = re.compile(r"[,\s]*\bremind me\b", _I)
-_REMIND_ZH = re.compile(r"(?:提醒我|提醒一下我|叫我)")
+_REMIND_ANYWHERE_EN = re.compile(rf"[,\s]*\b(?:{_REMIND_VERBS_EN}|set (?:a|an|the) (?:reminder|alarm))\b", _I)
+_REMIND_ZH = re.compile(r"(?:提醒我|提醒一下我|叫我|喊我|叫醒我|设(?:个|一个)?提醒|定(?:个|一个)?(?:提醒|闹钟))")
 _LIST_REMINDERS = [
     re.compile(r"^(?:list|show|what are)(?: me)?(?: my| all| the)? (?:upcoming )?reminders\s*[?？]?$", _I),
     re.compile(r"^what reminders do i have\s*[?？]?$", _I),
@@ -139,10 +165,14 @@ _LIST_REMINDERS = [
     re.compile(r"^(?:what|which|any|list|show|see|check)\b[^.?!]{0,30}\breminders\b[^.?!]{0,30}[?？]?$", _I),
     re.compile(r"^[^提]{0,12}(?:哪些|什么|啥)提醒[^提]{0,8}[？?]?$"),
     re.compile(r"^(?:看看|查看|查查|列出)[^提]{0,8}提醒[^提]{0,8}$"),
+    re.compile(r"^(?:show|list|tell)(?: me)? (?:everything|all|what) you(?:'re| are)? (?:supposed|going|meant) to "
+               r"remind me (?:about|of)\b.{0,10}$", _I),
+    re.compile(r"^[^提]{0,6}提醒(?:都)?列出来.{0,10}$"),
 ]
 _CANCEL_REMINDER = [
     re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove) reminder\s*(?P<n>#?\s*\d+){_END}$", _I),
     re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove) (?:the|my) reminder (?:about|for|to) (?P<n>.+?){_END}$", _I),
+    re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove|drop|scrap) (?:the|my) (?P<n>.{{2,40}}?) reminder{_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)(?P<n>(?:第)?\s*#?\s*\d+)\s*(?:号|个)?提醒{_END}$"),
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)提醒\s*(?P<n>#?\s*\d+){_END}$"),
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)(?:关于)?(?P<n>.+?)的(?:那个|那条)?提醒{_END}$"),
@@ -158,13 +188,18 @@ _TODO = [
     re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|添加到|放进|记到)(?:我的)?待办(?:事项|清单|列表)?(?:里|中)?{_END}$"),
     re.compile(rf"^待办[：:]\s*(?P<x>.+?){_END}$"),
+    re.compile(r"^(?:记得)?(?:帮我)?在(?:我的)?待办(?:清单|列表|事项)?(?:里|中|上)?(?:加上|加|添上|添加|写上|记上)"
+               r"[“\"'「]?(?P<x>.+?)[”\"'」]?[。！!~～]*$"),
+    re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:can you |could you |pls |please )?"
+               r"(?:stick|put|add|throw|pop|write) (?:it|that|this) (?:on|to|in(?:to)?) (?:my|the) "
+               r"(?:todo |to-do |to do |task )?list\s*[?？.!]*$", _I),
 ]
 _LIST_TODOS = [
     re.compile(r"^(?:show|list|what's on|what is on)(?: me)? (?:my |the )?(?:todo|to-do)(?: list)?\s*[?？]?$", _I),
     re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:上|里)?(?:有(?:哪些|什么)(?:事)?)?[？?]?$"),
     re.compile(r"^(?:查看|看看|列出)(?:我的)?待办(?:清单|列表|事项)?$"),
     re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:上|里)?(?:还)?有(?:哪些|什么|啥)(?:事)?[？?]?$"),
-    re.compile(r"^what(?:'s| is| else is)? (?:left |still )?on my (?:todo|to-do|to do|task)(?: list)?\s*[?？]?$", _I),
+    re.compile(r"^(?:what(?:'s| is| else is)?|whats) (?:left |still )?on my (?:todo|to-do|to do|task)(?: list)?\s*[?？]?$", _I),
 ]
 _TIME = [
     re.compile(
@@ -181,6 +216,18 @@ _TIME = [
     re.compile(r"^(?:you know |do you know |got )?(?:what time (?:it is|is it)|the time)(?: now)?\s*[?？]?$", _I),
     re.compile(r"^(?:帮我)?(?:看下|看看|查下|看一下)?(?:现在|今天|今儿)?(?:是)?(?:几点(?:了|钟|啦)?|几号|星期几|周几)"
                r"(?:了|啦)?(?:来着)?[？?]?(?:[，,].{0,20})?$"),
+    # Keywords in a short message: "how late is it rn", "tell me the current time"
+    re.compile(
+        r"^(?=.{0,80}$)(?:(?!\b(?:remind|alarm|do|does|did|will|should|usually|open|close)\b).)*?"
+        r"\b(?:what time is it|what time it is|(?:the )?current time|how late is it|what day (?:is it|it is)"
+        r"|what(?:'s| is) (?:the )?date(?: today)?|today's date|the date today|what date is it)\b[^.?!]*[?？.!]?$",
+        _I,
+    ),
+    re.compile(
+        r"^(?=.{0,40}$)[^提醒闹]*?(?:现在|今天|今儿|此刻)?(?:是)?"
+        r"(?:几点几分|几点(?:了|钟|啦)?|几号|星期几|周几|礼拜几|几月几[号日]|什么时间(?:了|啦)?)"
+        r"(?=[，,。？?！!~～\s]|了|啦|呀|啊|呢|吗|来着|$)[^提醒闹]*$"
+    ),
 ]
 
 _NUM = r"[0-9０-９]+(?:[.．][0-9０-９]+)?"
@@ -192,6 +239,18 @@ _CALC = [
     re.compile(rf"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
 ]
 _ZH_OPS = [("乘以", "*"), ("除以", "/"), ("加上", "+"), ("减去", "-"), ("加", "+"), ("减", "-"), ("乘", "*")]
+_EN_VERB_OPS = [
+    (re.compile(rf"^divide (?P<a>{_NUM}) by (?P<b>{_NUM})$", _I), "{a} / {b}"),
+    (re.compile(rf"^multiply (?P<a>{_NUM}) (?:by|and) (?P<b>{_NUM})$", _I), "{a} * {b}"),
+    (re.compile(rf"^add (?P<a>{_NUM}) (?:and|to) (?P<b>{_NUM})$", _I), "{a} + {b}"),
+    (re.compile(rf"^subtract (?P<a>{_NUM}) from (?P<b>{_NUM})$", _I), "{b} - {a}"),
+    (re.compile(rf"^(?P<a>{_NUM}) squared$", _I), "{a} ^ 2"),
+    (re.compile(rf"^(?P<a>{_NUM}) cubed$", _I), "{a} ^ 3"),
+    (re.compile(rf"^(?P<a>{_NUM})\s*的平方$"), "{a} ^ 2"),
+    (re.compile(rf"^(?P<a>{_NUM})\s*的立方$"), "{a} ^ 3"),
+    (re.compile(rf"^(?P<a>{_NUM})\s*(?:和|与|跟)\s*(?P<b>{_NUM})\s*的和$"), "{a} + {b}"),
+    (re.compile(rf"^(?P<a>{_NUM})\s*(?:和|与|跟)\s*(?P<b>{_NUM})\s*的(?:乘)?积$"), "{a} * {b}"),
+]
 _EN_OPS = [
     (r"multiplied by|times", "*"), (r"divided by|over", "/"), (r"plus|added to", "+"), (r"minus", "-"),
     (r"to the power of|raised to(?: the power of)?", "^"),
@@ -209,7 +268,7 @@ _ROOT = [
 ]
 _CALC_FRAME = [
     re.compile(r"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<q>.+?)\s*=?\s*[?？]?$", _I),
-    re.compile(r"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
+    re.compile(r"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|得|=)?\s*(?:多少|几)?[？?]?$"),
 ]
 
 
@@ -244,6 +303,12 @@ def _worded_expression(text: str) -> str | None:
             hit = pattern.match(question)
             if hit:
                 return f"sqrt({hit.group('n')})"
+        question = re.sub(r"^(?:can (?:you|u)|could you|pls|please)\s+", "", question, flags=_I)
+        question = re.sub(r"\s+(?:for me|pls|please)$", "", question, flags=_I)
+        for pattern, template in _EN_VERB_OPS:
+            hit = pattern.match(question)
+            if hit:
+                return template.format(**hit.groupdict())
         question = _POWER_ZH.sub(lambda m: f"{m.group('b')}^{m.group('e')}", question)
         for words, symbol in _EN_OPS:
             question = re.sub(rf"(?<=\d)\s+(?:{words})\s+(?=[\d(])", f" {symbol} ", question, flags=_I)
@@ -297,11 +362,12 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
         return None
     task = rest[: when.span[0]] + " " + rest[when.span[1] :]
     if zh:
-        task = re.sub(r"(?:请|麻烦你|麻烦|提醒一下我|提醒我|叫我|一下|的时候|记得)", " ", task)
+        task = re.sub(r"(?:请|麻烦你|麻烦|帮我|提醒一下我|提醒我|叫醒我|叫我|喊我|设(?:个|一个)?提醒|"
+                      r"定(?:个|一个)?(?:提醒|闹钟)|一下|的时候|记得)", " ", task)
         task = re.sub(r"^[\s，,在要去]+", "", task)
     else:
-        task = re.sub(r"^\s*(?:to|that|about|of|,)\s+", "", task.strip(), flags=_I)
-        task = re.sub(r"\s+(?:to|that|about)\s*$", "", task, flags=_I)
+        task = re.sub(r"^[\s,:]*(?:to|that|about|of|for)\s+", "", task.strip(), flags=_I)
+        task = re.sub(r"\s+(?:to|that|about|then)\s*$", "", task, flags=_I)
     task = _clean(" ".join(task.split()))
     if not task:
         return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
@@ -353,6 +419,14 @@ _SECOND_REQUEST = re.compile(
 )
 
 
+_LOOKS_LIKE_REQUEST = re.compile(
+    r"^(?:(?:please|pls|and|then|also|oh|can you|could you)\s+)*(?:remember|forget|remind|add|set|tell|cancel|list"
+    r"|show|put|save|store|note|delete|remove|calculate|check|give|make|write|send|find|look)\b"
+    r"|^(?:请|帮我|再|然后|顺便|还要|也)*(?:把|记|忘|提醒|加|删|算|设|定|告诉|列|给我|查)",
+    re.IGNORECASE,
+)
+
+
 def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     """The reflex for this message, or None to let the model answer."""
     text = " ".join(text.split())
@@ -371,11 +445,20 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
             if len(requests) < len(clauses) or any(not r.calls for r in requests):
                 return None
             return Reflex("multi", tuple(c for r in requests for c in r.calls))
+        whole = _single(text, now, zone)
+        if whole is not None or not requests:
+            return whole
+        # One request among clauses of context ("actually cancel the rent
+        # reminder, I already paid it"), unless another clause is a request
+        # of its own that no reflex understood.
+        others = [c for c, f in zip(clauses, found) if f is None]
+        return None if any(_LOOKS_LIKE_REQUEST.match(c.strip()) for c in others) else requests[0]
     return _single(text, now, zone)
 
 
 _LEADING_FILLER = re.compile(
-    r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|quick one|quick question|buddy|dude|pal"
+    r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|actually|also|wait|hmm|quick one|quick question|quick q"
+    r"|buddy|dude|pal"
     r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了)[\s,，:：!！~～]*)+",
     _I,
 )
@@ -436,7 +519,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     found = _first(_REMEMBER, text)
     # A question is not a request to remember, except "…, could you remember that?"
     if found and len(_clean(found.group("x"))) >= 2 and (
-        not _QUESTION_END.search(text) or found.re is _REMEMBER_AFTER
+        not _QUESTION_END.search(text) or found.re in (_REMEMBER_AFTER, _REMEMBER_ASKED)
     ):
         return Reflex("remember", _call("remember", content=_clean(found.group("x"))))
     if not _QUESTION_END.search(text):
