@@ -50,7 +50,8 @@ def main() -> None:
 
     for _ in range(10):  # warm up
         timed("hello")
-    plain = [timed(f"what do you know about {topics[i % len(topics)]}?") for i in range(args.turns)]
+    # Chat that no reflex answers: the model path, with recall over all memories.
+    plain = [timed(f"I was thinking about {topics[i % len(topics)]} today") for i in range(args.turns)]
 
     # A turn with one tool call (two model calls, one remember).
     tool_times = []
