@@ -154,11 +154,4 @@ def load_settings(
     return settings
 
 
-def describe(settings: Settings) -> dict[str, str]:
-    """The settings worth printing at start-up (no secrets)."""
-    shown = {f.name: str(getattr(settings, f.name)) for f in fields(settings) if f.name != "api_key"}
-    shown["database"] = settings.database
-    return shown
-
-
-__all__ = ["Settings", "load_settings", "describe", "BRAINS"]
+__all__ = ["Settings", "load_settings", "BRAINS"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pet.config import BRAINS, Settings, describe, load_settings
+from pet.config import BRAINS, Settings, load_settings
 from pet.errors import ConfigError
 
 
@@ -159,16 +159,6 @@ def test_absolute_sqlite_url_and_other_urls_are_kept(tmp_path):
     assert memory.database_path is None
     postgres = "postgresql://pet@127.0.0.1/pet"
     assert load_settings({"database_url": postgres}, {}).database_path is None
-
-
-def test_describe_hides_the_api_key():
-    shown = describe(load_settings({"api_key": "sk-secret"}, {}))
-    assert "api_key" not in shown
-    assert "sk-secret" not in " ".join(shown.values())
-    assert shown["database"].startswith("sqlite:///")
-
-
-# --- errors ------------------------------------------------------------------
 
 
 def test_bad_toml_names_the_file(tmp_path):
