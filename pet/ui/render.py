@@ -19,6 +19,11 @@ _DOING = {
     "recall": ("recalling", "recalled"),
     "calculate": ("calculating", "calculated"),
     "get_current_time": ("checking the time", "checked the time"),
+    "set_reminder": ("setting a reminder", "set a reminder"),
+    "list_reminders": ("looking at reminders", "looked at reminders"),
+    "cancel_reminder": ("cancelling a reminder", "cancelled a reminder"),
+    "add_todo": ("adding a todo", "added a todo"),
+    "list_todos": ("reading the todo list", "read the todo list"),
 }
 _NOTICE_ICON = {"info": "ℹ️", "warning": "⚠️", "error": "❌"}
 
