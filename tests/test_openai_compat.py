@@ -189,6 +189,23 @@ def test_a_hanging_server_times_out(server):
     assert time.monotonic() - started < 3
 
 
+def test_a_timeout_is_not_retried_so_a_hung_server_costs_one_read_timeout(server):
+    server.default = Hang(seconds=10)
+    model = make_model(server.base_url, read_timeout=0.5, retries=2)
+    with pytest.raises(BrainTimeout):
+        model.complete(HELLO)
+    assert server.hits == 1
+
+
+def test_a_refused_connection_is_retried():
+    url = closed_port_url()
+    model = make_model(url, retries=1)
+    started = time.monotonic()
+    with pytest.raises(BrainUnavailable):
+        model.complete(HELLO)
+    assert time.monotonic() - started >= 0.5  # one back-off wait happened
+
+
 @pytest.mark.parametrize("method", ["complete", "stream"])
 def test_no_server_is_unavailable_and_says_where_and_what_to_do(method):
     url = closed_port_url()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
@@ -172,12 +173,26 @@ class OpenAIChatModel:
                     # httpx2.Timeout, re-exported by openai: the first value is
                     # the default for read/write/pool, `connect` overrides it.
                     timeout=openai.Timeout(self.read_timeout, connect=self.connect_timeout),
-                    # The SDK retries connection errors, timeouts, 408/409/429
-                    # and 5xx with exponential backoff (0.5 s doubling, max 8 s)
-                    # and honours Retry-After / retry-after-ms up to 2 minutes.
-                    max_retries=self.retries,
+                    # We retry ourselves (`_create`): the SDK would also retry
+                    # read timeouts, so one hung server cost 3 × read_timeout.
+                    max_retries=0,
                 )
             return self._client
+
+    def _create(self, request: dict[str, Any]) -> Any:
+        """One chat-completions call, retried on transient failures (refused
+        connection, 408/409/429, 5xx) with backoff; never on a read timeout."""
+        client = self._get_client()
+        for attempt in range(self.retries + 1):
+            try:
+                return client.chat.completions.create(**request)
+            except openai.APITimeoutError:
+                raise  # a slow server does not get faster by being asked again
+            except (openai.APIConnectionError, openai.APIStatusError) as err:
+                if attempt == self.retries or not _transient(err):
+                    raise
+                time.sleep(_retry_delay(err, attempt))
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
         """Release the HTTP connections (the model stays usable; a new client is made on demand)."""
@@ -220,7 +235,7 @@ class OpenAIChatModel:
     ) -> Completion:
         request = self._request(messages, tools, max_tokens, temperature, stream=False)
         try:
-            response = self._get_client().chat.completions.create(**request)
+            response = self._create(request)
         except (openai.OpenAIError, ValueError) as err:
             raise self._translate(err) from err
         choices = getattr(response, "choices", None)
@@ -256,7 +271,7 @@ class OpenAIChatModel:
     ) -> Iterator[StreamPart]:
         request = self._request(messages, tools, max_tokens, temperature, stream=True)
         try:
-            chunks = self._get_client().chat.completions.create(**request)
+            chunks = self._create(request)
         except (openai.OpenAIError, ValueError) as err:
             raise self._translate(err) from err
         if not isinstance(chunks, openai.Stream):
@@ -355,6 +370,29 @@ class OpenAIChatModel:
                 "(local Ollama and llama.cpp servers need none)"
             )
         return BrainResponseError(f"{where} answered {status}: {_excerpt(body) or '(empty body)'}")
+
+
+def _transient(err: Exception) -> bool:
+    if isinstance(err, openai.APIStatusError):
+        return err.status_code in (408, 409, 429) or err.status_code >= 500
+    return isinstance(err, openai.APIConnectionError)
+
+
+MAX_RETRY_WAIT = 8.0
+
+
+def _retry_delay(err: Exception, attempt: int) -> float:
+    """The server's Retry-After when it gives one (capped), else 0.5 s doubling."""
+    response = getattr(err, "response", None)
+    headers = getattr(response, "headers", None) or {}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            value = float(headers.get(name)) * scale
+        except (TypeError, ValueError):
+            continue
+        if 0 <= value <= MAX_RETRY_WAIT:
+            return value
+    return min(MAX_RETRY_WAIT, 0.5 * 2**attempt)
 
 
 def _response_text(err: openai.APIStatusError) -> str:
