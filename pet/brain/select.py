@@ -31,6 +31,7 @@ def server_brain(settings: Settings) -> ChatModel:
         connect_timeout=settings.connect_timeout,
         read_timeout=settings.read_timeout,
         retries=settings.retries,
+        max_reply_tokens=settings.max_reply_tokens,
     )
 
 
