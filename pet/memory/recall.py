@@ -7,6 +7,9 @@ English keeps words of three letters or more that are not stop words.
 from __future__ import annotations
 
 import re
+from typing import Iterable, TypeVar
+
+T = TypeVar("T")
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]{2,}|\d+(?:[.:]\d+)?")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -52,3 +55,24 @@ _NORMALISE = re.compile(r"[\s\W_]+", re.UNICODE)
 def memory_key(content: str) -> str:
     """The same fact written twice (case, spaces, punctuation aside) has one key."""
     return _NORMALISE.sub(" ", content.casefold()).strip()[:500]
+
+
+_ID = re.compile(
+    r"^\s*(?:#|id\s*[:=]?\s*|(?:memory|reminder)\s*#?\s*|第)?\s*(\d+)\s*(?:条|号|个)?\s*(?:记忆|提醒)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def read_id(text: str) -> int | None:
+    """An id as people write one: "#3", "id 3", "memory #3", "第3条", "3号"."""
+    match = _ID.match(text)
+    return int(match.group(1)) if match else None
+
+
+def best_matches(text: str, items: Iterable[tuple[T, str]]) -> list[T]:
+    """The items whose text shares the most terms with `text`, in the given
+    order; empty when none shares any. More than one means a tie."""
+    terms = query_terms(text)
+    scored = [(score(content, terms), item) for item, content in items]
+    top = max((s for s, _ in scored), default=0)
+    return [item for s, item in scored if s == top] if top else []

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from typing import Protocol
 
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
-from pet.memory.recall import query_terms, score
+from pet.memory.recall import best_matches, read_id
 from pet.tools.registry import Tool, ToolContext
 
 MAX_MEMORY_CHARS = 1000
-_ID = re.compile(r"^\s*(?:#|id\s*[:=]?\s*|memory\s*#?|第)?\s*(\d+)\s*(?:条|号)?\s*(?:记忆)?\s*$", re.IGNORECASE)
 
 
 class MemoryStoreLike(Protocol):
@@ -54,23 +52,21 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         Args:
             what: the memory's id, or words from it
         """
-        match = _ID.match(what)
-        if match:
-            record = store.forget(ctx.pet_id, int(match.group(1)))
+        memory_id = read_id(what)
+        if memory_id is not None:
+            record = store.forget(ctx.pet_id, memory_id)
             if record is None:
-                raise ToolError(f"there is no memory #{match.group(1)}")
+                raise ToolError(f"there is no memory #{memory_id}")
             return _forgot(record, ctx.language)
-        candidates = store.search(ctx.pet_id, what, limit=5)
-        if not candidates:
+        best = best_matches(what, [(m, m.content) for m in store.search(ctx.pet_id, what, limit=5)])
+        if not best:
             raise ToolError(f"no memory matches {what!r}; use recall to find it first")
-        terms = query_terms(what)
-        scores = [score(c.content, terms) for c in candidates]
-        if len(candidates) > 1 and scores[0] == scores[1]:
-            listing = "; ".join(f"#{c.id} {c.content}" for c in candidates)
+        if len(best) > 1:
+            listing = "; ".join(f"#{m.id} {m.content}" for m in best)
             raise ToolError(f"several memories match: {listing}. Call forget again with one id")
-        record = store.forget(ctx.pet_id, candidates[0].id)
+        record = store.forget(ctx.pet_id, best[0].id)
         if record is None:
-            raise ToolError(f"memory #{candidates[0].id} was already forgotten")
+            raise ToolError(f"memory #{best[0].id} was already forgotten")
         return _forgot(record, ctx.language)
 
     def recall(query: str, ctx: ToolContext) -> str:

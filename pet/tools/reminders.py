@@ -5,17 +5,15 @@ and the local fire time."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Callable, Protocol
 
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import ReminderRecord
-from pet.memory.recall import query_terms, score
+from pet.memory.recall import best_matches, read_id
 from pet.tools.registry import Tool, ToolContext
 from pet.tools.when import describe, parse_when
 
 MAX_REMINDER_CHARS = 500
-_ID = re.compile(r"^\s*(?:#|id\s*[:=]?\s*|reminder\s*#?|第)?\s*(\d+)\s*(?:个|号|条)?\s*(?:提醒)?\s*$", re.IGNORECASE)
 
 
 class ReminderStoreLike(Protocol):
@@ -76,17 +74,14 @@ def reminder_tools(
         Args:
             which: the reminder's id, or words from it, e.g. "#2" or "call mom"
         """
-        number = _ID.match(which)
-        if number:
-            reminder_id = int(number.group(1))
-        else:
-            terms = query_terms(which)
-            scored = sorted(((score(r.text, terms), r.id) for r in store.pending(ctx.pet_id)), reverse=True)
-            if not scored or scored[0][0] == 0:
+        reminder_id = read_id(which)
+        if reminder_id is None:
+            best = best_matches(which, [(r.id, r.text) for r in store.pending(ctx.pet_id)])
+            if not best:
                 raise ToolError(f"no upcoming reminder matches {which!r}; list_reminders shows them")
-            if len(scored) > 1 and scored[0][0] == scored[1][0]:
+            if len(best) > 1:
                 raise ToolError("several reminders match; call cancel_reminder again with one id from list_reminders")
-            reminder_id = scored[0][1]
+            reminder_id = best[0]
         record = store.cancel(ctx.pet_id, reminder_id)
         if record is None:
             raise ToolError(f"there is no upcoming reminder #{reminder_id}")

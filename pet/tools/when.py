@@ -98,7 +98,7 @@ _HOUR = r"(?:\d{1,2}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleve
 _WEEKDAYS = "|".join(_EN_WEEKDAYS)
 _MONTHS = "|".join(sorted(_EN_MONTHS, key=len, reverse=True))
 # words that may follow a bare "at 8"; any other word ("at 3 desks") means it is not a time
-_AFTER_AT = rf"(?:(?:to|and|or|for|with|on|in|at|by|tomorrow|tonight|today|this|next|every|then|please|sharp|"
+_AFTER_AT = r"(?:(?:to|and|or|for|with|on|in|at|by|tomorrow|tonight|today|this|next|every|then|please|sharp|"
 _AFTER_AT += rf"{_WEEKDAYS}|{_MONTHS})\b)"
 _DUR_NUM = rf"(?:\d+(?:\.\d+)?|half\s+an?|an?|{_EN_WORDS})"
 _DUR_UNIT = r"(?:minutes?|mins?|hours?|hrs?|h|days?|weeks?)\b"
