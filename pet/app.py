@@ -43,7 +43,7 @@ class App:
 
     @property
     def adopted_on(self) -> dt.date:
-        return self.persona.adopted or self.pet.adopted_on
+        return self.agent.pet.adopted_on
 
     def current_conversation(self) -> int:
         """The conversation the UI shows: the latest one, created if none."""

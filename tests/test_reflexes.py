@@ -194,6 +194,7 @@ def test_reflex_runs_the_tool_and_the_model_words_it_in_character():
     # The model was asked only to word the result, with no tools offered.
     assert model.calls[0].tools == ()
     assert "Saved memory #1" in model.calls[0].messages[0].content
+    assert model.calls[0].messages[-1].content == "remember that I code after 11pm"
 
 
 def test_wording_that_drops_the_id_falls_back_to_the_plain_result():

@@ -299,13 +299,10 @@ class Agent:
         if "\n" in template:  # lists read better as they are
             return None
         system = turn.messages[0].content + "\n\n" + WORDING_NOTE.format(result=template)
+        # The person's words; the tool call and result were appended after them.
+        asked = next(m for m in reversed(turn.messages) if m.role == "user")
         try:
-            completion = self.brain.complete(
-                [Message("system", system), turn.messages[-1] if turn.messages[-1].role == "user"
-                 else Message("user", "")],
-                (),
-                max_tokens=120,
-            )
+            completion = self.brain.complete([Message("system", system), asked], (), max_tokens=120)
         except Exception as exc:  # wording is a nicety: the tool already ran
             log.info("could not word the reflex reply: %s", exc)
             return None
