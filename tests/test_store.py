@@ -73,24 +73,23 @@ def test_foreign_keys_are_enforced(db):
 
 
 def test_schema_version_is_stamped(db, db_path):
-    assert SCHEMA_VERSION == 1
-    assert db.schema_version() == 1
+    assert db.schema_version() == SCHEMA_VERSION == 2
     with raw(db_path) as conn:
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
 
 
 def test_reopening_does_not_stamp_again(db_path):
     open_database(f"sqlite:///{db_path}").close()
     open_database(f"sqlite:///{db_path}").close()
     with raw(db_path) as conn:
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
 
 
 def test_a_database_from_a_newer_program_is_refused(db, db_path):
     db.close()
     with raw(db_path) as conn:
-        conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (2, '2027-01-01 00:00:00')")
-    with pytest.raises(StorageError, match="schema version 2, newer than this program"):
+        conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (99, '2027-01-01 00:00:00')")
+    with pytest.raises(StorageError, match="schema version 99, newer than this program"):
         open_database(f"sqlite:///{db_path}")
 
 

@@ -7,19 +7,68 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy import Engine, create_engine, event, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pet.errors import StorageError
-from pet.memory.models import Base, SchemaVersion
+from pet.memory.models import Base, SchemaVersion, SummaryRow
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+#: the full-text index of memories (SQLite only): trigram tokens, so Chinese
+#: and English substrings of three characters or more match; kept in sync
+#: with the memories table by triggers
+FTS_TABLE = "memories_fts"
+_FTS_DDL = (
+    f"CREATE VIRTUAL TABLE IF NOT EXISTS {FTS_TABLE} USING fts5("
+    "content, tokenize='trigram', content='memories', content_rowid='id')",
+    f"CREATE TRIGGER IF NOT EXISTS memories_fts_insert AFTER INSERT ON memories BEGIN "
+    f"INSERT INTO {FTS_TABLE}(rowid, content) VALUES (new.id, new.content); END",
+    f"CREATE TRIGGER IF NOT EXISTS memories_fts_delete AFTER DELETE ON memories BEGIN "
+    f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, content) VALUES ('delete', old.id, old.content); END",
+    f"CREATE TRIGGER IF NOT EXISTS memories_fts_update AFTER UPDATE OF content ON memories BEGIN "
+    f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, content) VALUES ('delete', old.id, old.content); "
+    f"INSERT INTO {FTS_TABLE}(rowid, content) VALUES (new.id, new.content); END",
+)
+
+
+def install_fts(conn: Connection) -> bool:
+    """Create the memories' full-text index and fill it from the table.
+    False (and recall uses LIKE) on other databases or a SQLite without FTS5."""
+    if conn.dialect.name != "sqlite":
+        return False
+    try:
+        for statement in _FTS_DDL:
+            conn.execute(text(statement))
+        conn.execute(text(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')"))
+    except SQLAlchemyError as exc:  # pragma: no cover - SQLite built without FTS5/trigram
+        log.warning("no full-text index (recall uses LIKE): %s", exc)
+        return False
+    return True
+
+
+def has_fts(conn: Connection) -> bool:
+    if conn.dialect.name != "sqlite":
+        return False
+    return conn.execute(
+        text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name"), {"name": FTS_TABLE}
+    ).first() is not None
+
+
+def _to_v2(conn: Connection) -> None:
+    """Release 2: who asserted a memory, pending approval, summaries, full-text index."""
+    conn.execute(text("ALTER TABLE memories ADD COLUMN asserted_by VARCHAR(16) NOT NULL DEFAULT 'person'"))
+    conn.execute(text("ALTER TABLE memories ADD COLUMN status VARCHAR(16) NOT NULL DEFAULT 'active'"))
+    SummaryRow.__table__.create(conn, checkfirst=True)
+    install_fts(conn)
+
+
 #: upgrade steps: MIGRATIONS[n] turns a version n-1 database into version n
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2}
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -32,8 +81,10 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 
 class Database:
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, fts: bool = False):
         self.engine = engine
+        #: whether the memories' full-text index exists (SQLite with FTS5)
+        self.fts = fts
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     @contextmanager
@@ -61,15 +112,14 @@ class Database:
 def _migrate(engine: Engine) -> None:
     with engine.begin() as conn:
         has_tables = engine.dialect.has_table(conn, SchemaVersion.__tablename__)
-        if not has_tables:
-            # A new database gets the current schema at once, stamped current.
-            Base.metadata.create_all(conn)
-            conn.execute(SchemaVersion.__table__.insert().values(version=SCHEMA_VERSION))
-            return
-        current = conn.execute(select(SchemaVersion.version).order_by(SchemaVersion.version.desc())).scalar() or 0
+        current = 0
+        if has_tables:
+            current = conn.execute(select(SchemaVersion.version).order_by(SchemaVersion.version.desc())).scalar() or 0
         if current == 0:
-            # A first start that died before stamping the version: finish it.
+            # A new database (or a first start that died before stamping the
+            # version) gets the current schema at once, stamped current.
             Base.metadata.create_all(conn)
+            install_fts(conn)
             conn.execute(SchemaVersion.__table__.insert().values(version=SCHEMA_VERSION))
             return
         if current > SCHEMA_VERSION:
@@ -95,10 +145,12 @@ def open_database(url: str) -> Database:
         engine = create_engine(url, pool_pre_ping=True)
     try:
         _migrate(engine)
+        with engine.connect() as conn:
+            fts = has_fts(conn)
     except SQLAlchemyError as exc:
         engine.dispose()
         raise StorageError(
             f"cannot open the database {url}: {exc.orig if getattr(exc, 'orig', None) else exc} — "
             "if this file is not the pet's database, move it away or start with another --home"
         ) from exc
-    return Database(engine)
+    return Database(engine, fts)

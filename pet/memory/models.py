@@ -77,11 +77,32 @@ class MemoryRow(Base):
     conversation_id: Mapped[int | None] = mapped_column(
         ForeignKey("conversations.id", ondelete="SET NULL"), nullable=True
     )
+    #: who said it: "person" (their own words), "tool" (read from a tool's
+    #: output, e.g. a file) or "model" (the pet inferred it)
+    asserted_by: Mapped[str] = mapped_column(String(16), default="person", server_default="person")
+    #: "active", or "pending" until the person approves a memory that came from tool output
+    status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
     __table_args__ = (Index("ix_memories_pet_key", "pet_id", "key"),)
+
+
+class SummaryRow(Base):
+    """Older turns of a conversation compressed into points. It only shapes
+    the context; the messages themselves stay."""
+
+    __tablename__ = "summaries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    conversation_id: Mapped[int] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"), index=True)
+    #: the last message folded into this summary
+    through_message_id: Mapped[int] = mapped_column(Integer)
+    content: Mapped[str] = mapped_column(Text)
+    #: "model" (checked against the turns) or "extractive" (built in code)
+    method: Mapped[str] = mapped_column(String(16), default="model")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 
 
 class ReminderRow(Base):
