@@ -137,6 +137,13 @@ class MemoryRecord:
     pinned: bool = False
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    #: "person" (their own words), "tool" (read from a tool's output) or "model" (inferred)
+    asserted_by: str = "person"
+    #: "active", or "pending" (waits for the person's approval; never recalled)
+    status: str = "active"
+    source_message_id: int | None = None
+    conversation_id: int | None = None
+    deleted_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -289,7 +289,8 @@ def test_search_skips_forgotten_memories_and_other_pets(db, pet_id):
     other = PetStore(db).ensure("doudou", "doudou", ADOPTED)
     store.remember(other.id, "likes white tea")
 
-    assert store.forget(pet_id, gone.id) == gone
+    forgotten = store.forget(pet_id, gone.id)
+    assert (forgotten.id, forgotten.content) == (gone.id, gone.content) and forgotten.deleted_at is not None
     assert store.forget(pet_id, gone.id) is None
     assert store.forget(other.id, kept.id) is None  # not that pet's memory
 

@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
-from pet.agent.context import HistorySource, MemorySource, build_context
 from pet.agent import reflexes
+from pet.agent.context import HistorySource, MemorySource, build_context
 from pet.agent.guards import (
     ACTION_OF_TOOL,
     RepeatGuard,
@@ -31,6 +31,7 @@ from pet.events import (
     Completion,
     ConversationStarted,
     Event,
+    MemoryRecord,
     Message,
     Notice,
     Reply,
@@ -40,11 +41,15 @@ from pet.events import (
     ToolResult,
     ToolStarted,
 )
+from pet.memory.recall import read_id
 from pet.persona.model import Persona
 from pet.persona.prompt import detect_language
 from pet.tools.registry import ToolContext, ToolRegistry
 
 log = logging.getLogger(__name__)
+
+#: tools whose output is the pet's own memory, not outside content
+MEMORY_TOOLS = frozenset({"remember", "forget", "recall"})
 
 _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
@@ -126,6 +131,14 @@ class _StreamGate:
         return out
 
 
+class MemoryBook(MemorySource, Protocol):
+    """What the agent needs of long-term memory: recall for the context, and
+    the person's /undo and /approve."""
+
+    def restore(self, pet_id: int, memory_id: int | None = None) -> MemoryRecord | None: ...
+    def approve(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
+
+
 class Agent:
     def __init__(
         self,
@@ -133,7 +146,7 @@ class Agent:
         brain: ChatModel,
         tools: ToolRegistry,
         conversations: ConversationWriter,
-        memories: MemorySource,
+        memories: MemoryBook,
         persona: Persona,
         pet: PetIdentity,
         config: AgentConfig = AgentConfig(),
@@ -197,13 +210,25 @@ class Agent:
         )
         user_message_id = self.conversations.append(conversation_id, Message("user", text))
         turn = _Turn(conversation_id, language, context.messages,
-                     ToolContext(self.pet.id, conversation_id, user_message_id, language))
+                     self._tool_context(conversation_id, user_message_id, language, text))
 
-        reflex = reflexes.match(text, now, self.persona.zone()) if self.config.reflexes else None
+        # Slash commands are the person's own commands: they work with reflexes off too.
+        wanted = self.config.reflexes or text.startswith("/")
+        reflex = reflexes.match(text, now, self.persona.zone()) if wanted else None
         if reflex is not None:
             yield from self._reflex(turn, reflex)
         else:
             yield from self._model_loop(turn, specs)
+
+    def _tool_context(self, conversation_id: int, message_id: int, language: str, text: str) -> ToolContext:
+        """Who is asking, and where the facts of this turn came from: the
+        person's recent words versus what tools returned lately."""
+        recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
+        said = [m.message.content for m in recent if m.message.role == "user" and m.status != "rejected"]
+        outputs = [m.message.content for m in recent
+                   if m.message.role == "tool" and m.status == "ok" and m.message.name not in MEMORY_TOOLS]
+        return ToolContext(self.pet.id, conversation_id, message_id, language,
+                           person_words="\n".join(said), tool_output=outputs)
 
     def _model_loop(self, turn: _Turn, specs: list) -> Iterator[Event]:
         repeats = RepeatGuard()
@@ -283,6 +308,9 @@ class Agent:
                 "A new conversation has started; the old one is kept.")
             yield from self._finish(turn, line, streamed=False)
             return
+        if reflex.command in ("undo", "approve"):
+            yield from self._finish(turn, self._memory_command(reflex, turn.language), streamed=False)
+            return
         if reflex.reply is not None:
             yield from self._finish(turn, reflex.reply, streamed=False)
             return
@@ -290,6 +318,22 @@ class Agent:
         template = "\n".join(plain_result(r) for r in results)
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
+
+    def _memory_command(self, reflex: reflexes.Reflex, language: str) -> str:
+        """/undo and /approve: the person's own commands, never tools, so the
+        model cannot approve what it read somewhere."""
+        zh = language == "zh"
+        if reflex.command == "undo":
+            record = self.memories.restore(self.pet.id)
+            if record is None:
+                return "没有可以撤销的忘记。" if zh else "There is no forgotten memory to bring back."
+            return f"想起来了 #{record.id}：{record.content}" if zh else f"Restored memory #{record.id}: {record.content}"
+        memory_id = read_id(reflex.argument)
+        record = self.memories.approve(self.pet.id, memory_id) if memory_id is not None else None
+        if record is None:
+            return (f"没有编号为 {reflex.argument} 的记忆。" if zh
+                    else f"There is no memory {reflex.argument}; the Memory tab lists the pending ones.")
+        return f"好，#{record.id} 确认记下：{record.content}" if zh else f"Approved memory #{record.id}: {record.content}"
 
     def _word(self, turn: _Turn, template: str) -> str | None:
         """The tool's true result, said in character by the model. None (so
@@ -340,6 +384,8 @@ class Agent:
                 turn.messages.append(Message("tool", wrapped, tool_call_id=event.call_id, name=event.name))
                 if event.ok:
                     turn.succeeded.add(event.name)
+                    if event.name not in MEMORY_TOOLS:
+                        turn.tool_context.tool_output.append(event.content)
                 results.append(event)
             else:
                 yield event

@@ -121,7 +121,14 @@ class ConversationStore:
 
 
 def _memory(row: MemoryRow) -> MemoryRecord:
-    return MemoryRecord(row.id, row.content, row.tag, row.pinned, row.created_at, row.updated_at)
+    return MemoryRecord(
+        row.id, row.content, row.tag, row.pinned, row.created_at, row.updated_at,
+        asserted_by=row.asserted_by, status=row.status, source_message_id=row.source_message_id,
+        conversation_id=row.conversation_id, deleted_at=row.deleted_at,
+    )
+
+
+ASSERTERS = ("person", "tool", "model")
 
 
 class MemoryStore:
@@ -136,9 +143,17 @@ class MemoryStore:
         tag: str = "",
         source_message_id: int | None = None,
         conversation_id: int | None = None,
+        asserted_by: str = "person",
     ) -> tuple[MemoryRecord, bool]:
         """Store a fact; the same fact again updates the old row.
-        Returns the record and whether it is new."""
+        Returns the record and whether it is new.
+
+        A fact asserted by a tool (read from a file or a note, not said by the
+        person) is stored "pending" and never recalled until approved. The
+        person saying a pending fact themselves approves it; a tool repeating
+        an active fact leaves it active."""
+        if asserted_by not in ASSERTERS:
+            raise ValueError(f"asserted_by must be one of {ASSERTERS}, not {asserted_by!r}")
         content = content.strip()
         key = memory_key(content)
         with self.db.session() as session:
@@ -149,33 +164,123 @@ class MemoryStore:
             created = row is None
             if row is None:
                 row = MemoryRow(pet_id=pet_id, content=content, key=key, tag=tag,
-                                source_message_id=source_message_id, conversation_id=conversation_id)
+                                source_message_id=source_message_id, conversation_id=conversation_id,
+                                asserted_by=asserted_by, status="pending" if asserted_by == "tool" else "active")
                 session.add(row)
             else:
                 row.content = content
                 row.tag = tag or row.tag
                 row.updated_at = utcnow()
+                if row.status == "pending" and asserted_by != "tool":
+                    row.status, row.asserted_by = "active", asserted_by
+                    row.source_message_id = source_message_id or row.source_message_id
             session.flush()
             return _memory(row), created
 
+    def _row(self, session, pet_id: int, memory_id: int, *, deleted: bool = False) -> MemoryRow | None:
+        row = session.get(MemoryRow, memory_id)
+        if row is None or row.pet_id != pet_id or (row.deleted_at is not None) != deleted:
+            return None
+        return row
+
     def get(self, pet_id: int, memory_id: int) -> MemoryRecord | None:
         with self.db.session() as session:
-            row = session.get(MemoryRow, memory_id)
-            if row is None or row.pet_id != pet_id or row.deleted_at is not None:
-                return None
-            return _memory(row)
+            row = self._row(session, pet_id, memory_id)
+            return _memory(row) if row else None
 
     def forget(self, pet_id: int, memory_id: int) -> MemoryRecord | None:
         """Soft delete: the row stays, marked deleted. None if there was no such memory."""
         with self.db.session() as session:
-            row = session.get(MemoryRow, memory_id)
-            if row is None or row.pet_id != pet_id or row.deleted_at is not None:
+            row = self._row(session, pet_id, memory_id)
+            if row is None:
                 return None
             row.deleted_at = utcnow()
             return _memory(row)
 
+    def restore(self, pet_id: int, memory_id: int | None = None) -> MemoryRecord | None:
+        """Undo a forget: the given memory, or the one forgotten last. None
+        when there is nothing to restore. If the same fact was remembered
+        again since, that memory is returned and the old row stays forgotten."""
+        with self.db.session() as session:
+            if memory_id is None:
+                row = session.scalar(
+                    select(MemoryRow).where(MemoryRow.pet_id == pet_id, MemoryRow.deleted_at.is_not(None))
+                    .order_by(MemoryRow.deleted_at.desc(), MemoryRow.id.desc()).limit(1)
+                )
+            else:
+                row = self._row(session, pet_id, memory_id, deleted=True)
+            if row is None:
+                return None
+            twin = session.scalar(self._live(pet_id).where(MemoryRow.key == row.key))
+            if twin is not None:  # the old row stays forgotten; the live twin is the memory
+                return _memory(twin)
+            row.deleted_at = None
+            row.updated_at = utcnow()
+            return _memory(row)
+
+    def approve(self, pet_id: int, memory_id: int) -> MemoryRecord | None:
+        """The person accepts a pending memory: from now on it is recalled."""
+        with self.db.session() as session:
+            row = self._row(session, pet_id, memory_id)
+            if row is None:
+                return None
+            row.status = "active"
+            row.updated_at = utcnow()
+            return _memory(row)
+
+    def set_pinned(self, pet_id: int, memory_id: int, pinned: bool) -> MemoryRecord | None:
+        """A pinned memory is in every prompt."""
+        with self.db.session() as session:
+            row = self._row(session, pet_id, memory_id)
+            if row is None:
+                return None
+            row.pinned = pinned
+            row.updated_at = utcnow()
+            return _memory(row)
+
+    def edit(self, pet_id: int, memory_id: int, content: str) -> MemoryRecord | None:
+        """The person rewrites a memory (so it counts as their words). If the
+        new text is a fact already stored, the two merge: the other row is
+        updated and this one forgotten. None if there is no such memory."""
+        content = content.strip()
+        if not content:
+            raise ValueError("a memory cannot be empty; forget it instead")
+        key = memory_key(content)
+        with self.db.session() as session:
+            row = self._row(session, pet_id, memory_id)
+            if row is None:
+                return None
+            twin = session.scalar(self._live(pet_id).where(MemoryRow.key == key, MemoryRow.id != memory_id))
+            target = twin or row
+            target.content, target.key = content, key
+            target.asserted_by, target.status = "person", "active"
+            target.pinned = target.pinned or row.pinned
+            target.updated_at = utcnow()
+            if twin is not None:
+                row.deleted_at = utcnow()
+            session.flush()
+            return _memory(target)
+
+    def listing(
+        self, pet_id: int, *, status: str | None = None, forgotten: bool = False, limit: int = 500
+    ) -> list[MemoryRecord]:
+        """Memories for the person to look through, newest first: live ones
+        (optionally only "active" or "pending"), or the forgotten ones."""
+        with self.db.session() as session:
+            query = select(MemoryRow).where(MemoryRow.pet_id == pet_id)
+            query = query.where(MemoryRow.deleted_at.is_not(None) if forgotten else MemoryRow.deleted_at.is_(None))
+            if status is not None:
+                query = query.where(MemoryRow.status == status)
+            order = MemoryRow.deleted_at.desc() if forgotten else MemoryRow.updated_at.desc()
+            rows = session.scalars(query.order_by(order, MemoryRow.id.desc()).limit(limit))
+            return [_memory(row) for row in rows]
+
     def _live(self, pet_id: int):
         return select(MemoryRow).where(MemoryRow.pet_id == pet_id, MemoryRow.deleted_at.is_(None))
+
+    def _recallable(self, pet_id: int):
+        """Live and approved: what may reach a prompt."""
+        return self._live(pet_id).where(MemoryRow.status == "active")
 
     def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]:
         """Memories sharing terms with `text`, best matches first, then newest."""
@@ -184,20 +289,20 @@ class MemoryStore:
             return []
         with self.db.session() as session:
             rows = session.scalars(
-                self._live(pet_id).where(or_(*(MemoryRow.content.ilike(f"%{t}%") for t in terms)))
+                self._recallable(pet_id).where(or_(*(MemoryRow.content.ilike(f"%{t}%") for t in terms)))
             ).all()
             ranked = sorted(rows, key=lambda r: (score(r.content, terms), r.updated_at, r.id), reverse=True)
             return [_memory(row) for row in ranked[:limit]]
 
     def pinned(self, pet_id: int) -> list[MemoryRecord]:
         with self.db.session() as session:
-            rows = session.scalars(self._live(pet_id).where(MemoryRow.pinned.is_(True)).order_by(MemoryRow.id))
+            rows = session.scalars(self._recallable(pet_id).where(MemoryRow.pinned.is_(True)).order_by(MemoryRow.id))
             return [_memory(row) for row in rows]
 
     def recent(self, pet_id: int, limit: int = 10) -> list[MemoryRecord]:
         with self.db.session() as session:
             rows = session.scalars(
-                self._live(pet_id).order_by(MemoryRow.updated_at.desc(), MemoryRow.id.desc()).limit(limit)
+                self._recallable(pet_id).order_by(MemoryRow.updated_at.desc(), MemoryRow.id.desc()).limit(limit)
             )
             return [_memory(row) for row in rows]
 

@@ -6,7 +6,7 @@ from typing import Protocol
 
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
-from pet.memory.recall import best_matches, read_id
+from pet.memory.recall import best_matches, query_terms, read_id
 from pet.tools.registry import Tool, ToolContext
 
 MAX_MEMORY_CHARS = 1000
@@ -14,9 +14,33 @@ MAX_MEMORY_CHARS = 1000
 
 class MemoryStoreLike(Protocol):
     def remember(self, pet_id: int, content: str, *, tag: str = "", source_message_id: int | None = None,
-                 conversation_id: int | None = None) -> tuple[MemoryRecord, bool]: ...
+                 conversation_id: int | None = None, asserted_by: str = "person") -> tuple[MemoryRecord, bool]: ...
     def forget(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
     def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]: ...
+
+
+def _share(terms: list[str], text: str) -> float:
+    lowered = text.casefold()
+    return sum(1 for term in terms if term in lowered) / len(terms)
+
+
+def who_asserted(content: str, person_words: str, tool_output: list[str]) -> str:
+    """Where a fact the model wants to remember came from, by the share of
+    its terms (words; two-character pieces of Chinese) found in each source:
+    "person" when at least half are in the person's recent words, "tool"
+    when a tool's recent output holds more of them than the person's words
+    and at least half (a note or file speaking, not the person), otherwise
+    "model" (the pet inferred it)."""
+    terms = query_terms(content, limit=64)
+    if not terms:  # nothing to compare (digits only, one character): trust the person's own wording
+        return "person" if content.casefold() in person_words.casefold() else "model"
+    said = _share(terms, person_words)
+    if said >= 0.5:
+        return "person"
+    read = max((_share(terms, output) for output in tool_output), default=0.0)
+    if read >= 0.5 and read > said:
+        return "tool"
+    return "model"
 
 
 def _forgot(record: MemoryRecord, language: str) -> str:
@@ -37,9 +61,18 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
             raise ToolArgumentError("content is empty: say what to remember")
         if len(content) > MAX_MEMORY_CHARS:
             raise ToolArgumentError(f"content is {len(content)} characters; keep a memory under {MAX_MEMORY_CHARS}")
+        asserted_by = who_asserted(content, ctx.person_words, ctx.tool_output)
         record, created = store.remember(
-            ctx.pet_id, content, source_message_id=ctx.message_id, conversation_id=ctx.conversation_id
+            ctx.pet_id, content, source_message_id=ctx.message_id, conversation_id=ctx.conversation_id,
+            asserted_by=asserted_by,
         )
+        if record.status == "pending":
+            if ctx.language == "zh":
+                return (f"#{record.id} 已存下，但在等主人确认：这句话来自工具读到的内容，不是主人亲口说的。"
+                        f"主人确认前不会用到它（记忆页或 /approve {record.id}）：{record.content}")
+            return (f"Stored as memory #{record.id}, pending: it came from a tool's output, not the person's "
+                    f"own words, so it is not used until they approve it (Memory tab or /approve {record.id}): "
+                    f"{record.content}")
         if ctx.language == "zh":
             return f"已记住 #{record.id}：{record.content}" if created else f"早就记着啦（#{record.id}，已更新）：{record.content}"
         if created:

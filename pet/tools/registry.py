@@ -10,7 +10,7 @@ import logging
 import re
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, get_args, get_origin
 
 from pet.errors import ToolError
@@ -31,6 +31,11 @@ class ToolContext:
     message_id: int | None = None
     #: the language of the person's message ("zh" or "en"), for wording results
     language: str = "en"
+    #: the person's own words: this message and their recent ones (provenance of memories)
+    person_words: str = ""
+    #: what tools returned in this conversation lately, other than the memory
+    #: tools; the agent appends as tools finish (provenance of memories)
+    tool_output: list[str] = field(default_factory=list)
 
 
 _JSON_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
