@@ -11,7 +11,7 @@ from typing import Sequence
 
 from pet import __version__
 from pet.config import BRAINS, Settings, load_settings
-from pet.errors import PetError
+from pet.errors import PetError, StorageError
 
 _FLAG_KEYS = ("home", "port", "brain", "model", "base_url", "persona", "log_level")
 
@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_settings_flags(run)
     _add_bench_parser(commands)
+    _add_portable_parsers(commands)
     return parser
 
 
@@ -82,6 +83,48 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
 
     return bench_tools(settings, models=args.models, reflexes=args.reflexes, cases_path=args.cases,
                        limit=args.limit, json_path=args.json_path)
+
+
+def _add_portable_parsers(commands: argparse._SubParsersAction) -> None:
+    for name, help_text in (("export", "write everything the pet keeps to a JSON file"),
+                            ("import", "merge a JSON file made by `pet export` into this home")):
+        command = commands.add_parser(name, help=help_text, description=help_text,
+                                      argument_default=argparse.SUPPRESS)
+        command.add_argument("file", type=Path, metavar="FILE", help="the JSON file")
+        _add_settings_flags(command)
+
+
+def export(args: argparse.Namespace, settings: Settings) -> int:
+    from pet.memory.db import open_database
+    from pet.memory.portable import export_to
+
+    if settings.database_path is not None and not settings.database_path.exists():
+        raise StorageError(f"no database at {settings.database_path} — nothing to export; "
+                           "check --home or PET_HOME")
+    db = open_database(settings.database)
+    try:
+        data = export_to(db, args.file)
+    finally:
+        db.close()
+    counts = ", ".join(f"{len(rows)} {name}" for name, rows in data["tables"].items())
+    print(f"exported {settings.database} to {args.file.resolve()}: {counts}")
+    return 0
+
+
+def import_(args: argparse.Namespace, settings: Settings) -> int:
+    from pet.memory.db import open_database
+    from pet.memory.portable import import_home, read_export
+
+    tables = read_export(args.file)  # a bad file is refused before the home is created
+    db = open_database(settings.database)
+    try:
+        report = import_home(db, tables)
+    finally:
+        db.close()
+    print(f"imported {args.file.resolve()} into {settings.database}")
+    for line in report.lines():
+        print(f"  {line}")
+    return 0
 
 
 def _flags(args: argparse.Namespace) -> dict:
@@ -134,6 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run(settings)
         if args.command == "bench":
             return bench(args, settings)
+        if args.command == "export":
+            return export(args, settings)
+        if args.command == "import":
+            return import_(args, settings)
     except PetError as exc:
         print(f"pet: {exc}", file=sys.stderr)
         return 2

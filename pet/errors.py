@@ -4,6 +4,7 @@
     ├── ConfigError          bad settings or config file (the person fixes it)
     ├── PersonaError         a persona file is missing a key or has a bad value
     ├── StorageError         the database cannot be opened or written
+    │   └── ExportFileError      an export file cannot be written, read or understood
     ├── BrainError           infrastructure: the model could not be asked
     │   ├── BrainUnavailable     nothing answers at the configured address
     │   ├── BrainTimeout         the server accepted but did not answer in time
@@ -31,6 +32,10 @@ class PersonaError(PetError):
 
 
 class StorageError(PetError):
+    pass
+
+
+class ExportFileError(StorageError):
     pass
 
 
