@@ -12,6 +12,7 @@ import gradio as gr  # noqa: E402
 
 from pet.app import App  # noqa: E402
 from pet.events import ConversationStarted  # noqa: E402
+from pet.ui.memory_tab import build_memory_tab  # noqa: E402
 from pet.ui.render import apply_event, for_gradio, history_messages  # noqa: E402
 
 if TYPE_CHECKING:
@@ -58,28 +59,36 @@ def build_ui(app: App) -> gr.Blocks:
     name = app.persona.full_name()
     with gr.Blocks(title=name, fill_height=True) as blocks:
         gr.Markdown(status_line(app))
-        chatbot = gr.Chatbot(
-            value=load_history,
-            label=name,
-            height="70vh",
-            buttons=["copy"],
-            feedback_options=None,
-            placeholder=f"🦞 {app.persona.full_name()}: 说点什么吧！ Say hi!",
-        )
-        chat = gr.ChatInterface(
-            respond,
-            chatbot=chatbot,
-            textbox=gr.Textbox(
-                placeholder=f"和{app.persona.display_name('zh')}聊天… / Chat with {app.persona.display_name('en')}…",
-                max_lines=8,
-                submit_btn=True,
-            ),
-            api_name="chat",
-            fill_height=True,
-        )
-        chatbot.clear(new_conversation)
-        del chat
+        with gr.Tabs():
+            with gr.Tab("💬 Chat / 聊天", id="chat"):
+                _chat(app, respond, new_conversation, load_history)
+            build_memory_tab(app)
     return blocks
+
+
+def _chat(app: App, respond, new_conversation, load_history) -> None:
+    """The chat tab: history restored on load; the trash icon starts a new conversation."""
+    name = app.persona.full_name()
+    chatbot = gr.Chatbot(
+        value=load_history,
+        label=name,
+        height="70vh",
+        buttons=["copy"],
+        feedback_options=None,
+        placeholder=f"🦞 {app.persona.full_name()}: 说点什么吧！ Say hi!",
+    )
+    gr.ChatInterface(
+        respond,
+        chatbot=chatbot,
+        textbox=gr.Textbox(
+            placeholder=f"和{app.persona.display_name('zh')}聊天… / Chat with {app.persona.display_name('en')}…",
+            max_lines=8,
+            submit_btn=True,
+        ),
+        api_name="chat",
+        fill_height=True,
+    )
+    chatbot.clear(new_conversation)
 
 
 def mount_ui(api: FastAPI, app: App) -> FastAPI:
