@@ -14,7 +14,15 @@ from pet.brain.base import ChatModel
 from pet.brain.select import BrainChoice, choose_brain
 from pet.config import Settings
 from pet.memory.db import Database, open_database
-from pet.memory.store import ConversationStore, MemoryStore, PetRecord, PetStore, ReminderStore
+from pet.memory.store import (
+    ConversationStore,
+    MemoryStore,
+    PetRecord,
+    PetStore,
+    ReminderStore,
+    SummaryStore,
+)
+from pet.memory.summary import HistorySummarizer
 from pet.persona.model import Persona, load_persona
 from pet.tools.calc import calculate
 from pet.tools.clock import clock_tool, system_clock
@@ -83,6 +91,16 @@ def build_tools(
     )
 
 
+def history_budget(settings: Settings, tier: str) -> int:
+    """Tokens of earlier messages kept verbatim. The embedded brain keeps half
+    its window for the reply and trims older turns itself when the prompt
+    overflows, so its budget is a quarter of the window: the summary then folds
+    turns before the embedded brain would drop them unseen."""
+    if tier == "embedded":
+        return min(settings.history_tokens, settings.embedded_context // 4)
+    return settings.history_tokens
+
+
 def build(
     settings: Settings,
     *,
@@ -113,8 +131,15 @@ def build(
             max_message_chars=settings.max_message_chars,
             history_messages=settings.history_messages,
             recall_limit=settings.recall_limit,
+            memory_tokens=settings.memory_tokens,
             reflexes=settings.reflexes,
         ),
         clock=clock,
+        summarizer=HistorySummarizer(
+            choice.model,
+            SummaryStore(db),
+            budget_tokens=history_budget(settings, choice.tier),
+            max_messages=settings.history_messages,
+        ),
     )
     return App(settings, db, persona, pet, conversations, memories, reminders, tools, choice, agent)

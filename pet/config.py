@@ -48,7 +48,16 @@ class Settings:
     max_message_chars: int = 16_000
     #: how many earlier messages of the conversation go into the context
     history_messages: int = 20
-    recall_limit: int = 6
+    #: estimated tokens of earlier messages kept verbatim; beyond it (or beyond
+    #: history_messages) the oldest are folded into a running summary. 2000 is
+    #: 20-40 ordinary turns and, with the system prompt, tool schemas, 600
+    #: tokens of memories and a reply, still fits a 4096-token window
+    history_tokens: int = 2000
+    #: at most this many recalled memories in the prompt, pinned ones aside
+    recall_limit: int = 12
+    #: estimated tokens of memories in the prompt, pinned and recalled together:
+    #: pinned ones always go in, recalled ones while they fit
+    memory_tokens: int = 600
     #: folder for the pet's files (todo.md, calendar.ics); empty means <home>/workspace
     workspace: str = ""
     #: precise local intents ("remember that …", "/todo …") handled without the model

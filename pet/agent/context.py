@@ -12,11 +12,16 @@ from pet.persona.prompt import system_prompt
 
 
 class HistorySource(Protocol):
-    def history(self, conversation_id: int, limit: int | None = None) -> list[StoredMessage]: ...
+    def history(self, conversation_id: int, limit: int | None = None, after: int = 0) -> list[StoredMessage]: ...
 
 
 class MemorySource(Protocol):
-    def for_context(self, pet_id: int, text: str, limit: int) -> list[MemoryRecord]: ...
+    def for_context(
+        self, pet_id: int, text: str, tokens: int, *, limit: int = ..., earlier: Sequence[str] = ()
+    ) -> list[MemoryRecord]:
+        """Pinned memories, then those that fit `text` (and, weighing less,
+        the `earlier` turns), at most `limit` of those, all within `tokens`."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -25,19 +30,38 @@ class TurnContext:
     memories: list[MemoryRecord]
 
 
+class HistorySummarizer(Protocol):
+    def folded_through(self, conversation_id: int) -> int:
+        """The id of the last message already in the summary (0: none)."""
+        ...
+
+    def condense(
+        self, conversation_id: int, earlier: Sequence[StoredMessage]
+    ) -> tuple[str, list[StoredMessage]]:
+        """The running summary ("" if none) and the recent messages to show
+        verbatim; may fold the oldest of `earlier` into the summary first."""
+        ...
+
+
+#: how many times `history_messages` of not yet summarized messages a turn reads
+UNFOLDED_READ = 4
+
+#: introduces the running summary, at the end of the system prompt
+SUMMARY_HEADING = "Earlier in this conversation (summary of older messages):\n"
+
+
+def _shown(item: StoredMessage) -> bool:
+    message = item.message
+    if item.status == "rejected" or message.role not in ("user", "assistant"):
+        return False
+    return not message.tool_calls and bool(message.content.strip())
+
+
 def earlier_messages(stored: Sequence[StoredMessage]) -> list[Message]:
     """What earlier turns contribute: the person's words and the pet's final
     answers. Rejected messages and intermediate tool steps stay out, which
     keeps a small model's context small."""
-    kept = []
-    for item in stored:
-        message = item.message
-        if item.status == "rejected" or message.role not in ("user", "assistant"):
-            continue
-        if message.tool_calls or not message.content.strip():
-            continue
-        kept.append(message)
-    return kept
+    return [item.message for item in stored if _shown(item)]
 
 
 def build_context(
@@ -54,12 +78,30 @@ def build_context(
     history_messages: int,
     recall_limit: int,
     with_tools: bool,
+    memory_tokens: int = 600,
+    summarizer: HistorySummarizer | None = None,
 ) -> TurnContext:
-    earlier = earlier_messages(history.history(conversation_id, limit=history_messages))
-    # Recall looks at the new message and the person's last words before it.
+    summary = ""
+    if summarizer is None:
+        earlier = earlier_messages(history.history(conversation_id, limit=history_messages))
+    else:
+        # Nothing drops out unseen: what leaves the recent messages is folded
+        # into the summary. Only messages after the last fold are read, at most
+        # UNFOLDED_READ times `history_messages` of them (older ones in a
+        # conversation from before summaries existed are not summarized).
+        since = summarizer.folded_through(conversation_id)
+        stored = history.history(conversation_id, limit=UNFOLDED_READ * history_messages, after=since)
+        summary, recent = summarizer.condense(conversation_id, [item for item in stored if _shown(item)])
+        earlier = [item.message for item in recent]
+    # Recall looks at the new message and, weighing less, the person's last words before it.
     recent_user = [m.content for m in earlier[-4:] if m.role == "user"]
-    recalled = memories.for_context(pet_id, "\n".join([*recent_user, text]), recall_limit)
+    recalled = memories.for_context(
+        pet_id, text, memory_tokens, limit=recall_limit, earlier=recent_user[::-1]
+    )
     system = system_prompt(
         persona, now=now, adopted=adopted, language=language, memories=recalled, tools=with_tools
     )
+    if summary:
+        # In the one system message: some chat templates refuse a second one.
+        system += "\n\n" + SUMMARY_HEADING + summary
     return TurnContext([Message("system", system), *earlier, Message("user", text)], recalled)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
 from pet.agent import reflexes
-from pet.agent.context import HistorySource, MemorySource, build_context
+from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context
 from pet.agent.guards import (
     ACTION_OF_TOOL,
     RepeatGuard,
@@ -64,7 +64,9 @@ class AgentConfig:
     max_model_calls: int = 8
     max_message_chars: int = 16_000
     history_messages: int = 20
-    recall_limit: int = 6
+    recall_limit: int = 12
+    #: estimated tokens of pinned and recalled memories in the prompt
+    memory_tokens: int = 600
     reflexes: bool = True
 
 
@@ -151,11 +153,14 @@ class Agent:
         pet: PetIdentity,
         config: AgentConfig = AgentConfig(),
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.timezone.utc),
+        summarizer: HistorySummarizer | None = None,
     ):
         self.brain = brain
         self.tools = tools
         self.conversations = conversations
         self.memories = memories
+        #: folds old messages into a running summary; None keeps only the last `history_messages`
+        self.summarizer = summarizer
         self.persona = persona
         self.pet = pet
         self.config = config
@@ -206,7 +211,9 @@ class Agent:
             memories=self.memories,
             history_messages=self.config.history_messages,
             recall_limit=self.config.recall_limit,
+            memory_tokens=self.config.memory_tokens,
             with_tools=bool(specs),
+            summarizer=self.summarizer,
         )
         user_message_id = self.conversations.append(conversation_id, Message("user", text))
         turn = _Turn(conversation_id, language, context.messages,

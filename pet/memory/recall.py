@@ -1,47 +1,221 @@
-"""Which memories fit a message: query terms and a simple ranking.
+"""Which memories fit a message: search terms, a token estimate, best matches.
 
-Chinese has no spaces, so CJK runs become overlapping two-character terms;
-English keeps words of three letters or more that are not stop words.
+English: words lose stop words, a possessive "'s" and a common ending, so
+"coding" searches for "cod" and finds "code" and "codes" (the index matches
+substrings). Chinese has no spaces: a run of Chinese is cut at function
+words (的, 吗, 什么, 哪里…) into segments; a segment gives its two-character
+pieces (names like 张伟, words like 咖啡), which the trigram index cannot
+match directly, and when longer its three-character pieces, which it can.
+A one-character segment (鞋, 猫) is a word too, kept for scoring.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from typing import Iterable, TypeVar
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]{2,}|\d+(?:[.:]\d+)?")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)*")
 
 EN_STOP = frozenset(
-    """the and for are but not you your yours with this that these those have has had was were will would
-    can could should what when where which who whom why how all any some about from into onto over under
-    than then them they their there here its it's i'm i've you're don't does did doing done just very
-    really also been being more most much many such only own same too again once please tell know
-    remember recall forget think like want need make made get got say said let lets okay yes yeah""".split()
+    """a about above after again against all also am an and any anyone anything anyway are aren't as at be
+    because been before being below between both but by can can't cannot could couldn't did didn't do does
+    doesn't doing don't done down during each either else ever every few for from further get gets got had
+    hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his how
+    how's i i'd i'll i'm i've if in into is isn't it it'd it'll it's its itself just let let's lets like
+    likes me might more most much must my myself no nor not now of off oh ok okay on once one only or other
+    ought our ours ourselves out over own please quite rather really same say said says shall she she'd
+    she'll she's should shouldn't so some someone something still such than thank thanks that that's the
+    their theirs them themselves then there there's these they they'd they'll they're they've thing things
+    this those though through to too under until up upon us very was wasn't we we'd we'll we're we've well
+    were weren't what what's whatever when when's where where's whether which while who who's whom whose
+    why why's will with won't would wouldn't yes yeah yep you you'd you'll you're you've your yours yourself
+    yourselves hey hi hello um uh hmm tell told know knew remember remind recall forget forgot think thought
+    want wanted need make made go going come came maybe sure right kind sort lot bit question""".split()
 )
+#: Chinese function words and question words; a run of Chinese is cut at them
 ZH_STOP = frozenset(
-    """我们 你们 他们 她们 什么 怎么 为什么 这个 那个 这些 那些 一个 一下 还是 就是 不是 可以 知道 记得 记住
-    告诉 一些 没有 现在 时候 已经 因为 所以 如果 但是 然后 还有 的话 吗吗 了吗 是不""".split()
+    """什么 怎么 怎样 怎么样 为什么 为啥 干嘛 哪里 哪儿 哪个 哪些 哪天 哪位 哪种 多少 是不是 有没有 能不能
+    会不会 要不要 可不可以 我们 你们 他们 她们 它们 咱们 自己 大家 这个 那个 这些 那些 这样 那样 这么 那么
+    这里 那里 这儿 那儿 一个 一下 一些 一点 一直 还是 就是 不是 可以 可能 知道 记得 记住 告诉 没有 现在
+    时候 已经 因为 所以 如果 但是 然后 还有 的话 或者 而且 其实 比较 非常 特别 觉得 好像 应该 需要 请问
+    问你 对了 一般 平时 东西 有点 之前 之后 以前 以后 忘了 想想 知不知道""".split()
 )
+#: single characters that are (nearly always) function words: 的 了 吗, pronouns
+ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀哦嘛么呗哈嗯是在我你他她它和也很最谁啥哪几还又就给跟让把被对请")
+_ZH_STOP_LONGEST = max(len(word) for word in ZH_STOP)
+
+#: more terms than this add noise and time, not recall
+MAX_TERMS = 24
+#: terms from earlier turns count for less than the new message's own
+EARLIER_WEIGHT = 0.5
+#: a three-character piece is one word when it holds this share of its parts' rows
+WORD_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Term:
+    """A substring to look for, lower-case. Three characters or more: the
+    trigram index matches it; shorter ones need another way (see search.py)."""
+
+    text: str
+    weight: float = 1.0
+    #: for a two-character piece of a longer run of Chinese: that run, which
+    #: `resolve` later cuts into the pieces the memories actually use
+    segment: str = ""
+
+
+def _stem(word: str) -> str:
+    """A substring shared by a word's common forms: hobbies -> hobb, living -> liv."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix, keep in (("ies", 3), ("ied", 3), ("ing", 3), ("ed", 3), ("ic", 4)):
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+            return word[: -len(suffix)]
+    if word[-1] in "ey" and len(word) >= 5 and word[-2] not in "aeiouy":  # drive -> driv, hobby -> hobb
+        return word[:-1]
+    if word.endswith("es") and word[:-2].endswith(("ch", "sh", "ss", "x", "z")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _english(text: str) -> list[str]:
+    terms = []
+    for match in _WORD.finditer(text.replace("\u2019", "'")):
+        word = match.group().casefold()
+        if word.endswith("'s"):
+            word = word[:-2]
+        if "'" in word or len(word) < 2:
+            continue
+        # A stop word with a capital inside a sentence is a name: Will, May, Mark.
+        if word in EN_STOP and not (match.group()[:1].isupper() and _inside_sentence(text, match.start())):
+            continue
+        terms.append(_stem(word))
+    return terms
+
+
+def _inside_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \t\"'(")
+    return bool(before) and before[-1] not in ".!?:;\n"
+
+
+def _segments(run: str) -> list[str]:
+    """A run of Chinese cut at stop words and stop characters."""
+    segments, current, i = [], [], 0
+    while i < len(run):
+        for size in range(min(_ZH_STOP_LONGEST, len(run) - i), 1, -1):
+            if run[i : i + size] in ZH_STOP:
+                break
+        else:
+            size = 1 if run[i] in ZH_STOP_CHARS else 0
+        if size:
+            segments.append("".join(current))
+            current = []
+            i += size
+        else:
+            current.append(run[i])
+            i += 1
+    segments.append("".join(current))
+    return [segment for segment in segments if segment]
+
+
+def _chinese(text: str) -> list[tuple[str, str]]:
+    """(piece, the segment it is a piece of when that is longer)."""
+    terms = []
+    for run in _CJK_RUN.findall(text):
+        for segment in _segments(run):
+            if len(segment) <= 2:
+                terms.append((segment, ""))
+            else:
+                terms += [(segment[i : i + 2], segment) for i in range(len(segment) - 1)]
+    return terms
+
+
+def search_terms(text: str, earlier: Sequence[str] = ()) -> list[Term]:
+    """Distinct terms of a message, then of earlier turns (newest first) at
+    a lower weight; at most MAX_TERMS."""
+    terms: dict[str, Term] = {}
+    for weight, source in [(1.0, text), *((EARLIER_WEIGHT, e) for e in earlier)]:
+        for found, segment in [*((w, "") for w in _english(source)), *_chinese(source)]:
+            if found not in terms:
+                terms[found] = Term(found, weight, segment)
+    return list(terms.values())[:MAX_TERMS]
+
+
+def split_segment(segment: str, df: Mapping[str, float]) -> list[str]:
+    """Cut a run of Chinese into words the way the memories use them.
+
+    A two-character piece scores log(2 + rows): any pair beats two lone
+    characters, a common one beats a rare one. A three-character piece
+    counts as one word (a name like 徐军芳) when it is in two rows or more
+    and in at least WORD_SHARE of the rows of each of its two-character
+    pieces; it scores for two. The cut with the highest total wins. So 朱静养 is 朱静 + 养 when
+    the memories often hold 朱静 and rarely 静养: a piece straddling two
+    words would match by accident, and weigh most because it is rare.
+    """
+    best: list[tuple[float, list[str]]] = [(0.0, [])]
+    for end in range(1, len(segment) + 1):
+        score, pieces = best[end - 1]
+        choice = (score, [*pieces, segment[end - 1]])
+        for size in (2, 3):
+            if end < size:
+                continue
+            piece = segment[end - size : end]
+            rows = df.get(piece, 0.0)
+            parts = max(df.get(piece[:2], 0.0), df.get(piece[1:], 0.0))
+            if size == 3 and rows < max(2.0, WORD_SHARE * parts):
+                continue
+            gain = best[end - size][0] + (size - 1) * math.log(2 + rows)
+            if gain > choice[0]:
+                choice = (gain, [*best[end - size][1], piece])
+        best.append(choice)
+    return best[-1][1]
+
+
+def segment_pieces(terms: Sequence[Term]) -> list[str]:
+    """The two- and three-character pieces of the longer Chinese segments,
+    whose rows `split_segment` needs."""
+    pieces = {}
+    for segment in dict.fromkeys(t.segment for t in terms if t.segment):
+        for size in (2, 3):
+            pieces.update(dict.fromkeys(segment[i : i + size] for i in range(len(segment) - size + 1)))
+    return list(pieces)
+
+
+def resolve(terms: Sequence[Term], df: Mapping[str, float]) -> list[Term]:
+    """Replace the pieces of each longer Chinese segment by its cut
+    (`split_segment`) and the whole segment, which rewards a memory that
+    holds it word for word (咖啡加奶 over 咖啡要加奶)."""
+    resolved: dict[str, Term] = {}
+    done: set[str] = set()
+    for term in terms:
+        if not term.segment:
+            resolved.setdefault(term.text, term)
+        elif term.segment not in done:
+            done.add(term.segment)
+            for piece in [*split_segment(term.segment, df), term.segment]:
+                resolved.setdefault(piece, Term(piece, term.weight))
+    return list(resolved.values())
 
 
 def query_terms(text: str, limit: int = 16) -> list[str]:
     """Distinct search terms from a message, in order of appearance."""
-    terms: list[str] = []
-    for word in _WORD.findall(text):
-        word = word.lower().strip("'-")
-        if word not in EN_STOP and len(word) >= 2:
-            terms.append(word)
-    for run in _CJK_RUN.findall(text):
-        if len(run) == 1:
-            continue
-        for i in range(len(run) - 1):
-            pair = run[i : i + 2]
-            if pair not in ZH_STOP and not (pair[0] in "的了吗呢吧啊" or pair[1] in "的了吗呢吧啊"):
-                terms.append(pair)
-    return list(dict.fromkeys(terms))[:limit]
+    return [term.text for term in search_terms(text)][:limit]
+
+
+def estimate_tokens(text: str) -> int:
+    """Roughly how many tokens a model spends on `text`: a Chinese character
+    about one, other text about four characters each."""
+    cjk = len(_CJK_CHAR.findall(text))
+    return cjk + math.ceil((len(text) - cjk) / 4)
 
 
 def score(content: str, terms: list[str]) -> int:

@@ -6,13 +6,16 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
+from typing import Sequence
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from pet.events import MemoryRecord, Message, ReminderRecord, StoredMessage, ToolCall
 from pet.memory.db import Database
-from pet.memory.models import ConversationRow, MemoryRow, MessageRow, PetRow, ReminderRow, utcnow
-from pet.memory.recall import memory_key, query_terms, score
+from pet.memory.models import ConversationRow, MemoryRow, MessageRow, PetRow, ReminderRow, SummaryRow, utcnow
+from pet.memory.recall import memory_key
+from pet.memory.search import for_context, rank
+from pet.memory.summary import SummaryRecord
 
 
 @dataclass(frozen=True)
@@ -103,10 +106,11 @@ class ConversationStore:
             session.flush()
             return row.id
 
-    def history(self, conversation_id: int, limit: int | None = None) -> list[StoredMessage]:
-        """Messages in order; with `limit`, only the last `limit` of them."""
+    def history(self, conversation_id: int, limit: int | None = None, after: int = 0) -> list[StoredMessage]:
+        """Messages in order; with `limit`, only the last `limit` of them;
+        with `after`, only those with a greater id."""
         with self.db.session() as session:
-            query = select(MessageRow).where(MessageRow.conversation_id == conversation_id)
+            query = select(MessageRow).where(MessageRow.conversation_id == conversation_id, MessageRow.id > after)
             if limit is None:
                 rows = session.scalars(query.order_by(MessageRow.id)).all()
             else:
@@ -282,17 +286,15 @@ class MemoryStore:
         """Live and approved: what may reach a prompt."""
         return self._live(pet_id).where(MemoryRow.status == "active")
 
-    def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]:
-        """Memories sharing terms with `text`, best matches first, then newest."""
-        terms = query_terms(text)
-        if not terms:
-            return []
+    def search(
+        self, pet_id: int, text: str, limit: int = 10, *, earlier: Sequence[str] = ()
+    ) -> list[MemoryRecord]:
+        """The recallable memories that best fit `text` (and, weighing less,
+        the `earlier` turns), best first: see pet.memory.search for the ranking."""
         with self.db.session() as session:
-            rows = session.scalars(
-                self._recallable(pet_id).where(or_(*(MemoryRow.content.ilike(f"%{t}%") for t in terms)))
-            ).all()
-            ranked = sorted(rows, key=lambda r: (score(r.content, terms), r.updated_at, r.id), reverse=True)
-            return [_memory(row) for row in ranked[:limit]]
+            ids = rank(session.connection(), pet_id, text, limit, fts=self.db.fts, earlier=earlier)
+            rows = {row.id: row for row in session.scalars(select(MemoryRow).where(MemoryRow.id.in_(ids)))}
+            return [_memory(rows[i]) for i in ids if i in rows]
 
     def pinned(self, pet_id: int) -> list[MemoryRecord]:
         with self.db.session() as session:
@@ -306,18 +308,18 @@ class MemoryStore:
             )
             return [_memory(row) for row in rows]
 
-    def for_context(self, pet_id: int, text: str, limit: int) -> list[MemoryRecord]:
-        """What goes into the system prompt: pinned memories, those matching
-        the message, then the newest ones to fill up to `limit`."""
-        chosen: dict[int, MemoryRecord] = {m.id: m for m in self.pinned(pet_id)}
-        added = 0
-        for memory in [*self.search(pet_id, text, limit), *self.recent(pet_id, limit)]:
-            if added >= limit:
-                break
-            if memory.id not in chosen:
-                chosen[memory.id] = memory
-                added += 1
-        return list(chosen.values())
+    def for_context(
+        self, pet_id: int, text: str, tokens: int = 600, *, limit: int = 12, earlier: Sequence[str] = ()
+    ) -> list[MemoryRecord]:
+        """What goes into the system prompt: every pinned memory, then those
+        that best fit `text` (and, weighing less, the `earlier` turns), then
+        the newest; at most `limit` besides the pinned, all within `tokens`
+        (estimated). See pet.memory.search.for_context."""
+        with self.db.session() as session:
+            ids = for_context(session.connection(), pet_id, text, tokens, limit=limit, fts=self.db.fts,
+                              earlier=earlier)
+            rows = {row.id: row for row in session.scalars(select(MemoryRow).where(MemoryRow.id.in_(ids)))}
+            return [_memory(rows[i]) for i in ids if i in rows]
 
     def count(self, pet_id: int) -> int:
         with self.db.session() as session:
@@ -382,3 +384,34 @@ class ReminderStore:
                 return None
             row.status = "cancelled"
             return _reminder(row)
+
+
+def _summary(row: SummaryRow) -> SummaryRecord:
+    return SummaryRecord(row.id, row.conversation_id, row.through_message_id, row.content, row.method, row.created_at)
+
+
+class SummaryStore:
+    """Running summaries of conversations. Each fold adds a row; the newest
+    row of a conversation is its summary, so earlier ones stay for audit."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    def latest(self, conversation_id: int) -> SummaryRecord | None:
+        with self.db.session() as session:
+            row = session.scalar(
+                select(SummaryRow)
+                .where(SummaryRow.conversation_id == conversation_id)
+                .order_by(SummaryRow.through_message_id.desc(), SummaryRow.id.desc())
+                .limit(1)
+            )
+            return _summary(row) if row is not None else None
+
+    def save(self, conversation_id: int, through_message_id: int, content: str, method: str) -> SummaryRecord:
+        with self.db.session() as session:
+            row = SummaryRow(
+                conversation_id=conversation_id, through_message_id=through_message_id, content=content, method=method
+            )
+            session.add(row)
+            session.flush()
+            return _summary(row)

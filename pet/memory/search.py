@@ -1,0 +1,350 @@
+"""Find the memories that fit a message: FTS5 on SQLite, LIKE elsewhere.
+
+Ranking, the same on both paths. For a memory d and the terms t of the
+message (recall.search_terms), with N rows in the index and df(t) the rows
+holding t:
+
+    relevance(d) = sum_t  w_t * idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(d) / avglen))
+    idf(t)       = ln(1 + (N - df + 0.5) / (df + 0.5))
+    score(d)     = relevance(d) * (1 + RECENCY * 0.5 ** (age_days / HALF_LIFE_DAYS) + PIN * pinned)
+
+that is BM25 (k1 = 1.2, b = 0.3: memories are short, a longer one is not
+wordier; tf counts the term as a substring, len is the token estimate, w_t
+is 1 for the new message's terms and less for earlier turns'), lifted by up
+to 15 % for a memory written or confirmed today (half of that after
+HALF_LIFE_DAYS) and 15 % for a pinned one: enough to decide between equal
+matches, not to beat a better one. A lone Chinese character counts as in at
+least 1 % of the rows. Only live (not forgotten), approved memories of the
+pet are ever returned.
+
+FTS5 path, built to stay fast at 100,000 rows. BM25 inside FTS5 scores every
+row an OR query matches, which is slow when a term is common, so FTS5 only
+finds candidates and the scoring happens here, on a bounded pool:
+
+1. Each term of three characters or more is an FTS5 phrase (the trigram
+   tokenizer matches it as a substring); its newest CAP matches are read.
+   Fewer than CAP means the list is complete and its length is df; a full
+   list means a common term, whose df is estimated from how densely the
+   matches fill the newest rowids.
+2. A two-character term (张伟, 咖啡) is below the trigram: the index's
+   vocabulary (fts5vocab) lists the trigrams that start with it ("张伟是",
+   "张伟的"), and their OR finds the rows, all but those where the term
+   ends the text. A one-character term, or one with too many trigrams, only
+   takes part in scoring.
+3. AND: the strongest terms whose lists were cut off are intersected with
+   the other strong terms in FTS5, so rows holding both are not lost.
+4. Rows get a partial score from the lists they are on; the best POOL rows
+   (ties: newest first) are read and scored in full.
+5. When that finds fewer than `limit` memories (a small home, or a query
+   whose only terms are short), LIKE looks for the short terms too.
+
+Chinese terms are cut into words first (recall.split_segment), by the rows
+of their two- and three-character pieces that the vocabulary gives.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from sqlalchemy import Connection, case, func, literal, or_, select
+
+from pet.memory.db import FTS_TABLE
+from pet.memory.models import MemoryRow, utcnow
+from pet.memory.recall import Term, estimate_tokens, resolve, search_terms, segment_pieces
+
+K1, B = 1.2, 0.3
+#: the least share of rows a single Chinese character is assumed to be in
+SINGLE_SHARE = 0.01
+RECENCY, PIN, HALF_LIFE_DAYS = 0.15, 0.15, 30.0
+#: newest matches read per term
+CAP = 256
+#: rows read and scored in full
+POOL = 300
+#: trigrams a two-character term may stand for before it counts as common
+EXPANSIONS = 48
+#: tokens of a memory's prompt line besides its text
+LINE_TOKENS = 4
+#: rows the LIKE fallback of the FTS5 path reads
+LIKE_POOL = 2000
+#: rows the LIKE path reads at most, and scores in full
+LIKE_ROWS = 20_000
+_VOCAB = "temp.memories_fts_vocab"
+
+
+@dataclass(frozen=True)
+class _Row:
+    id: int
+    content: str
+    pinned: bool
+    updated_at: dt.datetime | str
+
+
+def rank(
+    conn: Connection,
+    pet_id: int,
+    text: str,
+    limit: int,
+    *,
+    fts: bool,
+    earlier: Sequence[str] = (),
+    now: dt.datetime | None = None,
+) -> list[int]:
+    """Ids of the pet's recallable memories that best fit `text` (and, at a
+    lower weight, the `earlier` turns), best first."""
+    terms = search_terms(text, earlier)
+    if not terms or limit <= 0:
+        return []
+    now = now or utcnow()
+    if fts and conn.dialect.name == "sqlite":
+        scored = _fts(conn, pet_id, terms, limit, now)
+    else:
+        scored = _like(conn, pet_id, terms, now)
+    best = heapq.nlargest(limit, scored.items(), key=lambda item: (item[1], item[0]))  # ties: newest first
+    return [row_id for row_id, _ in best]
+
+
+def for_context(
+    conn: Connection,
+    pet_id: int,
+    text: str,
+    tokens: int,
+    *,
+    limit: int,
+    fts: bool,
+    earlier: Sequence[str] = (),
+    now: dt.datetime | None = None,
+) -> list[int]:
+    """Ids of what goes into the system prompt, in order: every pinned
+    memory; then those that best fit the message (`rank`); then the newest.
+    At most `limit` besides the pinned ones, and all of them together within
+    `tokens` (estimated, per prompt line): pinned ones count but always stay,
+    one too long is skipped so that shorter ones still fit."""
+    live = _live(pet_id)
+    # A scan of the table (no index on pinned): a few milliseconds at 100,000 rows.
+    pinned = conn.execute(
+        select(MemoryRow.id, MemoryRow.content)
+        .where(*live, MemoryRow.pinned.is_(True))
+        .order_by(MemoryRow.id)
+    ).all()
+    ranked = rank(conn, pet_id, text, limit, fts=fts, earlier=earlier, now=now)
+    newest = conn.scalars(
+        select(MemoryRow.id).where(*live).order_by(MemoryRow.id.desc()).limit(limit + len(pinned))
+    )
+    chosen = [row_id for row_id, _ in pinned]
+    left = tokens - sum(line_tokens(content) for _, content in pinned)
+    others = [row_id for row_id in dict.fromkeys([*ranked, *newest]) if row_id not in set(chosen)]
+    found = conn.execute(select(MemoryRow.id, MemoryRow.content).where(MemoryRow.id.in_(others)))
+    contents = {row_id: content for row_id, content in found}
+    for row_id in others:
+        if len(chosen) - len(pinned) >= limit:
+            break
+        cost = line_tokens(contents.get(row_id, ""))
+        if row_id in contents and cost <= left:
+            chosen.append(row_id)
+            left -= cost
+    return chosen
+
+
+def line_tokens(content: str) -> int:
+    """Estimated tokens of a memory's line in the prompt: "- [#12] " and the text."""
+    return estimate_tokens(content) + LINE_TOKENS
+
+
+# --- scoring --------------------------------------------------------------------
+
+
+def idf(df: float, n: float) -> float:
+    return math.log(1 + (max(n, df) - df + 0.5) / (df + 0.5))
+
+
+def _age_days(updated_at: dt.datetime | str, now: dt.datetime) -> float:
+    if isinstance(updated_at, str):
+        updated_at = dt.datetime.fromisoformat(updated_at)
+    return max(0.0, (now - updated_at).total_seconds() / 86400)
+
+
+def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n: float,
+           now: dt.datetime) -> dict[int, float]:
+    rows = list(rows)
+    if not rows:
+        return {}
+    weights = [(t.text, t.weight * idf(_rows(t.text, df, n), n)) for t in terms]
+    lengths = [max(1, estimate_tokens(row.content)) for row in rows]
+    average = sum(lengths) / len(lengths)
+    scored = {}
+    for row, length in zip(rows, lengths):
+        content = row.content.casefold()
+        norm = K1 * (1 - B + B * length / average)
+        relevance = 0.0
+        for term, weight in weights:
+            tf = content.count(term)
+            if tf:
+                relevance += weight * tf * (K1 + 1) / (tf + norm)
+        if relevance > 0:
+            fresh = 0.5 ** (_age_days(row.updated_at, now) / HALF_LIFE_DAYS)
+            scored[row.id] = relevance * (1 + RECENCY * fresh + PIN * bool(row.pinned))
+    return scored
+
+
+def _rows(text: str, df: dict[str, float], n: float) -> float:
+    """A term's df; a lone Chinese character is assumed to be in at least
+    SINGLE_SHARE of the rows, so that it never outweighs a word or a name."""
+    rows = df.get(text, 0.0)
+    return max(rows, n * SINGLE_SHARE) if len(text) == 1 else rows
+
+
+def _seen_in(rows: Sequence[_Row], term: str) -> int:
+    return sum(1 for row in rows if term in row.content.casefold())
+
+
+# --- FTS5 -----------------------------------------------------------------------
+
+
+def _phrase(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime) -> dict[int, float]:
+    cursor = conn.connection.dbapi_connection.cursor()  # SQLite only: the plain sqlite3 cursor is fastest
+    try:
+        if not conn.info.get(_VOCAB):  # per connection: a temp table, nothing in the file
+            cursor.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {_VOCAB} USING fts5vocab(main, {FTS_TABLE}, row)"
+            )
+            conn.info[_VOCAB] = True
+        n = float(cursor.execute("SELECT max(rowid) FROM memories").fetchone()[0] or 0)
+
+        def matches(query: str) -> list[int]:
+            sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? ORDER BY rowid DESC LIMIT ?"
+            return [r for (r,) in cursor.execute(sql, (query, CAP))]
+
+        # Two-character terms: the trigrams they start, and so a lower bound of their rows.
+        df: dict[str, float] = {}
+        expansions: dict[str, list[str]] = {}
+        for term in terms:
+            if len(term.text) == 2 and term.text not in expansions:
+                found = cursor.execute(
+                    f"SELECT term, doc FROM {_VOCAB} WHERE term >= ? AND term < ? LIMIT ?",
+                    (term.text, term.text + "\U0010ffff", EXPANSIONS + 1),
+                ).fetchall()
+                df[term.text] = float(sum(doc for _, doc in found))
+                expansions[term.text] = [trigram for trigram, _ in found]
+        trigrams = [piece for piece in segment_pieces(terms) if len(piece) == 3]
+        if trigrams:
+            marks = ",".join("?" * len(trigrams))
+            sql = f"SELECT term, doc FROM {_VOCAB} WHERE term IN ({marks})"
+            df.update(cursor.execute(sql, trigrams).fetchall())
+        terms = resolve(terms, df)
+
+        lists: dict[str, list[int]] = {}
+        queries: dict[str, str] = {}
+        cut: set[str] = set()  # terms whose list stopped at CAP
+        for term in terms:
+            if len(term.text) >= 3:
+                query = _phrase(term.text)
+            elif 0 < len(expansions.get(term.text, ())) <= EXPANSIONS:
+                query = " OR ".join(_phrase(trigram) for trigram in expansions[term.text])
+            else:
+                continue  # one character, a piece with no trigram or with too many: scoring only
+            ids = matches(query)
+            queries[term.text], lists[term.text] = query, ids
+            if len(ids) < CAP:
+                df[term.text] = max(df.get(term.text, 0.0), float(len(ids)))
+            else:
+                cut.add(term.text)
+                df[term.text] = CAP * n / max(1.0, n - ids[-1] + 1)
+
+        weight = {t.text: t.weight * idf(df.get(t.text, 0.0), n) for t in terms}
+        partial: dict[int, float] = defaultdict(float)
+        for text, ids in lists.items():
+            for row_id in ids:
+                partial[row_id] += weight[text]
+
+        # AND: when the pool cannot hold every candidate, rows holding a common
+        # term and a strong one may sit beyond the common term's cut: fetch them.
+        if len(partial) > POOL:
+            strong = sorted(lists, key=lambda text: -weight[text])
+            for common in sorted(cut, key=lambda text: -weight[text])[:2]:
+                for other in [text for text in strong if text != common][:2]:
+                    bonus = weight[common] + weight[other]
+                    for row_id in matches(f"({queries[common]}) AND ({queries[other]})"):
+                        partial[row_id] = max(partial[row_id], bonus)
+
+        pool = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
+        rows = _read(cursor, pet_id, [row_id for row_id, _ in pool])
+        if len(rows) < limit:
+            short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
+            if short:
+                seen = {row.id for row in rows}
+                rows += [row for row in _like_rows(cursor, pet_id, short) if row.id not in seen]
+        # A term with no list of its own: its share among the rows read stands in for its df.
+        for term in terms:
+            if term.text not in lists and rows:
+                share = _seen_in(rows, term.text) / len(rows)
+                df[term.text] = max(df.get(term.text, 0.0), share * n)
+        return _score(rows, terms, df, n, now)
+    finally:
+        cursor.close()
+
+
+#: "+pet_id" keeps SQLite off the pet's index: walking it costs ten times a
+#: read of the table in id order when one pet owns most rows
+_LIVE = "+pet_id = ? AND status = 'active' AND deleted_at IS NULL"
+
+
+def _read(cursor, pet_id: int, ids: list[int]) -> list[_Row]:
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    sql = f"SELECT id, content, pinned, updated_at FROM memories WHERE id IN ({marks}) AND {_LIVE}"
+    return [_Row(*r) for r in cursor.execute(sql, (*ids, pet_id))]
+
+
+def _like_rows(cursor, pet_id: int, terms: list[Term]) -> list[_Row]:
+    where = " OR ".join("content LIKE ?" for _ in terms)
+    sql = (f"SELECT id, content, pinned, updated_at FROM memories WHERE {_LIVE} AND ({where}) "
+           f"ORDER BY id DESC LIMIT {LIKE_POOL}")
+    return [_Row(*r) for r in cursor.execute(sql, (pet_id, *(f"%{t.text}%" for t in terms)))]
+
+
+# --- LIKE (any database) --------------------------------------------------------
+
+
+def _live(pet_id: int) -> tuple:
+    """The pet's recallable rows ("pet_id + 0": see _LIVE)."""
+    return (MemoryRow.pet_id + 0 == pet_id, MemoryRow.status == "active", MemoryRow.deleted_at.is_(None))
+
+
+def _like(conn: Connection, pet_id: int, terms: list[Term], now: dt.datetime) -> dict[int, float]:
+    """Plain LIKE: one pass reads the rows holding any term (at most
+    LIKE_ROWS: those holding the most terms, then the newest); each term's
+    rows among them are its df."""
+    def has(text: str):
+        pattern = f"%{text}%"  # SQLite's LIKE ignores ASCII case already
+        sqlite = conn.dialect.name == "sqlite"
+        return MemoryRow.content.like(pattern) if sqlite else MemoryRow.content.ilike(pattern)
+
+    n = float(conn.execute(select(func.max(MemoryRow.id))).scalar() or 0)
+    held = sum((case((has(t.text), 1), else_=0) for t in terms), literal(0))
+    rows = [_Row(*r) for r in conn.execute(
+        select(MemoryRow.id, MemoryRow.content, MemoryRow.pinned, MemoryRow.updated_at)
+        .where(*_live(pet_id), or_(*(has(t.text) for t in terms)))
+        .order_by(held.desc(), MemoryRow.id.desc())  # past LIKE_ROWS, keep the rows holding most terms
+        .limit(LIKE_ROWS)
+    )]
+    if not rows:
+        return {}
+    texts = [row.content.casefold() for row in rows]
+    scale = max(1.0, n / len(rows)) if len(rows) == LIKE_ROWS else 1.0
+    pieces = [*(t.text for t in terms), *segment_pieces(terms)]
+    df = {piece: scale * sum(1 for text in texts if piece in text) for piece in dict.fromkeys(pieces)}
+    terms = resolve(terms, df)
+    for term in terms:
+        if term.text not in df:
+            df[term.text] = scale * sum(1 for text in texts if term.text in text)
+    return _score(rows, terms, df, n, now)

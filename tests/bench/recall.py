@@ -1,0 +1,207 @@
+"""Recall quality and latency of MemoryStore.search on a synthetic bilingual corpus.
+
+    python tests/bench/recall.py [--size 100000] [--queries 1000] [--cache DIR] [--seed 7]
+
+Builds (once, then cached in DIR, default a folder in the temp dir) a SQLite
+home with `size` memories and `queries` known answers (tests/bench/recall_corpus.py
+says how they are made), then asks each question through MemoryStore.search
+with the FTS5 index and again with plain LIKE (the same database, `db.fts`
+off). Reports recall@5 (the answer among the first five results) and the
+latency of each search, and checks that no row of another pet, no pending and
+no forgotten memory is ever returned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from recall_corpus import generate  # noqa: E402
+
+from pet.memory.db import Database, open_database  # noqa: E402
+from pet.memory.recall import memory_key  # noqa: E402
+from pet.memory.store import MemoryStore, PetStore  # noqa: E402
+
+#: bump when the generator changes, so that an old cached corpus is not reused
+CORPUS_VERSION = 2
+TOP = 5
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    answer: int  # memory id
+    language: str
+    #: the question shares a word with its answer besides the person's name
+    shared: bool
+
+
+@dataclass(frozen=True)
+class Corpus:
+    path: Path
+    pet_id: int
+    questions: list[Question]
+    #: ids of rows that must never be recalled for the pet (other pet, pending, forgotten)
+    hidden: frozenset[int]
+    size: int
+    build_seconds: float
+
+
+@dataclass(frozen=True)
+class Figures:
+    recall: float
+    p50_ms: float
+    p95_ms: float
+    max_ms: float
+    leaks: int
+    by_language: dict[str, float]
+    #: recall@5 on the questions that share a word with their answer besides the name
+    shared: float
+    unshared: float
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def build_corpus(folder: Path, size: int, queries: int, seed: int = 7) -> Corpus:
+    """The corpus database in `folder`, built unless a matching one is cached there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"recall-v{CORPUS_VERSION}-{size}-{queries}-{seed}"
+    path, meta_path = folder / f"{stem}.db", folder / f"{stem}.json"
+    if path.exists() and meta_path.exists():
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        return Corpus(path, meta["pet_id"], [Question(**q) for q in meta["questions"]],
+                      frozenset(meta["hidden"]), size, meta["build_seconds"])
+    for stale in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        stale.unlink(missing_ok=True)
+
+    started = time.perf_counter()
+    rows, known = generate(size, queries, seed)
+    db = open_database(f"sqlite:///{path}")
+    pets = PetStore(db)
+    pet_id = pets.ensure("xiaoqian", "xiaoqian", dt.date(2024, 1, 1)).id
+    other_id = pets.ensure("doudou", "doudou", dt.date(2024, 1, 1)).id
+    db.close()
+
+    now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    conn = sqlite3.connect(path)
+    with conn:
+        start_id = (conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0]) + 1
+        values = []
+        for row in rows:
+            written = now - dt.timedelta(days=row.age_days)
+            deleted = written + dt.timedelta(hours=1) if row.kind == "deleted" else None
+            values.append((
+                other_id if row.kind == "other" else pet_id, row.content, memory_key(row.content), "",
+                row.pinned, "tool" if row.kind == "pending" else "person",
+                "pending" if row.kind == "pending" else "active", written, written, deleted,
+            ))
+        conn.executemany(
+            "INSERT INTO memories (pet_id, content, key, tag, pinned, asserted_by, status, created_at, "
+            "updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [tuple(v.isoformat(sep=" ") if isinstance(v, dt.datetime) else v for v in row) for row in values],
+        )
+    conn.execute("PRAGMA optimize")
+    conn.close()
+    seconds = time.perf_counter() - started
+
+    questions = [Question(k.question, start_id + k.row, k.language, k.shared) for k in known]
+    hidden = sorted(start_id + i for i, row in enumerate(rows) if row.kind != "mine")
+    meta_path.write_text(json.dumps({
+        "pet_id": pet_id, "build_seconds": round(seconds, 2), "hidden": hidden,
+        "questions": [q.__dict__ for q in questions],
+    }, ensure_ascii=False), encoding="utf-8")
+    return Corpus(path, pet_id, questions, frozenset(hidden), size, seconds)
+
+
+def measure(search: Callable[[str], list[int]], corpus: Corpus, warmup: int = 20) -> Figures:
+    for q in corpus.questions[:warmup]:
+        search(q.text)
+    times: list[float] = []
+    hits: dict[str, list[bool]] = {}
+    by_overlap: dict[bool, list[bool]] = {True: [], False: []}
+    leaks = 0
+    for q in corpus.questions:
+        started = time.perf_counter()
+        found = search(q.text)
+        times.append(time.perf_counter() - started)
+        hit = q.answer in found[:TOP]
+        hits.setdefault(q.language, []).append(hit)
+        by_overlap[q.shared].append(hit)
+        leaks += sum(1 for i in found if i in corpus.hidden)
+    every = [h for values in hits.values() for h in values]
+
+    def share(values: list[bool]) -> float:
+        return sum(values) / len(values) if values else float("nan")
+
+    return Figures(
+        recall=share(every),
+        p50_ms=statistics.median(times) * 1000,
+        p95_ms=percentile(times, 0.95) * 1000,
+        max_ms=max(times) * 1000,
+        leaks=leaks,
+        by_language={lang: share(v) for lang, v in sorted(hits.items())},
+        shared=share(by_overlap[True]),
+        unshared=share(by_overlap[False]),
+    )
+
+
+def searcher(db: Database, pet_id: int) -> Callable[[str], list[int]]:
+    store = MemoryStore(db)
+    return lambda text: [m.id for m in store.search(pet_id, text, limit=TOP)]
+
+
+def run(corpus: Corpus, like: bool = True) -> dict[str, Figures]:
+    """Figures for FTS5 and (when `like`) for plain LIKE on the same file."""
+    db = open_database(f"sqlite:///{corpus.path}")
+    try:
+        results = {}
+        if db.fts:
+            results["FTS5 trigram"] = measure(searcher(db, corpus.pet_id), corpus)
+        if like:
+            db.fts = False
+            results["LIKE"] = measure(searcher(db, corpus.pet_id), corpus)
+        return results
+    finally:
+        db.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=100_000, help="memories in the corpus")
+    parser.add_argument("--queries", type=int, default=1000, help="known-answer questions")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "pet-bench-recall",
+                        help="folder for the corpus database (reused when it matches)")
+    parser.add_argument("--no-like", action="store_true", help="skip the (slow) LIKE run")
+    args = parser.parse_args()
+
+    corpus = build_corpus(args.cache, args.size, args.queries, args.seed)
+    shared = sum(q.shared for q in corpus.questions)
+    print(f"corpus: {corpus.size:,} memories ({len(corpus.hidden):,} of another pet, pending or forgotten), "
+          f"{len(corpus.questions):,} known answers ({shared:,} share a word with the answer besides the "
+          f"name); built in {corpus.build_seconds:.1f} s: {corpus.path}")
+    print(f"{'':14s} recall@{TOP}   p50 ms   p95 ms   max ms   en     zh     shared  name-only")
+    for name, f in run(corpus, like=not args.no_like).items():
+        print(f"{name:14s} {f.recall:8.3f} {f.p50_ms:8.2f} {f.p95_ms:8.2f} {f.max_ms:8.2f}   "
+              f"{f.by_language.get('en', 0):.3f}  {f.by_language.get('zh', 0):.3f}  "
+              f"{f.shared:.3f}   {f.unshared:.3f}"
+              + (f"   LEAKED {f.leaks} hidden rows" if f.leaks else ""))
+
+
+if __name__ == "__main__":
+    main()

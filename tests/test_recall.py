@@ -1,0 +1,320 @@
+"""Recall: the FTS5 trigram index kept in sync, Chinese and English substrings,
+short queries through LIKE, the LIKE path of other databases, ranking by
+relevance, recency and pins, and the token budget of the prompt's memories.
+Real SQLite files throughout."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+import pet.memory.search as search
+from pet.config import load_settings
+from pet.memory.db import open_database
+from pet.memory.recall import estimate_tokens, query_terms, search_terms, split_segment
+from pet.memory.search import line_tokens
+from pet.memory.store import MemoryStore, PetStore
+
+ADOPTED = dt.date(2026, 1, 1)
+
+
+@pytest.fixture
+def path(tmp_path) -> Path:
+    return tmp_path / "pet.db"
+
+
+@pytest.fixture
+def db(path):
+    database = open_database(f"sqlite:///{path}")
+    assert database.fts
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def pet_id(db) -> int:
+    return PetStore(db).ensure("xiaoqian", "xiaoqian", ADOPTED).id
+
+
+@pytest.fixture
+def store(db) -> MemoryStore:
+    return MemoryStore(db)
+
+
+@pytest.fixture
+def like_only(monkeypatch):
+    """Fail the test if the FTS5 path runs."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the FTS5 path ran")
+    monkeypatch.setattr(search, "_fts", refuse)
+
+
+def sql(path: Path, statement: str, *params) -> list[tuple]:
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            return conn.execute(statement, params).fetchall()
+    finally:
+        conn.close()
+
+
+def indexed(path: Path, phrase: str) -> list[int]:
+    """Rowids the full-text index itself matches."""
+    rows = sql(path, "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", f'"{phrase}"')
+    return [r for (r,) in rows]
+
+
+def contents(found) -> list[str]:
+    return [m.content for m in found]
+
+
+# --- the index stays in sync ----------------------------------------------------
+
+
+def test_a_new_memory_is_indexed_and_found(store, pet_id, path):
+    memory, _ = store.remember(pet_id, "我妹妹叫小雨，生日是3月5日")
+    assert indexed(path, "叫小雨") == [memory.id]
+    assert contents(store.search(pet_id, "小雨的生日是哪天？")) == ["我妹妹叫小雨，生日是3月5日"]
+
+
+def test_remembering_again_and_editing_by_sql_reindex(store, pet_id, path):
+    memory, _ = store.remember(pet_id, "likes green tea")
+    again, created = store.remember(pet_id, "Likes GREEN tea!")
+    assert not created and again.id == memory.id
+    assert indexed(path, "green tea") == [memory.id]
+
+    sql(path, "UPDATE memories SET content = 'likes oolong tea' WHERE id = ?", memory.id)
+
+    assert indexed(path, "green") == []
+    assert indexed(path, "oolong") == [memory.id]
+    assert store.search(pet_id, "green") == []
+    assert contents(store.search(pet_id, "any oolong?")) == ["likes oolong tea"]
+
+
+def test_a_deleted_row_leaves_the_index(store, pet_id, path):
+    memory, _ = store.remember(pet_id, "parks the bike in the basement")
+    sql(path, "DELETE FROM memories WHERE id = ?", memory.id)
+    assert indexed(path, "basement") == []
+    assert store.search(pet_id, "where is the bike?") == []
+
+
+def test_a_forgotten_memory_is_never_recalled(store, pet_id):
+    memory, _ = store.remember(pet_id, "the spare key is under the blue pot")
+    store.forget(pet_id, memory.id)
+    assert store.search(pet_id, "where is the spare key") == []
+    assert store.for_context(pet_id, "spare key", 600) == []
+    store.restore(pet_id, memory.id)
+    assert contents(store.search(pet_id, "spare key")) == ["the spare key is under the blue pot"]
+
+
+def test_pending_memories_and_other_pets_are_never_recalled(store, pet_id, path):
+    mine, _ = store.remember(pet_id, "Mira's birthday is March 5")
+    pending, _ = store.remember(pet_id, "Mira's birthday is June 9, says the calendar file")
+    sql(path, "UPDATE memories SET status = 'pending' WHERE id = ?", pending.id)
+    other = PetStore(store.db).ensure("doudou", "doudou", ADOPTED).id
+    store.remember(other, "Mira's birthday is April 1")
+
+    assert [m.id for m in store.search(pet_id, "when is Mira's birthday?")] == [mine.id]
+    assert [m.id for m in store.for_context(pet_id, "Mira birthday", 600)] == [mine.id]
+
+
+# --- what matches ---------------------------------------------------------------
+
+
+def test_english_words_match_their_other_forms(store, pet_id):
+    store.remember(pet_id, "codes after 11pm")
+    store.remember(pet_id, "went hiking in the Alps with Tom")
+    assert contents(store.search(pet_id, "when do I usually code?")) == ["codes after 11pm"]
+    assert contents(store.search(pet_id, "Does Tom like hikes?")) == ["went hiking in the Alps with Tom"]
+
+
+def test_chinese_substrings_match_inside_longer_text(store, pet_id):
+    store.remember(pet_id, "张伟是我大学室友，现在在腾讯上班")
+    store.remember(pet_id, "周末和李娜去爬山")
+    assert contents(store.search(pet_id, "张伟在哪儿上班？")) == ["张伟是我大学室友，现在在腾讯上班"]
+    assert contents(store.search(pet_id, "上次和李娜去哪了")) == ["周末和李娜去爬山"]
+
+
+def test_queries_below_the_trigram_go_through_like(store, pet_id, path):
+    # The name ends the text, so no trigram starts with it.
+    store.remember(pet_id, "我最好的朋友叫张伟")
+    store.remember(pet_id, "养了一只猫")
+    store.remember(pet_id, "likes the sea")
+    assert indexed(path, "张伟") == []  # too short for the index itself
+    assert contents(store.search(pet_id, "张伟")) == ["我最好的朋友叫张伟"]
+    assert contents(store.search(pet_id, "猫")) == ["养了一只猫"]
+    assert contents(store.search(pet_id, "TV")) == []
+
+
+def test_the_like_path_without_the_index(db, store, pet_id, like_only):
+    db.fts = False
+    store.remember(pet_id, "我妹妹叫小雨，生日是3月5日")
+    store.remember(pet_id, "codes after 11pm")
+    gone, _ = store.remember(pet_id, "likes oolong tea")
+    store.forget(pet_id, gone.id)
+    assert contents(store.search(pet_id, "小雨的生日")) == ["我妹妹叫小雨，生日是3月5日"]
+    assert contents(store.search(pet_id, "when do I code?")) == ["codes after 11pm"]
+    assert store.search(pet_id, "oolong tea") == []
+    chosen = store.for_context(pet_id, "小雨", 600)
+    assert contents(chosen) == ["我妹妹叫小雨，生日是3月5日", "codes after 11pm"]  # match, then newest
+
+
+# --- ranking --------------------------------------------------------------------
+
+
+def age(path: Path, memory_id: int, days: int) -> None:
+    moment = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=days)).replace(tzinfo=None)
+    sql(path, "UPDATE memories SET created_at = ?, updated_at = ? WHERE id = ?",
+        moment.isoformat(sep=" "), moment.isoformat(sep=" "), memory_id)
+
+
+@pytest.mark.parametrize("fts", [True, False])
+def test_a_recent_memory_beats_an_old_one_with_the_same_match(db, store, pet_id, path, fts):
+    db.fts = fts
+    recent, _ = store.remember(pet_id, "Tom moved to Berlin")
+    old, _ = store.remember(pet_id, "Tom moved to Lisbon")
+    age(path, old.id, 400)
+    age(path, recent.id, 1)
+    assert [m.id for m in store.search(pet_id, "where did Tom move?")] == [recent.id, old.id]
+
+
+@pytest.mark.parametrize("fts", [True, False])
+def test_a_pinned_memory_beats_an_unpinned_one_with_the_same_match(db, store, pet_id, path, fts):
+    db.fts = fts
+    plain, _ = store.remember(pet_id, "小雨喜欢草莓")
+    pinned, _ = store.remember(pet_id, "小雨喜欢芒果")
+    age(path, pinned.id, 30)  # older, and still first
+    store.set_pinned(pet_id, pinned.id, True)
+    assert [m.id for m in store.search(pet_id, "小雨喜欢什么")] == [pinned.id, plain.id]
+
+
+def test_more_of_the_message_beats_a_newer_partial_match(store, pet_id):
+    store.remember(pet_id, "drinks tea")
+    best, _ = store.remember(pet_id, "drinks green tea every morning")
+    store.remember(pet_id, "likes green tea")
+    assert store.search(pet_id, "green tea in the morning")[0].id == best.id
+
+
+def test_the_new_message_weighs_more_than_earlier_turns(store, pet_id):
+    store.remember(pet_id, "Anna works at the bakery")
+    store.remember(pet_id, "Ben works at the library")
+    found = store.search(pet_id, "and where does Ben work?", earlier=["Tell me about Anna"])
+    assert contents(found) == ["Ben works at the library", "Anna works at the bakery"]
+
+
+# --- the prompt's memories: pinned always, recalled within the budget --------------
+
+
+def test_pinned_memories_are_always_in_even_past_the_budget(store, pet_id):
+    pinned, _ = store.remember(pet_id, "name is Lin, calls the pet 钳钳, lives in Hangzhou with two cats")
+    store.set_pinned(pet_id, pinned.id, True)
+    store.remember(pet_id, "Lin likes hotpot")
+    chosen = store.for_context(pet_id, "what food does Lin like?", tokens=5)
+    assert [m.id for m in chosen] == [pinned.id]
+
+
+def test_recalled_memories_fill_the_budget_and_no_more(store, pet_id):
+    pinned, _ = store.remember(pet_id, "name is Lin")
+    store.set_pinned(pet_id, pinned.id, True)
+    for i in range(40):
+        store.remember(pet_id, f"Lin's coffee order number {i}: a flat white with oat milk, extra hot")
+    budget = 120
+
+    chosen = store.for_context(pet_id, "what coffee does Lin order?", tokens=budget, limit=100)
+
+    assert chosen[0].id == pinned.id
+    spent = sum(line_tokens(m.content) for m in chosen)
+    assert spent <= budget
+    assert spent + line_tokens(chosen[-1].content) > budget  # the next one would not have fitted
+    assert len(chosen) > 3
+
+
+def test_a_long_memory_is_skipped_so_that_shorter_ones_fit(store, pet_id):
+    store.remember(pet_id, "short: Lin likes tea")
+    store.remember(pet_id, "Lin " + "really " * 200 + "likes long stories")
+    chosen = store.for_context(pet_id, "Lin", tokens=40)
+    assert contents(chosen) == ["short: Lin likes tea"]
+
+
+def test_memory_tokens_setting_and_environment():
+    assert load_settings({}, {}).memory_tokens == 600
+    assert load_settings({}, {"PET_MEMORY_TOKENS": "250"}).memory_tokens == 250
+
+
+def test_the_agent_sends_memories_within_the_configured_budget(pet_home):
+    from pet.app import build
+    from pet.brain.scripted import ScriptedModel
+
+    model = ScriptedModel(["ok"], repeat_last=True)
+    app = build(load_settings({"memory_tokens": 60, "reflexes": False}), brain=model)
+    try:
+        for i in range(30):
+            app.memories.remember(app.pet.id, f"fact {i}: Lin went to the coast and ate grilled fish")
+        list(app.agent.run(app.current_conversation(), "What did Lin eat at the coast?"))
+        system = model.calls[0].messages[0].content
+        lines = [line for line in system.splitlines() if line.startswith("- [#")]
+        assert 1 <= len(lines) and sum(estimate_tokens(line) for line in lines) <= 60
+    finally:
+        app.close()
+
+
+# --- terms ----------------------------------------------------------------------
+
+
+def test_stop_words_are_dropped_in_both_languages():
+    assert query_terms("What is the name of your cat?") == ["name", "cat"]
+    assert query_terms("你知道我的生日是什么时候吗？") == ["生日"]
+    assert query_terms("the and for 的了吗") == []
+
+
+def test_a_capitalised_stop_word_inside_a_sentence_is_a_name():
+    assert "will" in query_terms("what is Will allergic to")
+    assert "will" not in query_terms("Will you remember it?")
+
+
+def test_chinese_runs_are_cut_where_the_memories_cut_them():
+    # 朱静 is a name the memories hold; 静养 only straddles it and the verb.
+    assert split_segment("朱静养", {"朱静": 40, "静养": 1}) == ["朱静", "养"]
+    # A three-character name that always comes whole stays whole.
+    assert split_segment("徐军芳对", {"徐军": 20, "军芳": 20, "徐军芳": 19, "芳对": 3}) == ["徐军芳", "对"]
+    assert [t.text for t in search_terms("张伟在哪里上班？")] == ["张伟", "上班"]
+
+
+def test_token_estimate():
+    assert estimate_tokens("") == 0
+    assert estimate_tokens("咖啡") == 2
+    assert estimate_tokens("hello world!") == 3
+    assert estimate_tokens("我喜欢 coffee") == 3 + 2
+
+
+# --- the benchmark itself, on a small corpus (not timed) ---------------------------
+
+
+def _bench():
+    path = Path(__file__).parent / "bench" / "recall.py"
+    spec = importlib.util.spec_from_file_location("recall_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["recall_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_recall_bench_runs_on_a_small_corpus(tmp_path):
+    bench = _bench()
+    corpus = bench.build_corpus(tmp_path, size=2000, queries=100)
+    assert len(corpus.questions) == 100
+    assert sql(corpus.path, "SELECT count(*) FROM memories") == [(2000,)]
+    again = bench.build_corpus(tmp_path, size=2000, queries=100)  # from the cache
+    assert again.questions == corpus.questions
+
+    figures = bench.run(corpus)
+
+    fts, like = figures["FTS5 trigram"], figures["LIKE"]
+    assert fts.leaks == like.leaks == 0
+    assert fts.recall >= 0.8 and fts.shared >= 0.9
+    assert abs(fts.recall - like.recall) <= 0.1

@@ -1,0 +1,397 @@
+"""Summary memory: older turns are folded into points that keep every number,
+date, time, name, id and code span; the full history stays in the database."""
+
+from __future__ import annotations
+
+import re
+
+import datetime as dt
+
+import pytest
+
+from pet.agent.context import SUMMARY_HEADING
+from pet.app import build, history_budget
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+from pet.errors import BrainTimeout, BrainUnavailable
+from pet.events import Completion, Message, ToolCall
+from pet.memory.db import open_database
+from pet.memory.recall import estimate_tokens
+from pet.memory.store import ConversationStore, PetStore, SummaryStore
+from pet.memory.summary import (
+    SUMMARY_INSTRUCTIONS,
+    SUMMARY_TOKENS,
+    HistorySummarizer,
+    contains,
+    extractive_summary,
+    missing,
+    must_keep,
+    source_text,
+    summarize,
+)
+
+# --- the checker's rules -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, item",
+    [
+        # numbers, with their unit when they have one
+        ("I have 3 cats.", "3"),
+        ("It costs 1,299.50 now", "1,299.50"),
+        ("She weighs 12.5 kg", "12.5 kg"),
+        ("That took 3 hours", "3 hours"),
+        ("Save 15% today", "15%"),
+        ("It was $12.99", "$12.99"),
+        ("这个花了200元", "200元"),
+        ("家里养了两只猫", "两只"),
+        ("等了三个月", "三个月"),
+        # dates
+        ("We train on 2026-03-05.", "2026-03-05"),
+        ("我3月5日走", "3月5日"),
+        ("生于2026年3月5日", "2026年3月5日"),
+        ("三月五号见", "三月五号"),
+        ("It is due March 5th, 2026 at the latest", "March 5th, 2026"),
+        ("back on 5 March", "5 March"),
+        ("see you on Monday", "Monday"),
+        ("下周三开会", "下周三"),
+        # times
+        ("at 9:30 sharp", "9:30"),
+        ("call me at 11pm.", "11pm"),
+        ("at 9 a.m. sharp", "9 a.m."),
+        ("下午三点见", "下午三点"),
+        ("晚上8点半出门", "晚上8点半"),
+        ("3点15分出发", "3点15分"),
+        # names
+        ("I met Alice Chen yesterday.", "Alice Chen"),
+        ("Ask Bob's sister.", "Bob"),
+        ("We saw Dr. Smith today.", "Smith"),
+        ("It runs on my iPhone.", "iPhone"),
+        ("我的猫叫咪咪，很可爱", "咪咪"),
+        ("他名叫王小明明天来", "王小明"),
+        ("我姓欧阳", "欧阳"),
+        ("我在读《三体》", "三体"),
+        ("我们就叫它“小钳”吧", "小钳"),
+        ("my friend \"Tofu\" says hi", "Tofu"),
+        # ids
+        ("see memory #12", "#12"),
+        ("order A-12345 shipped", "A-12345"),
+        ("it uses qwen2.5 today", "qwen2.5"),
+        ("订单号 20240305001", "20240305001"),
+        ("call 138-1234-5678", "138-1234-5678"),
+        # code spans, addresses
+        ("run `pet --brain embedded` now", "pet --brain embedded"),
+        ("open http://127.0.0.1:7860/ now.", "http://127.0.0.1:7860/"),
+        ("write to bob@example.com.", "bob@example.com"),
+    ],
+)
+def test_must_keep_finds_each_kind_of_item(text, item):
+    assert item in must_keep(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hello there. Thanks! Sure.",  # capitals at the start of a sentence
+        "I think OK is fine",
+        "有一点累，给你三点建议",  # 一点 is "a bit"; 三点 without 下午/半/分 is "three points"
+        "一个人一次吃一天",  # a lone 一 means "a"
+        "每周一次",  # once a week, not Monday
+        "Ideas:\n1. Walk the dog\n2) Read\n- Swim",  # list markers and line starts
+        "我明天和今天都在",
+    ],
+)
+def test_must_keep_ignores_what_is_not_a_fact(text):
+    assert must_keep(text) == set()
+
+
+def test_an_item_inside_a_longer_one_is_not_repeated():
+    assert must_keep("I met Alice Chen. Then Alice left at 9:30.") == {"Alice Chen", "9:30"}
+
+
+def test_contains_is_verbatim_but_not_part_of_a_longer_number_or_word():
+    assert contains("paid 12 yuan", "12")
+    assert not contains("paid 123 yuan", "12")
+    assert not contains("it weighs 12.5 kg", "12")
+    assert not contains("Alicent", "Alice")
+    assert contains("Alice's cat", "Alice")
+    assert contains("about 5kg", "5 kg")  # spacing aside
+    assert not contains("#123", "#12")
+
+
+def test_missing_lists_the_dropped_items_in_order():
+    turns = "I met Alice Chen on 2026-03-05 at 9:30 about order #4471."
+    assert missing("Met Alice on 2026-03-05 about #4471.", turns) == ["Alice Chen", "9:30"]
+    assert missing("Alice Chen, 2026-03-05, 9:30, #4471", turns) == []
+
+
+# --- asking the model ---------------------------------------------------------
+
+TURNS = [
+    Message("user", "Hi! Please note: I'm meeting Alice Chen on 2026-03-05 at 9:30 about order #4471."),
+    Message("assistant", "Noted! Meeting Alice Chen on 2026-03-05 at 9:30, order #4471."),
+    Message("user", "我的猫叫咪咪，今年3岁了。To start it, run `pet --brain embedded`."),
+    Message("assistant", "咪咪好可爱！"),
+]
+GOOD = (
+    "- Person meets Alice Chen on 2026-03-05 at 9:30 about order #4471.\n"
+    "- Person's cat 咪咪 is 3岁; start with `pet --brain embedded`."
+)
+
+
+def test_a_summary_that_keeps_everything_is_accepted_at_once():
+    model = ScriptedModel([GOOD])
+    result = summarize(model, TURNS)
+    assert (result.text, result.method) == (GOOD, "model")
+    assert len(model.calls) == 1
+    call = model.calls[0]
+    assert call.tools == () and call.messages[0].content == SUMMARY_INSTRUCTIONS
+    assert "Alice Chen" in call.messages[1].content  # the turns were shown
+
+
+@pytest.mark.parametrize(
+    "kind, item",
+    [
+        ("number", "3岁"),
+        ("date", "2026-03-05"),
+        ("time", "9:30"),
+        ("name", "Alice Chen"),
+        ("Chinese name", "咪咪"),
+        ("id", "#4471"),
+        ("code span", "pet --brain embedded"),
+    ],
+)
+def test_a_dropped_item_is_named_in_one_retry_which_fixes_it(kind, item):
+    dropped = GOOD.replace(item, "…")
+    model = ScriptedModel([dropped, GOOD])
+    result = summarize(model, TURNS)
+    assert (result.text, result.method) == (GOOD, "model"), kind
+    retry = model.calls[1].messages
+    assert retry[-2] == Message("assistant", dropped)
+    assert retry[-1].role == "user" and f"- {item}" in retry[-1].content
+    model.assert_complete()
+
+
+@pytest.mark.parametrize("item", ["3岁", "2026-03-05", "9:30", "Alice Chen", "咪咪", "#4471", "pet --brain embedded"])
+def test_an_item_dropped_twice_gives_the_extractive_summary_which_keeps_it(item):
+    dropped = GOOD.replace(item, "…")
+    model = ScriptedModel([dropped, dropped])
+    result = summarize(model, TURNS)
+    assert result.method == "extractive"
+    assert contains(result.text, item)
+    assert missing(result.text, source_text(TURNS)) == []
+    model.assert_complete()  # exactly one retry
+
+
+@pytest.mark.parametrize("error", [BrainUnavailable("no server"), BrainTimeout("too slow")])
+def test_a_model_error_gives_the_extractive_summary(error):
+    model = ScriptedModel([error])
+    result = summarize(model, TURNS)
+    assert result.method == "extractive"
+    assert missing(result.text, source_text(TURNS)) == []
+    assert len(model.calls) == 1
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["", "   ", "}{][", Completion("", (ToolCall("remember", {"content": "x"}),)), '{"name": "recall"}'],
+)
+def test_an_empty_or_garbage_answer_gives_the_extractive_summary(answer):
+    model = ScriptedModel([answer])
+    result = summarize(model, TURNS)
+    assert result.method == "extractive" and missing(result.text, source_text(TURNS)) == []
+    assert len(model.calls) == 1
+
+
+def test_the_extractive_summary_is_points_bounded_in_length_and_keeps_every_item():
+    chatter = "We talked about the weather and the sea and how nice the afternoon light was. " * 6
+    turns = [
+        Message("user", chatter + "My locker code is 4471."),
+        Message("assistant", chatter + "I will keep locker 4471 in mind."),
+        Message("user", "Why do crabs walk sideways? " + chatter),
+        Message("assistant", chatter + "Then Alice Chen phoned at 9:30."),
+    ]
+    text = extractive_summary(turns)
+    assert all(line.startswith("- ") for line in text.splitlines())
+    assert "- Person: " in text and "- Pet: " in text
+    assert "Why do crabs walk sideways?" in text  # what the person asked
+    assert missing(text, source_text(turns)) == []
+    assert estimate_tokens(text) <= SUMMARY_TOKENS < estimate_tokens(source_text(turns))
+    # Squeezed harder, it keeps only the items, but still all of them.
+    tight = extractive_summary(turns, max_tokens=15)
+    assert tight == "- Facts: 4471; Alice Chen; 9:30"
+
+
+def test_a_summary_of_a_summary_is_checked_against_the_old_summary_too():
+    new = [Message("user", "Also, Bob arrives at 5pm."), Message("assistant", "Bob at 5pm, noted.")]
+    forgot_old = "- Bob arrives at 5pm."
+    model = ScriptedModel([forgot_old, GOOD + "\n" + forgot_old])
+    result = summarize(model, new, previous=GOOD)
+    assert result.method == "model" and "Alice Chen" in result.text
+    assert "Earlier points:" in model.calls[0].messages[1].content
+    assert "- #4471" in model.calls[1].messages[-1].content
+
+
+# --- the conversation's context ------------------------------------------------
+
+OLD = [
+    "My locker code is 4471 and my coach is Alice Chen; we train on 2026-03-05 at 9:30.",
+    "Got it: locker 4471, coach Alice Chen, training 2026-03-05 at 9:30!",
+    "我的猫叫咪咪，今年3岁了。",
+    "咪咪好可爱！",
+]
+FILLER = [
+    ("Tell me something about clouds.", "Clouds are just very relaxed water."),
+    ("And what about the sea?", "The sea is where my cousins live, all very salty."),
+    ("What should I drink now?", "Something warm would be nice."),
+    ("Do you like the rain?", "Rain makes the pond bigger, so yes!"),
+]
+SUMMARY = "- Locker code 4471; coach Alice Chen; training 2026-03-05 at 9:30.\n- The cat 咪咪 is 3岁.\n- Small talk."
+
+
+def make_app(model, **settings):
+    settings.setdefault("reflexes", False)
+    return build(load_settings(settings), brain=model)
+
+
+def seed(app, conversation: int) -> None:
+    """A long conversation already in the database."""
+    for i in range(0, len(OLD), 2):
+        app.conversations.append(conversation, Message("user", OLD[i]))
+        app.conversations.append(conversation, Message("assistant", OLD[i + 1]))
+    for asked, answered in FILLER:
+        app.conversations.append(conversation, Message("user", asked))
+        app.conversations.append(conversation, Message("assistant", answered))
+
+
+def all_text(messages) -> str:
+    return "\n".join(m.content for m in messages)
+
+
+def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
+    model = ScriptedModel([SUMMARY, "Warm tea it is."])
+    app = make_app(model, history_tokens=120)
+    conversation = app.current_conversation()
+    seed(app, conversation)
+    events = list(app.agent.run(conversation, "Any plans for tonight?"))
+    assert events[-1].text == "Warm tea it is."
+
+    summary_call, turn_call = model.calls
+    assert summary_call.messages[0].content == SUMMARY_INSTRUCTIONS and summary_call.tools == ()
+    assert OLD[0] in summary_call.messages[1].content  # the old turns were what got folded
+
+    sent = turn_call.messages
+    assert sent[0].role == "system" and sent[0].content.endswith("\n\n" + SUMMARY_HEADING + SUMMARY)
+    assert [m.role for m in sent].count("system") == 1
+    assert sent[-1] == Message("user", "Any plans for tonight?")
+    assert [m.content for m in sent[-3:-1]] == list(FILLER[-1])  # the recent turn, verbatim
+    for old in OLD:
+        assert old not in all_text(sent)  # the old turns only through the summary
+
+    # The full history stays in the database; the summary is a row of its own.
+    stored = [m.message.content for m in app.conversations.history(conversation)]
+    assert stored[: len(OLD)] == OLD and len(stored) == len(OLD) + 2 * len(FILLER) + 2
+    saved = SummaryStore(app.db).latest(conversation)
+    assert (saved.content, saved.method) == (SUMMARY, "model")
+    folded = [m for m in app.conversations.history(conversation) if m.id <= saved.through_message_id]
+    assert [m.message.content for m in folded][: len(OLD)] == OLD
+    assert FILLER[-1][1] not in [m.message.content for m in folded]
+
+
+def test_the_summary_is_reused_when_nothing_new_needs_folding(pet_home):
+    model = ScriptedModel([SUMMARY, "Warm tea it is.", "Sleep well!"])
+    app = make_app(model, history_tokens=120)
+    conversation = app.current_conversation()
+    seed(app, conversation)
+    list(app.agent.run(conversation, "Any plans for tonight?"))
+    list(app.agent.run(conversation, "Good night."))
+    assert len(model.calls) == 3  # one summary call, two turns
+    assert model.calls[2].messages[0].content.endswith(SUMMARY_HEADING + SUMMARY)
+    model.assert_complete()
+    app.close()
+
+    # After a restart the stored summary is used as it is.
+    again = ScriptedModel(["Morning!"])
+    restarted = make_app(again, history_tokens=120)
+    list(restarted.agent.run(conversation, "Good morning."))
+    assert len(again.calls) == 1 and again.calls[0].messages[0].content.endswith(SUMMARY_HEADING + SUMMARY)
+
+
+def test_a_model_that_drops_facts_twice_leaves_an_extractive_summary_in_the_context():
+    dropped = "- Some facts about a locker and a cat."
+    model = ScriptedModel([dropped, dropped, "Okay!"])
+    app = make_app(model, history_tokens=120)
+    conversation = app.current_conversation()
+    seed(app, conversation)
+    list(app.agent.run(conversation, "Any plans for tonight?"))
+    saved = SummaryStore(app.db).latest(conversation)
+    assert saved.method == "extractive"
+    for item in ["4471", "Alice Chen", "2026-03-05", "9:30", "咪咪", "3岁"]:
+        assert contains(saved.content, item)
+    assert model.calls[2].messages[0].content.endswith(SUMMARY_HEADING + saved.content)
+
+
+def test_later_folds_extend_the_previous_summary(tmp_path):
+    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
+    pet = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1))
+    conversations, summaries = ConversationStore(db), SummaryStore(db)
+    conversation = conversations.create(pet.id)
+    for i, text in enumerate(OLD):
+        conversations.append(conversation, Message("assistant" if i % 2 else "user", text))
+    model = ScriptedModel([SUMMARY, SUMMARY + "\n- Bob comes on Friday."])
+    summarizer = HistorySummarizer(model, summaries, budget_tokens=10_000, max_messages=2)
+
+    summary, recent = summarizer.condense(conversation, conversations.history(conversation))
+    assert summary == SUMMARY and [m.message.content for m in recent] == OLD[-1:]
+    first = summaries.latest(conversation)
+
+    conversations.append(conversation, Message("user", "Bob comes on Friday."))
+    conversations.append(conversation, Message("assistant", "Yay, Bob!"))
+    summary, recent = summarizer.condense(conversation, conversations.history(conversation))
+    assert summary.endswith("- Bob comes on Friday.") and [m.message.content for m in recent] == ["Yay, Bob!"]
+    # The second call saw the old summary and only the newly folded turns.
+    shown = model.calls[1].messages[1].content
+    assert SUMMARY in shown and OLD[0] not in shown and "Bob comes on Friday." in shown
+    assert summaries.latest(conversation).through_message_id > first.through_message_id
+    # Nothing new to fold: no model call.
+    assert summarizer.condense(conversation, conversations.history(conversation))[0] == summary
+    assert len(model.calls) == 2
+    db.close()
+
+
+def test_a_short_conversation_is_not_summarized():
+    model = ScriptedModel(["Hi!", "Bye!"])
+    app = make_app(model)
+    conversation = app.current_conversation()
+    list(app.agent.run(conversation, "Hello"))
+    list(app.agent.run(conversation, "Bye"))
+    assert [m.role for m in model.calls[1].messages] == ["system", "user", "assistant", "user"]
+    assert SummaryStore(app.db).latest(conversation) is None
+
+
+def test_history_tokens_setting_and_the_embedded_budget():
+    assert load_settings(environ={}).history_tokens == 2000
+    settings = load_settings(environ={"PET_HISTORY_TOKENS": "800"})
+    assert settings.history_tokens == 800
+    assert history_budget(settings, "server") == 800
+    # The embedded brain's small window: a quarter of it, so folding happens
+    # before the brain would have to drop turns itself.
+    assert history_budget(settings, "embedded") == settings.embedded_context // 4
+
+
+def test_a_huge_old_conversation_is_read_in_a_bounded_window(pet_home):
+    """A conversation from before summaries existed: one turn reads at most
+    UNFOLDED_READ × history_messages messages, so the summary call stays small."""
+    from pet.agent.context import UNFOLDED_READ
+
+    model = ScriptedModel([SUMMARY, SUMMARY, "Hi again."])  # numbers dropped: one retry, then extractive
+    app = make_app(model, history_tokens=120, history_messages=10)
+    conversation = app.current_conversation()
+    for i in range(500):
+        app.conversations.append(conversation, Message("user", f"old question number {i}"))
+        app.conversations.append(conversation, Message("assistant", f"old answer number {i}"))
+    list(app.agent.run(conversation, "hello"))
+    folded = model.calls[0].messages[1].content
+    numbers = [int(n) for n in re.findall(r"old (?:question|answer) number (\d+)", folded)]
+    assert numbers and min(numbers) >= 500 - UNFOLDED_READ * 10 // 2  # only the newest window
+    assert len(numbers) <= UNFOLDED_READ * 10
