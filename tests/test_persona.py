@@ -282,3 +282,123 @@ def test_names_must_cover_the_persona_languages(tmp_path):
         return
     # ...otherwise the prompt must still work, using the name it has.
     assert "豆豆" in system_prompt(persona, now=NOW, adopted=dt.date(2026, 1, 1), language="en")
+
+
+# --- growth stages and anniversaries in the file --------------------------------
+
+
+def grown_persona() -> dict[str, Any]:
+    data = base_persona()
+    data["stages"] = [
+        {"days": 0, "name": {"zh": "新来的", "en": "newcomer"}, "add_traits": {"zh": ["怕生"], "en": ["timid"]},
+         "behaviours": {"zh": ["躲在木屑里"], "en": ["hides in the wood shavings"]}},
+        {"days": 7, "name": {"zh": "熟悉了", "en": "settled"}, "drop_traits": {"zh": ["怕生"], "en": ["timid"]}},
+        {"days": 30, "name": {"zh": "老朋友", "en": "old friend"}},
+    ]
+    data["anniversaries"] = [
+        {"days": 100, "line": {"zh": "一百天啦！", "en": "A hundred days!"}},
+        {"date": "05-20", "line": {"zh": "今天是五二零。", "en": "It is May 20th."}},
+    ]
+    return data
+
+
+def test_shipped_xiaoqian_grows():
+    persona = load_persona("xiaoqian")
+    assert [stage.days for stage in persona.stages] == [0, 7, 30, 100, 365]
+    assert persona.stages[0].name == {"zh": "刚到家的小虾米", "en": "shy newcomer"}
+    assert all(stage.name.keys() == {"zh", "en"} for stage in persona.stages)
+    assert [a.days for a in persona.anniversaries] == [7, 30, 100, 365]
+    assert all(a.line.keys() == {"zh", "en"} for a in persona.anniversaries)
+
+
+def test_stages_and_anniversaries_are_read(tmp_path):
+    from pet.persona.save import dumps
+
+    path = tmp_path / "doudou.toml"
+    path.write_text(dumps(grown_persona()), encoding="utf-8")
+    persona = load_persona(str(path))
+
+    assert [s.days for s in persona.stages] == [0, 7, 30]
+    assert persona.stages[0].add_traits == {"zh": ("怕生",), "en": ("timid",)}
+    assert persona.stages[1].drop_traits["en"] == ("timid",)
+    assert persona.stages[0].behaviours["en"] == ("hides in the wood shavings",)
+    assert persona.anniversaries[0].days == 100 and persona.anniversaries[0].date is None
+    assert persona.anniversaries[1].date == "05-20" and persona.anniversaries[1].days is None
+
+
+def test_stages_and_anniversaries_are_optional():
+    persona = parse_persona(base_persona())
+    assert persona.stages == () and persona.anniversaries == ()
+
+
+def _set_stage(i: int, **values: Any):
+    return lambda d: d["stages"][i].update(values)
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "problem"),
+    [
+        (_set_stage(1, days=30), "'stages[2].days'", "not after stages[1].days (30)"),
+        (_set_stage(2, days=7), "'stages[2].days'", "in order of days"),
+        (_set_stage(1, days="7"), "'stages[1].days'", "whole number"),
+        (_set_stage(1, days=True), "'stages[1].days'", "whole number"),
+        (_set_stage(0, days=1), "'stages[0].days'", "must be 0"),
+        (lambda d: d["stages"][1].pop("days"), "'stages[1].days'", "is missing"),
+        (_set_stage(1, name={"zh": "熟悉了"}), "'stages[1].name'", "missing language 'en'"),
+        (lambda d: d["stages"][1].pop("name"), "'stages[1].name'", "table of languages"),
+        (_set_stage(2, behaviors={"en": ["runs"]}), "'stages[2].behaviors'", "did you mean 'behaviours'?"),
+        (_set_stage(2, add_trait={"en": ["brave"]}), "'stages[2].add_trait'", "did you mean 'add_traits'?"),
+        (_set_stage(1, drop_traits={"zh": ["贪吃"], "en": ["brave"]}), "'stages[1].drop_traits.en'",
+         "'brave', which is not a trait by then"),
+        (_set_stage(0, add_traits={"zh": ["贪吃"], "en": ["bold"]}), "'stages[0].add_traits.zh'", "already a trait"),
+        (_set_stage(0, behaviours={"zh": "躲起来", "en": ["hides"]}), "'stages[0].behaviours.zh'", "list"),
+        (lambda d: d.update(stage=[]), "'stage'", "did you mean 'stages'?"),
+        (lambda d: d.update(trait={}), "'trait'", "did you mean 'traits'?"),
+        (lambda d: d.update(colour="red"), "'colour'", "known keys: id, species"),
+        (lambda d: d.update(stages={"days": 0}), "'stages'", "[[stages]]"),
+        (lambda d: d["anniversaries"][0].update(date="06-01"), "'anniversaries[0]'", "exactly one of"),
+        (lambda d: d["anniversaries"][0].pop("days"), "'anniversaries[0]'", "exactly one of"),
+        (lambda d: d["anniversaries"][1].update(date="13-01"), "'anniversaries[1].date'", "MM-DD"),
+        (lambda d: d["anniversaries"][1].update(date="5-20"), "'anniversaries[1].date'", "MM-DD"),
+        (lambda d: d["anniversaries"][0].update(days=0), "'anniversaries[0].days'", "1 or more"),
+        (lambda d: d["anniversaries"].append({"days": 100, "line": {"zh": "又一百天", "en": "Again"}}),
+         "'anniversaries[2].days'", "repeats anniversaries[0]"),
+        (lambda d: d["anniversaries"][1].update(line={"en": "May 20th."}), "'anniversaries[1].line'",
+         "missing language 'zh'"),
+        (lambda d: d["anniversaries"][1].update(lines={}), "'anniversaries[1].lines'", "did you mean 'line'?"),
+        (lambda d: d["traits"].pop("en"), "'traits'", "missing language 'en'"),
+        (lambda d: d.update(description={"zh": "一只仓鼠"}), "'description'", "missing language 'en'"),
+    ],
+    ids=lambda value: value if isinstance(value, str) and value.startswith("'") else None,
+)
+def test_growth_errors_name_the_key_and_the_problem(change, key, problem):
+    data = grown_persona()
+    change(data)
+    source = Path("/pets/doudou.toml")
+
+    with pytest.raises(PersonaError) as info:
+        parse_persona(data, source)
+
+    message = str(info.value)
+    assert message.startswith(f"{source}: {key} ")
+    assert problem in message
+
+
+def test_growth_error_from_a_file_names_the_file(tmp_path):
+    path = tmp_path / "unsorted.toml"
+    path.write_text(
+        'id = "x"\nspecies = "cat"\nlanguages = ["en"]\nname.en = "X"\ntraits.en = ["calm"]\nstyle.en = "Brief."\n'
+        "[[stages]]\ndays = 0\nname.en = \"kitten\"\n[[stages]]\ndays = 0\nname.en = \"cat\"\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(PersonaError) as info:
+        load_persona(str(path))
+    assert str(info.value).startswith(f"{path}: 'stages[1].days' is 0, not after stages[0].days (0)")
+
+
+def test_a_one_language_persona_needs_only_that_language():
+    data = grown_persona()
+    data["languages"] = ["en"]
+    persona = parse_persona(data)  # the Chinese entries are extra, not missing
+    assert persona.languages == ("en",)
+    assert persona.language("zh") == "en"

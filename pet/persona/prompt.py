@@ -1,8 +1,10 @@
 """The system prompt: a pure function of its inputs.
 
-Same inputs, same prompt, byte for byte; nothing here reads a clock, a file
-or a database. Persona and tool rules come first because small models attend
-most to the start of the prompt.
+Same inputs, same prompt, byte for byte; nothing here reads a clock, a file,
+a locale or a database. Persona (at its growth stage) and tool rules come
+first because small models attend most to the start of the prompt; the day,
+the time and then memories follow, and memories are trimmed to the token
+budget.
 """
 
 from __future__ import annotations
@@ -12,10 +14,26 @@ import re
 from typing import Sequence
 
 from pet.events import MemoryRecord
+from pet.memory.recall import estimate_tokens
+from pet.persona.growth import anniversaries_on, behaviours_at, days_together, stage_for, traits_at
 from pet.persona.model import Persona
+
+__all__ = ["DEFAULT_BUDGET_TOKENS", "TOOL_RULES", "days_together", "detect_language", "fit_memories", "system_prompt"]
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文)", "en": "English"}
+# Spelled out: strftime("%A") follows the process locale, which would make the
+# prompt depend on the machine.
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+#: estimated tokens of the whole system prompt. The persona part is always
+#: kept whole; memories fill what is left. 800 leaves room in the embedded
+#: model's 2048-token window for history and a reply.
+DEFAULT_BUDGET_TOKENS = 800
+#: at most this share of the budget goes to a persona's free-text description
+DESCRIPTION_SHARE = 3
+
+MEMORY_HEADING = "What you remember about this person (from your memory; may be incomplete):"
 
 TOOL_RULES = (
     "Tools: call a tool only when the person asks for something a tool does "
@@ -35,8 +53,37 @@ def detect_language(text: str, default: str = "en") -> str:
     return "zh" if cjk * 2 >= latin else "en"
 
 
-def days_together(adopted: dt.date, now: dt.datetime) -> int:
-    return max(0, (now.date() - adopted).days)
+def clip(text: str, tokens: int) -> str:
+    """`text` cut to about `tokens` estimated tokens, at a sentence end when
+    one is in reach, else mid-sentence with "…"."""
+    if estimate_tokens(text) <= tokens:
+        return text
+    cost, end = 0.0, 0
+    for end, ch in enumerate(text):
+        cost += 1 if _CJK.match(ch) else 0.25
+        if cost > tokens - 1:
+            break
+    head = text[:end]
+    cut = max(head.rfind(mark) for mark in "。！？.!?")
+    return head[: cut + 1] if cut > len(head) // 2 else head.rstrip() + "…"
+
+
+def _memory_line(memory: MemoryRecord) -> str:
+    pin = " (pinned)" if memory.pinned else ""
+    return f"- [#{memory.id}]{pin} {' '.join(memory.content.split())}"
+
+
+def fit_memories(memories: Sequence[MemoryRecord], budget_tokens: int) -> list[MemoryRecord]:
+    """The memories, in their order, whose lines (with the heading) fit in
+    `budget_tokens`; one too long is skipped so that shorter ones still fit."""
+    left = budget_tokens - estimate_tokens("\n" + MEMORY_HEADING)
+    kept: list[MemoryRecord] = []
+    for memory in memories:
+        cost = estimate_tokens("\n" + _memory_line(memory))
+        if cost <= left:
+            kept.append(memory)
+            left -= cost
+    return kept
 
 
 def system_prompt(
@@ -47,20 +94,29 @@ def system_prompt(
     language: str,
     memories: Sequence[MemoryRecord] = (),
     tools: bool = True,
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS,
 ) -> str:
     """Build the system prompt. `now` must be aware and in the pet's zone."""
-    lang = language if language in persona.name else persona.languages[0]
+    lang = persona.language(language)
     days = days_together(adopted, now)
     species = persona.species_name.get("en") or persona.species
-    traits = persona.traits.get(lang) or next(iter(persona.traits.values()))
     style = persona.style.get(lang) or next(iter(persona.style.values()))
 
-    lines = [
-        f"You are {persona.full_name()}, a {species} who lives on this person's computer as their pet.",
-        f"Personality: {', '.join(traits)}.",
+    lines = [f"You are {persona.full_name()}, a {species} who lives on this person's computer as their pet."]
+    description = persona.description.get(lang) or next(iter(persona.description.values()), "")
+    if description:
+        lines.append("About you: " + clip(" ".join(description.split()), budget_tokens // DESCRIPTION_SHARE))
+    lines += [
+        f"Personality: {', '.join(traits_at(persona, days, lang))}.",
         f"Speaking style: {style}",
-        f"Always reply in {_LANGUAGE_NAMES.get(lang, lang)}, in character, briefly.",
     ]
+    stage = stage_for(persona, days)
+    if stage.name:
+        lines.append(f"Growth stage: {stage.display_name(lang)} (from day {stage.days} together).")
+    behaviours = behaviours_at(persona, days, lang)
+    if behaviours:
+        lines.append(f"How you behave at this stage: {'; '.join(behaviours)}.")
+    lines.append(f"Always reply in {_LANGUAGE_NAMES.get(lang, lang)}, in character, briefly.")
     catchphrases = persona.catchphrases.get(lang)
     if catchphrases:
         lines.append(f"Catchphrases you may use now and then: {' / '.join(catchphrases)}")
@@ -70,12 +126,16 @@ def system_prompt(
         f"You have lived with this person for {days} day{'s' if days != 1 else ''} "
         f"(adopted {adopted.isoformat()})."
     )
+    for anniversary in anniversaries_on(persona, adopted, now.date()):
+        line = anniversary.line.get(lang) or next(iter(anniversary.line.values()))
+        lines.append(f"Today is special: {line} Mention it once, warmly.")
     offset = now.strftime("%z")
-    lines.append(f"Now it is {now.strftime('%A %Y-%m-%d %H:%M')} (UTC{offset[:3]}:{offset[3:]}).")
+    lines.append(
+        f"Now it is {_WEEKDAYS[now.weekday()]} {now.strftime('%Y-%m-%d %H:%M')} (UTC{offset[:3]}:{offset[3:]})."
+    )
 
-    if memories:
-        lines.append("What you remember about this person (from your memory; may be incomplete):")
-        for memory in memories:
-            pin = " (pinned)" if memory.pinned else ""
-            lines.append(f"- [#{memory.id}]{pin} {memory.content}")
+    kept = fit_memories(memories, budget_tokens - estimate_tokens("\n".join(lines)))
+    if kept:
+        lines.append(MEMORY_HEADING)
+        lines += [_memory_line(memory) for memory in kept]
     return "\n".join(lines)
