@@ -43,6 +43,8 @@ def test_a_version_1_database_upgrades_and_keeps_everything(tmp_path):
             # old memories count as the person's own words, active
             assert set(conn.execute("SELECT asserted_by, status FROM memories")) == {("person", "active")}
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            indexes = {row[1] for row in conn.execute("PRAGMA index_list(memories)")}
+            assert {"ix_memories_pet_pinned", "ix_memories_pet_updated"} <= indexes
         store = MemoryStore(db)
         # the full-text index was filled from the old rows (Chinese and English)
         assert [m.content for m in store.search(1, "小雨的生日")] == ["我妹妹叫小雨，生日是3月5日"]

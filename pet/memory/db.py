@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pet.errors import StorageError
-from pet.memory.models import Base, SchemaVersion, SummaryRow
+from pet.memory.models import Base, MemoryRow, SchemaVersion, SummaryRow
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +60,14 @@ def has_fts(conn: Connection) -> bool:
 
 
 def _to_v2(conn: Connection) -> None:
-    """Release 2: who asserted a memory, pending approval, summaries, full-text index."""
+    """Release 2: who asserted a memory, pending approval, summaries, full-text
+    index, and indexes for pinned and newest memories."""
     conn.execute(text("ALTER TABLE memories ADD COLUMN asserted_by VARCHAR(16) NOT NULL DEFAULT 'person'"))
     conn.execute(text("ALTER TABLE memories ADD COLUMN status VARCHAR(16) NOT NULL DEFAULT 'active'"))
     SummaryRow.__table__.create(conn, checkfirst=True)
+    for index in MemoryRow.__table__.indexes:
+        if index.name in ("ix_memories_pet_pinned", "ix_memories_pet_updated"):
+            index.create(conn, checkfirst=True)
     install_fts(conn)
 
 

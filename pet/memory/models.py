@@ -86,7 +86,11 @@ class MemoryRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
-    __table_args__ = (Index("ix_memories_pet_key", "pet_id", "key"),)
+    __table_args__ = (
+        Index("ix_memories_pet_key", "pet_id", "key"),
+        Index("ix_memories_pet_pinned", "pet_id", "pinned"),
+        Index("ix_memories_pet_updated", "pet_id", "updated_at"),
+    )
 
 
 class SummaryRow(Base):
