@@ -131,7 +131,9 @@ def test_a_memory_too_long_for_the_budget_is_skipped_not_the_rest():
 
 def test_the_persona_is_kept_whole_even_when_the_budget_is_tiny():
     prompt = system_prompt(XIAOQIAN, now=NOW, adopted=NOW.date(), language="zh", memories=MEMORIES, budget_tokens=10)
-    assert prompt == prompt_on_day(0, "zh")  # no memories, nothing of the persona cut
+    # nothing of the persona cut; of the memories only the pinned one, which is always kept
+    assert prompt.startswith(prompt_on_day(0, "zh") + "\n")
+    assert "[#12] (pinned) 最喜欢喝乌龙茶" in prompt and "Mochi" not in prompt and "nurse" not in prompt
 
 
 def test_memory_lines_cannot_add_lines_to_the_prompt():
@@ -155,3 +157,21 @@ def test_a_description_is_clipped_to_a_third_of_the_budget():
 
 def test_the_weekday_does_not_depend_on_the_locale():
     assert "Now it is Monday 2027-03-01 09:30 (UTC+08:00)." in prompt_on_day(0, "en")
+
+
+def test_pinned_memories_stay_even_past_the_budget_and_recall_sizes_the_rest():
+    from pet.events import MemoryRecord
+    from pet.persona.model import load_persona
+    from pet.persona.prompt import system_prompt
+
+    persona = load_persona("xiaoqian")
+    now = dt.datetime(2026, 12, 1, 9, 30, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    pinned = [MemoryRecord(i, f"pinned fact number {i} " + "long " * 40, pinned=True) for i in range(1, 6)]
+    loose = [MemoryRecord(10, "a loose fact")]
+    prompt = system_prompt(persona, now=now, adopted=dt.date(2026, 11, 1), language="en",
+                           memories=[*pinned, *loose], budget_tokens=600)
+    assert all(f"pinned fact number {i}" in prompt for i in range(1, 6))
+    assert "a loose fact" not in prompt  # no room left after the pinned ones
+    roomy = system_prompt(persona, now=now, adopted=dt.date(2026, 11, 1), language="en",
+                          memories=loose, budget_tokens=10, memory_tokens=600)
+    assert "a loose fact" in roomy

@@ -99,7 +99,8 @@ def build_context(
         pet_id, text, memory_tokens, limit=recall_limit, earlier=recent_user[::-1]
     )
     system = system_prompt(
-        persona, now=now, adopted=adopted, language=language, memories=recalled, tools=with_tools
+        persona, now=now, adopted=adopted, language=language, memories=recalled, tools=with_tools,
+        memory_tokens=memory_tokens,
     )
     if summary:
         # In the one system message: some chat templates refuse a second one.

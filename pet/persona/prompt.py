@@ -75,12 +75,13 @@ def _memory_line(memory: MemoryRecord) -> str:
 
 def fit_memories(memories: Sequence[MemoryRecord], budget_tokens: int) -> list[MemoryRecord]:
     """The memories, in their order, whose lines (with the heading) fit in
-    `budget_tokens`; one too long is skipped so that shorter ones still fit."""
+    `budget_tokens`; one too long is skipped so that shorter ones still fit.
+    Pinned memories are always kept (and count against the budget)."""
     left = budget_tokens - estimate_tokens("\n" + MEMORY_HEADING)
     kept: list[MemoryRecord] = []
     for memory in memories:
         cost = estimate_tokens("\n" + _memory_line(memory))
-        if cost <= left:
+        if memory.pinned or cost <= left:  # pinned ones are in every prompt
             kept.append(memory)
             left -= cost
     return kept
@@ -95,8 +96,12 @@ def system_prompt(
     memories: Sequence[MemoryRecord] = (),
     tools: bool = True,
     budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+    memory_tokens: int | None = None,
 ) -> str:
-    """Build the system prompt. `now` must be aware and in the pet's zone."""
+    """Build the system prompt. `now` must be aware and in the pet's zone.
+    Memories fill what the persona leaves of `budget_tokens`, or exactly
+    `memory_tokens` when given (recall has sized them already); pinned
+    memories are always kept."""
     lang = persona.language(language)
     days = days_together(adopted, now)
     species = persona.species_name.get("en") or persona.species
@@ -134,7 +139,8 @@ def system_prompt(
         f"Now it is {_WEEKDAYS[now.weekday()]} {now.strftime('%Y-%m-%d %H:%M')} (UTC{offset[:3]}:{offset[3:]})."
     )
 
-    kept = fit_memories(memories, budget_tokens - estimate_tokens("\n".join(lines)))
+    room = memory_tokens if memory_tokens is not None else budget_tokens - estimate_tokens("\n".join(lines))
+    kept = fit_memories(memories, room)
     if kept:
         lines.append(MEMORY_HEADING)
         lines += [_memory_line(memory) for memory in kept]
