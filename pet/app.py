@@ -133,6 +133,7 @@ def build(
             recall_limit=settings.recall_limit,
             memory_tokens=settings.memory_tokens,
             reflexes=settings.reflexes,
+            greeting=settings.greeting,
         ),
         clock=clock,
         summarizer=HistorySummarizer(

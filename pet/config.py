@@ -62,6 +62,8 @@ class Settings:
     workspace: str = ""
     #: precise local intents ("remember that …", "/todo …") handled without the model
     reflexes: bool = True
+    #: the first message of a day gets a greeting (days together, an older memory)
+    greeting: bool = True
     log_level: str = "INFO"
 
     @property

@@ -38,6 +38,8 @@ def pet_home(tmp_path, monkeypatch):
             monkeypatch.delenv(key)
     home = tmp_path / "pet-home"
     monkeypatch.setenv("PET_HOME", str(home))
+    # The day's greeting would open every first reply; tests that want it turn it on.
+    monkeypatch.setenv("PET_GREETING", "off")
     monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return home

@@ -42,11 +42,15 @@ from pet.events import (
     ToolStarted,
 )
 from pet.memory.recall import read_id
+from pet.persona.greeting import greeting
 from pet.persona.model import Persona
 from pet.persona.prompt import detect_language
 from pet.tools.registry import ToolContext, ToolRegistry
 
 log = logging.getLogger(__name__)
+
+#: how many of the newest memories the day's greeting may pick one from
+GREETING_MEMORIES = 200
 
 #: tools whose output is the pet's own memory, not outside content
 MEMORY_TOOLS = frozenset({"remember", "forget", "recall"})
@@ -55,8 +59,10 @@ _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
 
 class ConversationWriter(HistorySource, Protocol):
-    def append(self, conversation_id: int, message: Message, status: str = "ok") -> int: ...
+    def append(self, conversation_id: int, message: Message, status: str = "ok",
+               at: dt.datetime | None = None) -> int: ...
     def create(self, pet_id: int, title: str = "") -> int: ...
+    def last_said(self, pet_id: int, before_message_id: int | None = None) -> dt.datetime | None: ...
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,8 @@ class AgentConfig:
     #: estimated tokens of pinned and recalled memories in the prompt
     memory_tokens: int = 600
     reflexes: bool = True
+    #: the first message of a local day gets a greeting first
+    greeting: bool = True
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,8 @@ class _Turn:
     messages: list[Message]
     tool_context: ToolContext
     succeeded: set[str] = field(default_factory=set)  # names of tools that succeeded
+    #: said before the answer (the day's greeting), part of the stored reply
+    prefix: str = ""
 
     def done_actions(self) -> set[str]:
         return {ACTION_OF_TOOL[name] for name in self.succeeded if name in ACTION_OF_TOOL}
@@ -139,6 +149,8 @@ class MemoryBook(MemorySource, Protocol):
 
     def restore(self, pet_id: int, memory_id: int | None = None) -> MemoryRecord | None: ...
     def approve(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
+    def listing(self, pet_id: int, *, status: str | None = None, forgotten: bool = False,
+                limit: int = 500) -> list[MemoryRecord]: ...
 
 
 class Agent:
@@ -215,9 +227,14 @@ class Agent:
             with_tools=bool(specs),
             summarizer=self.summarizer,
         )
-        user_message_id = self.conversations.append(conversation_id, Message("user", text))
+        # stamped with the agent's clock: the day's greeting compares it
+        user_message_id = self.conversations.append(conversation_id, Message("user", text), at=now)
         turn = _Turn(conversation_id, language, context.messages,
                      self._tool_context(conversation_id, user_message_id, language, text))
+        hello = self._greeting(now, language, user_message_id) if self.config.greeting else None
+        if hello:
+            turn.prefix = hello + "\n\n"
+            yield TextDelta(turn.prefix)
 
         # Slash commands are the person's own commands: they work with reflexes off too.
         wanted = self.config.reflexes or text.startswith("/")
@@ -226,6 +243,13 @@ class Agent:
             yield from self._reflex(turn, reflex)
         else:
             yield from self._model_loop(turn, specs)
+
+    def _greeting(self, now: dt.datetime, language: str, message_id: int) -> str | None:
+        """The day's greeting when this is the person's first message of the
+        pet's local day (from pet.persona.greeting, deterministic per day)."""
+        last = self.conversations.last_said(self.pet.id, before_message_id=message_id)
+        memories = self.memories.listing(self.pet.id, status="active", limit=GREETING_MEMORIES)
+        return greeting(self.persona, now, self.pet.adopted_on, language, last, memories)
 
     def _tool_context(self, conversation_id: int, message_id: int, language: str, text: str) -> ToolContext:
         """Who is asking, and where the facts of this turn came from: the
@@ -436,13 +460,14 @@ class Agent:
             text, streamed = fallback_line("empty", turn.language), False
         if not streamed and emit:
             yield TextDelta(text)
+        text = turn.prefix + text
         message_id = self.conversations.append(turn.conversation_id, Message("assistant", text))
         yield Reply(text, message_id=message_id)
 
     def _cut_short(self, turn: _Turn, partial: str, error: str) -> Iterator[Event]:
         """The model failed mid-turn: keep what was said, mark it, explain."""
         yield Notice(error, "error")
-        text = partial.strip()
+        text = (turn.prefix + partial).strip()
         if text:
             message_id = self.conversations.append(turn.conversation_id, Message("assistant", text), status="partial")
             yield Reply(text, partial=True, message_id=message_id)

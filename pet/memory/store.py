@@ -40,6 +40,31 @@ class PetStore:
                 session.flush()
             return PetRecord(row.id, row.slug, row.persona, row.adopted_on)
 
+    def all(self) -> list[PetRecord]:
+        """Every pet of this home, oldest first."""
+        with self.db.session() as session:
+            rows = session.scalars(select(PetRow).order_by(PetRow.id))
+            return [PetRecord(row.id, row.slug, row.persona, row.adopted_on) for row in rows]
+
+    def create(self, slug: str, persona: str, adopted_on: dt.date) -> PetRecord:
+        """A new pet; a slug already taken is an error."""
+        with self.db.session() as session:
+            if session.scalar(select(PetRow.id).where(PetRow.slug == slug)) is not None:
+                raise ValueError(f"there is already a pet called {slug!r}")
+            row = PetRow(slug=slug, persona=persona, adopted_on=adopted_on)
+            session.add(row)
+            session.flush()
+            return PetRecord(row.id, row.slug, row.persona, row.adopted_on)
+
+    def set_persona(self, pet_id: int, persona: str) -> PetRecord | None:
+        """Point the pet at another persona file (after an edit or a reset)."""
+        with self.db.session() as session:
+            row = session.get(PetRow, pet_id)
+            if row is None:
+                return None
+            row.persona = persona
+            return PetRecord(row.id, row.slug, row.persona, row.adopted_on)
+
 
 def _message(row: MessageRow) -> StoredMessage:
     calls = tuple(
@@ -80,7 +105,10 @@ class ConversationStore:
         with self.db.session() as session:
             return session.scalar(select(ConversationRow.pet_id).where(ConversationRow.id == conversation_id))
 
-    def append(self, conversation_id: int, message: Message, status: str = "ok") -> int:
+    def append(
+        self, conversation_id: int, message: Message, status: str = "ok", at: dt.datetime | None = None
+    ) -> int:
+        """Store a message; `at` (aware) stamps it instead of the current time."""
         calls = (
             json.dumps([{"id": c.id, "name": c.name, "arguments": c.arguments} for c in message.tool_calls],
                        ensure_ascii=False)
@@ -97,6 +125,8 @@ class ConversationStore:
                 name=message.name,
                 status=status,
             )
+            if at is not None:
+                row.created_at = at.astimezone(dt.timezone.utc).replace(tzinfo=None)
             session.add(row)
             conversation = session.get(ConversationRow, conversation_id)
             if conversation is not None:
@@ -122,6 +152,19 @@ class ConversationStore:
             return session.scalar(
                 select(func.count()).select_from(MessageRow).where(MessageRow.conversation_id == conversation_id)
             ) or 0
+
+    def last_said(self, pet_id: int, before_message_id: int | None = None) -> dt.datetime | None:
+        """When the person last wrote to this pet (UTC, naive), in any of its
+        conversations; with `before_message_id`, before that message."""
+        with self.db.session() as session:
+            query = (
+                select(MessageRow.created_at)
+                .join(ConversationRow, ConversationRow.id == MessageRow.conversation_id)
+                .where(ConversationRow.pet_id == pet_id, MessageRow.role == "user")
+            )
+            if before_message_id is not None:
+                query = query.where(MessageRow.id < before_message_id)
+            return session.scalar(query.order_by(MessageRow.id.desc()).limit(1))
 
 
 def _memory(row: MemoryRow) -> MemoryRecord:
