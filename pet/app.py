@@ -3,16 +3,20 @@ them together. Everything else receives its collaborators."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
+import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from pathlib import Path
 
 from pet.agent.loop import Agent, AgentConfig, PetIdentity
 from pet.brain.base import ChatModel
 from pet.brain.select import BrainChoice, choose_brain
 from pet.config import Settings
+from pet.errors import PersonaError
 from pet.memory.db import Database, open_database
 from pet.memory.store import (
     ConversationStore,
@@ -23,7 +27,8 @@ from pet.memory.store import (
     SummaryStore,
 )
 from pet.memory.summary import HistorySummarizer
-from pet.persona.model import Persona, load_persona
+from pet.persona.model import PERSONA_DIR, Persona, load_persona
+from pet.persona.save import save_persona
 from pet.tools.calc import calculate
 from pet.tools.clock import clock_tool, system_clock
 from pet.tools.memory import memory_tools
@@ -35,42 +40,197 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
-class App:
-    settings: Settings
-    db: Database
+class PetRuntime:
+    """One pet, ready to talk: its row, its persona, its tools and its agent."""
+
+    record: PetRecord
     persona: Persona
-    pet: PetRecord
-    conversations: ConversationStore
-    memories: MemoryStore
-    reminders: ReminderStore
     tools: ToolRegistry
-    brain: BrainChoice
     agent: Agent
-    _conversation: int | None = None
-    _conversation_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def adopted_on(self) -> dt.date:
         return self.agent.pet.adopted_on
 
+
+@dataclass
+class App:
+    """The running home: its stores, its brain, and its pets, one of them
+    current (the one the chat talks to). `persona`, `pet`, `tools` and
+    `agent` are the current pet's."""
+
+    settings: Settings
+    db: Database
+    conversations: ConversationStore
+    memories: MemoryStore
+    reminders: ReminderStore
+    brain: BrainChoice
+    clock: Callable[[], dt.datetime]
+    _wire: Callable[[PetRecord, Persona], PetRuntime]
+    _pets: dict[int, PetRuntime] = field(default_factory=dict)
+    _current: int = 0
+    _conversations: dict[int, int] = field(default_factory=dict)
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+
+    # -- the current pet ---------------------------------------------------------
+
+    @property
+    def current(self) -> PetRuntime:
+        with self._lock:
+            return self._pets[self._current]
+
+    @property
+    def persona(self) -> Persona:
+        return self.current.persona
+
+    @property
+    def pet(self) -> PetRecord:
+        return self.current.record
+
+    @property
+    def tools(self) -> ToolRegistry:
+        return self.current.tools
+
+    @property
+    def agent(self) -> Agent:
+        return self.current.agent
+
+    @property
+    def adopted_on(self) -> dt.date:
+        return self.current.adopted_on
+
+    # -- pets ----------------------------------------------------------------------
+
+    def pets(self) -> list[PetRuntime]:
+        with self._lock:
+            return list(self._pets.values())
+
+    def runtime(self, pet_id: int) -> PetRuntime:
+        with self._lock:
+            if pet_id not in self._pets:
+                raise KeyError(f"there is no pet #{pet_id}")
+            return self._pets[pet_id]
+
+    def switch_pet(self, pet_id: int) -> PetRuntime:
+        with self._lock:
+            runtime = self.runtime(pet_id)
+            self._current = pet_id
+            return runtime
+
+    def create_pet(self, name: str, template: str | None = None) -> PetRuntime:
+        """A new pet named `name` (in every language), from a shipped or saved
+        persona (default: the current pet's), adopted today. Its persona is
+        saved in the home's personas folder, where it can be edited."""
+        name = " ".join(name.split())
+        if not name:
+            raise PersonaError("a new pet needs a name")
+        with self._lock:
+            base = load_persona(template) if template else self.persona
+            taken = {runtime.record.slug for runtime in self._pets.values()}
+            slug = _free_slug(name, taken)
+            persona = dataclasses.replace(
+                base, id=slug, name={lang: name for lang in base.languages}, adopted=None, source=None
+            )
+            path = save_persona(persona, self.personas_dir, overwrite=True)
+            today = self.today(persona)
+            record = PetStore(self.db).create(slug, self._reference(path), today)
+            runtime = self._wire(record, persona)
+            self._pets[record.id] = runtime
+            return runtime
+
+    def update_persona(self, pet_id: int, persona: Persona) -> PetRuntime:
+        """Save an edited persona for this pet (its id stays the pet's slug)
+        and talk with it from the next message on."""
+        with self._lock:
+            runtime = self.runtime(pet_id)
+            persona = dataclasses.replace(persona, id=runtime.record.slug, source=None)
+            path = save_persona(persona, self.personas_dir, overwrite=True)
+            record = PetStore(self.db).set_persona(pet_id, self._reference(path))
+            assert record is not None
+            self._pets[pet_id] = self._wire(record, load_persona(str(path)))
+            return self._pets[pet_id]
+
+    def rename_pet(self, pet_id: int, name: str) -> PetRuntime:
+        name = " ".join(name.split())
+        if not name:
+            raise PersonaError("a pet's name cannot be empty")
+        persona = self.runtime(pet_id).persona
+        return self.update_persona(pet_id, dataclasses.replace(persona, name={lang: name for lang in persona.languages}))
+
+    def reset_persona(self, pet_id: int) -> PetRuntime:
+        """Back to the shipped persona file of the same name; the edited copy
+        stays in the personas folder."""
+        with self._lock:
+            runtime = self.runtime(pet_id)
+            shipped = PERSONA_DIR / f"{runtime.record.slug}.toml"
+            if not shipped.exists():
+                raise PersonaError(f"{runtime.persona.full_name()} was not shipped with pet; there is nothing to reset to")
+            record = PetStore(self.db).set_persona(pet_id, runtime.record.slug)
+            assert record is not None
+            self._pets[pet_id] = self._wire(record, load_persona(record.slug))
+            return self._pets[pet_id]
+
+    @property
+    def personas_dir(self) -> Path:
+        return self.settings.home / "personas"
+
+    def _reference(self, path: Path) -> str:
+        """How a pet row names its persona file: relative to the home when
+        inside it, so a home can move."""
+        try:
+            return path.relative_to(self.settings.home).as_posix()
+        except ValueError:
+            return str(path)
+
+    def today(self, persona: Persona) -> dt.date:
+        return self.clock().astimezone(persona.zone()).date()
+
+    # -- conversations of the current pet ------------------------------------------
+
     def current_conversation(self) -> int:
-        """The conversation the UI shows: the latest one, created if none."""
-        with self._conversation_lock:
-            if self._conversation is None:
-                self._conversation = self.conversations.latest(self.pet.id) or self.conversations.create(self.pet.id)
-            return self._conversation
+        """The conversation the UI shows: the pet's latest one, created if none."""
+        with self._lock:
+            pet_id = self._current
+            if pet_id not in self._conversations:
+                self._conversations[pet_id] = self.conversations.latest(pet_id) or self.conversations.create(pet_id)
+            return self._conversations[pet_id]
 
     def new_conversation(self) -> int:
-        with self._conversation_lock:
-            self._conversation = self.conversations.create(self.pet.id)
-            return self._conversation
+        with self._lock:
+            self._conversations[self._current] = self.conversations.create(self._current)
+            return self._conversations[self._current]
 
     def switch_conversation(self, conversation_id: int) -> None:
-        with self._conversation_lock:
-            self._conversation = conversation_id
+        with self._lock:
+            owner = self.conversations.pet_of(conversation_id)
+            if owner is not None and owner in self._pets:
+                self._current = owner
+            self._conversations[self._current] = conversation_id
 
     def close(self) -> None:
         self.db.close()
+
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def _free_slug(name: str, taken: set[str]) -> str:
+    """A file-safe id from the name ("Dou Dou" -> "dou-dou"; a Chinese name
+    becomes "pet"), numbered when taken."""
+    base = _SLUG.sub("-", name.casefold()).strip("-")[:40] or "pet"
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def resolve_persona(home: Path, reference: str) -> Persona:
+    """A pet row's persona: a file in the home (edited or created pets), else
+    a shipped persona name or a path."""
+    local = home / reference
+    if reference.endswith(".toml") and local.is_file():
+        return load_persona(str(local))
+    return load_persona(reference)
 
 
 def build_tools(
@@ -108,39 +268,57 @@ def build(
     clock: Callable[[], dt.datetime] = system_clock,
 ) -> App:
     """Wire the app. `brain` replaces the chosen model (tests, benchmarks)."""
-    persona = load_persona(settings.persona)
+    default = load_persona(settings.persona)
     settings.home.mkdir(parents=True, exist_ok=True)
     db = open_database(settings.database)
-    today = clock().astimezone(persona.zone()).date()
-    pet = PetStore(db).ensure(persona.id, settings.persona, persona.adopted or today)
+    pets = PetStore(db)
+    today = clock().astimezone(default.zone()).date()
+    first = pets.ensure(default.id, settings.persona, default.adopted or today)
     conversations = ConversationStore(db)
     memories = MemoryStore(db)
     reminders = ReminderStore(db)
-    tools = build_tools(settings, memories, reminders, persona, clock)
     choice = BrainChoice(brain, "custom", "given by the caller") if brain is not None else choose_brain(settings)
     log.info("brain: %s (%s)", choice.model.label, choice.reason)
-    agent = Agent(
-        brain=choice.model,
-        tools=tools,
-        conversations=conversations,
-        memories=memories,
-        persona=persona,
-        pet=PetIdentity(pet.id, persona.adopted or pet.adopted_on),
-        config=AgentConfig(
-            max_model_calls=settings.max_model_calls,
-            max_message_chars=settings.max_message_chars,
-            history_messages=settings.history_messages,
-            recall_limit=settings.recall_limit,
-            memory_tokens=settings.memory_tokens,
-            reflexes=settings.reflexes,
-            greeting=settings.greeting,
-        ),
-        clock=clock,
-        summarizer=HistorySummarizer(
-            choice.model,
-            SummaryStore(db),
-            budget_tokens=history_budget(settings, choice.tier),
-            max_messages=settings.history_messages,
-        ),
+    summarizer = HistorySummarizer(
+        choice.model,
+        SummaryStore(db),
+        budget_tokens=history_budget(settings, choice.tier),
+        max_messages=settings.history_messages,
     )
-    return App(settings, db, persona, pet, conversations, memories, reminders, tools, choice, agent)
+    config = AgentConfig(
+        max_model_calls=settings.max_model_calls,
+        max_message_chars=settings.max_message_chars,
+        history_messages=settings.history_messages,
+        recall_limit=settings.recall_limit,
+        memory_tokens=settings.memory_tokens,
+        reflexes=settings.reflexes,
+        greeting=settings.greeting,
+    )
+
+    def wire(record: PetRecord, persona: Persona) -> PetRuntime:
+        tools = build_tools(settings, memories, reminders, persona, clock)
+        agent = Agent(
+            brain=choice.model,
+            tools=tools,
+            conversations=conversations,
+            memories=memories,
+            persona=persona,
+            pet=PetIdentity(record.id, persona.adopted or record.adopted_on),
+            config=config,
+            clock=clock,
+            summarizer=summarizer,
+        )
+        return PetRuntime(record, persona, tools, agent)
+
+    app = App(settings, db, conversations, memories, reminders, choice, clock, wire, _current=first.id)
+    for record in pets.all():
+        try:
+            persona = default if record.id == first.id and record.persona == settings.persona else (
+                resolve_persona(settings.home, record.persona))
+        except PersonaError as exc:
+            if record.id == first.id:
+                raise
+            log.warning("pet %s is left out: %s", record.slug, exc)
+            continue
+        app._pets[record.id] = wire(record, persona)
+    return app
