@@ -12,7 +12,10 @@ import gradio as gr  # noqa: E402
 
 from pet.app import App  # noqa: E402
 from pet.events import ConversationStarted  # noqa: E402
+from pet.persona.growth import days_together  # noqa: E402
+from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html  # noqa: E402
 from pet.ui.memory_tab import build_memory_tab  # noqa: E402
+from pet.ui.persona_tab import build_persona_tab, pet_choices  # noqa: E402
 from pet.ui.render import apply_event, for_gradio, history_messages  # noqa: E402
 
 if TYPE_CHECKING:
@@ -26,7 +29,7 @@ CSS = """
 def status_line(app: App) -> str:
     choice = app.brain
     return (
-        f"🦞 **{app.persona.full_name()}** · 🧠 `{choice.model.label}` "
+        f"**{app.persona.full_name()}** · 🧠 `{choice.model.label}` "
         f"<span class='pet-status'>({choice.reason})</span>"
     )
 
@@ -58,20 +61,51 @@ def build_ui(app: App) -> gr.Blocks:
 
     name = app.persona.full_name()
     with gr.Blocks(title=name, fill_height=True) as blocks:
-        gr.Markdown(status_line(app))
+        with gr.Row(equal_height=False):
+            card = gr.HTML(value=lambda: face_card(app), padding=False)
+            with gr.Column(scale=2):
+                status = gr.Markdown(value=lambda: status_line(app))
+                # custom values allowed: pets made since the page loaded are checked by switch_pet
+                picker = gr.Dropdown(pet_choices(app), value=app.pet.id, label="Talking with / 正在和",
+                                     interactive=True, allow_custom_value=True)
         with gr.Tabs():
             with gr.Tab("💬 Chat / 聊天", id="chat"):
-                _chat(app, respond, new_conversation, load_history)
+                chatbot = _chat(app, respond, new_conversation, load_history)
             build_memory_tab(app)
+            pets = build_persona_tab(app, picker)
+            __import__("pet.ui.pond_tab", fromlist=["build_pond_tab"]).build_pond_tab(app)
+
+        def switch(pet_id: Any) -> tuple:
+            note = pets.switch(pet_id)
+            if note.startswith("⚠️"):
+                gr.Warning(note)
+            return chat_state(app, load_history()), face_card(app), status_line(app)
+
+        picker.change(switch, picker, [chatbot, card, status], api_name="switch_pet")
+        blocks.load(lambda: gr.Dropdown(choices=pet_choices(app), value=app.pet.id), None, picker, api_name=False)
     return blocks
 
 
-def _chat(app: App, respond, new_conversation, load_history) -> None:
+def face_card(app: App) -> str:
+    persona = app.persona
+    return growth_card_html(persona, app.adopted_on, app.clock(), persona.languages[0])
+
+
+def chat_state(app: App, history: list[dict]) -> gr.Chatbot:
+    """The chat of the current pet, with its face at its growth stage."""
+    days = days_together(app.adopted_on, app.clock().astimezone(app.persona.zone()))
+    return gr.Chatbot(value=history, label=app.persona.full_name(),
+                      avatar_images=tuple(str(p) for p in chat_avatars(app.persona, days)))
+
+
+def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
     """The chat tab: history restored on load; the trash icon starts a new conversation."""
     name = app.persona.full_name()
+    days = days_together(app.adopted_on, app.clock().astimezone(app.persona.zone()))
     chatbot = gr.Chatbot(
         value=load_history,
         label=name,
+        avatar_images=tuple(str(p) for p in chat_avatars(app.persona, days)),
         height="70vh",
         buttons=["copy"],
         feedback_options=None,
@@ -89,6 +123,7 @@ def _chat(app: App, respond, new_conversation, load_history) -> None:
         fill_height=True,
     )
     chatbot.clear(new_conversation)
+    return chatbot
 
 
 def mount_ui(api: FastAPI, app: App) -> FastAPI:
@@ -103,4 +138,5 @@ def mount_ui(api: FastAPI, app: App) -> FastAPI:
         show_error=True,
         max_file_size="10mb",
         css=CSS,
+        allowed_paths=[str(AVATAR_DIR)],
     )
