@@ -16,6 +16,7 @@ from pet.persona.growth import days_together  # noqa: E402
 from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html  # noqa: E402
 from pet.ui.memory_tab import build_memory_tab  # noqa: E402
 from pet.ui.persona_tab import build_persona_tab, pet_choices  # noqa: E402
+from pet.ui.pond_tab import build_pond_tab  # noqa: E402
 from pet.ui.render import apply_event, for_gradio, history_messages  # noqa: E402
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def build_ui(app: App) -> gr.Blocks:
                 chatbot = _chat(app, respond, new_conversation, load_history)
             build_memory_tab(app)
             pets = build_persona_tab(app, picker)
-            __import__("pet.ui.pond_tab", fromlist=["build_pond_tab"]).build_pond_tab(app)
+            build_pond_tab(app)
 
         def switch(pet_id: Any) -> tuple:
             note = pets.switch(pet_id)
