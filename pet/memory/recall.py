@@ -69,9 +69,11 @@ class Term:
     #: for a two-character piece of a longer run of Chinese: that run, which
     #: `resolve` later cuts into the pieces the memories actually use
     segment: str = ""
+    #: for a related word (concepts.py): the term of the message it stands in for
+    source: str = ""
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A substring shared by a word's common forms: hobbies -> hobb, living -> liv."""
     if len(word) <= 3 or not word.isalpha():
         return word
@@ -98,7 +100,7 @@ def _english(text: str) -> list[str]:
         # A stop word with a capital inside a sentence is a name: Will, May, Mark.
         if word in EN_STOP and not (match.group()[:1].isupper() and _inside_sentence(text, match.start())):
             continue
-        terms.append(_stem(word))
+        terms.append(stem(word))
     return terms
 
 

@@ -17,6 +17,11 @@ matches, not to beat a better one. A lone Chinese character counts as in at
 least 1 % of the rows. Only live (not forgotten), approved memories of the
 pet are ever returned.
 
+Related words (concepts.py: "born" for "birthday", 工作 for 上班) stand in
+for a term in a memory that lacks it: any of them adds RELATED_WEIGHT of
+the term's own weight, once, as one occurrence would. So a memory in the
+person's own words beats one that only says the same in other words.
+
 FTS5 path, built to stay fast at 100,000 rows. BM25 inside FTS5 scores every
 row an OR query matches, which is slow when a term is common, so FTS5 only
 finds candidates and the scoring happens here, on a bounded pool:
@@ -38,6 +43,14 @@ finds candidates and the scoring happens here, on a bounded pool:
 5. When that finds fewer than `limit` memories (a small home, or a query
    whose only terms are short), LIKE looks for the short terms too.
 
+A term's related words are one more list: the newest RELATED_CAP rows
+matching the OR of their phrases (concepts.phrases; a two-character word's
+trigrams as in 2., for the first RELATED_LOOKUPS such words), at most
+RELATED_PHRASES of them. Its rows weigh RELATED_WEIGHT of the term's, unless
+on the term's own list. In 3. a cut one is intersected with the strongest
+other term only, when that list was cut too (the person's name, in a home
+that mentions them a lot).
+
 Chinese terms are cut into words first (recall.split_segment), by the rows
 of their two- and three-character pieces that the vocabulary gives.
 """
@@ -47,17 +60,27 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from sqlalchemy import Connection, case, func, literal, or_, select
 
+from pet.memory.concepts import expand, matcher, phrases
 from pet.memory.db import FTS_TABLE
 from pet.memory.models import MemoryRow, utcnow
 from pet.memory.recall import Term, estimate_tokens, resolve, search_terms, segment_pieces
 
 K1, B = 1.2, 0.3
+#: a related word counts for this share of the term it stands in for
+RELATED_WEIGHT = 0.4
+#: phrases in the one query that finds a term's related words, and the newest matches it reads
+RELATED_PHRASES, RELATED_CAP = 48, 64
+#: two-character related words whose trigrams are looked up, per message
+RELATED_LOOKUPS = 8
+#: lists of related words that are intersected with a cut term (step 3.)
+RELATED_ANDS = 1
 #: the least share of rows a single Chinese character is assumed to be in
 SINGLE_SHARE = 0.01
 RECENCY, PIN, HALF_LIFE_DAYS = 0.15, 0.15, 30.0
@@ -103,7 +126,7 @@ def rank(
     if fts and conn.dialect.name == "sqlite":
         scored = _fts(conn, pet_id, terms, limit, now)
     else:
-        scored = _like(conn, pet_id, terms, now)
+        scored = _like(conn, pet_id, terms, limit, now)
     best = heapq.nlargest(limit, scored.items(), key=lambda item: (item[1], item[0]))  # ties: newest first
     return [row_id for row_id, _ in best]
 
@@ -173,7 +196,13 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
     rows = list(rows)
     if not rows:
         return {}
-    weights = [(t.text, t.weight * idf(_rows(t.text, df, n), n)) for t in terms]
+    weights = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms if not t.source}
+    related: dict[str, list[tuple[str, re.Pattern[str] | None]]] = defaultdict(list)
+    for t in terms:
+        if t.source:
+            related[t.source].append(matcher(t.text))
+    stand_ins = [(source, RELATED_WEIGHT * weights.get(source, 0.0), matchers)
+                 for source, matchers in related.items()]
     lengths = [max(1, estimate_tokens(row.content)) for row in rows]
     average = sum(lengths) / len(lengths)
     scored = {}
@@ -181,10 +210,16 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
         content = row.content.casefold()
         norm = K1 * (1 - B + B * length / average)
         relevance = 0.0
-        for term, weight in weights:
+        for term, weight in weights.items():
             tf = content.count(term)
             if tf:
                 relevance += weight * tf * (K1 + 1) / (tf + norm)
+        for source, weight, matchers in stand_ins:  # counted once, where the term itself is missing
+            if source not in content:
+                for part, pattern in matchers:
+                    if part in content and (pattern is None or pattern.search(content)):
+                        relevance += weight * (K1 + 1) / (1 + norm)
+                        break
         if relevance > 0:
             fresh = 0.5 ** (_age_days(row.updated_at, now) / HALF_LIFE_DAYS)
             scored[row.id] = relevance * (1 + RECENCY * fresh + PIN * bool(row.pinned))
@@ -219,27 +254,34 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             conn.info[_VOCAB] = True
         n = float(cursor.execute("SELECT max(rowid) FROM memories").fetchone()[0] or 0)
 
-        def matches(query: str) -> list[int]:
+        def matches(query: str, cap: int = CAP) -> list[int]:
             sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? ORDER BY rowid DESC LIMIT ?"
-            return [r for (r,) in cursor.execute(sql, (query, CAP))]
+            return [r for (r,) in cursor.execute(sql, (query, cap))]
 
         # Two-character terms: the trigrams they start, and so a lower bound of their rows.
         df: dict[str, float] = {}
         expansions: dict[str, list[str]] = {}
+
+        def look_up(text: str) -> None:
+            found = cursor.execute(
+                f"SELECT term, doc FROM {_VOCAB} WHERE term >= ? AND term < ? LIMIT ?",
+                (text, text + "\U0010ffff", EXPANSIONS + 1),
+            ).fetchall()
+            df[text] = float(sum(doc for _, doc in found))
+            expansions[text] = [trigram for trigram, _ in found]
+
         for term in terms:
             if len(term.text) == 2 and term.text not in expansions:
-                found = cursor.execute(
-                    f"SELECT term, doc FROM {_VOCAB} WHERE term >= ? AND term < ? LIMIT ?",
-                    (term.text, term.text + "\U0010ffff", EXPANSIONS + 1),
-                ).fetchall()
-                df[term.text] = float(sum(doc for _, doc in found))
-                expansions[term.text] = [trigram for trigram, _ in found]
+                look_up(term.text)
         trigrams = [piece for piece in segment_pieces(terms) if len(piece) == 3]
         if trigrams:
             marks = ",".join("?" * len(trigrams))
             sql = f"SELECT term, doc FROM {_VOCAB} WHERE term IN ({marks})"
             df.update(cursor.execute(sql, trigrams).fetchall())
         terms = resolve(terms, df)
+        related = expand(terms)
+        for term in [t for t in related if len(t.text) == 2 and t.text not in expansions][:RELATED_LOOKUPS]:
+            look_up(term.text)
 
         lists: dict[str, list[int]] = {}
         queries: dict[str, str] = {}
@@ -259,37 +301,86 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                 cut.add(term.text)
                 df[term.text] = CAP * n / max(1.0, n - ids[-1] + 1)
 
-        weight = {t.text: t.weight * idf(df.get(t.text, 0.0), n) for t in terms}
+        weight = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms}
+        # A term's related words: one list, the newest rows holding any of them.
+        sources: dict[str, str] = {}  # the key of such a list: its term
+        for source, found in _related_phrases(related, expansions).items():
+            key = "~" + source  # never a term: those are letters, digits and Chinese
+            sources[key] = source
+            queries[key] = " OR ".join(_phrase(phrase) for phrase in found)
+            lists[key] = matches(queries[key], RELATED_CAP)
+            weight[key] = RELATED_WEIGHT * weight[source]
+            if len(lists[key]) == RELATED_CAP:
+                cut.add(key)
         partial: dict[int, float] = defaultdict(float)
         for text, ids in lists.items():
+            own = set(lists.get(sources[text], ())) if text in sources else ()  # as in _score
             for row_id in ids:
-                partial[row_id] += weight[text]
+                if row_id not in own:
+                    partial[row_id] += weight[text]
+        # rows that only related words brought in (they do not tell how common a term is, below)
+        by_related = {row_id for key in sources for row_id in lists[key]}
+        by_related.difference_update(*(lists[text] for text in lists if text not in sources))
 
         # AND: when the pool cannot hold every candidate, rows holding a common
         # term and a strong one may sit beyond the common term's cut: fetch them.
         if len(partial) > POOL:
-            strong = sorted(lists, key=lambda text: -weight[text])
-            for common in sorted(cut, key=lambda text: -weight[text])[:2]:
+            strong = sorted((text for text in lists if text not in sources), key=lambda text: -weight[text])
+            for common in sorted(cut - sources.keys(), key=lambda text: -weight[text])[:2]:
                 for other in [text for text in strong if text != common][:2]:
                     bonus = weight[common] + weight[other]
                     for row_id in matches(f"({queries[common]}) AND ({queries[other]})"):
+                        partial[row_id] = max(partial[row_id], bonus)
+                        by_related.discard(row_id)
+            # A cut list of related words, with the strongest term besides their own (a name,
+            # most often) when that list was cut too: else all of its rows are candidates.
+            for key in sorted(cut & sources.keys(), key=lambda text: -weight[text])[:RELATED_ANDS]:
+                other = next((text for text in strong if text != sources[key]), None)
+                if other in cut:
+                    bonus = weight[key] + weight[other]
+                    for row_id in matches(f"({queries[key]}) AND ({queries[other]})"):
+                        if row_id not in partial:
+                            by_related.add(row_id)
                         partial[row_id] = max(partial[row_id], bonus)
 
         pool = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
         rows = _read(cursor, pet_id, [row_id for row_id, _ in pool])
         if len(rows) < limit:
             short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
+            short += [t for t in related if len(t.text) == 2]
             if short:
                 seen = {row.id for row in rows}
                 rows += [row for row in _like_rows(cursor, pet_id, short) if row.id not in seen]
         # A term with no list of its own: its share among the rows read stands in for its df.
+        basis = [row for row in rows if row.id not in by_related] or rows
         for term in terms:
-            if term.text not in lists and rows:
-                share = _seen_in(rows, term.text) / len(rows)
+            if term.text not in lists and basis:
+                share = _seen_in(basis, term.text) / len(basis)
                 df[term.text] = max(df.get(term.text, 0.0), share * n)
-        return _score(rows, terms, df, n, now)
+        return _score(rows, [*terms, *related], df, n, now)
     finally:
         cursor.close()
+
+
+def _related_phrases(related: Sequence[Term], expansions: dict[str, list[str]]) -> dict[str, list[str]]:
+    """For each term, the phrases that find its related words in the
+    index (at most RELATED_PHRASES): of three characters or more, or a
+    two-character word's trigrams when it has few enough."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for term in related:
+        if len(term.text) == 2:
+            pieces = expansions.get(term.text, [])
+            pieces = pieces if len(pieces) <= EXPANSIONS else []
+        else:
+            pieces = [phrase for phrase in phrases(term.text) if len(phrase) >= 3]
+        have = found[term.source]
+        if len(have) + len(pieces) <= RELATED_PHRASES:
+            have += pieces
+    # "colleg" finds whatever "college" would: one phrase less to look for
+    return {
+        source: [p for p in have if not any(q != p and q in p for q in have)]
+        for source, have in found.items() if have
+    }
 
 
 #: "+pet_id" keeps SQLite off the pet's index: walking it costs ten times a
@@ -320,31 +411,43 @@ def _live(pet_id: int) -> tuple:
     return (MemoryRow.pet_id + 0 == pet_id, MemoryRow.status == "active", MemoryRow.deleted_at.is_(None))
 
 
-def _like(conn: Connection, pet_id: int, terms: list[Term], now: dt.datetime) -> dict[int, float]:
+def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime) -> dict[int, float]:
     """Plain LIKE: one pass reads the rows holding any term (at most
     LIKE_ROWS: those holding the most terms, then the newest); each term's
-    rows among them are its df."""
+    rows among them are its df. Only when that finds fewer than `limit`
+    does a second pass look for related words (of the Chinese pieces, as
+    they are not cut yet): on every row, they would cost a slow scan each."""
     def has(text: str):
         pattern = f"%{text}%"  # SQLite's LIKE ignores ASCII case already
         sqlite = conn.dialect.name == "sqlite"
         return MemoryRow.content.like(pattern) if sqlite else MemoryRow.content.ilike(pattern)
 
+    def holds(term: Term):
+        return or_(*(has(phrase) for phrase in phrases(term.text))) if term.source else has(term.text)
+
+    def read(wanted: list[Term]) -> list[_Row]:
+        held = sum((case((holds(t), 1), else_=0) for t in wanted), literal(0))
+        return [_Row(*r) for r in conn.execute(
+            select(MemoryRow.id, MemoryRow.content, MemoryRow.pinned, MemoryRow.updated_at)
+            .where(*_live(pet_id), or_(*(holds(t) for t in wanted)))
+            .order_by(held.desc(), MemoryRow.id.desc())  # past LIKE_ROWS, keep the rows holding most terms
+            .limit(LIKE_ROWS)
+        )]
+
     n = float(conn.execute(select(func.max(MemoryRow.id))).scalar() or 0)
-    held = sum((case((has(t.text), 1), else_=0) for t in terms), literal(0))
-    rows = [_Row(*r) for r in conn.execute(
-        select(MemoryRow.id, MemoryRow.content, MemoryRow.pinned, MemoryRow.updated_at)
-        .where(*_live(pet_id), or_(*(has(t.text) for t in terms)))
-        .order_by(held.desc(), MemoryRow.id.desc())  # past LIKE_ROWS, keep the rows holding most terms
-        .limit(LIKE_ROWS)
-    )]
+    rows = read(terms)
+    scale = max(1.0, n / len(rows)) if len(rows) == LIKE_ROWS else 1.0
+    related = expand(terms) if len(rows) < limit else []
+    if related:
+        seen = {row.id for row in rows}
+        rows += [row for row in read(related) if row.id not in seen]
     if not rows:
         return {}
     texts = [row.content.casefold() for row in rows]
-    scale = max(1.0, n / len(rows)) if len(rows) == LIKE_ROWS else 1.0
     pieces = [*(t.text for t in terms), *segment_pieces(terms)]
     df = {piece: scale * sum(1 for text in texts if piece in text) for piece in dict.fromkeys(pieces)}
     terms = resolve(terms, df)
     for term in terms:
         if term.text not in df:
             df[term.text] = scale * sum(1 for text in texts if term.text in text)
-    return _score(rows, terms, df, n, now)
+    return _score(rows, [*terms, *expand(terms)], df, n, now)
