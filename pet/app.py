@@ -11,15 +11,17 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pet.agent.loop import Agent, AgentConfig, PetIdentity
 from pet.brain.base import ChatModel
 from pet.brain.select import BrainChoice, choose_brain
-from pet.config import Settings
+from pet.config import SCHEDULER_MODES, Settings, quiet_window
 from pet.errors import PersonaError
 from pet.memory.db import Database, open_database
 from pet.memory.store import (
     ConversationStore,
+    InboxStore,
     MemoryStore,
     PetRecord,
     PetStore,
@@ -29,12 +31,17 @@ from pet.memory.store import (
 from pet.memory.summary import HistorySummarizer
 from pet.persona.model import PERSONA_DIR, Persona, load_persona
 from pet.persona.save import save_persona
+from pet.scheduler.delivery import Delivery
+from pet.scheduler.policy import Policy
 from pet.tools.calc import calculate
 from pet.tools.clock import clock_tool, system_clock
 from pet.tools.memory import memory_tools
 from pet.tools.notes import todo_tools
 from pet.tools.reminders import reminder_tools
 from pet.tools.registry import Tool, ToolRegistry
+
+if TYPE_CHECKING:
+    from pet.scheduler.core import PetScheduler
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +71,7 @@ class App:
     conversations: ConversationStore
     memories: MemoryStore
     reminders: ReminderStore
+    inbox: InboxStore
     brain: BrainChoice
     clock: Callable[[], dt.datetime]
     _wire: Callable[[PetRecord, Persona], PetRuntime]
@@ -71,6 +79,8 @@ class App:
     _current: int = 0
     _conversations: dict[int, int] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
+    #: None when the `scheduler` setting is "off"
+    scheduler: PetScheduler | None = None
 
     # -- the current pet ---------------------------------------------------------
 
@@ -185,6 +195,17 @@ class App:
     def today(self, persona: Persona) -> dt.date:
         return self.clock().astimezone(persona.zone()).date()
 
+    def zone_of(self, pet_id: int) -> dt.tzinfo:
+        """A pet's timezone (the current pet's for a pet not loaded)."""
+        with self._lock:
+            runtime = self._pets.get(pet_id) or self._pets[self._current]
+        return runtime.persona.zone()
+
+    def language_of(self, pet_id: int) -> str:
+        with self._lock:
+            runtime = self._pets.get(pet_id) or self._pets[self._current]
+        return runtime.persona.languages[0]
+
     # -- conversations of the current pet ------------------------------------------
 
     def current_conversation(self) -> int:
@@ -208,6 +229,8 @@ class App:
             self._conversations[self._current] = conversation_id
 
     def close(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.shutdown()
         self.db.close()
 
 
@@ -266,8 +289,12 @@ def build(
     *,
     brain: ChatModel | None = None,
     clock: Callable[[], dt.datetime] = system_clock,
+    scheduler: str | None = None,
 ) -> App:
-    """Wire the app. `brain` replaces the chosen model (tests, benchmarks)."""
+    """Wire the app. `brain` replaces the chosen model (tests, benchmarks).
+    `scheduler` ("on", "paused", "off") overrides the setting. With an
+    injected `clock` the setting's "on" starts paused: the jobs would fire by
+    the real clock, the firing would judge by the injected one."""
     default = load_persona(settings.persona)
     settings.home.mkdir(parents=True, exist_ok=True)
     db = open_database(settings.database)
@@ -277,6 +304,7 @@ def build(
     conversations = ConversationStore(db)
     memories = MemoryStore(db)
     reminders = ReminderStore(db)
+    inbox = InboxStore(db)
     choice = BrainChoice(brain, "custom", "given by the caller") if brain is not None else choose_brain(settings)
     log.info("brain: %s (%s)", choice.model.label, choice.reason)
     summarizer = HistorySummarizer(
@@ -310,7 +338,7 @@ def build(
         )
         return PetRuntime(record, persona, tools, agent)
 
-    app = App(settings, db, conversations, memories, reminders, choice, clock, wire, _current=first.id)
+    app = App(settings, db, conversations, memories, reminders, inbox, choice, clock, wire, _current=first.id)
     for record in pets.all():
         try:
             persona = default if record.id == first.id and record.persona == settings.persona else (
@@ -321,4 +349,35 @@ def build(
             log.warning("pet %s is left out: %s", record.slug, exc)
             continue
         app._pets[record.id] = wire(record, persona)
+    mode = scheduler or settings.scheduler
+    if mode not in SCHEDULER_MODES:
+        raise ValueError(f"scheduler must be one of {SCHEDULER_MODES}, not {mode!r}")
+    if scheduler is None and mode == "on" and clock is not system_clock:
+        mode = "paused"
+    _start_scheduler(app, first.id, mode, default.zone())
     return app
+
+
+def _start_scheduler(app: App, first_pet: int, mode: str, zone: dt.tzinfo) -> None:
+    """Quiet hours for the inbox, and (unless "off") the scheduler: it
+    settles what fell due while the pet was down, then runs the reminders'
+    jobs and the first pet's morning brief."""
+    settings = app.settings
+    policy = Policy(dt.timedelta(minutes=settings.reminder_grace_minutes), quiet_window(settings.quiet_hours))
+    delivery = Delivery(app.reminders, app.inbox, zone_of=app.zone_of, language_of=app.language_of,
+                        policy=policy, clock=app.clock)
+    app.inbox.hold = delivery.quiet_until
+    if mode == "off":
+        return
+    from pet.scheduler.core import PetScheduler
+
+    app.scheduler = PetScheduler(app.db, delivery, key=settings.database, zone=zone, context=app)
+    try:
+        settled = app.scheduler.start(paused=mode == "paused")
+        app.reminders.listen(app.scheduler.reminder_changed)
+        app.scheduler.schedule_brief(first_pet, settings.brief_time)
+    except BaseException:
+        app.close()
+        raise
+    if settled:
+        log.info("settled %d reminder(s) that fell due while the pet was not running", len(settled))

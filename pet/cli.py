@@ -13,7 +13,7 @@ from pet import __version__
 from pet.config import BRAINS, Settings, load_settings
 from pet.errors import PetError, StorageError
 
-_FLAG_KEYS = ("home", "port", "brain", "model", "base_url", "persona", "log_level")
+_FLAG_KEYS = ("home", "port", "brain", "model", "base_url", "persona", "log_level", "workspace")
 
 
 def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_settings_flags(run)
     _add_bench_parser(commands)
     _add_portable_parsers(commands)
+    _add_brief_parser(commands)
     return parser
 
 
@@ -127,6 +128,41 @@ def import_(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _add_brief_parser(commands: argparse._SubParsersAction) -> None:
+    brief = commands.add_parser(
+        "brief", help="send today's morning brief (todos, calendar, reminders)",
+        description="Build the morning brief from the workspace's todo.md / todo.txt and *.ics files, "
+        "let the pet reword it, print it and put it in the inbox.",
+        argument_default=argparse.SUPPRESS,
+    )
+    brief.add_argument("--now", action="store_true", default=False, help="send it at once")
+    brief.add_argument("--plain", action="store_true", default=False, help="skip the model's rewording")
+    brief.add_argument("--workspace", help="folder with todo.md and calendar.ics (default <home>/workspace)")
+    _add_settings_flags(brief)
+
+
+def brief(args: argparse.Namespace, settings: Settings) -> int:
+    if not args.now:
+        print(f"pet brief: add --now to send today's brief at once (the daily one goes out at "
+              f"{settings.brief_time} while `pet run` is up)", file=sys.stderr)
+        return 2
+    from pet.app import build
+    from pet.scheduler.brief import BRIEF_KIND, brief_for_app
+
+    # No scheduler: a one-off command must not fire reminders or today's job.
+    app = build(settings, scheduler="off")
+    try:
+        result = brief_for_app(app, app.pet.id, plain_only=args.plain)
+        # asked for now, so quiet hours do not hold it
+        app.inbox.add(app.pet.id, result.text, kind=BRIEF_KIND, urgent=True, now=app.clock())
+    finally:
+        app.close()
+    print(result.text)
+    if not result.reworded and not args.plain:
+        print(f"(plain brief: {result.fallback})", file=sys.stderr)
+    return 0
+
+
 def _flags(args: argparse.Namespace) -> dict:
     return {key: getattr(args, key, None) for key in _FLAG_KEYS}
 
@@ -181,6 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return export(args, settings)
         if args.command == "import":
             return import_(args, settings)
+        if args.command == "brief":
+            return brief(args, settings)
     except PetError as exc:
         print(f"pet: {exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,9 @@ line (for the keys the command line offers).
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import os
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -64,6 +66,22 @@ class Settings:
     reflexes: bool = True
     #: the first message of a day gets a greeting (days together, an older memory)
     greeting: bool = True
+    #: "on": reminders and the brief fire; "paused": jobs are kept but not run
+    #: (tests); "off": no scheduler, reminders are only stored
+    scheduler: str = "on"
+    #: a reminder that fell due while the pet was not running is still
+    #: delivered (marked late) within this many minutes; older ones are
+    #: reported once as missed. An hour covers a restart, an update or a
+    #: laptop's nap; a reminder older than that has mostly lost its moment
+    reminder_grace_minutes: int = 60
+    #: "22:00-07:00" (the pet's local time): messages that can wait (missed
+    #: reports, the brief) are held until it ends; reminders still fire.
+    #: Empty: none
+    quiet_hours: str = ""
+    #: local time (HH:MM, the pet's zone) of the daily morning brief
+    brief_time: str = "09:00"
+    #: seconds the model may take to reword the brief before the plain one goes out
+    brief_reword_timeout: float = 20.0
     log_level: str = "INFO"
 
     @property
@@ -85,6 +103,23 @@ class Settings:
 
 
 _FIELDS = {f.name: f for f in fields(Settings)}
+SCHEDULER_MODES = ("on", "paused", "off")
+_QUIET = re.compile(r"\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*")
+
+
+def quiet_window(text: str) -> tuple[dt.time, dt.time] | None:
+    """Read `quiet_hours` ("22:00-07:00"): (start, end) local times, None when
+    empty. A window may pass midnight."""
+    if not text.strip():
+        return None
+    match = _QUIET.fullmatch(text)
+    hours = (int(match[1]), int(match[3])) if match else (99, 99)
+    if match is None or max(hours) > 23 or int(match[2]) > 59 or int(match[4]) > 59:
+        raise ConfigError(f"quiet_hours should look like 22:00-07:00 (24-hour, local), got {text!r}")
+    start, end = dt.time(hours[0], int(match[2])), dt.time(hours[1], int(match[4]))
+    if start == end:
+        raise ConfigError(f"quiet_hours {text!r} starts and ends at the same time; leave it empty for none")
+    return start, end
 
 
 def _coerce(key: str, value: Any, source: str) -> Any:
@@ -159,6 +194,15 @@ def load_settings(
         raise ConfigError(f"brain must be one of {', '.join(BRAINS)}, got {settings.brain!r}")
     if not 0 < settings.port < 65536:
         raise ConfigError(f"port must be between 1 and 65535, got {settings.port}")
+    if settings.scheduler not in SCHEDULER_MODES:
+        raise ConfigError(f"scheduler must be one of {', '.join(SCHEDULER_MODES)}, got {settings.scheduler!r}")
+    if settings.reminder_grace_minutes < 0:
+        raise ConfigError(f"reminder_grace_minutes must be 0 or more, got {settings.reminder_grace_minutes}")
+    quiet_window(settings.quiet_hours)
+    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", settings.brief_time):
+        raise ConfigError(f"brief_time must be a 24-hour time like 09:00, got {settings.brief_time!r}")
+    if not settings.brief_reword_timeout > 0:
+        raise ConfigError(f"brief_reword_timeout must be more than 0 seconds, got {settings.brief_reword_timeout:g}")
     if settings.database_url.startswith("sqlite:///") and settings.database_path:
         # A relative SQLite path would silently depend on the working directory.
         path = settings.database_path
@@ -167,4 +211,4 @@ def load_settings(
     return settings
 
 
-__all__ = ["Settings", "load_settings", "BRAINS"]
+__all__ = ["Settings", "load_settings", "quiet_window", "BRAINS", "SCHEDULER_MODES"]

@@ -102,7 +102,7 @@ def test_every_table_but_schema_version_is_exported_with_the_version_in_the_head
     assert set(data["tables"]) == set(Base.metadata.tables) - {"schema_version"}
     counts = {name: len(rows) for name, rows in data["tables"].items()}
     assert counts == {"pets": 2, "conversations": 1, "messages": 5, "memories": 4, "reminders": 2,
-                      "summaries": 1}
+                      "summaries": 1, "inbox": 0}
 
 
 def test_the_export_is_sorted_readable_utf8(new_db, tmp_path):

@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pet.errors import StorageError
-from pet.memory.models import Base, MemoryRow, SchemaVersion, SummaryRow
+from pet.memory.models import Base, InboxRow, MemoryRow, SchemaVersion, SummaryRow
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +61,11 @@ def has_fts(conn: Connection) -> bool:
 
 def _to_v2(conn: Connection) -> None:
     """Release 2: who asserted a memory, pending approval, summaries, full-text
-    index, and indexes for pinned and newest memories."""
+    index, indexes for pinned and newest memories, and the inbox."""
     conn.execute(text("ALTER TABLE memories ADD COLUMN asserted_by VARCHAR(16) NOT NULL DEFAULT 'person'"))
     conn.execute(text("ALTER TABLE memories ADD COLUMN status VARCHAR(16) NOT NULL DEFAULT 'active'"))
     SummaryRow.__table__.create(conn, checkfirst=True)
+    InboxRow.__table__.create(conn, checkfirst=True)
     for index in MemoryRow.__table__.indexes:
         if index.name in ("ix_memories_pet_pinned", "ix_memories_pet_updated"):
             index.create(conn, checkfirst=True)
@@ -131,6 +132,10 @@ def _migrate(engine: Engine) -> None:
                 f"the database is at schema version {current}, newer than this program ({SCHEMA_VERSION}); "
                 "upgrade pet or use another --home"
             )
+        if current == SCHEMA_VERSION:
+            # Version 2 is not released yet: a home made by an earlier build of
+            # it (memory.db.example among them) may lack the inbox, added since.
+            InboxRow.__table__.create(conn, checkfirst=True)
         for version in range(current + 1, SCHEMA_VERSION + 1):
             log.info("migrating database to schema version %d", version)
             MIGRATIONS[version](conn)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -130,3 +130,34 @@ class ReminderRow(Base):
         ForeignKey("conversations.id", ondelete="SET NULL"), nullable=True
     )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class InboxRow(Base):
+    """What the pet says unasked: a reminder firing, a report of missed
+    reminders, the morning brief. A row shows from `deliver_at` on."""
+
+    __tablename__ = "inbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pet_id: Mapped[int] = mapped_column(ForeignKey("pets.id", ondelete="CASCADE"))
+    #: "reminder", "missed", "brief", ...
+    kind: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(Text)
+    reminder_id: Mapped[int | None] = mapped_column(
+        ForeignKey("reminders.id", ondelete="SET NULL"), nullable=True
+    )
+    #: the due time this row answers for, UTC
+    due_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    #: when it shows, UTC: later than created_at when quiet hours held it
+    deliver_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    #: delivered after its due time (the program was down or busy)
+    late: Mapped[bool] = mapped_column(Boolean, default=False)
+    read_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+    __table_args__ = (
+        # each reminder fires at most once per due time, whoever fires it
+        UniqueConstraint("reminder_id", "due_at", name="uq_inbox_reminder_due"),
+        Index("ix_inbox_pet_deliver", "pet_id", "deliver_at", "id"),
+        Index("ix_inbox_pet_read", "pet_id", "read_at"),
+    )

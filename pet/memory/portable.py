@@ -58,6 +58,8 @@ MATCHES: dict[str, tuple[Match, ...]] = {
     # a repeating reminder's due time moves on, so its creation time also identifies it
     "reminders": (Match(("pet_id", "text", "created_at")), Match(("pet_id", "text", "due_at"))),
     "summaries": (Match(("conversation_id", "through_message_id")),),
+    # a message read since it was exported is still the same message
+    "inbox": (Match(("pet_id", "kind", "created_at")),),
 }
 
 #: Columns taken from the file's copy of a matched row when that copy was

@@ -6,13 +6,22 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select, update
 
 from pet.events import MemoryRecord, Message, ReminderRecord, StoredMessage, ToolCall
 from pet.memory.db import Database
-from pet.memory.models import ConversationRow, MemoryRow, MessageRow, PetRow, ReminderRow, SummaryRow, utcnow
+from pet.memory.models import (
+    ConversationRow,
+    InboxRow,
+    MemoryRow,
+    MessageRow,
+    PetRow,
+    ReminderRow,
+    SummaryRow,
+    utcnow,
+)
 from pet.memory.recall import memory_key
 from pet.memory.search import for_context, rank
 from pet.memory.summary import SummaryRecord
@@ -381,10 +390,21 @@ def _reminder(row: ReminderRow) -> ReminderRecord:
 
 
 class ReminderStore:
-    """Reminder rows. The reminders issue adds firing on top of these."""
+    """Reminder rows, the truth the scheduler's jobs are derived from.
+    Listeners hear of each reminder added or cancelled, after it is stored."""
 
     def __init__(self, db: Database):
         self.db = db
+        self._listeners: list[Callable[[ReminderRecord], None]] = []
+
+    def listen(self, callback: Callable[[ReminderRecord], None]) -> None:
+        """Call `callback(record)` after each add and cancel (the scheduler
+        adds or removes the reminder's job this way)."""
+        self._listeners.append(callback)
+
+    def _changed(self, record: ReminderRecord) -> None:
+        for callback in self._listeners:
+            callback(record)
 
     def add(
         self,
@@ -409,7 +429,23 @@ class ReminderStore:
             )
             session.add(row)
             session.flush()
-            return _reminder(row)
+            record = _reminder(row)
+        self._changed(record)
+        return record
+
+    def get(self, reminder_id: int) -> tuple[int, ReminderRecord] | None:
+        """The reminder and the id of its pet, whatever its status."""
+        with self.db.session() as session:
+            row = session.get(ReminderRow, reminder_id)
+            return (row.pet_id, _reminder(row)) if row is not None else None
+
+    def all_pending(self) -> list[tuple[int, ReminderRecord]]:
+        """Every pet's pending reminders as (pet id, reminder), soonest first."""
+        with self.db.session() as session:
+            rows = session.scalars(
+                select(ReminderRow).where(ReminderRow.status == "pending").order_by(ReminderRow.due_at, ReminderRow.id)
+            )
+            return [(row.pet_id, _reminder(row)) for row in rows]
 
     def pending(self, pet_id: int) -> list[ReminderRecord]:
         with self.db.session() as session:
@@ -426,7 +462,9 @@ class ReminderStore:
             if row is None or row.pet_id != pet_id or row.status != "pending":
                 return None
             row.status = "cancelled"
-            return _reminder(row)
+            record = _reminder(row)
+        self._changed(record)
+        return record
 
 
 def _summary(row: SummaryRow) -> SummaryRecord:
@@ -458,3 +496,221 @@ class SummaryStore:
             session.add(row)
             session.flush()
             return _summary(row)
+
+
+def _utc_naive(moment: dt.datetime) -> dt.datetime:
+    if moment.tzinfo is None:
+        raise ValueError("times given to the inbox must be timezone-aware")
+    return moment.astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+
+@dataclass(frozen=True)
+class InboxRecord:
+    """An inbox message. Times are aware, UTC."""
+
+    id: int
+    pet_id: int
+    kind: str
+    text: str
+    created_at: dt.datetime
+    #: when it shows; later than created_at when quiet hours held it
+    deliver_at: dt.datetime
+    reminder_id: int | None = None
+    #: the due time it answers for (a reminder's, a brief's)
+    due_at: dt.datetime | None = None
+    late: bool = False
+    read_at: dt.datetime | None = None
+
+
+@dataclass(frozen=True)
+class InboxEntry:
+    """A message to write when a reminder's due time is settled."""
+
+    kind: str
+    text: str
+    due_at: dt.datetime
+    late: bool = False
+    #: None: at once
+    deliver_at: dt.datetime | None = None
+
+
+def _inbox(row: InboxRow) -> InboxRecord:
+    return InboxRecord(
+        row.id, row.pet_id, row.kind, row.text, _aware(row.created_at), _aware(row.deliver_at),
+        row.reminder_id, _aware(row.due_at) if row.due_at else None, row.late,
+        _aware(row.read_at) if row.read_at else None,
+    )
+
+
+#: kinds that are never held by quiet hours: the person asked for that moment
+URGENT_KINDS = frozenset({"reminder"})
+
+
+class InboxStore:
+    """What the pet says unasked. A message shows from its `deliver_at` on:
+    at once, or, for one that can wait, when quiet hours end (`hold`, wired
+    by the app, says when that is). Reading methods list only messages that
+    show by `now` (default: the current time)."""
+
+    def __init__(self, db: Database, hold: Callable[[int, dt.datetime], dt.datetime | None] | None = None):
+        self.db = db
+        #: (pet id, now) -> the end of the pet's quiet hours, None outside them
+        self.hold = hold
+
+    def deliver_at(self, pet_id: int, kind: str, now: dt.datetime, *, urgent: bool = False) -> dt.datetime:
+        """When a message of `kind` written at `now` should show."""
+        if urgent or kind in URGENT_KINDS or self.hold is None:
+            return now
+        return self.hold(pet_id, now) or now
+
+    def add(
+        self,
+        pet_id: int,
+        text: str,
+        *,
+        kind: str,
+        reminder_id: int | None = None,
+        due_at: dt.datetime | None = None,
+        late: bool = False,
+        urgent: bool = False,
+        once: bool = False,
+        now: dt.datetime | None = None,
+    ) -> InboxRecord | None:
+        """Write a message; quiet hours hold it unless it is `urgent` (or a
+        reminder). With `once`, None when the pet already has a message of
+        this kind for this `due_at` (a brief sent twice for one morning)."""
+        now = now or dt.datetime.now(dt.timezone.utc)
+        with self.db.session() as session:
+            due = _utc_naive(due_at) if due_at is not None else None
+            if once and session.scalar(
+                select(InboxRow.id).where(InboxRow.pet_id == pet_id, InboxRow.kind == kind, InboxRow.due_at == due)
+            ) is not None:
+                return None
+            row = InboxRow(
+                pet_id=pet_id, kind=kind, text=text, reminder_id=reminder_id, due_at=due, late=late,
+                created_at=_utc_naive(now),
+                deliver_at=_utc_naive(self.deliver_at(pet_id, kind, now, urgent=urgent)),
+            )
+            session.add(row)
+            session.flush()
+            return _inbox(row)
+
+    def settle_reminder(
+        self,
+        reminder_id: int,
+        due_at: dt.datetime,
+        entries: Sequence[InboxEntry],
+        next_due: dt.datetime | None,
+        *,
+        now: dt.datetime | None = None,
+    ) -> list[InboxRecord] | None:
+        """Deliver a reminder's due time and move the reminder on, in one
+        transaction: write `entries` (any already written for their due time
+        are skipped), then set the next due time, or mark it done when
+        `next_due` is None. None, and nothing written, when the reminder is no
+        longer pending at `due_at`: fired, cancelled or moved on already."""
+        now = now or dt.datetime.now(dt.timezone.utc)
+        values: dict[str, object] = {"due_at": _utc_naive(next_due)} if next_due else {"status": "done"}
+        with self.db.session() as session:
+            # The guarded update comes first: it takes SQLite's write lock, so
+            # a second scheduler firing the same due time waits, then finds
+            # nothing to update.
+            moved = session.execute(
+                update(ReminderRow)
+                .where(ReminderRow.id == reminder_id, ReminderRow.status == "pending",
+                       ReminderRow.due_at == _utc_naive(due_at))
+                .values(**values)
+            )
+            if moved.rowcount != 1:
+                return None
+            pet_id = session.scalar(select(ReminderRow.pet_id).where(ReminderRow.id == reminder_id))
+            dues = [_utc_naive(entry.due_at) for entry in entries]
+            done = set(session.scalars(
+                select(InboxRow.due_at).where(InboxRow.reminder_id == reminder_id, InboxRow.due_at.in_(dues))
+            ))
+            rows = [
+                InboxRow(pet_id=pet_id, kind=entry.kind, text=entry.text, reminder_id=reminder_id, due_at=due,
+                         late=entry.late, created_at=_utc_naive(now),
+                         deliver_at=_utc_naive(entry.deliver_at or now))
+                for entry, due in zip(entries, dues) if due not in done
+            ]
+            session.add_all(rows)
+            session.flush()
+            return [_inbox(row) for row in rows]
+
+    def _shown(self, pet_id: int, now: dt.datetime | None):
+        at = _utc_naive(now) if now else utcnow()
+        return select(InboxRow).where(InboxRow.pet_id == pet_id, InboxRow.deliver_at <= at)
+
+    def get(self, message_id: int) -> InboxRecord | None:
+        with self.db.session() as session:
+            row = session.get(InboxRow, message_id)
+            return _inbox(row) if row is not None else None
+
+    def unread(self, pet_id: int, *, limit: int = 100, now: dt.datetime | None = None) -> list[InboxRecord]:
+        """Unread messages that show by now, oldest first."""
+        with self.db.session() as session:
+            rows = session.scalars(
+                self._shown(pet_id, now).where(InboxRow.read_at.is_(None))
+                .order_by(InboxRow.deliver_at, InboxRow.id).limit(limit)
+            )
+            return [_inbox(row) for row in rows]
+
+    def unread_count(self, pet_id: int, *, now: dt.datetime | None = None) -> int:
+        with self.db.session() as session:
+            query = self._shown(pet_id, now).where(InboxRow.read_at.is_(None))
+            return session.scalar(select(func.count()).select_from(query.subquery())) or 0
+
+    def recent(self, pet_id: int, limit: int = 20, *, now: dt.datetime | None = None) -> list[InboxRecord]:
+        """Messages that show by now, read or not, newest first (the Inbox panel)."""
+        with self.db.session() as session:
+            rows = session.scalars(
+                self._shown(pet_id, now).order_by(InboxRow.deliver_at.desc(), InboxRow.id.desc()).limit(limit)
+            )
+            return [_inbox(row) for row in rows]
+
+    def since(
+        self, pet_id: int, after_id: int = 0, *, limit: int = 100, now: dt.datetime | None = None
+    ) -> list[InboxRecord]:
+        """The cheap poll: messages that came to show after message `after_id`
+        (0: all), in the order they showed. Pass the last id you got; a message
+        held by quiet hours comes when it shows, though its id is older."""
+        with self.db.session() as session:
+            query = self._shown(pet_id, now)
+            if after_id:
+                shown = session.scalar(select(InboxRow.deliver_at).where(InboxRow.id == after_id))
+                if shown is None:
+                    query = query.where(InboxRow.id > after_id)
+                else:
+                    query = query.where(or_(InboxRow.deliver_at > shown,
+                                            and_(InboxRow.deliver_at == shown, InboxRow.id > after_id)))
+            rows = session.scalars(query.order_by(InboxRow.deliver_at, InboxRow.id).limit(limit))
+            return [_inbox(row) for row in rows]
+
+    def held(self, pet_id: int, *, now: dt.datetime | None = None) -> list[InboxRecord]:
+        """Messages waiting for quiet hours to end, soonest first."""
+        at = _utc_naive(now) if now else utcnow()
+        with self.db.session() as session:
+            rows = session.scalars(
+                select(InboxRow).where(InboxRow.pet_id == pet_id, InboxRow.deliver_at > at)
+                .order_by(InboxRow.deliver_at, InboxRow.id)
+            )
+            return [_inbox(row) for row in rows]
+
+    def for_reminder(self, reminder_id: int) -> list[InboxRecord]:
+        """Every message a reminder has written, oldest first."""
+        with self.db.session() as session:
+            rows = session.scalars(select(InboxRow).where(InboxRow.reminder_id == reminder_id).order_by(InboxRow.id))
+            return [_inbox(row) for row in rows]
+
+    def mark_read(self, ids: Iterable[int], *, at: dt.datetime | None = None) -> int:
+        """Mark messages read (those already read keep their time); how many changed."""
+        ids = list(ids)
+        if not ids:
+            return 0
+        with self.db.session() as session:
+            result = session.execute(
+                update(InboxRow).where(InboxRow.id.in_(ids), InboxRow.read_at.is_(None))
+                .values(read_at=_utc_naive(at) if at else utcnow())
+            )
+            return result.rowcount
