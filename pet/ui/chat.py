@@ -14,6 +14,7 @@ from pet.app import App  # noqa: E402
 from pet.events import ConversationStarted  # noqa: E402
 from pet.persona.growth import days_together  # noqa: E402
 from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html  # noqa: E402
+from pet.ui.inbox_tab import build_inbox_tab  # noqa: E402
 from pet.ui.memory_tab import build_memory_tab  # noqa: E402
 from pet.ui.persona_tab import build_persona_tab, pet_choices  # noqa: E402
 from pet.ui.pond_tab import build_pond_tab  # noqa: E402
@@ -75,6 +76,7 @@ def build_ui(app: App) -> gr.Blocks:
             build_memory_tab(app)
             pets = build_persona_tab(app, picker)
             build_pond_tab(app)
+            build_inbox_tab(app)
 
         def switch(pet_id: Any) -> tuple:
             note = pets.switch(pet_id)
