@@ -146,6 +146,8 @@ class App:
             record = PetStore(self.db).create(slug, self._reference(path), today)
             runtime = self._wire(record, persona)
             self._pets[record.id] = runtime
+            if self.scheduler is not None:
+                self.scheduler.schedule_brief(record.id, self.settings.brief_time)
             return runtime
 
     def update_persona(self, pet_id: int, persona: Persona) -> PetRuntime:
@@ -354,14 +356,14 @@ def build(
         raise ValueError(f"scheduler must be one of {SCHEDULER_MODES}, not {mode!r}")
     if scheduler is None and mode == "on" and clock is not system_clock:
         mode = "paused"
-    _start_scheduler(app, first.id, mode, default.zone())
+    _start_scheduler(app, mode, default.zone())
     return app
 
 
-def _start_scheduler(app: App, first_pet: int, mode: str, zone: dt.tzinfo) -> None:
+def _start_scheduler(app: App, mode: str, zone: dt.tzinfo) -> None:
     """Quiet hours for the inbox, and (unless "off") the scheduler: it
     settles what fell due while the pet was down, then runs the reminders'
-    jobs and the first pet's morning brief."""
+    jobs and each pet's morning brief."""
     settings = app.settings
     policy = Policy(dt.timedelta(minutes=settings.reminder_grace_minutes), quiet_window(settings.quiet_hours))
     delivery = Delivery(app.reminders, app.inbox, zone_of=app.zone_of, language_of=app.language_of,
@@ -375,7 +377,8 @@ def _start_scheduler(app: App, first_pet: int, mode: str, zone: dt.tzinfo) -> No
     try:
         settled = app.scheduler.start(paused=mode == "paused")
         app.reminders.listen(app.scheduler.reminder_changed)
-        app.scheduler.schedule_brief(first_pet, settings.brief_time)
+        for runtime in app.pets():
+            app.scheduler.schedule_brief(runtime.record.id, settings.brief_time)
     except BaseException:
         app.close()
         raise

@@ -98,3 +98,14 @@ def test_edit_and_reset_the_persona(pet_home):
         again.reset_persona(doudou.record.id)
     again.close()
     assert make().persona.style["en"] != "Speaks like a poet."
+
+
+def test_every_pet_gets_its_own_morning_brief_job(pet_home):
+    app = build(load_settings({"scheduler": "paused"}), brain=ScriptedModel([]))
+    doudou = app.create_pet("Doudou")
+    ids = {job.id for job in app.scheduler.jobs()}
+    assert {f"brief-{app.pet.id}", f"brief-{doudou.record.id}"} <= ids
+    app.close()
+    again = build(load_settings({"scheduler": "paused"}), brain=ScriptedModel([]))
+    assert {f"brief-{r.record.id}" for r in again.pets()} <= {job.id for job in again.scheduler.jobs()}
+    again.close()
