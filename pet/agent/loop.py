@@ -248,6 +248,9 @@ class Agent:
         """The day's greeting when this is the person's first message of the
         pet's local day (from pet.persona.greeting, deterministic per day)."""
         last = self.conversations.last_said(self.pet.id, before_message_id=message_id)
+        zone = self.persona.zone()
+        if last is not None and last.replace(tzinfo=dt.timezone.utc).astimezone(zone).date() >= now.astimezone(zone).date():
+            return None  # not the day's first message: spare the memory read
         memories = self.memories.listing(self.pet.id, status="active", limit=GREETING_MEMORIES)
         return greeting(self.persona, now, self.pet.adopted_on, language, last, memories)
 
