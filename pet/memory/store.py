@@ -200,14 +200,18 @@ class MemoryStore:
         source_message_id: int | None = None,
         conversation_id: int | None = None,
         asserted_by: str = "person",
+        pending: bool | None = None,
     ) -> tuple[MemoryRecord, bool]:
         """Store a fact; the same fact again updates the old row.
         Returns the record and whether it is new.
 
-        A fact asserted by a tool (read from a file or a note, not said by the
-        person) is stored "pending" and never recalled until approved. The
-        person saying a pending fact themselves approves it; a tool repeating
-        an active fact leaves it active."""
+        A new fact is stored "pending", never recalled until approved, when
+        `pending` says so; by default when a tool asserted it (read from a
+        file or a note, not said by the person). Only the person saying a
+        pending fact themselves approves it; anyone repeating an active fact
+        leaves it active."""
+        if pending is None:
+            pending = asserted_by == "tool"
         if asserted_by not in ASSERTERS:
             raise ValueError(f"asserted_by must be one of {ASSERTERS}, not {asserted_by!r}")
         content = content.strip()
@@ -221,13 +225,13 @@ class MemoryStore:
             if row is None:
                 row = MemoryRow(pet_id=pet_id, content=content, key=key, tag=tag,
                                 source_message_id=source_message_id, conversation_id=conversation_id,
-                                asserted_by=asserted_by, status="pending" if asserted_by == "tool" else "active")
+                                asserted_by=asserted_by, status="pending" if pending else "active")
                 session.add(row)
             else:
                 row.content = content
                 row.tag = tag or row.tag
                 row.updated_at = utcnow()
-                if row.status == "pending" and asserted_by != "tool":
+                if row.status == "pending" and asserted_by == "person":
                     row.status, row.asserted_by = "active", asserted_by
                     row.source_message_id = source_message_id or row.source_message_id
             session.flush()

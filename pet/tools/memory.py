@@ -14,7 +14,8 @@ MAX_MEMORY_CHARS = 1000
 
 class MemoryStoreLike(Protocol):
     def remember(self, pet_id: int, content: str, *, tag: str = "", source_message_id: int | None = None,
-                 conversation_id: int | None = None, asserted_by: str = "person") -> tuple[MemoryRecord, bool]: ...
+                 conversation_id: int | None = None, asserted_by: str = "person",
+                 pending: bool | None = None) -> tuple[MemoryRecord, bool]: ...
     def forget(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
     def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]: ...
 
@@ -62,17 +63,20 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         if len(content) > MAX_MEMORY_CHARS:
             raise ToolArgumentError(f"content is {len(content)} characters; keep a memory under {MAX_MEMORY_CHARS}")
         asserted_by = who_asserted(content, ctx.person_words, ctx.tool_output)
+        # Not the person's words while outside content is in view: the model may be
+        # restating a note in its own words, so the person approves it first.
+        pending = asserted_by == "tool" or (asserted_by == "model" and bool(ctx.tool_output))
         record, created = store.remember(
             ctx.pet_id, content, source_message_id=ctx.message_id, conversation_id=ctx.conversation_id,
-            asserted_by=asserted_by,
+            asserted_by=asserted_by, pending=pending,
         )
         if record.status == "pending":
             if ctx.language == "zh":
-                return (f"#{record.id} 已存下，但在等主人确认：这句话来自工具读到的内容，不是主人亲口说的。"
+                return (f"#{record.id} 已存下，但在等主人确认：这不是主人亲口说的，而且当时看到了工具读来的内容。"
                         f"主人确认前不会用到它（记忆页或 /approve {record.id}）：{record.content}")
-            return (f"Stored as memory #{record.id}, pending: it came from a tool's output, not the person's "
-                    f"own words, so it is not used until they approve it (Memory tab or /approve {record.id}): "
-                    f"{record.content}")
+            return (f"Stored as memory #{record.id}, pending: it is not in the person's own words and a tool's "
+                    f"output was in view, so it is not used until they approve it (Memory tab or "
+                    f"/approve {record.id}): {record.content}")
         if ctx.language == "zh":
             return f"已记住 #{record.id}：{record.content}" if created else f"早就记着啦（#{record.id}，已更新）：{record.content}"
         if created:
