@@ -212,3 +212,11 @@ def load_settings(
 
 
 __all__ = ["Settings", "load_settings", "quiet_window", "BRAINS", "SCHEDULER_MODES"]
+
+
+def is_safe_id(name: str) -> bool:
+    """A pet or persona id that is a plain file name: ASCII letters, digits,
+    - and _, not starting with - (never a path, never "..")."""
+    return bool(name) and name.isascii() and name[0] != "-" and len(name) <= 64 and all(
+        ch.isalnum() or ch in "-_" for ch in name
+    )

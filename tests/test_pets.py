@@ -109,3 +109,22 @@ def test_every_pet_gets_its_own_morning_brief_job(pet_home):
     again = build(load_settings({"scheduler": "paused"}), brain=ScriptedModel([]))
     assert {f"brief-{r.record.id}" for r in again.pets()} <= {job.id for job in again.scheduler.jobs()}
     again.close()
+
+
+def test_an_imported_slug_cannot_name_a_file_outside_the_home(pet_home, tmp_path):
+    import dataclasses
+    import json
+
+    from pet.errors import ExportFileError
+    from pet.memory.portable import export_home, import_home, parse_export
+    from pet.persona.save import save_persona
+
+    app = make()
+    data = export_home(app.db)
+    data["tables"]["pets"][0]["slug"] = "../../../evil"
+    with pytest.raises(ExportFileError, match="slug"):
+        import_home(app.db, parse_export(json.loads(json.dumps(data))))
+    with pytest.raises(PersonaError, match="cannot name a persona file"):
+        save_persona(dataclasses.replace(app.persona, id="../../evil"), tmp_path / "personas")
+    assert not (tmp_path / "evil.toml").exists()
+    app.close()

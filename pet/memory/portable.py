@@ -28,6 +28,7 @@ from sqlalchemy import Column, Table, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.schema import sort_tables
 
+from pet.config import is_safe_id
 from pet.errors import ExportFileError
 from pet.memory.db import SCHEMA_VERSION, Database
 from pet.memory.models import Base, SchemaVersion
@@ -249,6 +250,11 @@ def parse_export(data: Any) -> dict[str, list[dict]]:
         raise ExportFileError(f"unknown table(s) {', '.join(unknown)}")
     # A table missing from the file (an export older than the table) is empty.
     tables = {name: _decode_rows(table, data["tables"].get(name, [])) for name, table in known.items()}
+    for row in tables.get("pets", []):
+        # a slug names files in the home (personas/<slug>.toml): never a path
+        slug = row.get("slug")
+        if not isinstance(slug, str) or not is_safe_id(slug):
+            raise ExportFileError(f"pets row id {row.get('id')}: slug {slug!r} may hold only letters, digits, - and _")
     for name, table in known.items():
         for column, target in _references(table):
             ids = {row[_pk(known[target]).name] for row in tables[target]}

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pet.config import is_safe_id
 from pet.errors import PersonaError
 from pet.persona.model import Persona, load_persona, persona_data
 
@@ -75,6 +76,8 @@ def persona_toml(persona: Persona) -> str:
 def save_persona(persona: Persona, folder: Path, *, overwrite: bool = False) -> Path:
     """Write `persona` to folder/<id>.toml (e.g. $PET_HOME/personas) and
     check that it reads back equal. Refuses to replace a file unless told to."""
+    if not is_safe_id(persona.id):
+        raise PersonaError(f"{persona.id!r} cannot name a persona file: use letters, digits, - and _")
     path = Path(folder) / f"{persona.id}.toml"
     if path.exists() and not overwrite:
         raise PersonaError(f"{path} already exists: choose another id for this pet or replace the file on purpose")
