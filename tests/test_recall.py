@@ -318,3 +318,19 @@ def test_the_recall_bench_runs_on_a_small_corpus(tmp_path):
     assert fts.leaks == like.leaks == 0
     assert fts.recall >= 0.8 and fts.shared >= 0.9
     assert abs(fts.recall - like.recall) <= 0.1
+
+
+def test_another_pets_many_newer_matches_do_not_crowd_out_this_pets(tmp_path):
+    from pet.memory.db import open_database
+    from pet.memory.store import MemoryStore, PetStore
+
+    db = open_database(f"sqlite:///{tmp_path / 'crowd.db'}")
+    pets = PetStore(db)
+    mine = pets.ensure("xiaoqian", "xiaoqian", dt.date(2026, 11, 1)).id
+    other = pets.ensure("doudou", "doudou", dt.date(2026, 11, 1)).id
+    store = MemoryStore(db)
+    kept, _ = store.remember(mine, "loves listening to jazz on sundays")
+    for i in range(600):
+        store.remember(other, f"jazz record number {i} is on the shelf")
+    assert kept.id in [m.id for m in store.search(mine, "jazz")]
+    db.close()

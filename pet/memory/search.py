@@ -255,8 +255,15 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         n = float(cursor.execute("SELECT max(rowid) FROM memories").fetchone()[0] or 0)
 
         def matches(query: str, cap: int = CAP) -> list[int]:
-            sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? ORDER BY rowid DESC LIMIT ?"
-            return [r for (r,) in cursor.execute(sql, (query, cap))]
+            # The pet's recallable rows only, before the cap: another pet's many
+            # newer matches must not crowd this pet's out. CROSS JOIN keeps the
+            # index match as the outer loop.
+            sql = (
+                f"SELECT f.rowid FROM {FTS_TABLE} AS f CROSS JOIN memories AS m ON m.id = f.rowid "
+                f"WHERE {FTS_TABLE} MATCH ? AND m.pet_id = ? AND m.status = 'active' AND m.deleted_at IS NULL "
+                "ORDER BY f.rowid DESC LIMIT ?"
+            )
+            return [r for (r,) in cursor.execute(sql, (query, pet_id, cap))]
 
         # Two-character terms: the trigrams they start, and so a lower bound of their rows.
         df: dict[str, float] = {}
