@@ -136,14 +136,15 @@ class App:
             raise PersonaError("a new pet needs a name")
         with self._lock:
             base = load_persona(template) if template else self.persona
-            taken = {runtime.record.slug for runtime in self._pets.values()}
+            # every pet of the home, also one left out because its persona did not load
+            taken = {record.slug for record in PetStore(self.db).all()}
             slug = _free_slug(name, taken)
             persona = dataclasses.replace(
                 base, id=slug, name={lang: name for lang in base.languages}, adopted=None, source=None
             )
             path = save_persona(persona, self.personas_dir, overwrite=True)
             today = self.today(persona)
-            record = PetStore(self.db).create(slug, self._reference(path), today)
+            record = PetStore(self.db).create(slug, self._reference(path), today, path.read_text(encoding="utf-8"))
             runtime = self._wire(record, persona)
             self._pets[record.id] = runtime
             if self.scheduler is not None:
@@ -157,7 +158,7 @@ class App:
             runtime = self.runtime(pet_id)
             persona = dataclasses.replace(persona, id=runtime.record.slug, source=None)
             path = save_persona(persona, self.personas_dir, overwrite=True)
-            record = PetStore(self.db).set_persona(pet_id, self._reference(path))
+            record = PetStore(self.db).set_persona(pet_id, self._reference(path), path.read_text(encoding="utf-8"))
             assert record is not None
             self._pets[pet_id] = self._wire(record, load_persona(str(path)))
             return self._pets[pet_id]
@@ -208,6 +209,33 @@ class App:
             runtime = self._pets.get(pet_id) or self._pets[self._current]
         return runtime.persona.languages[0]
 
+    def reload(self) -> list[PetRuntime]:
+        """Take in what an import added while running: new pets (with their
+        morning brief) and the reminders' jobs. Returns the new pets."""
+        added = []
+        with self._lock:
+            for record in PetStore(self.db).all():
+                if record.id in self._pets:
+                    continue
+                try:
+                    runtime = self._wire(record, resolve_persona(self.settings.home, record))
+                except PersonaError as exc:
+                    log.warning("pet %s is left out: %s", record.slug, exc)
+                    continue
+                self._pets[record.id] = runtime
+                added.append(runtime)
+                if self.scheduler is not None:
+                    self.scheduler.schedule_brief(record.id, self.settings.brief_time)
+        if self.scheduler is not None:
+            self.scheduler.sync()
+        return added
+
+    def turn_target(self) -> tuple[PetRuntime, int]:
+        """The current pet and its current conversation, taken together so a
+        pet switch in between cannot pair one pet's agent with another's chat."""
+        with self._lock:
+            return self.current, self.current_conversation()
+
     # -- conversations of the current pet ------------------------------------------
 
     def current_conversation(self) -> int:
@@ -249,12 +277,18 @@ def _free_slug(name: str, taken: set[str]) -> str:
     return slug
 
 
-def resolve_persona(home: Path, reference: str) -> Persona:
-    """A pet row's persona: a file in the home (edited or created pets), else
-    a shipped persona name or a path."""
+def resolve_persona(home: Path, record: PetRecord) -> Persona:
+    """A pet row's persona: a file in the home (edited or adopted pets; made
+    again from the row's copy when missing, as after an import into another
+    home), else a shipped persona name or a path."""
+    reference = record.persona
     local = home / reference
-    if reference.endswith(".toml") and local.is_file():
-        return load_persona(str(local))
+    if reference.endswith(".toml") and not reference.startswith(("/", "..")) and ".." not in Path(reference).parts:
+        if not local.is_file() and record.persona_text:
+            local.parent.mkdir(parents=True, exist_ok=True)
+            local.write_text(record.persona_text, encoding="utf-8")
+        if local.is_file():
+            return load_persona(str(local))
     return load_persona(reference)
 
 
@@ -344,7 +378,7 @@ def build(
     for record in pets.all():
         try:
             persona = default if record.id == first.id and record.persona == settings.persona else (
-                resolve_persona(settings.home, record.persona))
+                resolve_persona(settings.home, record))
         except PersonaError as exc:
             if record.id == first.id:
                 raise

@@ -124,3 +124,28 @@ def test_the_tab_works_through_gradio_client(app):
         assert {row["content"] for row in exported["tables"]["memories"]} >= {"likes jasmine tea", "家里的猫叫年糕"}
     finally:
         server.stop()
+
+
+def test_an_import_while_running_brings_in_pets_and_reminder_jobs(tmp_path, monkeypatch):
+    import datetime as dt
+
+    monkeypatch.setenv("PET_HOME", str(tmp_path / "source"))
+    source = build(load_settings({"scheduler": "off"}), brain=ScriptedModel([]))
+    doudou = source.create_pet("Doudou")
+    due = dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=2)
+    reminder = source.reminders.add(doudou.record.id, "feed the fish", due)
+    path, _ = MemoryPanel(source).export()
+    source.close()
+
+    monkeypatch.setenv("PET_HOME", str(tmp_path / "target"))
+    target = build(load_settings({"scheduler": "paused"}), brain=ScriptedModel([]))
+    try:
+        assert "imported" in MemoryPanel(target).import_file(path)
+        slugs = {runtime.record.slug for runtime in target.pets()}
+        assert "doudou" in slugs
+        jobs = {job.id for job in target.scheduler.jobs()}
+        assert f"reminder-{reminder.id}" in jobs or any(j.startswith("reminder-") for j in jobs)
+        imported = next(r for r in target.pets() if r.record.slug == "doudou")
+        assert f"brief-{imported.record.id}" in jobs
+    finally:
+        target.close()

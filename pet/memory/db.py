@@ -64,6 +64,7 @@ def _to_v2(conn: Connection) -> None:
     index, indexes for pinned and newest memories, and the inbox."""
     conn.execute(text("ALTER TABLE memories ADD COLUMN asserted_by VARCHAR(16) NOT NULL DEFAULT 'person'"))
     conn.execute(text("ALTER TABLE memories ADD COLUMN status VARCHAR(16) NOT NULL DEFAULT 'active'"))
+    conn.execute(text("ALTER TABLE pets ADD COLUMN persona_text TEXT"))
     SummaryRow.__table__.create(conn, checkfirst=True)
     InboxRow.__table__.create(conn, checkfirst=True)
     for index in MemoryRow.__table__.indexes:

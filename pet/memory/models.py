@@ -29,6 +29,9 @@ class PetRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     slug: Mapped[str] = mapped_column(String(64), unique=True)
     persona: Mapped[str] = mapped_column(String(500))
+    #: the persona file's text when it lives in the home (an edited or adopted
+    #: pet), so that an export carries the pet whole
+    persona_text: Mapped[str | None] = mapped_column(Text, nullable=True)
     adopted_on: Mapped[dt.date] = mapped_column(Date)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 

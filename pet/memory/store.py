@@ -33,6 +33,12 @@ class PetRecord:
     slug: str
     persona: str
     adopted_on: dt.date
+    #: the persona file's text, for a persona kept in the home
+    persona_text: str | None = None
+
+
+def _pet(row: PetRow) -> PetRecord:
+    return PetRecord(row.id, row.slug, row.persona, row.adopted_on, row.persona_text)
 
 
 class PetStore:
@@ -47,32 +53,32 @@ class PetStore:
                 row = PetRow(slug=slug, persona=persona, adopted_on=adopted_on)
                 session.add(row)
                 session.flush()
-            return PetRecord(row.id, row.slug, row.persona, row.adopted_on)
+            return _pet(row)
 
     def all(self) -> list[PetRecord]:
         """Every pet of this home, oldest first."""
         with self.db.session() as session:
             rows = session.scalars(select(PetRow).order_by(PetRow.id))
-            return [PetRecord(row.id, row.slug, row.persona, row.adopted_on) for row in rows]
+            return [_pet(row) for row in rows]
 
-    def create(self, slug: str, persona: str, adopted_on: dt.date) -> PetRecord:
+    def create(self, slug: str, persona: str, adopted_on: dt.date, persona_text: str | None = None) -> PetRecord:
         """A new pet; a slug already taken is an error."""
         with self.db.session() as session:
             if session.scalar(select(PetRow.id).where(PetRow.slug == slug)) is not None:
                 raise ValueError(f"there is already a pet called {slug!r}")
-            row = PetRow(slug=slug, persona=persona, adopted_on=adopted_on)
+            row = PetRow(slug=slug, persona=persona, adopted_on=adopted_on, persona_text=persona_text)
             session.add(row)
             session.flush()
-            return PetRecord(row.id, row.slug, row.persona, row.adopted_on)
+            return _pet(row)
 
-    def set_persona(self, pet_id: int, persona: str) -> PetRecord | None:
+    def set_persona(self, pet_id: int, persona: str, persona_text: str | None = None) -> PetRecord | None:
         """Point the pet at another persona file (after an edit or a reset)."""
         with self.db.session() as session:
             row = session.get(PetRow, pet_id)
             if row is None:
                 return None
-            row.persona = persona
-            return PetRecord(row.id, row.slug, row.persona, row.adopted_on)
+            row.persona, row.persona_text = persona, persona_text
+            return _pet(row)
 
 
 def _message(row: MessageRow) -> StoredMessage:

@@ -45,9 +45,9 @@ def _text_of(message: Any) -> str:
 
 def build_ui(app: App) -> gr.Blocks:
     def respond(message: Any, history: list) -> Iterator[list[dict]]:
-        conversation = app.current_conversation()
+        runtime, conversation = app.turn_target()
         shown: list[dict] = []
-        for event in app.agent.run(conversation, _text_of(message)):
+        for event in runtime.agent.run(conversation, _text_of(message)):
             if isinstance(event, ConversationStarted):
                 app.switch_conversation(event.conversation_id)
             apply_event(shown, event)

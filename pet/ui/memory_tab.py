@@ -115,6 +115,7 @@ class MemoryPanel:
             return "⚠️ choose an export file (.json) first"
         try:
             report = import_from(self.app.db, Path(path))
+            self.app.reload()  # new pets and reminders take part at once
         except (OSError, PetError) as exc:
             return f"⚠️ nothing was imported: {exc}"
         return f"📥 imported: {report.added} rows added, {report.skipped} already there\n\n" + "\n".join(
