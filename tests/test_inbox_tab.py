@@ -38,12 +38,14 @@ def test_a_new_message_is_shown_once_and_listed(app):
     assert panel.poll([])[0] == []  # read messages do not pop up again
 
 
-def test_another_pets_messages_stay_with_it(app):
+def test_another_pets_message_pops_up_with_its_name_and_stays_in_its_inbox(app):
     doudou = app.create_pet("Doudou")
     app.inbox.add(doudou.record.id, "feed the fish", kind="reminder", urgent=True)
-    assert InboxPanel(app).poll([])[0] == []
+    [line] = InboxPanel(app).poll([])[0]
+    assert "Doudou: feed the fish" in line
+    assert "feed the fish" not in InboxPanel(app).listing()  # the tab lists the current pet's
     app.switch_pet(doudou.record.id)
-    assert "feed the fish" in InboxPanel(app).poll([])[0][0]
+    assert "feed the fish" in InboxPanel(app).listing()
 
 
 def test_upcoming_reminders_and_cancel(app):

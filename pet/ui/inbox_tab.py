@@ -30,12 +30,17 @@ class InboxPanel:
         return describe(moment.astimezone(zone), self.app.clock().astimezone(zone), self.app.persona.languages[0])
 
     def poll(self, shown: list[int] | None) -> tuple[list[str], list[int]]:
-        """Unread messages not yet shown on this page, and the ids shown so far."""
+        """Unread messages of every pet not yet shown on this page, and the ids shown so far."""
         shown = list(shown or [])
-        fresh = [m for m in self.app.inbox.unread(self.app.pet.id) if m.id not in shown]
-        lines = [f"{ICONS.get(m.kind, '📬')} {self.app.persona.display_name(self.app.persona.languages[0])}: "
-                 f"{m.text}" + (" (late)" if m.late else "") for m in fresh]
-        return lines, shown + [m.id for m in fresh]
+        lines, seen = [], []
+        for runtime in self.app.pets():  # every pet's, each named: another pet's reminder must not go unseen
+            persona = runtime.persona
+            for m in self.app.inbox.unread(runtime.record.id):
+                if m.id not in shown:
+                    lines.append(f"{ICONS.get(m.kind, '📬')} {persona.display_name(persona.languages[0])}: "
+                                 f"{m.text}" + (" (late)" if m.late else ""))
+                    seen.append(m.id)
+        return lines, shown + seen
 
     def badge(self) -> str:
         count = self.app.inbox.unread_count(self.app.pet.id)
