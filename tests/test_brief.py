@@ -435,6 +435,7 @@ def test_the_daily_job_puts_one_brief_per_morning_in_the_inbox(workspace, shangh
 
         run_for_home(app.scheduler.key, BRIEF_JOB, pet)  # what the job does at 09:00
         run_for_home(app.scheduler.key, BRIEF_JOB, pet)  # a second run that morning
+        assert len(model.calls) == 1  # the second run stops before asking the model
         [row] = [m for m in app.inbox.recent(pet, now=clock()) if m.kind == "brief"]
         assert row.due_at == dt.datetime(2026, 3, 5, 9, 0, tzinfo=SHANGHAI)
         assert "- 20:00 take the medicine" in row.text and "yesterday's call" not in row.text

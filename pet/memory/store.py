@@ -592,9 +592,7 @@ class InboxStore:
         now = now or dt.datetime.now(dt.timezone.utc)
         with self.db.session() as session:
             due = _utc_naive(due_at) if due_at is not None else None
-            if once and session.scalar(
-                select(InboxRow.id).where(InboxRow.pet_id == pet_id, InboxRow.kind == kind, InboxRow.due_at == due)
-            ) is not None:
+            if once and self._has(session, pet_id, kind, due):
                 return None
             row = InboxRow(
                 pet_id=pet_id, kind=kind, text=text, reminder_id=reminder_id, due_at=due, late=late,
@@ -651,6 +649,17 @@ class InboxStore:
     def _shown(self, pet_id: int, now: dt.datetime | None):
         at = _utc_naive(now) if now else utcnow()
         return select(InboxRow).where(InboxRow.pet_id == pet_id, InboxRow.deliver_at <= at)
+
+    @staticmethod
+    def _has(session, pet_id: int, kind: str, due: dt.datetime | None) -> bool:
+        return session.scalar(
+            select(InboxRow.id).where(InboxRow.pet_id == pet_id, InboxRow.kind == kind, InboxRow.due_at == due)
+        ) is not None
+
+    def has(self, pet_id: int, kind: str, due_at: dt.datetime) -> bool:
+        """Whether the pet already has a message of `kind` for `due_at`."""
+        with self.db.session() as session:
+            return self._has(session, pet_id, kind, _utc_naive(due_at))
 
     def get(self, message_id: int) -> InboxRecord | None:
         with self.db.session() as session:

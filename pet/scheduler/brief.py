@@ -391,6 +391,9 @@ def run_brief_job(pet_id: int) -> None:
         log.warning("morning brief: there is no pet #%d any more; nothing sent", pet_id)
         return
     due = scheduled_time(app.clock().astimezone(zone), app.settings.brief_time)
+    if app.inbox.has(pet_id, BRIEF_KIND, due):  # before the model is asked, not after
+        log.info("morning brief of pet #%d for %s was sent already", pet_id, due.isoformat())
+        return
     brief = brief_for_app(app, pet_id)
     added = app.inbox.add(pet_id, brief.text, kind=BRIEF_KIND, due_at=due, once=True, now=app.clock())
     if added is None:
