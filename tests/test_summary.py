@@ -395,3 +395,23 @@ def test_a_huge_old_conversation_is_read_in_a_bounded_window(pet_home):
     numbers = [int(n) for n in re.findall(r"old (?:question|answer) number (\d+)", folded)]
     assert numbers and min(numbers) >= 500 - UNFOLDED_READ * 10 // 2  # only the newest window
     assert len(numbers) <= UNFOLDED_READ * 10
+
+
+def test_tool_steps_do_not_push_older_words_out_unsummarized(pet_home):
+    """The read window counts the person's words and the pet's answers only,
+    so many tool steps cannot hide older messages from the summary."""
+    from pet.events import ToolCall
+
+    model = ScriptedModel([SUMMARY, SUMMARY, "Sure."])
+    app = make_app(model, history_tokens=10_000, history_messages=4)
+    conversation = app.current_conversation()
+    app.conversations.append(conversation, Message("user", "my locker code is 4471"))
+    app.conversations.append(conversation, Message("assistant", "Noted, 4471."))
+    for i in range(40):
+        app.conversations.append(conversation, Message("assistant", "", tool_calls=(ToolCall("recall", {}, f"c{i}"),)))
+        app.conversations.append(conversation, Message("tool", f"step {i}", tool_call_id=f"c{i}", name="recall"))
+    for i in range(4):
+        app.conversations.append(conversation, Message("user", f"question {i}"))
+        app.conversations.append(conversation, Message("assistant", f"answer {i}"))
+    list(app.agent.run(conversation, "and now?"))
+    assert "4471" in model.calls[0].messages[1].content  # the old words reached the summary call

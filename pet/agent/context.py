@@ -12,7 +12,8 @@ from pet.persona.prompt import system_prompt
 
 
 class HistorySource(Protocol):
-    def history(self, conversation_id: int, limit: int | None = None, after: int = 0) -> list[StoredMessage]: ...
+    def history(self, conversation_id: int, limit: int | None = None, after: int = 0,
+                chat_only: bool = False) -> list[StoredMessage]: ...
 
 
 class MemorySource(Protocol):
@@ -90,7 +91,7 @@ def build_context(
         # UNFOLDED_READ times `history_messages` of them (older ones in a
         # conversation from before summaries existed are not summarized).
         since = summarizer.folded_through(conversation_id)
-        stored = history.history(conversation_id, limit=UNFOLDED_READ * history_messages, after=since)
+        stored = history.history(conversation_id, limit=UNFOLDED_READ * history_messages, after=since, chat_only=True)
         summary, recent = summarizer.condense(conversation_id, [item for item in stored if _shown(item)])
         earlier = [item.message for item in recent]
     # Recall looks at the new message and, weighing less, the person's last words before it.

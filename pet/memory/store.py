@@ -151,11 +151,18 @@ class ConversationStore:
             session.flush()
             return row.id
 
-    def history(self, conversation_id: int, limit: int | None = None, after: int = 0) -> list[StoredMessage]:
+    def history(
+        self, conversation_id: int, limit: int | None = None, after: int = 0, chat_only: bool = False
+    ) -> list[StoredMessage]:
         """Messages in order; with `limit`, only the last `limit` of them;
-        with `after`, only those with a greater id."""
+        with `after`, only those with a greater id; with `chat_only`, only the
+        person's words and the pet's answers (no tool steps, nothing rejected),
+        so that `limit` counts those."""
         with self.db.session() as session:
             query = select(MessageRow).where(MessageRow.conversation_id == conversation_id, MessageRow.id > after)
+            if chat_only:
+                query = query.where(MessageRow.role.in_(("user", "assistant")), MessageRow.tool_calls.is_(None),
+                                    MessageRow.status != "rejected")
             if limit is None:
                 rows = session.scalars(query.order_by(MessageRow.id)).all()
             else:
