@@ -129,19 +129,23 @@ class App:
 
     def create_pet(self, name: str, template: str | None = None) -> PetRuntime:
         """A new pet named `name` (in every language), from a shipped or saved
-        persona (default: the current pet's), adopted today. Its persona is
-        saved in the home's personas folder, where it can be edited."""
+        persona (default: the current pet's), adopted today."""
         name = " ".join(name.split())
         if not name:
             raise PersonaError("a new pet needs a name")
+        base = load_persona(template) if template else self.persona
+        return self.adopt(dataclasses.replace(base, name={lang: name for lang in base.languages}, adopted=None))
+
+    def adopt(self, persona: Persona) -> PetRuntime:
+        """A new pet with this persona (say, from a character card), adopted
+        today unless the persona is dated. Its persona file is written, and
+        read back, in the home's personas folder before the pet's row exists,
+        so a persona that cannot be saved leaves no half-made pet."""
         with self._lock:
-            base = load_persona(template) if template else self.persona
             # every pet of the home, also one left out because its persona did not load
             taken = {record.slug for record in PetStore(self.db).all()}
-            slug = _free_slug(name, taken)
-            persona = dataclasses.replace(
-                base, id=slug, name={lang: name for lang in base.languages}, adopted=None, source=None
-            )
+            slug = _free_slug(persona.display_name("en"), taken)
+            persona = dataclasses.replace(persona, id=slug, source=None)
             path = save_persona(persona, self.personas_dir, overwrite=True)
             today = self.today(persona)
             record = PetStore(self.db).create(slug, self._reference(path), today, path.read_text(encoding="utf-8"))

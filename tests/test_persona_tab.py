@@ -111,3 +111,23 @@ def test_switching_pets_through_the_page(app):
         assert "You are Doudou" in prompt
     finally:
         server.stop()
+
+
+def test_a_card_whose_persona_cannot_be_saved_leaves_no_pet(app, tmp_path, monkeypatch):
+    import pet.app as app_module
+    from pet.errors import PersonaError
+
+    card = persona_to_card(app.persona)
+    card["data"]["extensions"]["pet"]["persona"]["name"] = {"zh": "麻薯", "en": "Mochi"}
+    file = tmp_path / "mochi.json"
+    file.write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
+
+    def broken(*_args, **_kwargs):
+        raise PersonaError("disk full")
+
+    monkeypatch.setattr(app_module, "save_persona", broken)
+    assert "disk full" in PersonaPanel(app).import_card(str(file))
+    assert len(app.pets()) == 1
+    from pet.memory.store import PetStore
+
+    assert [record.slug for record in PetStore(app.db).all()] == ["xiaoqian"]

@@ -128,9 +128,7 @@ class PersonaPanel:
         if not path:
             return "⚠️ choose a character card (.json or .png) first"
         try:
-            persona = load_card(Path(path))
-            runtime = self.app.create_pet(persona.display_name(persona.languages[0]), None)
-            runtime = self.app.update_persona(runtime.record.id, persona)
+            runtime = self.app.adopt(load_card(Path(path)))
         except (PetError, ValueError, OSError) as exc:
             return f"⚠️ the card was not imported: {exc}"
         return f"🃏 {runtime.persona.full_name()} came from the card and joined the home"
