@@ -149,3 +149,13 @@ def test_an_import_while_running_brings_in_pets_and_reminder_jobs(tmp_path, monk
         assert f"brief-{imported.record.id}" in jobs
     finally:
         target.close()
+
+
+def test_search_reaches_past_the_newest_five_hundred(app):
+    panel = MemoryPanel(app)
+    old, _ = app.memories.remember(app.pet.id, "the very first thing: 100% sure_of it")
+    for i in range(520):
+        app.memories.remember(app.pet.id, f"newer note {i}")
+    assert ids(panel.rows("very first")) == [old.id]
+    assert ids(panel.rows("100%")) == [old.id] and ids(panel.rows("sure_of")) == [old.id]  # % and _ are literal
+    assert panel.rows("50%") == []

@@ -335,12 +335,17 @@ class MemoryStore:
             return _memory(target)
 
     def listing(
-        self, pet_id: int, *, status: str | None = None, forgotten: bool = False, limit: int = 500
+        self, pet_id: int, *, status: str | None = None, forgotten: bool = False, limit: int = 500,
+        contains: str = "",
     ) -> list[MemoryRecord]:
         """Memories for the person to look through, newest first: live ones
-        (optionally only "active" or "pending"), or the forgotten ones."""
+        (optionally only "active" or "pending"), or the forgotten ones; with
+        `contains`, only those whose text holds it (any case)."""
         with self.db.session() as session:
             query = select(MemoryRow).where(MemoryRow.pet_id == pet_id)
+            if contains:
+                escaped = contains.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                query = query.where(MemoryRow.content.ilike(f"%{escaped}%", escape="\\"))
             query = query.where(MemoryRow.deleted_at.is_not(None) if forgotten else MemoryRow.deleted_at.is_(None))
             if status is not None:
                 query = query.where(MemoryRow.status == status)

@@ -42,16 +42,13 @@ class MemoryPanel:
 
     def rows(self, query: str = "", view: str = "all") -> list[list[Any]]:
         store = self.app.memories
-        if view == "forgotten":
-            found = store.listing(self._pet, forgotten=True)
-        elif view == "pending":
-            found = store.listing(self._pet, status="pending")
-        else:
-            found = store.listing(self._pet)
-        query = query.strip().casefold()
-        if query:
-            found = [m for m in found if query in m.content.casefold() or query == f"#{m.id}"]
-        return [_row(m) for m in found]
+        query = query.strip()
+        number = read_id(query) if query.startswith("#") else None
+        if number is not None:
+            found = [m for m in (store.get(self._pet, number),) if m is not None]
+            return [_row(m) for m in found if view == "all" or m.status == view]
+        options = {"forgotten": True} if view == "forgotten" else {"status": "pending"} if view == "pending" else {}
+        return [_row(m) for m in store.listing(self._pet, contains=query, **options)]
 
     def _id(self, memory_id: Any) -> int:
         number = read_id(str(memory_id)) if memory_id not in (None, "") else None
