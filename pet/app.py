@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pet.agent.loop import Agent, AgentConfig, PetIdentity
+from pet.agent.loop import Agent, AgentConfig, ConversationLocks, PetIdentity
 from pet.brain.base import ChatModel
 from pet.brain.select import BrainChoice, choose_brain
 from pet.config import SCHEDULER_MODES, Settings, quiet_window
@@ -363,6 +363,8 @@ def build(
         greeting=settings.greeting,
     )
 
+    locks = ConversationLocks()  # shared: a pet's agent is rebuilt when its persona changes
+
     def wire(record: PetRecord, persona: Persona) -> PetRuntime:
         tools = build_tools(settings, memories, reminders, persona, clock)
         agent = Agent(
@@ -375,6 +377,7 @@ def build(
             config=config,
             clock=clock,
             summarizer=summarizer,
+            locks=locks,
         )
         return PetRuntime(record, persona, tools, agent)
 

@@ -128,3 +128,16 @@ def test_an_imported_slug_cannot_name_a_file_outside_the_home(pet_home, tmp_path
         save_persona(dataclasses.replace(app.persona, id="../../evil"), tmp_path / "personas")
     assert not (tmp_path / "evil.toml").exists()
     app.close()
+
+
+def test_an_edited_pet_keeps_one_turn_at_a_time_per_conversation(pet_home):
+    import dataclasses
+
+    app = make()
+    before = app.agent
+    app.update_persona(app.pet.id, dataclasses.replace(app.persona, style={"zh": "慢慢说。", "en": "Speaks slowly."}))
+    after = app.agent
+    assert after is not before
+    conversation = app.current_conversation()
+    assert after._lock(conversation) is before._lock(conversation)
+    app.close()

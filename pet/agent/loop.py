@@ -153,6 +153,18 @@ class MemoryBook(MemorySource, Protocol):
                 limit: int = 500) -> list[MemoryRecord]: ...
 
 
+class ConversationLocks:
+    """One lock per conversation: one turn at a time in each."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def of(self, conversation_id: int) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(conversation_id, threading.Lock())
+
+
 class Agent:
     def __init__(
         self,
@@ -166,7 +178,10 @@ class Agent:
         config: AgentConfig = AgentConfig(),
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.timezone.utc),
         summarizer: HistorySummarizer | None = None,
+        locks: ConversationLocks | None = None,
     ):
+        """`locks`: share one between agents that may answer the same
+        conversations (a pet's agent is rebuilt when its persona is edited)."""
         self.brain = brain
         self.tools = tools
         self.conversations = conversations
@@ -177,12 +192,10 @@ class Agent:
         self.pet = pet
         self.config = config
         self.clock = clock
-        self._locks: dict[int, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        self.locks = locks or ConversationLocks()
 
     def _lock(self, conversation_id: int) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks.setdefault(conversation_id, threading.Lock())
+        return self.locks.of(conversation_id)
 
     def run(self, conversation_id: int, text: str) -> Iterator[Event]:
         """Answer one message. One turn at a time per conversation; other
