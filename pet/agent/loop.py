@@ -42,7 +42,7 @@ from pet.events import (
     ToolStarted,
 )
 from pet.memory.recall import read_id
-from pet.persona.greeting import greeting
+from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.persona.prompt import detect_language
 from pet.tools.registry import ToolContext, ToolRegistry
@@ -261,9 +261,8 @@ class Agent:
         """The day's greeting when this is the person's first message of the
         pet's local day (from pet.persona.greeting, deterministic per day)."""
         last = self.conversations.last_said(self.pet.id, before_message_id=message_id)
-        zone = self.persona.zone()
-        if last is not None and last.replace(tzinfo=dt.timezone.utc).astimezone(zone).date() >= now.astimezone(zone).date():
-            return None  # not the day's first message: spare the memory read
+        if not first_of_day(self.persona, now, last):
+            return None  # checked first: spare the memory read on every other message
         memories = self.memories.listing(self.pet.id, status="active", limit=GREETING_MEMORIES)
         return greeting(self.persona, now, self.pet.adopted_on, language, last, memories)
 

@@ -76,6 +76,14 @@ def memory_of_the_day(
     return eligible[today.toordinal() % len(eligible)] if eligible else None
 
 
+def first_of_day(persona: Persona, now: dt.datetime, last_seen: dt.datetime | None) -> bool:
+    """Whether a message at `now` is the person's first of the pet's local
+    day, given their previous one at `last_seen` (None: never). Naive times
+    are taken as UTC."""
+    zone = persona.zone()
+    return last_seen is None or _aware(last_seen).astimezone(zone).date() < _aware(now).astimezone(zone).date()
+
+
 def greeting(
     persona: Persona,
     now: dt.datetime,
@@ -87,11 +95,11 @@ def greeting(
     """A greeting when `now` is the first message of a local day in the pet's
     zone, else None. `last_seen` is the time of the person's previous message
     (None: they never wrote). Naive times are taken as UTC."""
+    if not first_of_day(persona, now, last_seen):
+        return None
     zone = persona.zone()
     local_now = _aware(now).astimezone(zone)
     today = local_now.date()
-    if last_seen is not None and _aware(last_seen).astimezone(zone).date() >= today:
-        return None
 
     lang = persona.language(language)
     name = persona.display_name(lang)
