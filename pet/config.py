@@ -83,6 +83,13 @@ class Settings:
     #: seconds the model may take to reword the brief before the plain one goes out
     brief_reword_timeout: float = 20.0
     log_level: str = "INFO"
+    #: serve on the local network (all interfaces, HTTPS, password); set by --lan
+    lan: bool = False
+    #: when side-effect tools (remember, forget, reminders, files, shell) wait
+    #: for the person's "yes": "lan" (when the pet serves the network),
+    #: "always" or "never". A call made while a tool's output is in view is
+    #: confirmed in every mode: tool output is data, never instructions
+    confirm_tools: str = "lan"
 
     @property
     def database(self) -> str:
@@ -104,6 +111,7 @@ class Settings:
 
 _FIELDS = {f.name: f for f in fields(Settings)}
 SCHEDULER_MODES = ("on", "paused", "off")
+CONFIRM_MODES = ("lan", "always", "never")
 _QUIET = re.compile(r"\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*")
 
 
@@ -196,6 +204,8 @@ def load_settings(
         raise ConfigError(f"port must be between 1 and 65535, got {settings.port}")
     if settings.scheduler not in SCHEDULER_MODES:
         raise ConfigError(f"scheduler must be one of {', '.join(SCHEDULER_MODES)}, got {settings.scheduler!r}")
+    if settings.confirm_tools not in CONFIRM_MODES:
+        raise ConfigError(f"confirm_tools must be one of {', '.join(CONFIRM_MODES)}, got {settings.confirm_tools!r}")
     if settings.reminder_grace_minutes < 0:
         raise ConfigError(f"reminder_grace_minutes must be 0 or more, got {settings.reminder_grace_minutes}")
     quiet_window(settings.quiet_hours)
