@@ -27,6 +27,7 @@ from pet.memory.store import (
     PetStore,
     ReminderStore,
     SummaryStore,
+    TraceStore,
 )
 from pet.memory.summary import HistorySummarizer
 from pet.persona.model import PERSONA_DIR, Persona, load_persona
@@ -81,6 +82,12 @@ class App:
     _lock: threading.RLock = field(default_factory=threading.RLock)
     #: None when the `scheduler` setting is "off"
     scheduler: PetScheduler | None = None
+    #: every turn's trace; also the sink the agents write to (`tracer`)
+    traces: TraceStore | None = None
+
+    @property
+    def tracer(self) -> TraceStore | None:
+        return self.traces
 
     # -- the current pet ---------------------------------------------------------
 
@@ -345,6 +352,7 @@ def build(
     memories = MemoryStore(db)
     reminders = ReminderStore(db)
     inbox = InboxStore(db)
+    traces = TraceStore(db, keep=settings.trace_keep)
     choice = BrainChoice(brain, "custom", "given by the caller") if brain is not None else choose_brain(settings)
     log.info("brain: %s (%s)", choice.model.label, choice.reason)
     summarizer = HistorySummarizer(
@@ -378,10 +386,12 @@ def build(
             clock=clock,
             summarizer=summarizer,
             locks=locks,
+            tracer=traces,
         )
         return PetRuntime(record, persona, tools, agent)
 
-    app = App(settings, db, conversations, memories, reminders, inbox, choice, clock, wire, _current=first.id)
+    app = App(settings, db, conversations, memories, reminders, inbox, choice, clock, wire, _current=first.id,
+              traces=traces)
     for record in pets.all():
         try:
             persona = default if record.id == first.id and record.persona == settings.persona else (

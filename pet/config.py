@@ -83,6 +83,8 @@ class Settings:
     #: seconds the model may take to reword the brief before the plain one goes out
     brief_reword_timeout: float = 20.0
     log_level: str = "INFO"
+    #: turn traces (Trace tab, /api/debug) kept per pet; older ones are deleted
+    trace_keep: int = 500
     #: serve on the local network (all interfaces, HTTPS, password); set by --lan
     lan: bool = False
     #: when side-effect tools (remember, forget, reminders, files, shell) wait
@@ -90,6 +92,11 @@ class Settings:
     #: "always" or "never". A call made while a tool's output is in view is
     #: confirmed in every mode: tool output is data, never instructions
     confirm_tools: str = "lan"
+    #: load the Python files in <home>/tools/ as extra tools at start-up
+    plugins: bool = True
+    #: plugins run any code their files hold; in LAN mode they stay off
+    #: unless this says the person trusts them there too
+    plugins_on_lan: bool = False
 
     @property
     def database(self) -> str:

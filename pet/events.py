@@ -111,6 +111,9 @@ class Reply:
     text: str
     partial: bool = False
     message_id: int | None = None
+    #: the turn's trace (Trace tab, /api/debug), when the agent keeps traces;
+    #: bookkeeping, so two replies alike in all else compare equal
+    trace_id: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

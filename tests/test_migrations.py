@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from pet.memory.db import SCHEMA_VERSION, open_database
+from pet.memory.db import _FTS_DDL, FTS_TABLE, SCHEMA_VERSION, open_database
 from pet.memory.store import MemoryStore
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -60,3 +60,28 @@ def test_a_version_1_database_upgrades_and_keeps_everything(tmp_path):
     again = open_database(f"sqlite:///{path}")
     assert again.schema_version() == SCHEMA_VERSION
     again.close()
+
+
+def test_a_version_2_database_gains_traces_and_keeps_everything(tmp_path):
+    # schema_v2.sql: the memory.db.example of release 2, dumped without its
+    # full-text index (a dump cannot rebuild FTS5 tables), which is remade here
+    path = tmp_path / "v2.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript((FIXTURES / "schema_v2.sql").read_text(encoding="utf-8"))
+        for statement in _FTS_DDL:
+            conn.execute(statement)
+        conn.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')")
+        assert conn.execute("SELECT max(version) FROM schema_version").fetchone() == (2,)
+        assert "traces" not in {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+        before = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                  for t in ("pets", "conversations", "messages", "memories", "inbox")}
+    db = open_database(f"sqlite:///{path}")
+    try:
+        assert db.schema_version() == SCHEMA_VERSION
+        with sqlite3.connect(path) as conn:
+            assert {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in before} == before
+            assert conn.execute("SELECT count(*) FROM traces").fetchone() == (0,)
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert MemoryStore(db).search(1, "乌龙茶")  # the full-text index came through the dump
+    finally:
+        db.close()

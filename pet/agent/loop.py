@@ -8,11 +8,12 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
 from pet.agent import reflexes
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context
+from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_started
 from pet.agent.guards import (
     ACTION_OF_TOOL,
     RepeatGuard,
@@ -92,6 +93,7 @@ class _Turn:
     language: str
     messages: list[Message]
     tool_context: ToolContext
+    trace: TurnTrace
     succeeded: set[str] = field(default_factory=set)  # names of tools that succeeded
     #: said before the answer (the day's greeting), part of the stored reply
     prefix: str = ""
@@ -179,9 +181,11 @@ class Agent:
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.timezone.utc),
         summarizer: HistorySummarizer | None = None,
         locks: ConversationLocks | None = None,
+        tracer: TraceSink | None = None,
     ):
         """`locks`: share one between agents that may answer the same
-        conversations (a pet's agent is rebuilt when its persona is edited)."""
+        conversations (a pet's agent is rebuilt when its persona is edited).
+        `tracer` keeps each turn's trace (None: no traces)."""
         self.brain = brain
         self.tools = tools
         self.conversations = conversations
@@ -193,6 +197,7 @@ class Agent:
         self.config = config
         self.clock = clock
         self.locks = locks or ConversationLocks()
+        self.tracer = tracer
 
     def _lock(self, conversation_id: int) -> threading.Lock:
         return self.locks.of(conversation_id)
@@ -201,11 +206,22 @@ class Agent:
         """Answer one message. One turn at a time per conversation; other
         conversations run in parallel."""
         with self._lock(conversation_id):
-            yield from self._turn(conversation_id, text)
+            trace = TurnTrace(self.tracer, self.pet.id, conversation_id)
+            reply: Reply | None = None
+            try:
+                for event in self._turn(conversation_id, text, trace):
+                    trace.observe(event)
+                    if isinstance(event, Reply):
+                        reply = event
+                        event = replace(event, trace_id=trace.finish(event.text, event.partial))
+                    yield event
+            finally:
+                if trace.active:  # the caller stopped listening, or something raised
+                    trace.finish(reply.text if reply else "", True)
 
     # -- the turn -----------------------------------------------------------
 
-    def _turn(self, conversation_id: int, raw_text: str) -> Iterator[Event]:
+    def _turn(self, conversation_id: int, raw_text: str, trace: TurnTrace) -> Iterator[Event]:
         text = clean_text(raw_text)
         language = detect_language(text, default=self.persona.languages[0])
         if not text.strip():
@@ -242,8 +258,9 @@ class Agent:
         )
         # stamped with the agent's clock: the day's greeting compares it
         user_message_id = self.conversations.append(conversation_id, Message("user", text), at=now)
+        trace.begin(now, text, language)
         turn = _Turn(conversation_id, language, context.messages,
-                     self._tool_context(conversation_id, user_message_id, language, text))
+                     self._tool_context(conversation_id, user_message_id, language, text), trace)
         hello = self._greeting(now, language, user_message_id) if self.config.greeting else None
         if hello:
             turn.prefix = hello + "\n\n"
@@ -253,6 +270,7 @@ class Agent:
         wanted = self.config.reflexes or text.startswith("/")
         reflex = reflexes.match(text, now, self.persona.zone()) if wanted else None
         if reflex is not None:
+            trace.reflex = reflex.intent
             yield from self._reflex(turn, reflex)
         else:
             yield from self._model_loop(turn, specs)
@@ -286,9 +304,11 @@ class Agent:
             gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done_actions()), text_calls)
             completion: Completion | None = None
             started = time.perf_counter()
+            record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
             try:
                 for part in self.brain.stream(turn.messages, specs):
                     if isinstance(part, TextDelta):
+                        step_started(record)
                         shown = gate.feed(part.text)
                         if shown:
                             yield TextDelta(shown)
@@ -296,11 +316,13 @@ class Agent:
                         completion = part
             except BrainError as exc:
                 log.warning("model call failed at step %d: %s", step, exc)
+                step_finished(record, completion, str(exc))
                 yield from self._cut_short(turn, shown_before + gate.text[: gate.emitted], str(exc))
                 return
             log.info("model call %d took %.3f s", step, time.perf_counter() - started)
             if completion is None:
                 completion = Completion(text=gate.text)
+            step_finished(record, completion)
 
             calls = completion.tool_calls
             prose = completion.text
@@ -391,11 +413,15 @@ class Agent:
         system = turn.messages[0].content + "\n\n" + WORDING_NOTE.format(result=template)
         # The person's words; the tool call and result were appended after them.
         asked = next(m for m in reversed(turn.messages) if m.role == "user")
+        sent = [Message("system", system), asked]
+        record = turn.trace.model_call(0, sent, [], purpose="wording")
         try:
-            completion = self.brain.complete([Message("system", system), asked], (), max_tokens=120)
+            completion = self.brain.complete(sent, (), max_tokens=120)
         except Exception as exc:  # wording is a nicety: the tool already ran
             log.info("could not word the reflex reply: %s", exc)
+            step_finished(record, None, str(exc))
             return None
+        step_finished(record, completion)
         text = completion.text.strip()
         if not text or completion.tool_calls or "\n" in text or len(text) > max(80, 2 * len(template)):
             return None

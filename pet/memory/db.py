@@ -13,11 +13,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pet.errors import StorageError
-from pet.memory.models import Base, InboxRow, MemoryRow, SchemaVersion, SummaryRow
+from pet.memory.models import Base, InboxRow, MemoryRow, SchemaVersion, SummaryRow, TraceRow
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: the full-text index of memories (SQLite only): trigram tokens, so Chinese
 #: and English substrings of three characters or more match; kept in sync
@@ -73,8 +73,15 @@ def _to_v2(conn: Connection) -> None:
     install_fts(conn)
 
 
+def _to_v3(conn: Connection) -> None:
+    """Release 3: a trace of each turn. (Early builds of release 2 lacked the
+    inbox; it is made here if missing.)"""
+    InboxRow.__table__.create(conn, checkfirst=True)
+    TraceRow.__table__.create(conn, checkfirst=True)
+
+
 #: upgrade steps: MIGRATIONS[n] turns a version n-1 database into version n
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3}
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -133,10 +140,6 @@ def _migrate(engine: Engine) -> None:
                 f"the database is at schema version {current}, newer than this program ({SCHEMA_VERSION}); "
                 "upgrade pet or use another --home"
             )
-        if current == SCHEMA_VERSION:
-            # Version 2 is not released yet: a home made by an earlier build of
-            # it (memory.db.example among them) may lack the inbox, added since.
-            InboxRow.__table__.create(conn, checkfirst=True)
         for version in range(current + 1, SCHEMA_VERSION + 1):
             log.info("migrating database to schema version %d", version)
             MIGRATIONS[version](conn)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Date, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -164,3 +164,18 @@ class InboxRow(Base):
         Index("ix_inbox_pet_deliver", "pet_id", "deliver_at", "id"),
         Index("ix_inbox_pet_read", "pet_id", "read_at"),
     )
+
+
+class TraceRow(Base):
+    """What one turn did (pet.agent.trace): the exact messages sent to the
+    model, tool calls and results, timings, token counts, as JSON. Debugging
+    data: the newest `trace_keep` per pet are kept, and export leaves them out."""
+
+    __tablename__ = "traces"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pet_id: Mapped[int] = mapped_column(ForeignKey("pets.id", ondelete="CASCADE"), index=True)
+    conversation_id: Mapped[int] = mapped_column(ForeignKey("conversations.id", ondelete="CASCADE"), index=True)
+    started_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    data: Mapped[str] = mapped_column(Text, default="{}")

@@ -31,12 +31,12 @@ from sqlalchemy.schema import sort_tables
 from pet.config import is_safe_id
 from pet.errors import ExportFileError
 from pet.memory.db import SCHEMA_VERSION, Database
-from pet.memory.models import Base, SchemaVersion
+from pet.memory.models import Base, SchemaVersion, TraceRow
 
 FORMAT = "pet-export"
 FORMAT_VERSION = 1
-#: tables that describe the database rather than hold the person's things
-EXCLUDED = frozenset({SchemaVersion.__tablename__})
+#: tables that describe the database, or debugging data, rather than the person's things
+EXCLUDED = frozenset({SchemaVersion.__tablename__, TraceRow.__tablename__})
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, delete, func, or_, select, update
 
 from pet.events import MemoryRecord, Message, ReminderRecord, StoredMessage, ToolCall
 from pet.memory.db import Database
@@ -20,6 +20,7 @@ from pet.memory.models import (
     PetRow,
     ReminderRow,
     SummaryRow,
+    TraceRow,
     utcnow,
 )
 from pet.memory.recall import memory_key
@@ -745,3 +746,76 @@ class InboxStore:
                 .values(read_at=_utc_naive(at) if at else utcnow())
             )
             return result.rowcount
+
+
+class TraceStore:
+    """Keeps each turn's trace (pet.agent.trace) as JSON, the newest `keep`
+    per pet. `listeners` are called with every finished trace (metrics)."""
+
+    def __init__(self, db: Database, keep: int = 500):
+        self.db = db
+        self.keep = keep
+        self.listeners: list[Callable[[dict], None]] = []
+
+    def start(self, pet_id: int, conversation_id: int, started_at: dt.datetime) -> int:
+        with self.db.session() as session:
+            row = TraceRow(pet_id=pet_id, conversation_id=conversation_id, started_at=_utc_naive(started_at))
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def finish(self, trace_id: int, trace: dict) -> None:
+        with self.db.session() as session:
+            row = session.get(TraceRow, trace_id)
+            if row is None:
+                return
+            row.data = json.dumps(trace, ensure_ascii=False, default=str)
+            row.seconds = trace.get("seconds")
+            cutoff = session.scalar(
+                select(TraceRow.id).where(TraceRow.pet_id == row.pet_id)
+                .order_by(TraceRow.id.desc()).offset(self.keep).limit(1)
+            )
+            if cutoff is not None:
+                session.execute(delete(TraceRow).where(TraceRow.pet_id == row.pet_id, TraceRow.id <= cutoff))
+        for listener in self.listeners:
+            listener(trace)
+
+    def get(self, trace_id: int) -> dict | None:
+        with self.db.session() as session:
+            row = session.get(TraceRow, trace_id)
+            return _trace(row) if row is not None else None
+
+    def recent(self, conversation_id: int, limit: int = 10) -> list[dict]:
+        """The conversation's last `limit` traces, oldest first."""
+        with self.db.session() as session:
+            rows = session.scalars(
+                select(TraceRow).where(TraceRow.conversation_id == conversation_id)
+                .order_by(TraceRow.id.desc()).limit(limit)
+            ).all()
+            return [_trace(row) for row in reversed(rows)]
+
+    def add_stages(self, trace_id: int, stages: dict[str, float]) -> None:
+        """Add timings measured outside the agent (a voice turn's
+        transcription, first audio) to a finished trace."""
+        with self.db.session() as session:
+            row = session.get(TraceRow, trace_id)
+            if row is None:
+                return
+            trace = _trace(row)
+            trace.setdefault("stages", {}).update(stages)
+            row.data = json.dumps(trace, ensure_ascii=False, default=str)
+
+
+def _trace(row: TraceRow) -> dict:
+    try:
+        trace = json.loads(row.data or "{}")
+    except ValueError:
+        trace = {}
+    # a turn still running (or killed mid-way) has only its row
+    trace.setdefault("id", row.id)
+    trace.setdefault("pet_id", row.pet_id)
+    trace.setdefault("conversation_id", row.conversation_id)
+    trace.setdefault("started_at", row.started_at.replace(tzinfo=dt.timezone.utc).isoformat())
+    trace.setdefault("steps", [])
+    trace.setdefault("stages", {})
+    return trace
