@@ -248,3 +248,31 @@ def test_history_ignores_system_messages_and_orphan_tool_results():
         )
     )
     assert rebuilt == [{"role": "user", "content": "hi"}]
+
+
+def test_a_reloaded_call_that_waits_for_yes_says_so_and_finishes_when_run():
+    call = ToolCall("write_file", {"path": "a.md", "content": "hi"}, id="c1")
+    waiting = [
+        StoredMessage(1, 1, Message("user", "write a.md")),
+        StoredMessage(2, 1, Message("assistant", "", tool_calls=(call,))),
+        StoredMessage(3, 1, Message("tool", "Not done: waiting", tool_call_id="c1", name="write_file"),
+                      status="awaiting"),
+        StoredMessage(4, 1, Message("assistant", "Type /yes to let me")),
+    ]
+    [bubble] = [m for m in history_messages(waiting) if m.get("metadata")]
+    assert "waits for your /yes" in bubble["metadata"]["title"] and "failed" not in bubble["metadata"]["title"]
+
+    ran = waiting + [
+        StoredMessage(5, 1, Message("user", "/yes")),
+        StoredMessage(6, 1, Message("tool", "wrote a.md", tool_call_id="c1", name="write_file")),
+    ]
+    [bubble] = [m for m in history_messages(ran) if m.get("metadata")]
+    assert bubble["metadata"]["status"] == "done" and "wrote a.md" in bubble["content"]
+
+    declined = waiting + [
+        StoredMessage(5, 1, Message("user", "/no")),
+        StoredMessage(6, 1, Message("tool", "Not done: the person said no.", tool_call_id="c1", name="write_file"),
+                      status="declined"),
+    ]
+    [bubble] = [m for m in history_messages(declined) if m.get("metadata")]
+    assert "not done" in bubble["metadata"]["title"] and "failed" not in bubble["metadata"]["title"]

@@ -23,7 +23,8 @@ class Reflex:
     #: a direct answer (help text, or a question when the request is unclear)
     reply: str | None = None
     #: "new" starts a new conversation; "undo" restores the memory forgotten
-    #: last; "approve" accepts the pending memory whose id is `argument`
+    #: last; "approve" accepts the pending memory whose id is `argument`;
+    #: "yes" / "no" run or drop the tool calls waiting for the person's OK
     command: str | None = None
     argument: str = ""
 
@@ -32,11 +33,13 @@ HELP = {
     "en": (
         "Commands: /remember TEXT · /forget ID-or-words · /recall WORDS · /remind WHEN TEXT · "
         "/undo (bring back what was forgotten last) · /approve ID (accept a pending memory) · "
+        "/yes · /no (let the pet do what it asked leave for, or not) · "
         "/reminders · /cancel ID · /todo TEXT · /todos · /new (new conversation) · /help"
     ),
     "zh": (
         "命令：/remember 内容（记住）· /forget 编号或关键词（忘掉）· /recall 关键词（回想）· "
         "/undo（撤销上一次忘记）· /approve 编号（确认待定记忆）· "
+        "/yes · /no（同意或拒绝等你确认的事）· "
         "/remind 时间 内容（提醒）· /reminders（提醒列表）· /cancel 编号（取消提醒）· "
         "/todo 内容（加待办）· /todos（待办列表）· /new（新对话）· /help"
     ),
@@ -391,6 +394,8 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
         return Reflex("undo", command="undo")
     if command == "approve" and rest:
         return Reflex("approve", command="approve", argument=rest)
+    if command in ("yes", "no") and not rest:
+        return Reflex(command, command=command)
     if command == "reminders":
         return Reflex("list_reminders", _call("list_reminders"))
     if command in ("todos", "todo") and not rest:

@@ -25,4 +25,4 @@ def clock_tool(zone: Callable[[], dt.tzinfo], clock: Clock = system_clock) -> To
         """Get the current local date, weekday and time."""
         return format_local_time(clock().astimezone(zone()))
 
-    return Tool.from_function(get_current_time)
+    return Tool.from_function(get_current_time, reads_outside=False)

@@ -118,7 +118,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         return "\n".join(f"#{m.id}: {m.content}" for m in found)
 
     return [
-        Tool.from_function(remember, side_effect=True),
-        Tool.from_function(forget, side_effect=True),
-        Tool.from_function(recall),
+        Tool.from_function(remember, side_effect=True, reads_outside=False),
+        Tool.from_function(forget, side_effect=True, reads_outside=False),
+        Tool.from_function(recall, reads_outside=False),
     ]

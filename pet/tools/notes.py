@@ -59,4 +59,4 @@ def todo_tools(workspace: Path) -> list[Tool]:
             return "待办清单是空的。" if ctx.language == "zh" else "The todo list is empty."
         return "\n".join(f"{i}. {item}" for i, item in enumerate(items, 1))
 
-    return [Tool.from_function(add_todo, side_effect=True), Tool.from_function(list_todos)]
+    return [Tool.from_function(add_todo, side_effect=True, reads_outside=False), Tool.from_function(list_todos)]

@@ -33,8 +33,9 @@ class ToolContext:
     language: str = "en"
     #: the person's own words: this message and their recent ones (provenance of memories)
     person_words: str = ""
-    #: what tools returned in this conversation lately, other than the memory
-    #: tools; the agent appends as tools finish (provenance of memories)
+    #: what tools that read outside content (Tool.reads_outside: files, notes,
+    #: programs) returned in this conversation lately; the agent appends as
+    #: tools finish (provenance of memories, confirmation of side effects)
     tool_output: list[str] = field(default_factory=list)
 
 
@@ -88,10 +89,15 @@ class Tool:
     function: Callable[..., Any]
     side_effect: bool = False
     wants_context: bool = False
+    #: its output may carry words from outside (a file, a note, a program):
+    #: while such output is in view, side-effect calls wait for the person's
+    #: /yes. False only for tools whose output the pet writes itself.
+    reads_outside: bool = True
 
     @classmethod
     def from_function(
-        cls, function: Callable[..., Any], *, name: str | None = None, side_effect: bool = False
+        cls, function: Callable[..., Any], *, name: str | None = None, side_effect: bool = False,
+        reads_outside: bool = True,
     ) -> "Tool":
         hints = typing.get_type_hints(function)
         description, arg_docs = _parse_docstring(function.__doc__ or "")
@@ -120,6 +126,7 @@ class Tool:
             function=function,
             side_effect=side_effect,
             wants_context=wants_context,
+            reads_outside=reads_outside,
         )
 
     @property
@@ -212,6 +219,11 @@ class ToolRegistry:
 
     def __contains__(self, name: str) -> bool:
         return name in self._tools
+
+    def reads_outside(self, name: str | None) -> bool:
+        """Whether this tool's output may carry outside words (unknown tools: yes)."""
+        tool = self._tools.get(name or "")
+        return tool is None or tool.reads_outside
 
     def __len__(self) -> int:
         return len(self._tools)

@@ -90,7 +90,7 @@ def reminder_tools(
         )
 
     return [
-        Tool.from_function(set_reminder, side_effect=True),
-        Tool.from_function(list_reminders),
-        Tool.from_function(cancel_reminder, side_effect=True),
+        Tool.from_function(set_reminder, side_effect=True, reads_outside=False),
+        Tool.from_function(list_reminders, reads_outside=False),
+        Tool.from_function(cancel_reminder, side_effect=True, reads_outside=False),
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from pet.agent.confirm import AWAITING, DECLINED
 from pet.events import Event, Notice, Reply, StoredMessage, TextDelta, ToolCall, ToolFinished, ToolStarted
 
 ChatMessage = dict[str, Any]
@@ -25,6 +26,9 @@ _DOING = {
     "add_todo": ("adding a todo", "added a todo"),
     "list_todos": ("reading the todo list", "read the todo list"),
 }
+#: turns (typed or spoken) the page serves at the same time: other tabs,
+#: other pets, phones on the LAN; one per conversation still (the agent's lock)
+TURNS_AT_ONCE = 8
 _NOTICE_ICON = {"info": "ℹ️", "warning": "⚠️", "error": "❌"}
 
 
@@ -107,6 +111,13 @@ def history_messages(stored: Sequence[StoredMessage]) -> list[ChatMessage]:
                 open_calls[call.id] = bubble
                 out.append(bubble)
         elif message.role == "tool" and message.tool_call_id in open_calls:
+            if item.status == AWAITING:  # still open: /yes may run it later
+                bubble = open_calls[message.tool_call_id]
+                bubble["metadata"] = {**bubble["metadata"], "title": f"⏳ {message.name} waits for your /yes"}
+                continue
             bubble = open_calls.pop(message.tool_call_id)
+            if item.status == DECLINED:
+                bubble["metadata"] = {**bubble["metadata"], "title": f"✋ {message.name} not done", "status": "done"}
+                continue
             _finish_bubble(bubble, message.name or "", item.status == "ok", message.content, None)
     return out

@@ -1,0 +1,328 @@
+"""read_file / write_file / list_dir, confined to the workspace folder.
+
+A path from the model is checked twice. First as text: it must be relative,
+plain and portable (no "..", no leading / or ~, no backslash, NUL or other
+control character, no URL-encoding, no look-alike dots or slashes, no
+Windows device name, not overlong). Then as a place: it is resolved with
+every symbolic link followed, and refused unless it lands inside the
+workspace. Files are opened without following a final symbolic link, so a
+link swapped in after the check is not followed either.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import os
+import re
+import stat
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import Literal
+
+from pet.errors import ToolArgumentError, ToolError
+from pet.tools.registry import Tool, ToolContext
+
+#: the largest file read_file opens, and the largest a write may leave behind,
+#: so the pet can always read back what it wrote
+MAX_FILE_BYTES = 256 * 1024
+#: the most one write_file call may add
+MAX_WRITE_BYTES = 64 * 1024
+#: characters of a file shown per read_file call; below the registry's result
+#: cap so the note on how to read on is never cut off
+SHOWN_CHARS = 3500
+MAX_PATH_CHARS = 400
+#: the usual file-system limit on one name is 255 bytes (a Chinese character is 3)
+MAX_NAME_BYTES = 255
+MAX_LISTED = 200
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # so a named pipe cannot hang a read
+_ENCODED = re.compile(r"%[0-9a-fA-F]{2}")
+# Names Windows keeps for devices, with or without an extension.
+_DEVICE = re.compile(r"(?:con|prn|aux|nul|clock\$|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?", re.IGNORECASE)
+_RESERVED = set('<>:"|?*')
+# Dots and slashes in disguise that Unicode normalization (NFKC) leaves alone.
+_LOOKALIKES = set("\u2044\u2215\u2216\u2571\u2572\u29f5\u29f8\u29f9\u3002\uff61\u2024\u2025\u2026")
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+_EXAMPLE = 'a path inside the workspace folder, like "notes.md" or "trips/japan.md"'
+
+
+class PathRefused(ToolArgumentError):
+    """A path that is not a plain place inside the workspace."""
+
+
+def _refuse(raw: str, why: str) -> PathRefused:
+    shown = raw if len(raw) <= 80 else raw[:77] + "…"
+    return PathRefused(f"{shown!r} {why}; give {_EXAMPLE}")
+
+
+def path_parts(raw: str) -> list[str]:
+    """The names of a relative path, checked as text. Raises PathRefused."""
+    if len(raw) > MAX_PATH_CHARS:
+        raise _refuse(raw, f"is {len(raw)} characters long (the limit is {MAX_PATH_CHARS})")
+    for ch in raw:
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+            raise _refuse(raw, f"contains the invisible or control character U+{ord(ch):04X}")
+        if ch == "\\":
+            raise _refuse(raw, "contains a backslash; separate folders with /")
+        if ch in _RESERVED:
+            raise _refuse(raw, f"contains {ch!r}, which file names cannot hold everywhere")
+        if ch in _LOOKALIKES:
+            raise _refuse(raw, f"contains U+{ord(ch):04X}, which looks like a dot or a slash; use plain characters")
+    if unicodedata.normalize("NFKC", raw) != unicodedata.normalize("NFC", raw):
+        raise _refuse(raw, "contains look-alike characters (full-width letters, dots or slashes); "
+                           "use plain characters")
+    if _ENCODED.search(raw):
+        raise _refuse(raw, "looks URL-encoded (%xx); write the name itself")
+    if raw.startswith(("/", "~")):
+        raise _refuse(raw, "is an absolute path; the file tools only reach the workspace folder")
+    parts = [part for part in raw.split("/") if part not in ("", ".")]
+    for part in parts:
+        if part == "..":
+            raise _refuse(raw, "goes up out of its folder with ..")
+        if part.endswith((".", " ")):
+            raise _refuse(raw, f"has a name ending in a dot or space ({part!r})")
+        if _DEVICE.fullmatch(part):
+            raise _refuse(raw, f"uses {part!r}, a device name on Windows")
+        if len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+            raise _refuse(raw, f"has a name longer than {MAX_NAME_BYTES} bytes")
+    return parts
+
+
+def confine(workspace: Path, raw: str) -> Path:
+    """The real place `raw` names inside `workspace`, symbolic links
+    followed. Raises PathRefused when the text is not a plain relative path
+    or when the place lies outside the workspace."""
+    parts = path_parts(raw.strip())
+    root = Path(os.path.realpath(workspace))
+    place = Path(os.path.realpath(root.joinpath(*parts)))
+    if place != root and not place.is_relative_to(root):
+        raise _refuse(raw, "leads outside the workspace folder through a symbolic link")
+    return place
+
+
+def _shown_name(workspace: Path, place: Path) -> str:
+    root = Path(os.path.realpath(workspace))
+    return place.relative_to(root).as_posix() if place != root else "."
+
+
+def _size(count: int) -> str:
+    if count < 1024:
+        return f"{count} bytes"
+    if count < 1024 * 1024:
+        return f"{count / 1024:.1f} KB"
+    return f"{count / (1024 * 1024):.1f} MB"
+
+
+def _check_regular(name: str, info: os.stat_result) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise ToolError(f"{name} is a folder; use list_dir to see what is in it")
+    if not stat.S_ISREG(info.st_mode):
+        raise ToolError(f"{name} is not an ordinary file (a device, pipe or socket); the file tools leave it alone")
+    if info.st_nlink > 1:
+        # A hard link may share its content with a file outside the workspace.
+        raise ToolError(f"{name} is a hard link to another file; the file tools leave it alone")
+
+
+def _describe_binary(name: str, size: int) -> str:
+    kind, _ = mimetypes.guess_type(name)
+    what = f"a {kind} file" if kind else "a binary file"
+    return f"{name} is {what} ({_size(size)}), not text; read_file only shows text files."
+
+
+def _page(name: str, text: str, start_line: int) -> str:
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        return f"({name} is empty.)"
+    if start_line > len(lines):
+        raise ToolArgumentError(f"{name} has {len(lines)} lines; start_line must be between 1 and {len(lines)}")
+    shown: list[str] = []
+    used = 0
+    last = start_line - 1
+    for line in lines[start_line - 1:]:
+        if used + len(line) > SHOWN_CHARS:
+            if not shown:  # one very long line: show its beginning
+                shown.append(line[:SHOWN_CHARS] + "…\n")
+                last += 1
+            break
+        shown.append(line)
+        used += len(line)
+        last += 1
+    body = "".join(shown)
+    if start_line == 1 and last == len(lines):
+        return body
+    if last < len(lines):
+        return (f"{body.rstrip(chr(10))}\n[{name}: lines {start_line}-{last} of {len(lines)}; "
+                f"call read_file with start_line={last + 1} to read on]")
+    return f"{body.rstrip(chr(10))}\n[{name}: lines {start_line}-{last} of {len(lines)}, the end]"
+
+
+def _read(place: Path, name: str) -> str:
+    try:
+        fd = os.open(place, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+    except FileNotFoundError:
+        raise ToolError(f"there is no file {name} in the workspace; use list_dir to see what is there") from None
+    except OSError as exc:
+        raise ToolError(f"could not open {name}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        _check_regular(name, info)
+        if info.st_size > MAX_FILE_BYTES:
+            raise ToolError(f"{name} is {_size(info.st_size)}; read_file opens files up to {_size(MAX_FILE_BYTES)}")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:  # it grew since fstat
+        raise ToolError(f"{name} is over {_size(MAX_FILE_BYTES)}; read_file opens files up to that size")
+    if b"\x00" in data:
+        raise ToolError(_describe_binary(name, len(data)))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ToolError(_describe_binary(name, len(data)) + " (It is not UTF-8.)") from None
+
+
+def _write(place: Path, name: str, data: bytes, mode: str) -> int:
+    """Write and return the file's new size."""
+    try:
+        info = os.lstat(place)
+    except FileNotFoundError:
+        info = None
+    if info is not None:
+        if mode == "create":
+            raise ToolError(f'{name} already exists; call write_file with mode "append" to add to its end '
+                            f'or mode "overwrite" to replace it')
+        _check_regular(name, info)
+        grown = len(data) + (info.st_size if mode == "append" else 0)
+        if grown > MAX_FILE_BYTES:
+            raise ToolError(f"{name} would grow to {_size(grown)}; files the pet writes stay under "
+                            f"{_size(MAX_FILE_BYTES)}. Write a new file instead")
+    try:
+        place.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "append" and info is not None:
+            fd = os.open(place, os.O_WRONLY | os.O_APPEND | _NOFOLLOW)
+            with os.fdopen(fd, "ab") as handle:
+                _check_regular(name, os.fstat(handle.fileno()))
+                handle.write(data)
+            return len(data) + info.st_size
+        if info is None:
+            fd = os.open(place, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            return len(data)
+        # Overwrite through a new file renamed into place: a crash never leaves half a file.
+        fd, temporary = tempfile.mkstemp(dir=place.parent, prefix=".pet-write-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.chmod(temporary, stat.S_IMODE(info.st_mode))
+            os.replace(temporary, place)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        return len(data)
+    except FileExistsError:
+        raise ToolError(f"{name} was created by something else just now; call write_file again") from None
+    except NotADirectoryError:
+        raise ToolError(f"a part of {name} is a file, not a folder; pick another path") from None
+    except OSError as exc:
+        raise ToolError(f"could not write {name}: {exc.strerror or exc}") from None
+
+
+def _entry(root: Path, entry: os.DirEntry[str]) -> tuple[int, str]:
+    """(sort group, line) for one listed name."""
+    name = entry.name if entry.name.isprintable() else ascii(entry.name)[1:-1]
+    if entry.is_symlink():
+        target = Path(os.path.realpath(entry.path))
+        if target != root and not target.is_relative_to(root):
+            return 2, f"{name} (a link leading outside the workspace; the file tools do not follow it)"
+        return 2, f"{name} (a link to {target.relative_to(root).as_posix() if target != root else '.'})"
+    if entry.is_dir(follow_symlinks=False):
+        return 0, f"{name}/"
+    try:
+        size = entry.stat(follow_symlinks=False).st_size
+    except OSError:
+        return 1, name
+    return 1, f"{name} ({_size(size)})"
+
+
+def file_tools(workspace: Path) -> list[Tool]:
+    """The three file tools on `workspace` (created on the first write)."""
+
+    def read_file(path: str, start_line: int = 1) -> str:
+        """Read a text file from the person's workspace folder.
+
+        Args:
+            path: the file's path inside the workspace folder, like "notes.md" or "trips/japan.md"
+            start_line: the line to start at (1 is the top); long files are shown a part at a time
+        """
+        if start_line < 1:
+            raise ToolArgumentError("start_line counts from 1 (the first line)")
+        place = confine(workspace, path)
+        name = _shown_name(workspace, place)
+        if name == ".":
+            raise ToolArgumentError("path names the workspace folder itself; use list_dir to see its files")
+        return _page(name, _read(place, name), start_line)
+
+    def write_file(path: str, content: str, ctx: ToolContext,
+                   mode: Literal["create", "append", "overwrite"] = "create") -> str:
+        """Save text in a file in the person's workspace folder. Only when the person asks for it.
+
+        Args:
+            path: the file's path inside the workspace folder, like "notes.md" or "trips/japan.md"
+            content: the text to write
+            mode: "create" makes a new file (fails if it exists), "append" adds to the end, "overwrite" replaces it
+        """
+        data = content.encode("utf-8", "surrogatepass")
+        if "\x00" in content:
+            raise ToolArgumentError("content holds NUL characters; write_file writes text only")
+        if len(data) > MAX_WRITE_BYTES:
+            raise ToolArgumentError(f"content is {_size(len(data))}; one write_file call takes up to "
+                                    f"{_size(MAX_WRITE_BYTES)}. Split it and append the rest")
+        place = confine(workspace, path)
+        name = _shown_name(workspace, place)
+        if name == ".":
+            raise ToolArgumentError("path names the workspace folder itself; give a file name")
+        size = _write(place, name, data, mode)
+        verb = {"create": "Created", "append": "Appended to", "overwrite": "Replaced"}[mode]
+        if ctx.language == "zh":
+            zh_verb = {"create": "已新建", "append": "已追加到", "overwrite": "已覆盖"}[mode]
+            return f"{zh_verb} {name}（写入 {_size(len(data))}，文件现在 {_size(size)}）"
+        return f"{verb} {name} (wrote {_size(len(data))}; the file is now {_size(size)})"
+
+    def list_dir(ctx: ToolContext, path: str = ".") -> str:
+        """List the files and folders in the person's workspace folder, or in a folder inside it.
+
+        Args:
+            path: a folder inside the workspace folder; "." (the default) is the workspace itself
+        """
+        place = confine(workspace, path)
+        name = _shown_name(workspace, place)
+        root = Path(os.path.realpath(workspace))
+        if not root.exists():
+            return "The workspace folder is empty." if ctx.language != "zh" else "工作文件夹是空的。"
+        try:
+            with os.scandir(place) as found:
+                entries = sorted((_entry(root, entry) for entry in found), key=lambda item: (item[0], item[1]))
+        except FileNotFoundError:
+            raise ToolError(f"there is no folder {name} in the workspace; use list_dir with no path to see the top") from None
+        except NotADirectoryError:
+            raise ToolError(f"{name} is a file; use read_file to read it") from None
+        except OSError as exc:
+            raise ToolError(f"could not list {name}: {exc.strerror or exc}") from None
+        if not entries:
+            return f"{name} is empty." if name != "." else "The workspace folder is empty."
+        lines = [line for _, line in entries[:MAX_LISTED]]
+        if len(entries) > MAX_LISTED:
+            lines.append(f"… and {len(entries) - MAX_LISTED} more")
+        heading = "The workspace folder holds:" if name == "." else f"{name}/ holds:"
+        return heading + "\n" + "\n".join(lines)
+
+    return [
+        Tool.from_function(read_file),
+        Tool.from_function(write_file, side_effect=True, reads_outside=False),
+        Tool.from_function(list_dir),
+    ]
