@@ -1,0 +1,74 @@
+"""The pet in LAN mode (password, HTTPS) on 127.0.0.1, for the LAN tests.
+
+Clients verify the server against the certificate it made, so every test also
+checks that the certificate is good for 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import ssl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from pet.api.server import RunningServer, start_in_thread
+from pet.app import App, build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+
+PASSWORD = "correct horse 42"
+
+
+@dataclass
+class LanPet:
+    app: App
+    server: RunningServer
+    model: ScriptedModel
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def cert_path(self) -> Path:
+        assert self.server.access is not None
+        return self.server.access.certificate.cert_path
+
+    def tls(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=str(self.cert_path))
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(base_url=self.url, verify=self.tls(), timeout=30, **kwargs)
+
+    def count(self, table: str) -> int:
+        """Rows in a table of the pet's real SQLite file."""
+        path = self.app.settings.database_path
+        assert path is not None
+        with sqlite3.connect(path) as db:
+            return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+@contextmanager
+def lan_pet(
+    model: ScriptedModel | None = None, home: Path | None = None, **settings: Any
+) -> Iterator[LanPet]:
+    flags = {"lan": True, "password": PASSWORD, "scheduler": "off", "reflexes": False, **settings}
+    if home is not None:
+        flags["home"] = str(home)
+    model = model or ScriptedModel([])
+    app = build(load_settings(flags), brain=model)
+    try:
+        server = start_in_thread(app, port=0, host="127.0.0.1")
+    except BaseException:
+        app.close()
+        raise
+    try:
+        yield LanPet(app, server, model)
+    finally:
+        server.stop()
+        app.close()

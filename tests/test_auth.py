@@ -1,0 +1,156 @@
+"""The LAN password: kept only hashed, owner-only; sessions signed and ending."""
+
+from __future__ import annotations
+
+import base64
+import json
+import stat
+
+import pytest
+
+from pet.api.auth import (
+    AUTH_FILE,
+    SESSION_SECONDS,
+    Authenticator,
+    PasswordRecord,
+    generate_password,
+    setup_password,
+)
+from pet.api.gate import password_from_header, safe_next
+from pet.config import load_settings
+from pet.errors import ConfigError
+
+
+def test_a_generated_password_is_shown_once_and_only_its_hash_is_kept(pet_home):
+    first = setup_password(load_settings())
+    assert first.generated and first.source == "generated now"
+    path = pet_home / AUTH_FILE
+    text = path.read_text()
+    assert first.generated not in text
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    data = json.loads(text)
+    assert data["kdf"] == "scrypt" and len(base64.b64decode(data["salt"])) == 16
+
+    again = setup_password(load_settings())
+    assert again.generated is None  # not shown a second time, not replaced
+    assert again.record == first.record
+    assert again.record.matches(first.generated)
+
+
+def test_generated_passwords_are_long_and_phone_friendly():
+    words = {generate_password() for _ in range(50)}
+    assert len(words) == 50
+    for word in words:
+        assert len(word) == 19 and word.count("-") == 3
+        assert not set(word) & set("0O1lI")
+
+
+def test_a_configured_password_is_stored_hashed_and_a_new_one_replaces_it(pet_home, monkeypatch):
+    monkeypatch.setenv("PET_PASSWORD", "first secret")
+    one = setup_password(load_settings())
+    assert one.generated is None and "PET_PASSWORD" in one.source
+    assert "first secret" not in (pet_home / AUTH_FILE).read_text()
+    session = Authenticator(one.record).new_session()
+
+    assert setup_password(load_settings()).record == one.record  # same password: kept, sessions live
+
+    monkeypatch.setenv("PET_PASSWORD", "second secret")
+    two = setup_password(load_settings())
+    assert two.record.matches("second secret") and not two.record.matches("first secret")
+    assert not Authenticator(two.record).check_session(session)  # a new password ends old sessions
+
+
+def test_a_loose_auth_file_is_made_owner_only(pet_home):
+    setup_password(load_settings())
+    path = pet_home / AUTH_FILE
+    path.chmod(0o644)
+    setup_password(load_settings())
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_broken_auth_file_says_how_to_recover(pet_home):
+    pet_home.mkdir(parents=True)
+    (pet_home / AUTH_FILE).write_text("{not json")
+    with pytest.raises(ConfigError, match="delete it to get a new password"):
+        setup_password(load_settings())
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_sessions_expire_and_end():
+    clock = Clock()
+    auth = Authenticator(PasswordRecord.new("pw"), clock)
+    token = auth.new_session()
+    assert auth.check_session(token)
+    clock.now += SESSION_SECONDS - 1
+    assert auth.check_session(token)
+    clock.now += 2
+    assert not auth.check_session(token)
+
+    other = auth.new_session()
+    auth.end_session(other)
+    assert not auth.check_session(other)
+
+
+def test_a_session_from_another_home_or_tampered_is_refused():
+    auth = Authenticator(PasswordRecord.new("pw"))
+    stranger = Authenticator(PasswordRecord.new("pw"))  # same password, another secret
+    token = auth.new_session()
+    assert not stranger.check_session(token)
+    assert not auth.check_session(token[:-1] + ("A" if token[-1] != "A" else "B"))
+    assert not auth.check_session("garbage")
+    # a cookie is read as latin-1: other text is refused, not an error (a 500 for a stranger)
+    issued, nonce, _mac = token.split(".")
+    assert not auth.check_session(f"{issued}.{nonce}.\xe9")
+    assert not auth.check_session(f"²{issued}.{nonce}.{_mac}")
+    auth.end_session(f"{issued}.{nonce}.\xe9")
+    assert auth.check_session(token)
+
+
+def test_passwords_are_checked_and_a_right_one_is_remembered_cheaply():
+    auth = Authenticator(PasswordRecord.new("right one"))
+    assert not auth.is_cached("right one")
+    assert not auth.check_password("wrong one") and not auth.check_password("")
+    assert auth.check_password("right one")
+    assert auth.is_cached("right one") and not auth.is_cached("wrong one")
+
+
+def test_the_password_is_read_from_basic_or_bearer():
+    basic = base64.b64encode(b"pet:s3cret:with:colons").decode()
+    assert password_from_header(f"Basic {basic}") == "s3cret:with:colons"
+    assert password_from_header("Bearer s3cret") == "s3cret"
+    assert password_from_header("Basic !!!") is None
+    assert password_from_header("Digest abc") is None
+
+
+@pytest.mark.parametrize(
+    "target, expected",
+    [
+        ("/", "/"),
+        ("/?view=api", "/?view=api"),
+        ("//evil.example", "/"),
+        ("https://evil.example", "/"),
+        ("/\\evil.example", "/"),
+        ("", "/"),
+        # a browser drops tabs and newlines from a Location: "//evil.example"
+        ("/\t/evil.example", "/"),
+        ("/\n/evil.example", "/"),
+        ("/\r/evil.example", "/"),
+        ("/ /evil.example", "/"),
+    ],
+)
+def test_after_sign_in_only_paths_on_this_server(target, expected):
+    assert safe_next(target) == expected
+
+
+def test_the_password_never_shows_in_the_settings_repr(monkeypatch):
+    monkeypatch.setenv("PET_PASSWORD", "hunter2-secret")
+    settings = load_settings()
+    assert settings.password == "hunter2-secret"
+    assert "hunter2-secret" not in repr(settings)

@@ -1,0 +1,97 @@
+"""What the page may load: a reply or a tool's output shown as Markdown cannot
+make the browser fetch from anywhere but the pet itself."""
+
+from __future__ import annotations
+
+import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+from pet.api.headers import CONTENT_POLICY
+from pet.api.server import start_in_thread
+from pet.app import build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+class Elsewhere(ThreadingHTTPServer):
+    """Another origin (127.0.0.2 is loopback, but not the pet): counts what it is asked for."""
+
+    def __init__(self) -> None:
+        self.hits: list[str] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(handler) -> None:  # noqa: N805
+                self.hits.append(handler.path)
+                handler.send_response(200)
+                handler.send_header("content-type", "image/gif")
+                handler.end_headers()
+                handler.wfile.write(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
+
+            def log_message(handler, *args) -> None:  # noqa: N805
+                pass
+
+        super().__init__(("127.0.0.2", 0), Handler)
+
+
+@pytest.fixture
+def pet_server():
+    servers = []
+
+    def start(model):
+        app = build(load_settings({"reflexes": False}), brain=model)
+        server = start_in_thread(app, port=0)
+        servers.append((app, server))
+        return server
+
+    yield start
+    for app, server in servers:
+        server.stop()
+        app.close()
+
+
+def test_every_response_says_what_the_page_may_load(pet_server):
+    server = pet_server(ScriptedModel())
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for path in ("/", "/api/tools", "/healthz", "/no-such-page"):
+            response = client.get(path)
+            assert response.headers["content-security-policy"] == CONTENT_POLICY, path
+            assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_an_image_in_a_reply_is_not_fetched_from_elsewhere(pet_server):
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium package")
+    from playwright.sync_api import expect, sync_playwright
+
+    elsewhere = Elsewhere()
+    threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
+    try:
+        pixel = f"http://127.0.0.2:{elsewhere.server_address[1]}/pixel.gif?what=your+secrets"
+        server = pet_server(ScriptedModel([f"Here you go ![pixel]({pixel}) all done."]))
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                page.set_default_timeout(60_000)
+                page.goto(server.url + "/", wait_until="load")
+                box = page.get_by_placeholder("Chat with", exact=False)
+                box.fill("show me")
+                box.press("Enter")
+                expect(page.get_by_text("all done.")).to_be_visible()
+                # the image element is on the page; the browser refused to fetch it
+                expect(page.locator(f'img[src="{pixel}"]')).to_have_count(1)
+                page.wait_for_timeout(500)
+            finally:
+                browser.close()
+        assert elsewhere.hits == []
+    finally:
+        elsewhere.shutdown()
+        elsewhere.server_close()
