@@ -2,8 +2,8 @@
 
 The agent fills a `TurnTrace` as the turn runs: every model call with the
 exact messages it was sent, every tool call with its result, timings and
-token counts. A `TraceSink` keeps it (the database's TraceStore); nothing is
-recorded when the agent has no sink.
+token counts. A `TraceSink` keeps it (the database's TraceStore) with one
+write when the turn ends; nothing is recorded when the agent has no sink.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from pet.memory.recall import estimate_tokens
 
 
 class TraceSink(Protocol):
-    def start(self, pet_id: int, conversation_id: int, started_at: dt.datetime) -> int: ...
-    def finish(self, trace_id: int, trace: dict[str, Any]) -> None: ...
+    def save(self, trace: dict[str, Any]) -> int:
+        """Keep a finished trace (its "pet_id", "conversation_id" and
+        "started_at" say where it belongs); returns its id."""
+        ...
 
 
 def message_dict(message: Message) -> dict[str, Any]:
@@ -87,24 +89,28 @@ class TurnTrace:
     text: str = ""
     language: str = ""
     reflex: str | None = None
+    #: the person's message that started the turn (the logs' "turn" field)
+    message_id: int | None = None
     id: int | None = None
     started_at: dt.datetime | None = None
+    begun: bool = False
     _clock: float = 0.0
     _steps: list[Any] = field(default_factory=list)
     _calls: dict[str, ToolCall] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
     done: bool = False
 
-    def begin(self, started_at: dt.datetime, text: str, language: str) -> None:
+    def begin(self, started_at: dt.datetime, text: str, language: str, message_id: int) -> None:
         if self.sink is None:
             return
         self.text, self.language, self.started_at = text, language, started_at
+        self.message_id = message_id
         self._clock = time.perf_counter()
-        self.id = self.sink.start(self.pet_id, self.conversation_id, started_at)
+        self.begun = True
 
     @property
     def active(self) -> bool:
-        return self.id is not None and not self.done
+        return self.begun and not self.done
 
     def model_call(self, step: int, messages: Sequence[Message], tools: Sequence[str],
                    purpose: str = "reply") -> _ModelStep | None:
@@ -140,9 +146,9 @@ class TurnTrace:
             return self.id
         self.done = True
         trace = {
-            "id": self.id,
             "pet_id": self.pet_id,
             "conversation_id": self.conversation_id,
+            "message_id": self.message_id,
             "started_at": self.started_at.isoformat() if self.started_at else None,
             "seconds": round(time.perf_counter() - self._clock, 6),
             "text": self.text,
@@ -154,8 +160,8 @@ class TurnTrace:
             "notices": self.notices,
             "stages": {},
         }
-        assert self.sink is not None and self.id is not None
-        self.sink.finish(self.id, trace)
+        assert self.sink is not None
+        self.id = self.sink.save(trace)
         return self.id
 
 

@@ -1,6 +1,6 @@
 """Per-turn framework overhead: an instant scripted model, 1,000 stored memories.
 
-    python tests/bench/turn_overhead.py [--turns 300]
+    python tests/bench/turn_overhead.py [--turns 300] [--no-trace]
 
 Everything but the model is real: SQLite file, recall, prompt, persistence.
 """
@@ -27,6 +27,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--memories", type=int, default=1000)
+    parser.add_argument("--no-trace", dest="trace", action="store_false",
+                        help="agents keep no turn traces (to measure what a trace costs)")
     args = parser.parse_args()
 
     os.environ["PET_HOME"] = tempfile.mkdtemp(prefix="pet-bench-")
@@ -37,6 +39,9 @@ def main() -> None:
 
     model = ScriptedModel(["Sure thing!"], repeat_last=True)
     app = build(load_settings(), brain=model)
+    if not args.trace:
+        for runtime in app.pets():
+            runtime.agent.tracer = None
     topics = ["coffee", "cat", "rust", "hiking", "咖啡", "猫咪", "编程", "爬山", "birthday", "music"]
     for i in range(args.memories):
         app.memories.remember(app.pet.id, f"fact {i}: likes {topics[i % len(topics)]} number {i * 7}")
@@ -59,7 +64,8 @@ def main() -> None:
         model.enqueue(Completion("", (call("remember", content=f"bench fact {i}"),)), "Saved!")
         tool_times.append(timed(f"remember bench fact {i}"))
 
-    print(f"memories stored: {app.memories.count(app.pet.id)}, turns: {len(plain)} + {len(tool_times)}")
+    print(f"memories stored: {app.memories.count(app.pet.id)}, turns: {len(plain)} + {len(tool_times)}, "
+          f"traces {'on' if args.trace else 'off'}")
     for name, values in (("text turn", plain), ("turn with a remember call", tool_times)):
         print(
             f"{name:28s} p50 {statistics.median(values) * 1000:6.2f} ms   "
