@@ -1,0 +1,225 @@
+"""The voice panel under the chat: press the microphone (or upload a clip),
+the words appear in the chat as your message, the answer streams in and is
+spoken sentence by sentence on its own. Off, with the reason and the fix,
+when the speech packages or espeak-ng are missing.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import itertools
+import logging
+import threading
+import wave
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+
+from pet.app import App
+from pet.events import ConversationStarted
+from pet.persona.model import Persona
+from pet.speech.errors import SpeechError
+from pet.speech.status import VoiceStatus, voice_status
+from pet.speech.tts import join_wavs
+from pet.speech.turn import Heard, Muted, Rejected, Said, Timings, Voice
+from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio
+
+log = logging.getLogger(__name__)
+
+VOICE_CSS = """
+#pet-voice .pet-voice-note { font-size: 0.85em; opacity: 0.8; min-height: 1.5em; }
+"""
+
+
+@dataclass(frozen=True)
+class VoiceUpdate:
+    """What the chat shows at one moment of a voice turn."""
+
+    messages: list[dict]
+    #: the next spoken sentence (WAV bytes); None when there is none yet
+    sound: bytes | None
+    #: one line under the microphone: heard, timings, or what went wrong
+    note: str
+    #: the recording was not used (the note says why)
+    rejected: bool = False
+    #: at the end of the turn: every spoken sentence in one WAV, to play again
+    answer: bytes | None = None
+
+
+class VoiceChat:
+    """Voice turns for the chat of the app's current pet. The speech models
+    are made on first use (or when the person starts recording) and kept."""
+
+    def __init__(self, app: App, voice: Voice | None = None):
+        """`voice`: ears and mouth already made (tests share one); by default
+        they are made from the settings on first use."""
+        self.app = app
+        self.status: VoiceStatus = voice_status(app.settings.voice)
+        self._voice = voice
+        self._lock = threading.Lock()
+
+    @property
+    def voice(self) -> Voice:
+        with self._lock:
+            if self._voice is None:
+                self._voice = Voice(self.app.settings.home, max_seconds=self.app.settings.max_recording_seconds)
+            return self._voice
+
+    def language(self, persona: Persona | None = None) -> str:
+        """What the pet listens for: the setting, else the pet's (default: the
+        current pet's) first language."""
+        return self.app.settings.speech_language or (persona or self.app.persona).languages[0]
+
+    def warm_up(self) -> None:
+        """Load the models while the person is still speaking."""
+        if not self.status.on:
+            return
+        try:
+            self.voice.warm_up(self.language())
+        except SpeechError as exc:  # the turn itself will say what is wrong
+            log.warning("voice warm-up: %s", exc)
+
+    def respond(self, audio: str | None, history: list | None) -> Iterator[VoiceUpdate]:
+        """One voice turn, as chat updates."""
+        chat = list(history or [])
+        if not self.status.on:
+            yield VoiceUpdate(chat + [_notice(self.status.message)], None, self.status.message, rejected=True)
+            return
+        runtime, conversation = self.app.turn_target()
+        shown: list[dict] = []
+        spoken: list[bytes] = []
+        note = "🎧 listening…"
+        language = self.language(runtime.persona)
+        for event in self.voice.turn(runtime.agent, conversation, audio, language, traces=self.app.traces):
+            sound = answer = None
+            if isinstance(event, Rejected):
+                # shown, never stored: the recording stays in the microphone box to play back or retry
+                yield VoiceUpdate(chat + [_notice(event.reason)], None, f"⚠️ {event.reason}", rejected=True)
+                return
+            if isinstance(event, Heard):
+                chat.append({"role": "user", "content": event.transcript.text})
+                note = f"🎤 heard in {event.transcript.seconds:.1f} s"
+            elif isinstance(event, Said):
+                sound = event.speech.wav
+                spoken.append(sound)
+            elif isinstance(event, Muted):
+                note = f"🔇 {event.reason}"
+            elif isinstance(event, Timings):
+                note = _timings_note(event)
+                answer = join_wavs(spoken) if spoken else None
+            elif isinstance(event, ConversationStarted):
+                self.app.switch_conversation(event.conversation_id)
+            else:
+                apply_event(shown, event)
+            yield VoiceUpdate(chat + for_gradio(shown), sound, note, answer=answer)
+
+
+def _notice(text: str) -> dict:
+    return {"role": "assistant", "content": f"⚠️ *{text}*"}
+
+
+def _timings_note(timings: Timings) -> str:
+    parts = [f"heard in {timings.transcription:.1f} s"]
+    if timings.first_audio is not None:
+        parts.append(f"first sound after {timings.first_audio:.1f} s")
+    parts.append(f"done in {timings.total:.1f} s")
+    return "⏱ " + " · ".join(parts)
+
+
+def build_voice_panel(app: App, chat: gr.ChatInterface) -> VoiceChat:
+    """The microphone, the answer to play again and a status line, under `chat`.
+    Sentences play in the browser one after another as they arrive."""
+    voice = VoiceChat(app)
+    with gr.Group(elem_id="pet-voice"):
+        if not voice.status.on:
+            gr.Markdown(f"🔇 {voice.status.message}", elem_classes="pet-voice-note")
+            return voice
+        with gr.Row(equal_height=True):
+            # "microphone" first: one tap records, on a desktop or a phone
+            # (a phone's browser asks for permission, and over the LAN needs HTTPS)
+            # min_width: on a phone the two stack instead of squeezing side by side
+            mic = gr.Audio(sources=["microphone", "upload"], type="filepath", label="🎤 Talk / 说话",
+                           scale=2, min_width=300, elem_id="pet-mic")
+            again = gr.Audio(label="🔊 Answer / 回答", interactive=False, scale=1, min_width=300,
+                             elem_id="pet-answer")
+        note = gr.Markdown("", elem_id="pet-voice-note", elem_classes="pet-voice-note")
+        # each spoken sentence passes through here to the page's player
+        clip = gr.JSON(visible="hidden", elem_id="pet-clip")
+
+    turns = itertools.count(1)
+
+    def voice_turn(audio: str | None, history: list | None) -> Iterator[tuple[Any, ...]]:
+        turn, count = next(turns), itertools.count()
+        update = None
+        for update in voice.respond(audio, history):
+            sound = {"turn": turn, "n": next(count), "src": data_uri(update.sound)} if update.sound else gr.skip()
+            answer = update.answer if update.answer else gr.skip()
+            yield update.messages, sound, update.note, answer, gr.skip()
+        if update is not None and not update.rejected:
+            # ready for the next question; a rejected recording stays to play back or retry
+            yield gr.skip(), gr.skip(), gr.skip(), gr.skip(), None
+
+    mic.start_recording(voice.warm_up, None, None, js=unlock_js(), api_visibility="private",
+                        show_progress="hidden")
+    inputs, outputs = [mic, chat.chatbot], [chat.chatbot, clip, note, again, mic]
+    recorded = mic.stop_recording(voice_turn, inputs, outputs, api_name="voice", show_progress="hidden",
+                                  concurrency_limit=TURNS_AT_ONCE)
+    uploaded = mic.upload(voice_turn, inputs, outputs, api_visibility="private", show_progress="hidden")
+    for event in (recorded, uploaded):
+        # the text chat answers on top of what it last saw: let it see the voice turn
+        event.then(lambda shown: shown, chat.chatbot, chat.chatbot_state, api_visibility="private", queue=False)
+    clip.change(None, clip, None, js=PLAYER_JS)
+    return voice
+
+
+def data_uri(wav: bytes) -> str:
+    return "data:audio/wav;base64," + base64.b64encode(wav).decode("ascii")
+
+
+def _silence_wav() -> bytes:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as writer:
+        writer.setnchannels(1)
+        writer.setsampwidth(2)
+        writer.setframerate(8000)
+        writer.writeframes(b"\0\0" * 400)
+    return out.getvalue()
+
+
+#: plays the sentences of a turn one after another on one audio element
+PLAYER_JS = """
+(clip) => {
+  const pet = window.petVoice = window.petVoice || {queue: [], player: new Audio(), busy: false};
+  if (!clip || !clip.src) return;
+  if (clip.turn !== pet.turn) { pet.turn = clip.turn; pet.queue = []; }
+  pet.queue.push(clip.src);
+  const next = () => {
+    const src = pet.queue.shift();
+    pet.busy = Boolean(src);
+    if (src) { pet.player.src = src; pet.player.play().catch(() => { pet.busy = false; }); }
+  };
+  pet.player.onended = next;
+  if (!pet.busy) next();
+}
+"""
+
+
+def unlock_js() -> str:
+    """Run on the tap that starts a recording: stop the pet talking (the
+    person speaks now), and play a moment of silence on the player, because
+    a phone's browser lets a page play sound only from a tap; the answer's
+    sentences then play on the same, unlocked, audio element."""
+    return UNLOCK_JS.replace("SILENCE", data_uri(_silence_wav()))
+
+
+UNLOCK_JS = """
+() => {
+  const pet = window.petVoice = window.petVoice || {queue: [], player: new Audio(), busy: false};
+  pet.queue = []; pet.busy = false; pet.player.pause();
+  pet.player.src = "SILENCE";
+  pet.player.play().catch(() => {});
+}
+"""
