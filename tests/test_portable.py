@@ -99,8 +99,9 @@ def test_every_table_but_schema_version_and_traces_is_exported_with_the_version_
     fill(db)
     data = export_home(db)
     assert (data["format"], data["version"], data["schema_version"]) == ("pet-export", 1, SCHEMA_VERSION)
-    # traces are debugging data, rebuilt by every turn; everything else the person owns goes
-    assert set(data["tables"]) == set(Base.metadata.tables) - {"schema_version", "traces"}
+    # traces are debugging data, rebuilt by every turn, memory vectors derived data, rebuilt
+    # (pet.memory.meaning); everything else the person owns goes
+    assert set(data["tables"]) == set(Base.metadata.tables) - {"schema_version", "traces", "memory_vectors"}
     counts = {name: len(rows) for name, rows in data["tables"].items()}
     assert counts == {"pets": 2, "conversations": 1, "messages": 5, "memories": 4, "reminders": 2,
                       "summaries": 1, "inbox": 0}

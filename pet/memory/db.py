@@ -14,10 +14,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pet.errors import StorageError
 from pet.memory.models import Base, InboxRow, MemoryRow, SchemaVersion, SummaryRow, TraceRow
+from pet.memory.models import MemoryVectorRow
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: the full-text index of memories (SQLite only): trigram tokens, so Chinese
 #: and English substrings of three characters or more match; kept in sync
@@ -80,8 +81,14 @@ def _to_v3(conn: Connection) -> None:
     TraceRow.__table__.create(conn, checkfirst=True)
 
 
+def _to_v4(conn: Connection) -> None:
+    """Release 4: memories' sentence vectors for recall by meaning (filled in
+    later by pet.memory.meaning.backfill, not here: the encoder is optional)."""
+    MemoryVectorRow.__table__.create(conn, checkfirst=True)
+
+
 #: upgrade steps: MIGRATIONS[n] turns a version n-1 database into version n
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4}
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -98,6 +105,8 @@ class Database:
         self.engine = engine
         #: whether the memories' full-text index exists (SQLite with FTS5)
         self.fts = fts
+        #: whether recall may also rank by meaning (pet.memory.meaning), when its encoder is installed
+        self.meaning = True
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     @contextmanager

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import Boolean, Date, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import LargeBinary
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -179,3 +180,23 @@ class TraceRow(Base):
     started_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     data: Mapped[str] = mapped_column(Text, default="{}")
+
+
+class MemoryVectorRow(Base):
+    """A memory's sentence vector (pet.memory.meaning): derived data, rebuilt
+    when missing, left out of exports. Ids only grow (AUTOINCREMENT), so a
+    search process tops up its copy with the rows above the last it read."""
+
+    __tablename__ = "memory_vectors"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    memory_id: Mapped[int] = mapped_column(ForeignKey("memories.id", ondelete="CASCADE"), unique=True)
+    #: the encoder that made it: another encoder's vectors are not comparable
+    model: Mapped[str] = mapped_column(String(64))
+    #: fingerprint of the text it was computed from (an edit makes it stale)
+    digest: Mapped[str] = mapped_column(String(32))
+    #: int8 components times `scale` give the unit vector
+    scale: Mapped[float] = mapped_column(Float)
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+
+    __table_args__ = {"sqlite_autoincrement": True}

@@ -31,12 +31,13 @@ from sqlalchemy.schema import sort_tables
 from pet.config import is_safe_id
 from pet.errors import ExportFileError
 from pet.memory.db import SCHEMA_VERSION, Database
-from pet.memory.models import Base, SchemaVersion, TraceRow
+from pet.memory.models import Base, MemoryVectorRow, SchemaVersion, TraceRow
 
 FORMAT = "pet-export"
 FORMAT_VERSION = 1
-#: tables that describe the database, or debugging data, rather than the person's things
-EXCLUDED = frozenset({SchemaVersion.__tablename__, TraceRow.__tablename__})
+#: tables that describe the database, or debugging data, rather than the person's things;
+#: memory vectors are derived from the memories and rebuilt (pet.memory.meaning.backfill)
+EXCLUDED = frozenset({SchemaVersion.__tablename__, TraceRow.__tablename__, MemoryVectorRow.__tablename__})
 
 
 @dataclass(frozen=True)

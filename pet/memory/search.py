@@ -53,6 +53,20 @@ that mentions them a lot).
 
 Chinese terms are cut into words first (recall.split_segment), by the rows
 of their two- and three-character pieces that the vocabulary gives.
+
+By meaning (meaning.py), when its encoder is installed and `meaning` is on:
+the message's sentence vector is compared with every memory's; the
+MEANING_COUNT nearest join the candidates the words found: only
+recallable ones, and one that no word found only when it is at least
+MEANING_FLOOR alike and as alike as the best that words found (so
+"coffee" does not bring in "likes tea" beside "likes coffee"); when words
+found nothing, MEANING_ALONE_FLOOR alike. The two
+scores are fused as relative scores over the candidates, each divided by
+its best (words: 0 for a memory no word found, recency and pins stay in
+it; meaning: the cosine, below 0 as 0), then mixed, MEANING_SHARE for
+meaning, and lifted by recency and pins as above. So among the many
+memories that name the person, the one about what was asked rises; a
+memory in the person's own words still leads when its meaning is close too.
 """
 
 from __future__ import annotations
@@ -67,6 +81,7 @@ from typing import Iterable, Sequence
 
 from sqlalchemy import Connection, case, func, literal, or_, select
 
+from pet.memory import meaning as meanings
 from pet.memory.concepts import expand, matcher, phrases
 from pet.memory.db import FTS_TABLE
 from pet.memory.models import MemoryRow, utcnow
@@ -97,6 +112,15 @@ LIKE_POOL = 2000
 #: rows the LIKE path reads at most, and scores in full
 LIKE_ROWS = 20_000
 _VOCAB = "temp.memories_fts_vocab"
+#: the share of meaning in the fused score; the rest is the words'
+MEANING_SHARE = 0.5
+#: memories nearest in meaning that join the candidates
+MEANING_COUNT = 50
+#: least cosine for a memory that no word of the message found
+MEANING_FLOOR = 0.3
+#: least cosine when no word found anything: then meaning alone answers, and
+#: a loose likeness ("coffee" and "likes green tea", 0.46) is no answer
+MEANING_ALONE_FLOOR = 0.5
 
 
 @dataclass(frozen=True)
@@ -116,17 +140,23 @@ def rank(
     fts: bool,
     earlier: Sequence[str] = (),
     now: dt.datetime | None = None,
+    meaning: bool = False,
 ) -> list[int]:
     """Ids of the pet's recallable memories that best fit `text` (and, at a
-    lower weight, the `earlier` turns), best first."""
+    lower weight, the `earlier` turns), best first; with `meaning`, by words
+    and by meaning together."""
     terms = search_terms(text, earlier)
-    if not terms or limit <= 0:
+    if limit <= 0 or not (terms or meaning):
         return []
     now = now or utcnow()
-    if fts and conn.dialect.name == "sqlite":
-        scored = _fts(conn, pet_id, terms, limit, now)
-    else:
-        scored = _like(conn, pet_id, terms, limit, now)
+    scored: dict[int, float] = {}
+    lifts: dict[int, float] = {}  # what recency and pins multiplied each score by
+    if terms and fts and conn.dialect.name == "sqlite":
+        scored = _fts(conn, pet_id, terms, limit, now, lifts)
+    elif terms:
+        scored = _like(conn, pet_id, terms, limit, now, lifts)
+    if meaning:
+        scored = _with_meaning(conn, pet_id, text, scored, lifts, now)
     best = heapq.nlargest(limit, scored.items(), key=lambda item: (item[1], item[0]))  # ties: newest first
     return [row_id for row_id, _ in best]
 
@@ -141,6 +171,7 @@ def for_context(
     fts: bool,
     earlier: Sequence[str] = (),
     now: dt.datetime | None = None,
+    meaning: bool = False,
 ) -> list[int]:
     """Ids of what goes into the system prompt, in order: every pinned
     memory; then those that best fit the message (`rank`); then the newest.
@@ -154,7 +185,7 @@ def for_context(
         .where(MemoryRow.pet_id == pet_id, MemoryRow.pinned.is_(True), *live[1:])
         .order_by(MemoryRow.id)
     ).all()
-    ranked = rank(conn, pet_id, text, limit, fts=fts, earlier=earlier, now=now)
+    ranked = rank(conn, pet_id, text, limit, fts=fts, earlier=earlier, now=now, meaning=meaning)
     newest = conn.scalars(
         select(MemoryRow.id).where(*live).order_by(MemoryRow.id.desc()).limit(limit + len(pinned))
     )
@@ -178,6 +209,49 @@ def line_tokens(content: str) -> int:
     return estimate_tokens(content) + LINE_TOKENS
 
 
+# --- by meaning -----------------------------------------------------------------
+
+
+def _with_meaning(conn: Connection, pet_id: int, text: str, scored: dict[int, float],
+                  lifts: dict[int, float], now: dt.datetime) -> dict[int, float]:
+    """`scored` (by words; `lifts` what recency and pins multiplied each by)
+    fused with likeness in meaning, over both's candidates; recency and pins
+    lift the fused score as they lifted the words'."""
+    # The words' best POOL only, as many as the FTS5 path scores: LIKE may have scored
+    # thousands, and fusing them all would cost more than the rest of the search.
+    scored = dict(heapq.nlargest(POOL, scored.items(), key=lambda item: (item[1], item[0])))
+    found = meanings.likeness(conn, pet_id, text, scored, MEANING_COUNT)
+    if found is None:
+        return scored
+    cosines = found.cosines
+    # A memory no word found must be at least as alike as the best one the words found.
+    floor = MEANING_FLOOR if scored else MEANING_ALONE_FLOOR
+    bar = max([floor, *(cosines[row_id] for row_id in scored if row_id in cosines)])
+    new = [row_id for row_id, cosine in cosines.items() if row_id not in scored and cosine >= bar]
+    if new:  # the vectors know nothing of forgetting or approval, nor of a text changed in SQL
+        for row_id, content, pinned, updated_at in conn.execute(
+            select(MemoryRow.id, MemoryRow.content, MemoryRow.pinned, MemoryRow.updated_at)
+            .where(MemoryRow.id.in_(new), *_live(pet_id))
+        ):
+            if found.current(row_id, content):
+                lifts[row_id] = _lift(bool(pinned), updated_at, now)
+    candidates = [*scored, *(row_id for row_id in new if row_id in lifts)]
+    if not candidates:
+        return {}
+    words = _relative({row_id: scored.get(row_id, 0.0) / lifts[row_id] for row_id in candidates})
+    meant = _relative({row_id: max(0.0, cosines.get(row_id, 0.0)) for row_id in candidates})
+    return {
+        row_id: ((1 - MEANING_SHARE) * words[row_id] + MEANING_SHARE * meant[row_id]) * lifts[row_id]
+        for row_id in candidates
+    }
+
+
+def _relative(scores: dict[int, float]) -> dict[int, float]:
+    """Scores (none below 0) divided by the best: 1 for it, 0 for none at all."""
+    best = max(scores.values())
+    return {row_id: score / best if best > 0 else 0.0 for row_id, score in scores.items()}
+
+
 # --- scoring --------------------------------------------------------------------
 
 
@@ -191,8 +265,13 @@ def _age_days(updated_at: dt.datetime | str, now: dt.datetime) -> float:
     return max(0.0, (now - updated_at).total_seconds() / 86400)
 
 
+def _lift(pinned: bool, updated_at: dt.datetime | str, now: dt.datetime) -> float:
+    """What recency and a pin multiply a memory's relevance by."""
+    return 1 + RECENCY * 0.5 ** (_age_days(updated_at, now) / HALF_LIFE_DAYS) + PIN * pinned
+
+
 def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n: float,
-           now: dt.datetime) -> dict[int, float]:
+           now: dt.datetime, lifts: dict[int, float]) -> dict[int, float]:
     rows = list(rows)
     if not rows:
         return {}
@@ -221,8 +300,8 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
                         relevance += weight * (K1 + 1) / (1 + norm)
                         break
         if relevance > 0:
-            fresh = 0.5 ** (_age_days(row.updated_at, now) / HALF_LIFE_DAYS)
-            scored[row.id] = relevance * (1 + RECENCY * fresh + PIN * bool(row.pinned))
+            lifts[row.id] = _lift(bool(row.pinned), row.updated_at, now)
+            scored[row.id] = relevance * lifts[row.id]
     return scored
 
 
@@ -244,7 +323,8 @@ def _phrase(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime) -> dict[int, float]:
+def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime,
+         lifts: dict[int, float]) -> dict[int, float]:
     cursor = conn.connection.dbapi_connection.cursor()  # SQLite only: the plain sqlite3 cursor is fastest
     try:
         if not conn.info.get(_VOCAB):  # per connection: a temp table, nothing in the file
@@ -364,7 +444,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             if term.text not in lists and basis:
                 share = _seen_in(basis, term.text) / len(basis)
                 df[term.text] = max(df.get(term.text, 0.0), share * n)
-        return _score(rows, [*terms, *related], df, n, now)
+        return _score(rows, [*terms, *related], df, n, now, lifts)
     finally:
         cursor.close()
 
@@ -418,7 +498,8 @@ def _live(pet_id: int) -> tuple:
     return (MemoryRow.pet_id + 0 == pet_id, MemoryRow.status == "active", MemoryRow.deleted_at.is_(None))
 
 
-def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime) -> dict[int, float]:
+def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime,
+          lifts: dict[int, float]) -> dict[int, float]:
     """Plain LIKE: one pass reads the rows holding any term (at most
     LIKE_ROWS: those holding the most terms, then the newest); each term's
     rows among them are its df. Only when that finds fewer than `limit`
@@ -457,4 +538,4 @@ def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.
     for term in terms:
         if term.text not in df:
             df[term.text] = scale * sum(1 for text in texts if term.text in text)
-    return _score(rows, [*terms, *expand(terms)], df, n, now)
+    return _score(rows, [*terms, *expand(terms)], df, n, now, lifts)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from sqlalchemy import and_, delete, func, or_, select, update
 
 from pet.events import MemoryRecord, Message, ReminderRecord, StoredMessage, ToolCall
+from pet.memory import meaning
 from pet.memory.db import Database
 from pet.memory.models import (
     ConversationRow,
@@ -26,6 +28,8 @@ from pet.memory.models import (
 from pet.memory.recall import memory_key
 from pet.memory.search import for_context, rank
 from pet.memory.summary import SummaryRecord
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -249,6 +253,8 @@ class MemoryStore:
                     row.status, row.asserted_by = "active", asserted_by
                     row.source_message_id = source_message_id or row.source_message_id
             session.flush()
+            if self.db.meaning:
+                meaning.store(session.connection(), [(row.id, row.content)])
             return _memory(row), created
 
     def _row(self, session, pet_id: int, memory_id: int, *, deleted: bool = False) -> MemoryRow | None:
@@ -333,6 +339,8 @@ class MemoryStore:
             if twin is not None:
                 row.deleted_at = utcnow()
             session.flush()
+            if self.db.meaning:
+                meaning.store(session.connection(), [(target.id, target.content)])
             return _memory(target)
 
     def listing(
@@ -367,7 +375,8 @@ class MemoryStore:
         """The recallable memories that best fit `text` (and, weighing less,
         the `earlier` turns), best first: see pet.memory.search for the ranking."""
         with self.db.session() as session:
-            ids = rank(session.connection(), pet_id, text, limit, fts=self.db.fts, earlier=earlier)
+            ids = rank(session.connection(), pet_id, text, limit, fts=self.db.fts, earlier=earlier,
+                       meaning=self.db.meaning)
             rows = {row.id: row for row in session.scalars(select(MemoryRow).where(MemoryRow.id.in_(ids)))}
             return [_memory(rows[i]) for i in ids if i in rows]
 
@@ -392,7 +401,7 @@ class MemoryStore:
         (estimated). See pet.memory.search.for_context."""
         with self.db.session() as session:
             ids = for_context(session.connection(), pet_id, text, tokens, limit=limit, fts=self.db.fts,
-                              earlier=earlier)
+                              earlier=earlier, meaning=self.db.meaning)
             rows = {row.id: row for row in session.scalars(select(MemoryRow).where(MemoryRow.id.in_(ids)))}
             return [_memory(rows[i]) for i in ids if i in rows]
 
@@ -749,36 +758,43 @@ class InboxStore:
 
 
 class TraceStore:
-    """Keeps each turn's trace (pet.agent.trace) as JSON, the newest `keep`
-    per pet. `listeners` are called with every finished trace (metrics)."""
+    """Keeps each turn's trace (pet.agent.trace) as JSON, one insert per
+    turn, about the newest `keep` per pet (older ones are pruned every
+    `PRUNE_EVERY` turns, so a pet may briefly hold a few more). `listeners`
+    are called with every saved trace (metrics)."""
+
+    PRUNE_EVERY = 50
 
     def __init__(self, db: Database, keep: int = 500):
         self.db = db
         self.keep = keep
         self.listeners: list[Callable[[dict], None]] = []
 
-    def start(self, pet_id: int, conversation_id: int, started_at: dt.datetime) -> int:
+    def save(self, trace: dict) -> int:
+        started = dt.datetime.fromisoformat(trace["started_at"]) if trace.get("started_at") else None
         with self.db.session() as session:
-            row = TraceRow(pet_id=pet_id, conversation_id=conversation_id, started_at=_utc_naive(started_at))
+            row = TraceRow(pet_id=trace["pet_id"], conversation_id=trace["conversation_id"],
+                           started_at=_utc_naive(started) if started else utcnow(), seconds=trace.get("seconds"))
             session.add(row)
             session.flush()
-            return row.id
-
-    def finish(self, trace_id: int, trace: dict) -> None:
-        with self.db.session() as session:
-            row = session.get(TraceRow, trace_id)
-            if row is None:
-                return
+            trace = {"id": row.id, **trace}
             row.data = json.dumps(trace, ensure_ascii=False, default=str)
-            row.seconds = trace.get("seconds")
-            cutoff = session.scalar(
-                select(TraceRow.id).where(TraceRow.pet_id == row.pet_id)
-                .order_by(TraceRow.id.desc()).offset(self.keep).limit(1)
-            )
-            if cutoff is not None:
-                session.execute(delete(TraceRow).where(TraceRow.pet_id == row.pet_id, TraceRow.id <= cutoff))
+            if row.id % self.PRUNE_EVERY == 0 or self.keep < self.PRUNE_EVERY:
+                self._prune(session, row.pet_id)
         for listener in self.listeners:
-            listener(trace)
+            try:
+                listener(trace)
+            except Exception:  # metrics must never break a turn
+                log.exception("a trace listener failed")
+        return trace["id"]
+
+    def _prune(self, session, pet_id: int) -> None:
+        cutoff = session.scalar(
+            select(TraceRow.id).where(TraceRow.pet_id == pet_id)
+            .order_by(TraceRow.id.desc()).offset(self.keep).limit(1)
+        )
+        if cutoff is not None:
+            session.execute(delete(TraceRow).where(TraceRow.pet_id == pet_id, TraceRow.id <= cutoff))
 
     def get(self, trace_id: int) -> dict | None:
         with self.db.session() as session:

@@ -6,7 +6,9 @@ Builds (once, then cached in DIR, default a folder in the temp dir) a SQLite
 home with `size` memories and `queries` known answers (tests/bench/recall_corpus.py
 says how they are made), then asks each question through MemoryStore.search
 with the FTS5 index and again with plain LIKE (the same database, `db.fts`
-off). Reports recall@5 (the answer among the first five results) and the
+off), each by words and meaning together and by words alone (`db.meaning`
+off) when the sentence encoder is installed (pet.memory.meaning; the
+memories' vectors are computed once and kept in the cached file). Reports recall@5 (the answer among the first five results) and the
 latency of each search, and checks that no row of another pet, no pending and
 no forgotten memory is ever returned.
 """
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from recall_corpus import generate  # noqa: E402
 
+from pet.memory import meaning  # noqa: E402
 from pet.memory.db import Database, open_database  # noqa: E402
 from pet.memory.recall import memory_key  # noqa: E402
 from pet.memory.store import MemoryStore, PetStore  # noqa: E402
@@ -165,16 +168,31 @@ def searcher(db: Database, pet_id: int) -> Callable[[str], list[int]]:
     return lambda text: [m.id for m in store.search(pet_id, text, limit=TOP)]
 
 
-def run(corpus: Corpus, like: bool = True) -> dict[str, Figures]:
-    """Figures for FTS5 and (when `like`) for plain LIKE on the same file."""
+def embed(corpus: Corpus) -> tuple[int, float]:
+    """Compute the vectors the cached file lacks: (how many, seconds)."""
+    db = open_database(f"sqlite:///{corpus.path}")
+    try:
+        started = time.perf_counter()
+        done = meaning.backfill(db.engine)
+        return done, time.perf_counter() - started
+    finally:
+        db.close()
+
+
+def run(corpus: Corpus, like: bool = True, by_meaning: bool = True) -> dict[str, Figures]:
+    """Figures for FTS5 and (when `like`) for plain LIKE on the same file,
+    each with meaning (when `by_meaning` and the encoder is installed) and by words alone."""
+    modes = [True, False] if by_meaning and meaning.available() else [False]
     db = open_database(f"sqlite:///{corpus.path}")
     try:
         results = {}
-        if db.fts:
-            results["FTS5 trigram"] = measure(searcher(db, corpus.pet_id), corpus)
-        if like:
-            db.fts = False
-            results["LIKE"] = measure(searcher(db, corpus.pet_id), corpus)
+        for fts in [True, False] if like else [True]:
+            if fts and not db.fts:
+                continue
+            db.fts = fts
+            for db.meaning in modes:
+                name = ("FTS5 trigram" if fts else "LIKE") + (" +meaning" if db.meaning else " words")
+                results[name] = measure(searcher(db, corpus.pet_id), corpus)
         return results
     finally:
         db.close()
@@ -188,6 +206,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "pet-bench-recall",
                         help="folder for the corpus database (reused when it matches)")
     parser.add_argument("--no-like", action="store_true", help="skip the (slow) LIKE run")
+    parser.add_argument("--no-meaning", action="store_true", help="words only: skip the runs by meaning")
     args = parser.parse_args()
 
     corpus = build_corpus(args.cache, args.size, args.queries, args.seed)
@@ -195,9 +214,13 @@ def main() -> None:
     print(f"corpus: {corpus.size:,} memories ({len(corpus.hidden):,} of another pet, pending or forgotten), "
           f"{len(corpus.questions):,} known answers ({shared:,} share a word with the answer besides the "
           f"name); built in {corpus.build_seconds:.1f} s: {corpus.path}")
-    print(f"{'':14s} recall@{TOP}   p50 ms   p95 ms   max ms   en     zh     shared  name-only")
-    for name, f in run(corpus, like=not args.no_like).items():
-        print(f"{name:14s} {f.recall:8.3f} {f.p50_ms:8.2f} {f.p95_ms:8.2f} {f.max_ms:8.2f}   "
+    if not args.no_meaning and meaning.available():
+        done, seconds = embed(corpus)
+        if done:
+            print(f"sentence vectors: {done:,} memories embedded in {seconds:.1f} s (kept in the file)")
+    print(f"{'':22s} recall@{TOP}   p50 ms   p95 ms   max ms   en     zh     shared  name-only")
+    for name, f in run(corpus, like=not args.no_like, by_meaning=not args.no_meaning).items():
+        print(f"{name:22s} {f.recall:8.3f} {f.p50_ms:8.2f} {f.p95_ms:8.2f} {f.max_ms:8.2f}   "
               f"{f.by_language.get('en', 0):.3f}  {f.by_language.get('zh', 0):.3f}  "
               f"{f.shared:.3f}   {f.unshared:.3f}"
               + (f"   LEAKED {f.leaks} hidden rows" if f.leaks else ""))
