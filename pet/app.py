@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pet.agent.confirm import confirms_every_side_effect
 from pet.agent.loop import Agent, AgentConfig, ConversationLocks, PetIdentity
 from pet.brain.base import ChatModel
 from pet.brain.select import BrainChoice, choose_brain
 from pet.config import SCHEDULER_MODES, Settings, quiet_window
 from pet.errors import PersonaError
+from pet.memory import meaning
 from pet.memory.db import Database, open_database
 from pet.memory.store import (
     ConversationStore,
@@ -36,10 +38,13 @@ from pet.scheduler.delivery import Delivery
 from pet.scheduler.policy import Policy
 from pet.tools.calc import calculate
 from pet.tools.clock import clock_tool, system_clock
+from pet.tools.files import file_tools
 from pet.tools.memory import memory_tools
 from pet.tools.notes import todo_tools
 from pet.tools.reminders import reminder_tools
+from pet.tools.plugins import Plugins, load_plugins
 from pet.tools.registry import Tool, ToolRegistry
+from pet.tools.shell import allowed_programs, shell_tool
 
 if TYPE_CHECKING:
     from pet.scheduler.core import PetScheduler
@@ -84,6 +89,8 @@ class App:
     scheduler: PetScheduler | None = None
     #: every turn's trace; also the sink the agents write to (`tracer`)
     traces: TraceStore | None = None
+    #: the tools loaded from <home>/tools/ at start-up, and the files that failed
+    plugins: Plugins | None = None
 
     @property
     def tracer(self) -> TraceStore | None:
@@ -272,6 +279,7 @@ class App:
     def close(self) -> None:
         if self.scheduler is not None:
             self.scheduler.shutdown()
+        meaning.stop_backfill(self.db.engine)
         self.db.close()
 
 
@@ -313,10 +321,13 @@ def build_tools(
     return ToolRegistry(
         [
             clock_tool(persona.zone, clock),
-            Tool.from_function(calculate),
+            Tool.from_function(calculate, reads_outside=False),
             *memory_tools(memories),
             *reminder_tools(reminders, persona.zone, clock),
             *todo_tools(settings.workspace_dir),
+            *(file_tools(settings.workspace_dir) if settings.file_tools else []),
+            *([shell_tool(settings.workspace_dir, allowed_programs(settings.shell_programs), settings.shell_timeout)]
+              if settings.shell else []),
         ]
     )
 
@@ -369,12 +380,18 @@ def build(
         memory_tokens=settings.memory_tokens,
         reflexes=settings.reflexes,
         greeting=settings.greeting,
+        confirm_side_effects=confirms_every_side_effect(settings.confirm_tools, settings.lan),
     )
 
     locks = ConversationLocks()  # shared: a pet's agent is rebuilt when its persona changes
 
+    plugins = load_plugins(settings)  # once: each pet's registry gets the same tools
+
     def wire(record: PetRecord, persona: Persona) -> PetRuntime:
         tools = build_tools(settings, memories, reminders, persona, clock)
+        for clash in plugins.add_to(tools):
+            log.warning("plugin tool %r skipped: a built-in tool has that name; rename it in %s",
+                        clash, plugins.sources[clash].name)
         agent = Agent(
             brain=choice.model,
             tools=tools,
@@ -391,7 +408,7 @@ def build(
         return PetRuntime(record, persona, tools, agent)
 
     app = App(settings, db, conversations, memories, reminders, inbox, choice, clock, wire, _current=first.id,
-              traces=traces)
+              traces=traces, plugins=plugins)
     for record in pets.all():
         try:
             persona = default if record.id == first.id and record.persona == settings.persona else (
@@ -408,6 +425,7 @@ def build(
     if scheduler is None and mode == "on" and clock is not system_clock:
         mode = "paused"
     _start_scheduler(app, mode, default.zone())
+    meaning.start_backfill(db.engine)  # vectors for memories imported or written without them
     return app
 
 

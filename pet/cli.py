@@ -13,7 +13,7 @@ from pet import __version__
 from pet.config import BRAINS, Settings, load_settings
 from pet.errors import PetError, StorageError
 
-_FLAG_KEYS = ("home", "port", "brain", "model", "base_url", "persona", "log_level", "workspace")
+_FLAG_KEYS = ("home", "port", "brain", "model", "base_url", "persona", "log_level", "workspace", "lan")
 
 
 def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +26,12 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING, ERROR")
 
 
+def _add_lan_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lan", action="store_true",
+                        help="serve phones on the local network: all interfaces, HTTPS, a password "
+                        "(PET_PASSWORD, or one made and shown once)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     # argument_default=SUPPRESS: an unset flag leaves no attribute, so the
     # subcommand's flags do not overwrite `pet --port 1 run` with None.
@@ -36,14 +42,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"pet {__version__}")
     _add_settings_flags(parser)
+    _add_lan_flag(parser)
     commands = parser.add_subparsers(dest="command", metavar="command")
     run = commands.add_parser(
         "run", help="serve the chat in the browser (the default)", argument_default=argparse.SUPPRESS
     )
     _add_settings_flags(run)
+    _add_lan_flag(run)
     _add_bench_parser(commands)
     _add_portable_parsers(commands)
     _add_brief_parser(commands)
+    _add_chat_parser(commands)
+    _add_doctor_parser(commands)
     return parser
 
 
@@ -163,18 +173,61 @@ def brief(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _add_chat_parser(commands: argparse._SubParsersAction) -> None:
+    chat = commands.add_parser(
+        "chat", help="talk to the pet in this terminal", argument_default=argparse.SUPPRESS,
+        description="Chat in the terminal with the pet running on this machine (its port on 127.0.0.1), "
+        "or with one started here when none runs. /new, /debug and /quit work as in the browser.",
+    )
+    chat.add_argument("--url", help="a running pet's address, e.g. http://127.0.0.1:7860")
+    chat.add_argument("--pet", dest="pet_name", help="which pet: its id or slug (default: the current one)")
+    chat.add_argument("--conversation", type=_positive_int, help="continue this conversation (its id)")
+    chat.add_argument("--local", action="store_true", default=False,
+                      help="start a pet here even when one is running")
+    _add_settings_flags(chat)
+
+
+def chat(args: argparse.Namespace, settings: Settings) -> int:
+    from pet.chat_client import ChatUnavailable, run_chat
+
+    try:
+        return run_chat(settings, url=getattr(args, "url", None), pet=getattr(args, "pet_name", None),
+                        conversation_id=getattr(args, "conversation", None), local=args.local)
+    except ChatUnavailable as exc:
+        print(f"pet: {exc}", file=sys.stderr)
+        return 1
+
+
+def _add_doctor_parser(commands: argparse._SubParsersAction) -> None:
+    doctor = commands.add_parser(
+        "doctor", help="check the model server, models, speech, database, port and data folder",
+        description="Check everything the pet needs and print, for each problem, how to fix it.",
+        argument_default=argparse.SUPPRESS,
+    )
+    doctor.add_argument("--quick", action="store_true", default=False,
+                        help="skip the checks that ask the model (a tool-call test)")
+    _add_settings_flags(doctor)
+
+
+def doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from pet.doctor import run_doctor
+
+    return run_doctor(settings, quick=args.quick)
+
+
 def _flags(args: argparse.Namespace) -> dict:
     return {key: getattr(args, key, None) for key in _FLAG_KEYS}
 
 
-def _setup_logging(settings: Settings) -> None:
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        datefmt="%H:%M:%S",
-    )
-    for noisy in ("httpx", "httpx2", "uvicorn.access"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+def _setup_logging(settings: Settings, command: str | None = None) -> None:
+    """JSON lines in <home>/logs/pet.log, readable lines on the console. The
+    terminal chat and the doctor print their own output: their console
+    shows only warnings."""
+    from pet.logs import setup_logging
+
+    quiet = command in ("chat", "doctor")
+    setup_logging(settings.home, settings.log_level, console_level="WARNING" if quiet else None,
+                  to_file=command not in ("doctor", "export", "import"))
 
 
 def run(settings: Settings) -> int:
@@ -190,6 +243,10 @@ def run(settings: Settings) -> int:
 
     running = start_in_thread(app)
     print(f"chat:        {running.url}  (ready in {time.perf_counter() - started:.1f} s; Ctrl+C stops)")
+    if running.access is not None:
+        from pet.api.lan import print_lan_banner
+
+        print_lan_banner(running.access, running.port)
     try:
         while running.thread is not None and running.thread.is_alive():
             running.thread.join(timeout=0.5)
@@ -208,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "command", None) == "bench" and flags["log_level"] is None:
             flags["log_level"] = "WARNING"  # the benchmark prints tables; a log per turn would drown them
         settings = load_settings(flags)
-        _setup_logging(settings)
+        _setup_logging(settings, getattr(args, "command", None))
         if getattr(args, "command", None) in (None, "run"):
             return run(settings)
         if args.command == "bench":
@@ -219,6 +276,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return import_(args, settings)
         if args.command == "brief":
             return brief(args, settings)
+        if args.command == "chat":
+            return chat(args, settings)
+        if args.command == "doctor":
+            return doctor(args, settings)
     except PetError as exc:
         print(f"pet: {exc}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ import datetime as dt
 import os
 import re
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -85,13 +85,42 @@ class Settings:
     log_level: str = "INFO"
     #: turn traces (Trace tab, /api/debug) kept per pet; older ones are deleted
     trace_keep: int = 500
+    #: talking with the pet: "auto" (on when faster-whisper, the Whisper
+    #: model, pyttsx3 and espeak-ng are installed), "on" (the same, and a
+    #: missing part is logged as an error) or "off"
+    voice: str = "auto"
+    #: the language the pet listens for ("en", "zh", ...); empty: the pet's
+    #: first language. Whisper guesses badly on short clips, so it is never guessed
+    speech_language: str = ""
+    #: the longest recording the pet listens to; a longer question is better typed
+    max_recording_seconds: float = 120.0
     #: serve on the local network (all interfaces, HTTPS, password); set by --lan
     lan: bool = False
+    #: the LAN password (PET_PASSWORD). Empty: one is generated on the first
+    #: --lan start and shown once. Either way only its hash is kept (auth.json)
+    password: str = field(default="", repr=False)
+    #: LAN mode: requests one client address may make a minute (the page's
+    #: scripts and styles not counted); 0 turns the limit off
+    requests_per_minute: int = 300
+    #: the largest file the chat accepts (Gradio's upload limit)
+    max_upload_mb: int = 10
+    #: the largest request body on any other route; a 16,000-character
+    #: message with a long history fits many times over
+    max_body_kb: int = 2048
     #: when side-effect tools (remember, forget, reminders, files, shell) wait
     #: for the person's "yes": "lan" (when the pet serves the network),
     #: "always" or "never". A call made while a tool's output is in view is
     #: confirmed in every mode: tool output is data, never instructions
     confirm_tools: str = "lan"
+    #: read_file, write_file and list_dir, confined to the workspace folder
+    file_tools: bool = True
+    #: the shell tool: runs allow-listed programs in the workspace; off unless turned on
+    shell: bool = False
+    #: the programs the shell tool may run, by name. Left out on purpose: any
+    #: that run other programs (sh, env, find, xargs, sort --compress-program)
+    shell_programs: str = "ls,cat,head,tail,wc,grep,date,echo"
+    #: seconds a shell program may run before it is stopped
+    shell_timeout: float = 10.0
     #: load the Python files in <home>/tools/ as extra tools at start-up
     plugins: bool = True
     #: plugins run any code their files hold; in LAN mode they stay off
@@ -119,6 +148,7 @@ class Settings:
 _FIELDS = {f.name: f for f in fields(Settings)}
 SCHEDULER_MODES = ("on", "paused", "off")
 CONFIRM_MODES = ("lan", "always", "never")
+VOICE_MODES = ("auto", "on", "off")
 _QUIET = re.compile(r"\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*")
 
 
@@ -168,6 +198,19 @@ def _absolute(path: Path) -> Path:
     return path.expanduser().resolve()
 
 
+def _check_workspace(settings: Settings) -> None:
+    """The file and shell tools reach everything in the workspace, so it must
+    not hold the pet's own files (its database, password hash, config)."""
+    workspace = settings.workspace_dir.resolve()
+    database = settings.database_path
+    if database is not None and not database.is_absolute():
+        database = settings.home / database
+    for what, place in (("the pet's home folder", settings.home), ("the database", database)):
+        if place is not None and place.resolve().is_relative_to(workspace):
+            raise ConfigError(f"workspace {workspace} holds {what} ({place}), which the file tools must not reach; "
+                              f"pick a folder of its own, or leave workspace empty for {settings.home / 'workspace'}")
+
+
 def load_settings(
     flags: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
@@ -211,8 +254,19 @@ def load_settings(
         raise ConfigError(f"port must be between 1 and 65535, got {settings.port}")
     if settings.scheduler not in SCHEDULER_MODES:
         raise ConfigError(f"scheduler must be one of {', '.join(SCHEDULER_MODES)}, got {settings.scheduler!r}")
+    if settings.voice not in VOICE_MODES:
+        raise ConfigError(f"voice must be one of {', '.join(VOICE_MODES)}, got {settings.voice!r}")
+    if not settings.max_recording_seconds > 0:
+        raise ConfigError(f"max_recording_seconds must be more than 0, got {settings.max_recording_seconds:g}")
     if settings.confirm_tools not in CONFIRM_MODES:
         raise ConfigError(f"confirm_tools must be one of {', '.join(CONFIRM_MODES)}, got {settings.confirm_tools!r}")
+    for key in ("requests_per_minute", "max_upload_mb", "max_body_kb"):
+        least = 0 if key == "requests_per_minute" else 1
+        if getattr(settings, key) < least:
+            raise ConfigError(f"{key} must be {least} or more, got {getattr(settings, key)}")
+    if not settings.shell_timeout > 0:
+        raise ConfigError(f"shell_timeout must be more than 0 seconds, got {settings.shell_timeout:g}")
+    _check_workspace(settings)
     if settings.reminder_grace_minutes < 0:
         raise ConfigError(f"reminder_grace_minutes must be 0 or more, got {settings.reminder_grace_minutes}")
     quiet_window(settings.quiet_hours)

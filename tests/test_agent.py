@@ -254,8 +254,9 @@ def test_brain_down_before_any_text_gives_an_in_character_notice():
     events = run(app, "hello")
     assert any(isinstance(e, Notice) and e.level == "error" for e in events)
     assert events[-1].partial and "brain isn't answering" in events[-1].text
-    # The person's message is kept even though nothing answered.
-    assert app.conversations.history(app.current_conversation())[0].message.content == "hello"
+    # The person's message is kept, and so is the failure's line, so a reloaded chat shows it.
+    stored = app.conversations.history(app.current_conversation())
+    assert [(m.message.content, m.status) for m in stored] == [("hello", "ok"), (events[-1].text, "partial")]
 
 
 def test_empty_model_reply_is_noticed():
@@ -396,3 +397,17 @@ def test_json_in_the_prose_of_a_constrained_brain_is_not_a_call():
     events = run(app, "show me some json")
     assert not [e for e in events if isinstance(e, ToolStarted)]
     assert streamed_text(events) == 'Like this: {"tool": "NAME", "arguments": {}}'
+
+
+def test_two_calls_with_one_id_each_get_their_own_result():
+    model = ScriptedModel([
+        Completion("", (ToolCall("calculate", {"expression": "2+3"}, id="call_0"),
+                        ToolCall("calculate", {"expression": "10*4"}, id="call_0"))),
+        "5 and 40",
+    ])
+    app = make_app(model)
+    events = run(app, "what are 2+3 and 10*4?")
+    results = sorted(e.result.content for e in events if isinstance(e, ToolFinished))
+    assert len(results) == 2 and "5" in results[0] + results[1] and "40" in results[0] + results[1]
+    sent = [m for m in model.calls[-1].messages if m.role == "tool"]
+    assert len({m.tool_call_id for m in sent}) == 2  # the model can tell the answers apart

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
-from pet.agent import reflexes
+from pet.agent import confirm, reflexes
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context
 from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_started
 from pet.agent.guards import (
@@ -41,20 +41,20 @@ from pet.events import (
     ToolFinished,
     ToolResult,
     ToolStarted,
+    new_call_id,
 )
 from pet.memory.recall import read_id
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.persona.prompt import detect_language
-from pet.tools.registry import ToolContext, ToolRegistry
+from pet.logs import in_context
+from pet.logs import set_fields as set_log_fields
+from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
 log = logging.getLogger(__name__)
 
 #: how many of the newest memories the day's greeting may pick one from
 GREETING_MEMORIES = 200
-
-#: tools whose output is the pet's own memory, not outside content
-MEMORY_TOOLS = frozenset({"remember", "forget", "recall"})
 
 _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
@@ -77,6 +77,10 @@ class AgentConfig:
     reflexes: bool = True
     #: the first message of a local day gets a greeting first
     greeting: bool = True
+    #: every side-effect call the model makes waits for the person's /yes
+    #: (confirm_tools "always", or "lan" on the network); with it off, calls
+    #: made while a tool's output is in view still wait (pet.agent.confirm)
+    confirm_side_effects: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,9 @@ class _Turn:
     succeeded: set[str] = field(default_factory=set)  # names of tools that succeeded
     #: said before the answer (the day's greeting), part of the stored reply
     prefix: str = ""
+    #: the question asking leave for calls that wait for the person's /yes;
+    #: set, it ends the turn
+    asking: str = ""
 
     def done_actions(self) -> set[str]:
         return {ACTION_OF_TOOL[name] for name in self.succeeded if name in ACTION_OF_TOOL}
@@ -205,6 +212,10 @@ class Agent:
     def run(self, conversation_id: int, text: str) -> Iterator[Event]:
         """Answer one message. One turn at a time per conversation; other
         conversations run in parallel."""
+        # every log line of the turn names its pet, conversation, turn and step (pet.logs)
+        return in_context(self._run(conversation_id, text), pet=self.pet.id, conversation=conversation_id)
+
+    def _run(self, conversation_id: int, text: str) -> Iterator[Event]:
         with self._lock(conversation_id):
             trace = TurnTrace(self.tracer, self.pet.id, conversation_id)
             reply: Reply | None = None
@@ -258,7 +269,8 @@ class Agent:
         )
         # stamped with the agent's clock: the day's greeting compares it
         user_message_id = self.conversations.append(conversation_id, Message("user", text), at=now)
-        trace.begin(now, text, language)
+        trace.begin(now, text, language, user_message_id)
+        set_log_fields(turn=user_message_id)
         turn = _Turn(conversation_id, language, context.messages,
                      self._tool_context(conversation_id, user_message_id, language, text), trace)
         hello = self._greeting(now, language, user_message_id) if self.config.greeting else None
@@ -284,13 +296,24 @@ class Agent:
         memories = self.memories.listing(self.pet.id, status="active", limit=GREETING_MEMORIES)
         return greeting(self.persona, now, self.pet.adopted_on, language, last, memories)
 
+    def _outside_content(self, name: str | None, ok: bool) -> bool:
+        """Whether a tool's result may hold outside content. A failed call of
+        a tool that reads outside may quote what it read too (a shell program
+        stopped at its timeout shows its output so far); the failure of a
+        tool that does not exist is the framework's own words."""
+        if ok:
+            return self.tools.reads_outside(name)
+        tool = self.tools.get(name) if name else None
+        return tool is not None and tool.reads_outside
+
     def _tool_context(self, conversation_id: int, message_id: int, language: str, text: str) -> ToolContext:
         """Who is asking, and where the facts of this turn came from: the
         person's recent words versus what tools returned lately."""
         recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
         said = [m.message.content for m in recent if m.message.role == "user" and m.status != "rejected"]
         outputs = [m.message.content for m in recent
-                   if m.message.role == "tool" and m.status == "ok" and m.message.name not in MEMORY_TOOLS]
+                   if m.message.role == "tool" and m.status in ("ok", "error")
+                   and self._outside_content(m.message.name, m.status == "ok")]
         return ToolContext(self.pet.id, conversation_id, message_id, language,
                            person_words="\n".join(said), tool_output=outputs)
 
@@ -301,6 +324,7 @@ class Agent:
         # A brain with constrained tool calls never writes a real call as prose.
         text_calls = not getattr(self.brain, "constrained_tool_calls", False)
         for step in range(self.config.max_model_calls):
+            set_log_fields(step=step)
             gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done_actions()), text_calls)
             completion: Completion | None = None
             started = time.perf_counter()
@@ -319,7 +343,8 @@ class Agent:
                 step_finished(record, completion, str(exc))
                 yield from self._cut_short(turn, shown_before + gate.text[: gate.emitted], str(exc))
                 return
-            log.info("model call %d took %.3f s", step, time.perf_counter() - started)
+            took = time.perf_counter() - started
+            log.info("model call %d took %.3f s", step, took, extra={"duration": took})
             if completion is None:
                 completion = Completion(text=gate.text)
             step_finished(record, completion)
@@ -355,12 +380,16 @@ class Agent:
                 yield from self._finish(turn, shown_before + final)
                 return
 
+            calls = _unique_ids(calls)  # results are matched to calls by id
             if any(repeats.hit(call) for call in calls):
                 self._record_calls(turn, prose, calls)
                 yield Notice("Stopped: the model asked for the same tool call three times.", "warning")
                 yield from self._finish(turn, fallback_line("repeat", turn.language), streamed=False)
                 return
             yield from self._execute(turn, prose, calls)
+            if turn.asking:  # nothing more until the person answers
+                yield from self._finish(turn, turn.asking, streamed=False)
+                return
 
         yield Notice(f"Stopped after {self.config.max_model_calls} model calls without a final answer.", "warning")
         yield from self._finish(turn, fallback_line("turn_cap", turn.language), streamed=False)
@@ -379,10 +408,14 @@ class Agent:
         if reflex.command in ("undo", "approve"):
             yield from self._finish(turn, self._memory_command(reflex, turn.language), streamed=False)
             return
+        if reflex.command in ("yes", "no"):
+            yield from self._answer_waiting(turn, reflex.command == "yes")
+            return
         if reflex.reply is not None:
             yield from self._finish(turn, reflex.reply, streamed=False)
             return
-        results = yield from self._execute(turn, "", reflex.calls)
+        # the person's own precise words: nothing to confirm
+        results = yield from self._execute(turn, "", reflex.calls, person=True)
         template = "\n".join(plain_result(r) for r in results)
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
@@ -440,11 +473,21 @@ class Agent:
         self.conversations.append(turn.conversation_id, message)
         turn.messages.append(message)
 
-    def _execute(self, turn: _Turn, prose: str, calls: Sequence[ToolCall]) -> Generator[Event, None, list[ToolResult]]:
-        """Record the calls, run them, record the results. Returns the results."""
+    def _execute(self, turn: _Turn, prose: str, calls: Sequence[ToolCall],
+                 person: bool = False) -> Generator[Event, None, list[ToolResult]]:
+        """Record the calls, run them, record the results. Returns the results.
+        Side-effect calls that need the person's OK wait instead and set
+        `turn.asking`, unless `person` (the person's own command)."""
         self._record_calls(turn, prose, calls)
+        held = [] if person else self._needing_confirmation(turn, calls)
+        if held:
+            self._hold(turn, held)
+            calls = [call for call in calls if call not in held]
         results: list[ToolResult] = []
         for event in self._run_tools(calls, turn.tool_context):
+            if isinstance(event, ToolFinished):
+                log.info("tool %s %s", event.result.name, "ok" if event.result.ok else "failed",
+                         extra={"duration": event.seconds})
             if isinstance(event, ToolResult):
                 # Stored as the tool said it; wrapped as untrusted data for the model.
                 self.conversations.append(
@@ -456,12 +499,80 @@ class Agent:
                 turn.messages.append(Message("tool", wrapped, tool_call_id=event.call_id, name=event.name))
                 if event.ok:
                     turn.succeeded.add(event.name)
-                    if event.name not in MEMORY_TOOLS:
-                        turn.tool_context.tool_output.append(event.content)
+                if self._outside_content(event.name, event.ok):
+                    turn.tool_context.tool_output.append(event.content)
                 results.append(event)
             else:
                 yield event
         return results
+
+    # -- confirmation (pet.agent.confirm) -----------------------------------------
+
+    def _needing_confirmation(self, turn: _Turn, calls: Sequence[ToolCall]) -> list[ToolCall]:
+        """The side-effect calls that must wait for the person's /yes: every
+        one when the setting says so, and every one while a tool's output is
+        in view, whatever the setting (it may be a note speaking, not the
+        person). A call that would fail its checks is not held: it fails and
+        the model can correct it, with nothing done."""
+        if not (self.config.confirm_side_effects or turn.tool_context.tool_output):
+            return []
+        held = []
+        for call in calls:
+            tool = self.tools.get(call.name)
+            if tool is None or not tool.side_effect or call.error:
+                continue
+            try:
+                validate_arguments(tool, call.arguments)
+            except ArgumentProblem:
+                continue
+            held.append(call)
+        return held
+
+    def _hold(self, turn: _Turn, held: Sequence[ToolCall]) -> None:
+        """Store the calls as waiting (in the conversation, so a restart keeps
+        them) and word the question. An older request nobody answered is
+        dropped: /yes only ever answers the question the person saw last."""
+        recent = self.conversations.history(turn.conversation_id, limit=confirm.LOOKBACK_MESSAGES)
+        for call in confirm.pending_calls(recent):
+            self.conversations.append(
+                turn.conversation_id,
+                Message("tool", confirm.declined_text("replaced", turn.language), tool_call_id=call.id, name=call.name),
+                status=confirm.DECLINED,
+            )
+        waiting = confirm.waiting_text(turn.language)
+        for call in held:
+            self.conversations.append(
+                turn.conversation_id, Message("tool", waiting, tool_call_id=call.id, name=call.name),
+                status=confirm.AWAITING,
+            )
+            turn.messages.append(Message("tool", wrap_observation(call.name, False, waiting),
+                                         tool_call_id=call.id, name=call.name))
+        log.info("waiting for the person's /yes: %s", ", ".join(call.name for call in held))
+        turn.asking = confirm.question(held, turn.language, outside_content=bool(turn.tool_context.tool_output))
+
+    def _answer_waiting(self, turn: _Turn, yes: bool) -> Iterator[Event]:
+        """/yes runs the calls waiting in this conversation; /no drops them."""
+        recent = self.conversations.history(turn.conversation_id, limit=confirm.LOOKBACK_MESSAGES)
+        waiting = confirm.pending_calls(recent)
+        turn.language = confirm.asked_in(recent, turn.language)  # answer in the question's language
+        if not waiting:
+            yield from self._finish(turn, confirm.nothing_waiting(turn.language), streamed=False)
+            return
+        if not yes:
+            for call in waiting:
+                self.conversations.append(
+                    turn.conversation_id,
+                    Message("tool", confirm.declined_text("no", turn.language), tool_call_id=call.id, name=call.name),
+                    status=confirm.DECLINED,
+                )
+            yield from self._finish(turn, confirm.dropped(waiting, turn.language), streamed=False)
+            return
+        # The person read each call in the question and said yes: its words are theirs now.
+        context = turn.tool_context
+        turn.tool_context = replace(context, language=turn.language,
+                                    person_words=context.person_words + "\n" + confirm.endorsed_words(waiting))
+        results = yield from self._execute(turn, "", waiting, person=True)
+        yield from self._finish(turn, "\n".join(plain_result(r) for r in results), streamed=False)
 
     def _run_tools(self, calls: Sequence[ToolCall], context: ToolContext) -> Iterator[Event | ToolResult]:
         """Yields ToolStarted/ToolFinished events, then the results in call order."""
@@ -513,9 +624,11 @@ class Agent:
             message_id = self.conversations.append(turn.conversation_id, Message("assistant", text), status="partial")
             yield Reply(text, partial=True, message_id=message_id)
         else:
+            # kept too, so a reloaded chat shows the message was answered by a failure
             line = fallback_line("brain_down", turn.language)
+            message_id = self.conversations.append(turn.conversation_id, Message("assistant", line), status="partial")
             yield TextDelta(line)
-            yield Reply(line, partial=True)
+            yield Reply(line, partial=True, message_id=message_id)
 
 
 WORDING_NOTE = (
@@ -524,6 +637,18 @@ WORDING_NOTE = (
     "exactly as written. Do not call tools."
 )
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _unique_ids(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
+    """A model may give two calls of one reply the same id; the second gets a new one."""
+    seen: set[str] = set()
+    unique = []
+    for call in calls:
+        if call.id in seen:
+            call = replace(call, id=new_call_id())
+        seen.add(call.id)
+        unique.append(call)
+    return tuple(unique)
 
 
 def _facts(text: str) -> set[str]:

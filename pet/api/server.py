@@ -12,7 +12,10 @@ import uvicorn
 from fastapi import FastAPI
 
 from pet import __version__
+from pet.api.lan import LanAccess, prepare_lan
+from pet.api.limits import BodyLimit, RateLimit
 from pet.app import App
+from pet.config import Settings
 from pet.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -45,6 +48,9 @@ def create_server(app: App) -> FastAPI:
     def healthz() -> dict[str, str]:
         return {"status": "ok", "brain": app.brain.model.label, "pet": app.persona.id}
 
+    from pet.api.routes import include_api
+
+    include_api(api, app)  # before the UI: its mount at "/" takes every path after it
     return mount_ui(api, app)
 
 
@@ -52,11 +58,20 @@ def create_server(app: App) -> FastAPI:
 class RunningServer:
     server: uvicorn.Server
     thread: threading.Thread | None
+    #: LAN mode's password and certificate; None on loopback
+    access: LanAccess | None = None
+
+    @property
+    def port(self) -> int:
+        return self.server.servers[0].sockets[0].getsockname()[1]
 
     @property
     def url(self) -> str:
-        host, port = self.server.servers[0].sockets[0].getsockname()[:2]
-        return f"http://{host}:{port}"
+        """Where this machine's own browser reaches the pet."""
+        host = self.server.config.host
+        host = "127.0.0.1" if host in (ALL_INTERFACES, "") else host
+        scheme = "https" if self.server.config.is_ssl else "http"
+        return f"{scheme}://{host}:{self.port}"
 
     def stop(self) -> None:
         self.server.should_exit = True
@@ -67,35 +82,75 @@ class RunningServer:
                 self.thread.join(timeout=5)
 
 
-def make_server(app: App, port: int | None = None) -> uvicorn.Server:
-    host = app.settings.host
-    if not is_loopback(host):
-        # Authentication arrives with LAN mode; until then nothing but loopback.
+ALL_INTERFACES = "0.0.0.0"
+
+
+def bind_host(settings: Settings) -> str:
+    """LAN mode listens on every IPv4 interface unless another host was set."""
+    if settings.lan and settings.host == Settings.host:
+        return ALL_INTERFACES
+    return settings.host
+
+
+def guard(api: FastAPI, settings: Settings, access: LanAccess | None) -> None:
+    """Put the limits and, in LAN mode, the password gate in front of every route."""
+    from pet.api.gate import AuthGate
+    from pet.api.headers import SafeHeaders
+
+    # The last added runs first: rate limit, then the gate (which reads no body
+    # of a stranger), then the body cap.
+    api.add_middleware(SafeHeaders)
+    api.add_middleware(BodyLimit, max_body=settings.max_body_kb * 1024,
+                       max_upload=settings.max_upload_mb * 1024 * 1024)
+    if access is not None:
+        api.add_middleware(AuthGate, auth=access.authenticator)
+        api.add_middleware(RateLimit, per_minute=settings.requests_per_minute)
+
+
+def make_server(app: App, port: int | None = None, *, host: str | None = None,
+                access: LanAccess | None = None) -> uvicorn.Server:
+    """A server for the app: on loopback as it is, anywhere else only behind
+    the password gate and HTTPS (LAN mode)."""
+    settings = app.settings
+    host = bind_host(settings) if host is None else host
+    if settings.lan and access is None:
+        access = prepare_lan(settings)
+    if not is_loopback(host) and access is None:
         raise ConfigError(
-            f"refusing to listen on {host}: without authentication the pet only serves 127.0.0.1"
+            f"refusing to listen on {host} without authentication: the pet serves only 127.0.0.1 "
+            "unless started with --lan (a password and HTTPS)"
         )
-    port = app.settings.port if port is None else port
+    port = settings.port if port is None else port
     if port and not port_is_free(host, port):
         raise ConfigError(f"port {port} on {host} is in use — stop the other program or pass --port N")
+    api = create_server(app)
+    guard(api, settings, access)
+    tls = {} if access is None else {"ssl_certfile": str(access.certificate.cert_path),
+                                     "ssl_keyfile": str(access.certificate.key_path)}
     config = uvicorn.Config(
-        create_server(app),
+        api,
         host=host,
         port=port,
         log_level="warning",
         timeout_graceful_shutdown=1,
         access_log=False,
         lifespan="on",
+        # Never behind a proxy: the socket's peer is the client, and a
+        # forwarded-for header must not pick another address for the limits.
+        proxy_headers=False,
+        **tls,
     )
     return uvicorn.Server(config)
 
 
-def start_in_thread(app: App, port: int | None = None) -> RunningServer:
+def start_in_thread(app: App, port: int | None = None, *, host: str | None = None) -> RunningServer:
     """Serve in a background thread and wait until it accepts connections."""
-    server = make_server(app, port)
+    access = prepare_lan(app.settings) if app.settings.lan else None
+    server = make_server(app, port, host=host, access=access)
     thread = threading.Thread(target=server.run, name="pet-server", daemon=True)
     thread.start()
     while not server.started:
         if not thread.is_alive():
             raise RuntimeError("the server stopped while starting; see the log above")
         thread.join(timeout=0.05)
-    return RunningServer(server, thread)
+    return RunningServer(server, thread, access)

@@ -17,15 +17,19 @@ from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html  # noqa: E402
 from pet.ui.inbox_tab import build_inbox_tab  # noqa: E402
 from pet.ui.memory_tab import build_memory_tab  # noqa: E402
 from pet.ui.persona_tab import build_persona_tab, pet_choices  # noqa: E402
+from pet.ui.phone import PHONE_HEAD, build_phone_panel  # noqa: E402
 from pet.ui.pond_tab import build_pond_tab  # noqa: E402
-from pet.ui.render import apply_event, for_gradio, history_messages  # noqa: E402
+from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, history_messages  # noqa: E402
+from pet.ui.voice import VOICE_CSS, build_voice_panel  # noqa: E402
+from pet.ui.trace_tab import build_trace_tab  # noqa: E402
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+
 CSS = """
 .pet-status { font-size: 0.85em; opacity: 0.8; }
-"""
+""" + VOICE_CSS
 
 
 def status_line(app: App) -> str:
@@ -63,13 +67,14 @@ def build_ui(app: App) -> gr.Blocks:
 
     name = app.persona.full_name()
     with gr.Blocks(title=name, fill_height=True) as blocks:
-        with gr.Row(equal_height=False):
+        with gr.Row(equal_height=False, elem_classes=["pet-header"]):
             card = gr.HTML(value=lambda: face_card(app), padding=False)
             with gr.Column(scale=2):
-                status = gr.Markdown(value=lambda: status_line(app))
+                status = gr.Markdown(value=lambda: status_line(app), elem_classes=["pet-status-line"])
                 # custom values allowed: pets made since the page loaded are checked by switch_pet
                 picker = gr.Dropdown(pet_choices(app), value=app.pet.id, label="Talking with / 正在和",
-                                     interactive=True, allow_custom_value=True)
+                                     interactive=True, allow_custom_value=True, elem_classes=["pet-picker"])
+                build_phone_panel(app)
         with gr.Tabs():
             with gr.Tab("💬 Chat / 聊天", id="chat"):
                 chatbot = _chat(app, respond, new_conversation, load_history)
@@ -77,6 +82,7 @@ def build_ui(app: App) -> gr.Blocks:
             pets = build_persona_tab(app, picker)
             build_pond_tab(app)
             build_inbox_tab(app)
+            build_trace_tab(app)
 
         def switch(pet_id: Any) -> tuple:
             note = pets.switch(pet_id)
@@ -110,11 +116,12 @@ def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
         label=name,
         avatar_images=tuple(str(p) for p in chat_avatars(app.persona, days)),
         height="70vh",
+        elem_id="pet-chatbot",  # the phone CSS sizes it
         buttons=["copy"],
         feedback_options=None,
         placeholder=f"🦞 {app.persona.full_name()}: 说点什么吧！ Say hi!",
     )
-    gr.ChatInterface(
+    chat = gr.ChatInterface(
         respond,
         chatbot=chatbot,
         textbox=gr.Textbox(
@@ -124,8 +131,12 @@ def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
         ),
         api_name="chat",
         fill_height=True,
+        # Gradio's default (1) made every tab wait while one turn waited on a hung
+        # model; the agent already keeps one turn at a time per conversation.
+        concurrency_limit=TURNS_AT_ONCE,
     )
     chatbot.clear(new_conversation)
+    build_voice_panel(app, chat)
     return chatbot
 
 
@@ -139,7 +150,16 @@ def mount_ui(api: FastAPI, app: App) -> FastAPI:
         server_port=app.settings.port,
         footer_links=["api"],
         show_error=True,
-        max_file_size="10mb",
+        max_file_size=f"{app.settings.max_upload_mb}mb",
         css=CSS,
+        head=PHONE_HEAD,  # the phone layout
         allowed_paths=[str(AVATAR_DIR)],
+        # LAN mode: Gradio itself also refuses anyone the gate did not let in
+        auth_dependency=signed_in_user if app.settings.lan else None,
     )
+
+
+def signed_in_user(request: Any) -> str | None:
+    """The user the LAN gate (pet.api.gate) put on the request, if any."""
+    user = request.scope.get("user")
+    return user.display_name if getattr(user, "is_authenticated", False) else None
