@@ -264,7 +264,8 @@ def test_a_reloaded_call_that_waits_for_yes_says_so_and_finishes_when_run():
 
     ran = waiting + [
         StoredMessage(5, 1, Message("user", "/yes")),
-        StoredMessage(6, 1, Message("tool", "wrote a.md", tool_call_id="c1", name="write_file")),
+        StoredMessage(6, 1, Message("assistant", "", tool_calls=(call,))),  # recorded again as it runs
+        StoredMessage(7, 1, Message("tool", "wrote a.md", tool_call_id="c1", name="write_file")),
     ]
     [bubble] = [m for m in history_messages(ran) if m.get("metadata")]
     assert bubble["metadata"]["status"] == "done" and "wrote a.md" in bubble["content"]

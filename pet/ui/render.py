@@ -107,6 +107,8 @@ def history_messages(stored: Sequence[StoredMessage]) -> list[ChatMessage]:
                 suffix = CUT_SHORT if item.status == "partial" else ""
                 out.append({"role": "assistant", "content": message.content + suffix})
             for call in message.tool_calls:
+                if call.id in open_calls:  # /yes records a waiting call again as it runs it
+                    continue
                 bubble = _tool_bubble(call)
                 open_calls[call.id] = bubble
                 out.append(bubble)
