@@ -354,7 +354,8 @@ def build(
     injected `clock` the setting's "on" starts paused: the jobs would fire by
     the real clock, the firing would judge by the injected one."""
     default = load_persona(settings.persona)
-    settings.home.mkdir(parents=True, exist_ok=True)
+    # a new home is the person's alone: it holds their conversations and memories
+    settings.home.mkdir(mode=0o700, parents=True, exist_ok=True)
     db = open_database(settings.database)
     pets = PetStore(db)
     today = clock().astimezone(default.zone()).date()

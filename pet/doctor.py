@@ -384,7 +384,10 @@ def check_home(settings: Settings) -> list[Check]:
             )
         )
     db = settings.database_path
-    if db is not None and db.exists() and sys.platform != "win32" and stat.S_IMODE(db.stat().st_mode) & 0o044:
+    # inside a private folder the file's own mode does not matter; elsewhere it does
+    exposed = mode & 0o077 or (db is not None and not db.is_relative_to(home))
+    if (db is not None and db.exists() and exposed and sys.platform != "win32"
+            and stat.S_IMODE(db.stat().st_mode) & 0o044):
         checks.append(
             Check("database privacy", "warn", f"{db} is readable by other users", f"`chmod 600 {db}`")
         )

@@ -171,3 +171,12 @@ def test_an_unwritable_home_is_reported(pet_home):
     finally:
         pet_home.chmod(0o700)
     assert checks["data folder"].status == "fail" and "chmod u+rwx" in checks["data folder"].fix
+
+
+def test_a_home_the_pet_makes_is_private(tmp_path):
+    home = tmp_path / "new-home"
+    settings = load_settings({"home": str(home), "port": free_port()})
+    build(settings, brain=ScriptedModel([]), scheduler="off").close()
+    assert home.stat().st_mode & 0o777 == 0o700
+    problems = [c.name for c in run_checks(settings, quick=True) if "privacy" in c.name]
+    assert problems == []  # neither the folder nor the database inside it
