@@ -246,6 +246,7 @@ class App:
                     self.scheduler.schedule_brief(record.id, self.settings.brief_time)
         if self.scheduler is not None:
             self.scheduler.sync()
+        meaning.start_backfill(self.db.engine)  # the imported memories' vectors
         return added
 
     def turn_target(self) -> tuple[PetRuntime, int]:

@@ -213,6 +213,50 @@ def test_backfill_embeds_memories_written_without_vectors_once(store, pet_id, pa
     assert [m.content for m in store.search(pet_id, "supper")] == ["loves eating ramen"]
 
 
+def test_an_edit_while_backfill_encodes_keeps_the_vector_of_the_new_text(store, pet_id, path, words):
+    store.db.meaning = False  # written without a vector: backfill's work
+    memory, _ = store.remember(pet_id, "plays chess on sundays")
+    store.db.meaning = True
+
+    class EditedMeanwhile:
+        """The person edits the memory while backfill is encoding its old text."""
+
+        def __init__(self):
+            self.edited = False
+
+        def encode(self, texts):
+            if not self.edited:
+                self.edited = True
+                store.edit(pet_id, memory.id, "loves eating ramen")
+            return words.encode(texts)
+
+    meaning.use_encoder(EditedMeanwhile())
+    meaning.backfill(store.db.engine)
+    meaning.use_encoder(words)
+    assert sql(path, "SELECT digest FROM memory_vectors WHERE memory_id = ?", memory.id) == [
+        (meaning.digest("loves eating ramen"),)]
+    assert [m.id for m in store.search(pet_id, "supper")] == [memory.id]
+
+
+def test_memories_imported_while_the_app_runs_get_their_vectors(store, pet_id, tmp_path, words):
+    from pet.app import build
+    from pet.brain.scripted import ScriptedModel
+    from pet.config import load_settings
+
+    store.remember(pet_id, "Anna loves eating ramen")
+    exported = parse_export(json.loads(dumps(export_home(store.db))))
+    app = build(load_settings({}), brain=ScriptedModel())
+    try:
+        meaning._BACKFILLS[app.db.engine][0].join()  # the start's backfill, with nothing to do
+        import_home(app.db, exported)
+        app.reload()  # what the Memory tab does after an import
+        meaning._BACKFILLS[app.db.engine][0].join()
+        with app.db.engine.connect() as conn:
+            assert meaning.missing(conn, 10) == []
+    finally:
+        app.close()
+
+
 def test_the_shortlist_by_sign_bits_keeps_the_nearest_of_many():
     rng = np.random.default_rng(7)
     vectors = rng.standard_normal((3 * meaning.SHORTLIST, meaning.DIM)).astype(np.float32)

@@ -57,6 +57,16 @@ def test_a_file_that_is_not_audio_is_refused_by_name(tmp_path):
         load_recording(text, LIMIT)
 
 
+def test_a_file_whose_name_is_not_utf8_is_refused_with_a_message_that_is(tmp_path):
+    import os
+
+    text = tmp_path / os.fsdecode(b"memo-\xff\xfe.wav")
+    text.write_text("dear diary, today I recorded nothing\n" * 50)
+    with pytest.raises(RecordingRejected, match=r"memo-.*\.wav is not audio") as refused:
+        load_recording(text, LIMIT)
+    str(refused.value).encode("utf-8")  # the message goes to the page as JSON: no lone surrogates
+
+
 def test_a_picture_is_refused_as_having_no_sound(tmp_path):
     import av
 
@@ -95,3 +105,8 @@ def test_a_long_recording_that_hides_its_length_is_stopped_while_reading(clip, t
     webm = as_webm(clip, tmp_path / "q.webm")
     with pytest.raises(RecordingRejected, match="longer than 2 s"):
         load_recording(webm, 2.0)
+
+
+def test_a_recording_that_is_not_there_says_so_not_that_it_is_empty(tmp_path):
+    with pytest.raises(RecordingRejected, match="did not arrive"):
+        load_recording(tmp_path / "gone.wav", LIMIT)

@@ -81,3 +81,24 @@ def test_the_console_stays_clean(speaker, capfd):
     speaker.say("Nothing to print here.", "en")
     out, err = capfd.readouterr()
     assert out == "" and err == ""
+
+
+def test_two_speakers_speaking_at_once_share_the_one_engine_safely(speaker):
+    # pyttsx3 gives every Speaker the same espeak engine: a lock per Speaker let
+    # two of them run it at once, and the synthesis hung
+    texts = [f"Speaker number {n} says this sentence." for n in range(4)]
+    alone = {text: speaker.say(text, "en").seconds for text in texts}
+    together: dict[str, float] = {}
+    speakers = [Speaker() for _ in texts]
+
+    def say(one: Speaker, text: str) -> None:
+        together[text] = wav_seconds(one.say(text, "en").wav)
+
+    threads = [threading.Thread(target=say, args=pair, daemon=True) for pair in zip(speakers, texts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)  # a deadlock guard, not a speed target: each sentence takes well under a second
+    assert not any(thread.is_alive() for thread in threads), "speaking hung"
+    assert together.keys() == alone.keys()
+    assert all(together[text] == pytest.approx(alone[text], rel=0.02) for text in texts)

@@ -107,6 +107,53 @@ def test_only_the_newest_traces_are_kept_per_pet():
     assert [t["text"] for t in kept] == ["message 2", "message 3", "message 4"]
 
 
+def test_a_model_steps_time_leaves_out_the_listeners_time_at_each_piece_of_text(monkeypatch):
+    # a voice turn speaks each sentence while the step's stream waits at its text
+    import types
+
+    import pet.agent.loop
+    import pet.agent.trace
+    from pet.events import TextDelta
+
+    now = [0.0]
+    clock = types.SimpleNamespace(perf_counter=lambda: now[0])  # moves only when the listener works
+    monkeypatch.setattr(pet.agent.trace, "time", clock)
+    monkeypatch.setattr(pet.agent.loop, "time", clock)
+    app = make_app(ScriptedModel(["Hello there. I was waiting for you all day long."]))
+    events = []
+    for event in app.agent.run(app.current_conversation(), "hi"):
+        events.append(event)
+        if isinstance(event, TextDelta):
+            now[0] += 5.0  # the listener speaks the sentence
+    (step,) = app.traces.get(reply_of(events).trace_id)["steps"]
+    assert step["seconds"] == 0.0
+
+
+def test_two_pets_taking_turns_are_both_pruned(tmp_path):
+    # trace ids are shared by all pets: pruning on ids that are multiples of
+    # PRUNE_EVERY never pruned a pet whose turns all fell on odd ids
+    import datetime as dt
+
+    from pet.memory.db import open_database
+    from pet.memory.store import ConversationStore, PetStore, TraceStore
+
+    db = open_database(f"sqlite:///{tmp_path / 'pond.db'}")
+    try:
+        pets = PetStore(db)
+        one = pets.create("one", "one", dt.date(2026, 1, 1)).id
+        two = pets.create("two", "two", dt.date(2026, 1, 1)).id
+        chats = {pet: ConversationStore(db).create(pet) for pet in (one, two)}
+        traces = TraceStore(db, keep=TraceStore.PRUNE_EVERY)
+        for n in range(6 * TraceStore.PRUNE_EVERY):
+            pet = (one, two)[n % 2]
+            traces.save({"pet_id": pet, "conversation_id": chats[pet], "started_at": None, "steps": []})
+        with sqlite3.connect(tmp_path / "pond.db") as conn:
+            counts = dict(conn.execute("SELECT pet_id, count(*) FROM traces GROUP BY pet_id").fetchall())
+        assert all(counts[pet] <= traces.keep + TraceStore.PRUNE_EVERY for pet in (one, two)), counts
+    finally:
+        db.close()
+
+
 def test_stages_measured_outside_the_agent_join_the_trace():
     app = make_app(ScriptedModel(["hi!"]))
     trace_id = reply_of(run(app, "hello")).trace_id

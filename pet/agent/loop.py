@@ -13,7 +13,7 @@ from typing import Callable, Generator, Iterator, Protocol, Sequence
 
 from pet.agent import confirm, reflexes
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context
-from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_started
+from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_paused, step_started
 from pet.agent.guards import (
     ACTION_OF_TOOL,
     RepeatGuard,
@@ -335,7 +335,9 @@ class Agent:
                         step_started(record)
                         shown = gate.feed(part.text)
                         if shown:
+                            held = time.perf_counter()
                             yield TextDelta(shown)
+                            step_paused(record, time.perf_counter() - held)
                     else:
                         completion = part
             except BrainError as exc:

@@ -49,6 +49,9 @@ class _ModelStep:
     seconds: float = 0.0
     completion: Completion | None = None
     error: str | None = None
+    #: time the turn's listener held the step up at its streamed text (a voice turn
+    #: speaks each sentence there): not the model's, so not in `seconds`
+    paused: float = 0.0
     #: "reply" (the answer loop) or "wording" (a reflex result said in character)
     purpose: str = "reply"
 
@@ -171,10 +174,17 @@ def step_started(record: _ModelStep | None) -> None:
         record.first_token = time.perf_counter() - record.started
 
 
+def step_paused(record: _ModelStep | None, seconds: float) -> None:
+    """The listener held the step up for `seconds` at a piece of streamed text."""
+    if record is not None:
+        record.paused += seconds
+
+
 def step_finished(record: _ModelStep | None, completion: Completion | None, error: str | None = None) -> None:
     if record is not None:
-        record.seconds = time.perf_counter() - record.started
+        record.seconds = time.perf_counter() - record.started - record.paused
         record.completion, record.error = completion, error
 
 
-__all__ = ["TraceSink", "TurnTrace", "message_dict", "call_dict", "step_started", "step_finished"]
+__all__ = ["TraceSink", "TurnTrace", "message_dict", "call_dict", "step_started", "step_paused",
+           "step_finished"]

@@ -134,16 +134,19 @@ def store(conn: Connection, memories: Sequence[tuple[int, str]], encode: Encoder
     except Exception as exc:  # the memory is kept all the same; backfill tries again
         log.warning("no sentence vector for %d memories: %s", len(memories), exc)
         return 0
-    ids = ",".join(str(int(memory_id)) for memory_id, _ in memories)
-    conn.execute(text(f"DELETE FROM {TABLE} WHERE memory_id IN ({ids})"))
     rows = []
     for (memory_id, content), vector in zip(memories, vectors):
         blob, scale = pack(vector)
-        rows.append({"memory_id": memory_id, "model": MODEL, "digest": digest(content), "scale": scale,
-                     "vector": blob})
-    conn.execute(text(f"INSERT INTO {TABLE} (memory_id, model, digest, scale, vector) "
-                      "VALUES (:memory_id, :model, :digest, :scale, :vector)"), rows)
-    return len(rows)
+        rows.append({"memory_id": memory_id, "content": content, "model": MODEL, "digest": digest(content),
+                     "scale": scale, "vector": blob})
+    # Only while the memory still says what was encoded: a backfill reads the text
+    # outside its write, and an edit committed meanwhile has written the newer vector.
+    same = "EXISTS (SELECT 1 FROM memories WHERE id = :memory_id AND content = :content)"
+    conn.execute(text(f"DELETE FROM {TABLE} WHERE memory_id = :memory_id AND {same}"),
+                 [{"memory_id": row["memory_id"], "content": row["content"]} for row in rows])
+    written = conn.execute(text(f"INSERT INTO {TABLE} (memory_id, model, digest, scale, vector) "
+                                f"SELECT :memory_id, :model, :digest, :scale, :vector WHERE {same}"), rows)
+    return written.rowcount if written.rowcount >= 0 else len(rows)
 
 
 def missing(conn: Connection, limit: int, pet_id: int | None = None, after: int = 0) -> list[tuple[int, str]]:
@@ -190,9 +193,12 @@ _BACKFILLS: weakref.WeakKeyDictionary[Engine, tuple[threading.Thread, threading.
 
 def start_backfill(engine: Engine) -> None:
     """`backfill` in a background thread (memories imported, or written by an
-    older release): search works meanwhile, by words for those not done yet."""
-    if not _can_encode() or engine in _BACKFILLS:
+    older release): search works meanwhile, by words for those not done yet.
+    Called again (after an import while running), it starts over, after the
+    one still running (if any) has stopped, so rows added since are seen."""
+    if not _can_encode():
         return
+    stop_backfill(engine)
     stop = threading.Event()
 
     def run() -> None:

@@ -769,6 +769,9 @@ class TraceStore:
         self.db = db
         self.keep = keep
         self.listeners: list[Callable[[dict], None]] = []
+        #: traces saved per pet since start: each pet is pruned on its own count, since the ids
+        #: are shared by all pets (two pets taking turns would leave one never pruned)
+        self._saved: dict[int, int] = {}
 
     def save(self, trace: dict) -> int:
         started = dt.datetime.fromisoformat(trace["started_at"]) if trace.get("started_at") else None
@@ -779,7 +782,9 @@ class TraceStore:
             session.flush()
             trace = {"id": row.id, **trace}
             row.data = json.dumps(trace, ensure_ascii=False, default=str)
-            if row.id % self.PRUNE_EVERY == 0 or self.keep < self.PRUNE_EVERY:
+            saved = self._saved.get(row.pet_id, 0)
+            self._saved[row.pet_id] = saved + 1
+            if saved % self.PRUNE_EVERY == 0 or self.keep < self.PRUNE_EVERY:
                 self._prune(session, row.pet_id)
         for listener in self.listeners:
             try:

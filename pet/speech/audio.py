@@ -6,6 +6,7 @@ recording the pet cannot use is rejected with the reason and what to do.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +36,13 @@ def load_recording(path: str | Path | None, max_seconds: float) -> Recording:
     if path is None or not str(path):
         raise RecordingRejected("No recording arrived — press the microphone, speak, then press stop.")
     file = Path(path)
-    if not file.is_file() or file.stat().st_size == 0:
+    try:
+        size = file.stat().st_size if file.is_file() else None
+    except OSError:  # gone between the two looks
+        size = None
+    if size is None:
+        raise RecordingRejected("The recording did not arrive (no such file) — record again.")
+    if size == 0:
         raise RecordingRejected("The recording is empty — check the browser may use the microphone, then record again.")
     samples = _decode(file, max_seconds)
     seconds = len(samples) / SAMPLE_RATE
@@ -59,7 +66,7 @@ def _decode(file: Path, max_seconds: float) -> np.ndarray:
     try:
         with av.open(str(file), mode="r", metadata_errors="ignore") as container:
             if not container.streams.audio:
-                raise RecordingRejected(f"{file.name} has no sound in it — upload an audio file or record with the microphone.")
+                raise RecordingRejected(f"{_shown(file)} has no sound in it — upload an audio file or record with the microphone.")
             declared = _declared_seconds(container)
             if declared is not None and declared > max_seconds + 1:
                 raise RecordingRejected(_too_long(declared, max_seconds))
@@ -78,13 +85,19 @@ def _decode(file: Path, max_seconds: float) -> np.ndarray:
         raise
     except (av.error.FFmpegError, ValueError, IndexError, OSError) as exc:
         raise RecordingRejected(
-            f"{file.name} is not audio the pet can read ({type(exc).__name__}) — record again, "
+            f"{_shown(file)} is not audio the pet can read ({type(exc).__name__}) — record again, "
             "or upload a WAV, MP3, OGG, M4A or WebM file."
         ) from exc
     samples = np.concatenate(chunks).astype(np.float32, copy=False) if chunks else np.zeros(0, np.float32)
     if len(samples) > limit:
         raise RecordingRejected(_too_long(len(samples) / SAMPLE_RATE, max_seconds))
     return samples
+
+
+def _shown(file: Path) -> str:
+    """The file's name for a message: one not in UTF-8 (its bytes kept as
+    surrogates by the file system encoding) would not survive the JSON to the page."""
+    return os.fsencode(file.name).decode("utf-8", errors="replace")
 
 
 def _declared_seconds(container) -> float | None:

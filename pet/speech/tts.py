@@ -29,6 +29,10 @@ ESPEAK_LIBRARIES = ("libespeak-ng.so.1", "libespeak-ng.so", "libespeak.so.1",
                     "libespeak-ng.1.dylib", "libespeak-ng.dll")
 ESPEAK_INSTALL = "install espeak-ng (Debian/Ubuntu: sudo apt install espeak-ng; macOS: brew install espeak-ng)"
 
+#: pyttsx3.init hands every caller the same engine per process, so the lock
+#: that serializes its use is the process's too, not one per Speaker
+_ENGINE_LOCK = threading.Lock()
+
 
 def espeak_installed() -> bool:
     """Whether the espeak-ng library pyttsx3 needs can be loaded."""
@@ -88,7 +92,7 @@ class Speaker:
         self.rate = rate
         self._engine: Any = None
         self._known: set[str] = set()
-        self._lock = threading.Lock()
+        self._lock = _ENGINE_LOCK
         self._folder = Path(tempfile.gettempdir())
 
     def voice_for(self, language: str) -> str:
