@@ -3,23 +3,18 @@ make the browser fetch from anywhere but the pet itself."""
 
 from __future__ import annotations
 
-import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
+from browser import chromium
 
 from pet.api.headers import CONTENT_POLICY
 from pet.api.server import start_in_thread
 from pet.app import build
 from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
 
 class Elsewhere(ThreadingHTTPServer):
     """Another origin (127.0.0.2 is loopback, but not the pet): counts what it is asked for."""
@@ -67,30 +62,24 @@ def test_every_response_says_what_the_page_may_load(pet_server):
 
 
 def test_an_image_in_a_reply_is_not_fetched_from_elsewhere(pet_server):
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium package")
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     elsewhere = Elsewhere()
     threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
     try:
         pixel = f"http://127.0.0.2:{elsewhere.server_address[1]}/pixel.gif?what=your+secrets"
         server = pet_server(ScriptedModel([f"Here you go ![pixel]({pixel}) all done."]))
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page()
-                page.set_default_timeout(60_000)
-                page.goto(server.url + "/", wait_until="load")
-                box = page.get_by_placeholder("Chat with", exact=False)
-                box.fill("show me")
-                box.press("Enter")
-                expect(page.get_by_text("all done.")).to_be_visible()
-                # the image element is on the page; the browser refused to fetch it
-                expect(page.locator(f'img[src="{pixel}"]')).to_have_count(1)
-                page.wait_for_timeout(500)
-            finally:
-                browser.close()
+        with chromium() as browser:
+            page = browser.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(server.url + "/", wait_until="load")
+            box = page.get_by_placeholder("Chat with", exact=False)
+            box.fill("show me")
+            box.press("Enter")
+            expect(page.get_by_text("all done.")).to_be_visible()
+            # the image element is on the page; the browser refused to fetch it
+            expect(page.locator(f'img[src="{pixel}"]')).to_have_count(1)
+            page.wait_for_timeout(500)
         assert elsewhere.hits == []
     finally:
         elsewhere.shutdown()

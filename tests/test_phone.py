@@ -4,11 +4,11 @@ tests/artifacts/ for a person to look at."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
+from browser import ARTIFACTS, chromium
 from lanserver import PASSWORD, lan_pet
 
 from pet.api.lan import phone_urls
@@ -16,33 +16,14 @@ from pet.brain.scripted import ScriptedModel
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).parent / "artifacts"
 PHONE = {"width": 390, "height": 844}
 REPLY = "Snap snap! 你好，我是小钳。Nice to meet you on the phone."
 
 
 @pytest.fixture
 def browser():
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium package (apt install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 def test_a_phone_signs_in_chats_and_sees_the_reply(browser):

@@ -6,12 +6,11 @@ Screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
-import os
 import re
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser import ARTIFACTS, chromium
 from speechclips import ENGLISH_QUESTION, espeak_clip
 
 from pet.api.server import start_in_thread
@@ -23,8 +22,6 @@ from pet.speech.tts import espeak_installed
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).parent / "artifacts"
 ANSWER = "Hello there. I am a crayfish with opinions."
 #: every play() the page starts, in order: the test watches, the page still plays
 WATCH_PLAYS = """
@@ -42,25 +39,10 @@ def question(tmp_path):
     return espeak_clip(ENGLISH_QUESTION, "en", tmp_path / "question.wav")
 
 
-@contextmanager
-def chromium(microphone: Path):
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium package (apt install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    args = [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-        # a microphone that hears this file once, and no permission prompt
-        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-        f"--use-file-for-fake-audio-capture={microphone}%noloop",
-    ]
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
-        try:
-            yield browser
-        finally:
-            browser.close()
+def chromium_hearing(microphone: Path):
+    """Chromium with a microphone that hears this file once, and no permission prompt."""
+    return chromium(["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                     f"--use-file-for-fake-audio-capture={microphone}%noloop"])
 
 
 def ask_aloud(page, press) -> None:
@@ -87,7 +69,7 @@ def test_on_a_desktop_the_question_is_heard_and_the_answer_plays(question):
                 brain=ScriptedModel([ANSWER, "Typed answer."]), scheduler="off")
     server = start_in_thread(app, port=0)
     try:
-        with chromium(question) as browser:
+        with chromium_hearing(question) as browser:
             from playwright.sync_api import expect
 
             context = browser.new_context(permissions=["microphone"], viewport={"width": 1280, "height": 900})
@@ -115,7 +97,7 @@ def test_on_a_desktop_the_question_is_heard_and_the_answer_plays(question):
 def test_on_a_phone_over_the_lan_the_question_is_heard_and_the_answer_plays(question):
     from lanserver import PASSWORD, lan_pet
 
-    with lan_pet(ScriptedModel([ANSWER]), speech_language="en") as pet, chromium(question) as browser:
+    with lan_pet(ScriptedModel([ANSWER]), speech_language="en") as pet, chromium_hearing(question) as browser:
         context = browser.new_context(
             viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2,
             ignore_https_errors=True, permissions=["microphone"],
