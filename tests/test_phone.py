@@ -5,7 +5,6 @@ tests/artifacts/ for a person to look at."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from browser import ARTIFACTS, chromium

@@ -13,7 +13,6 @@ from typing import Callable, Generator, Iterator, Protocol, Sequence
 
 from pet.agent import confirm, reflexes
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context
-from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_paused, step_started
 from pet.agent.guards import (
     ACTION_OF_TOOL,
     RepeatGuard,
@@ -25,6 +24,7 @@ from pet.agent.guards import (
     honest_notice,
     wrap_observation,
 )
+from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_paused, step_started
 from pet.brain.base import ChatModel
 from pet.brain.parse import extract_tool_calls, looks_like_tool_call_start
 from pet.errors import BrainError
@@ -43,12 +43,12 @@ from pet.events import (
     ToolStarted,
     new_call_id,
 )
+from pet.logs import in_context
+from pet.logs import set_fields as set_log_fields
 from pet.memory.recall import read_id
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.persona.prompt import detect_language
-from pet.logs import in_context
-from pet.logs import set_fields as set_log_fields
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
 log = logging.getLogger(__name__)

@@ -832,7 +832,7 @@ def _trace(row: TraceRow) -> dict:
         trace = json.loads(row.data or "{}")
     except ValueError:
         trace = {}
-    # a turn still running (or killed mid-way) has only its row
+    # each row is written whole when its turn ends; one whose JSON cannot be read still says where it belongs
     trace.setdefault("id", row.id)
     trace.setdefault("pet_id", row.pet_id)
     trace.setdefault("conversation_id", row.conversation_id)
