@@ -8,7 +8,9 @@ says how they are made), then asks each question through MemoryStore.search
 with the FTS5 index and again with plain LIKE (the same database, `db.fts`
 off), each by words and meaning together and by words alone (`db.meaning`
 off) when the sentence encoder is installed (pet.memory.meaning; the
-memories' vectors are computed once and kept in the cached file). Reports recall@5 (the answer among the first five results) and the
+memories' vectors are computed once and kept in the cached file; by
+meaning includes the fact-kind classifier of pet.memory.kinds unless
+--no-kinds). Reports recall@5 (the answer among the first five results) and the
 latency of each search, and checks that no row of another pet, no pending and
 no forgotten memory is ever returned.
 """
@@ -32,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from recall_corpus import generate  # noqa: E402
 
-from pet.memory import meaning  # noqa: E402
+from pet.memory import kinds, meaning  # noqa: E402
 from pet.memory.db import Database, open_database  # noqa: E402
 from pet.memory.recall import memory_key  # noqa: E402
 from pet.memory.store import MemoryStore, PetStore  # noqa: E402
@@ -207,7 +209,11 @@ def main() -> None:
                         help="folder for the corpus database (reused when it matches)")
     parser.add_argument("--no-like", action="store_true", help="skip the (slow) LIKE run")
     parser.add_argument("--no-meaning", action="store_true", help="words only: skip the runs by meaning")
+    parser.add_argument("--no-kinds", action="store_true",
+                        help="meaning without the fact-kind classifier (pet/memory/kinds.py)")
     args = parser.parse_args()
+    if args.no_kinds:
+        kinds.classifier = lambda model: None
 
     corpus = build_corpus(args.cache, args.size, args.queries, args.seed)
     shared = sum(q.shared for q in corpus.questions)
