@@ -135,6 +135,28 @@ def test_english_words_match_their_other_forms(store, pet_id):
     assert contents(store.search(pet_id, "Does Tom like hikes?")) == ["went hiking in the Alps with Tom"]
 
 
+def test_a_name_of_letters_is_not_found_inside_a_longer_name(store, pet_id):
+    store.remember(pet_id, "Hannah works at the bakery")
+    store.remember(pet_id, "Brian plays the drums")
+    anna, _ = store.remember(pet_id, "Anna is learning the cello")
+    assert contents(store.search(pet_id, "what is Anna up to")) == ["Anna is learning the cello"]
+    assert store.search(pet_id, "Ian") == []
+    assert contents(store.search(pet_id, "drum")) == ["Brian plays the drums"]  # word starts still match
+
+
+@pytest.mark.parametrize("fts", [True, False])
+def test_a_fact_stored_twice_outside_the_store_is_recalled_once(db, store, pet_id, path, fts):
+    db.fts = fts
+    store.remember(pet_id, "Mira likes green tea")
+    for _ in range(3):  # as an old import or a script might have written it
+        sql(path, "INSERT INTO memories (pet_id, content, key, tag, pinned, asserted_by, status, created_at, "
+                  "updated_at) SELECT pet_id, content, key, tag, pinned, asserted_by, status, created_at, "
+                  "updated_at FROM memories WHERE id = 1")
+    store.remember(pet_id, "Mira drinks green tea at noon")
+    assert sorted(contents(store.search(pet_id, "green tea", limit=2))) == [
+        "Mira drinks green tea at noon", "Mira likes green tea"]
+
+
 def test_chinese_substrings_match_inside_longer_text(store, pet_id):
     store.remember(pet_id, "张伟是我大学室友，现在在腾讯上班")
     store.remember(pet_id, "周末和李娜去爬山")

@@ -175,8 +175,24 @@ def rank(
     query = meanings.question_vector(text) if meaning else None
     if query is not None:
         scored = _with_meaning(conn, pet_id, query, scored, lifts, now)
-    best = heapq.nlargest(limit, scored.items(), key=lambda item: (item[1], item[0]))  # ties: newest first
-    return [row_id for row_id, _ in best]
+    best = heapq.nlargest(limit * 4, scored.items(), key=lambda item: (item[1], item[0]))  # ties: newest first
+    return _distinct(conn, [row_id for row_id, _ in best], limit)
+
+
+def _distinct(conn: Connection, ranked: list[int], limit: int) -> list[int]:
+    """The first `limit` of `ranked` that say different things: a fact stored
+    twice (an import, rows written outside the store) takes one place."""
+    keys = dict(conn.execute(select(MemoryRow.id, MemoryRow.key).where(MemoryRow.id.in_(ranked))).all())
+    seen: set[str] = set()
+    chosen = []
+    for row_id in ranked:
+        key = keys.get(row_id) or f"#{row_id}"
+        if key not in seen:
+            seen.add(key)
+            chosen.append(row_id)
+            if len(chosen) == limit:
+                break
+    return chosen
 
 
 def for_context(
