@@ -367,37 +367,59 @@ class Likeness:
         return row is not None and f"{int(self._index.digests[row]):016x}" == digest(content)
 
 
-def question_vector(question: str) -> np.ndarray | None:
-    """The question's sentence vector; None when recall by meaning is off
-    (no encoder) or the encoder fails (words still answer)."""
+class Asked:
+    """A question's sentence vector, ready to be compared with one pet's memories."""
+
+    def __init__(self, index: _PetVectors, query: np.ndarray) -> None:
+        import numpy as np
+
+        self.index, self.query = index, query
+        #: the square roots of the question's kind probabilities; None without the
+        #: classifier, or when the encoder is not the one it was trained for
+        self.kind: np.ndarray | None = None
+        if index.kinds is not None and getattr(_encoder, "name", None) == MODEL:
+            self.kind = np.sqrt(index.classifier.probabilities(query[None, :])[0])
+
+    def fits(self, memory_ids: Iterable[int]) -> dict[int, float]:
+        """How well each memory's kind of fact fits the kind asked about, 0
+        to 1 (the Bhattacharyya coefficient of the two); memories without a
+        vector are left out, and all of them without the classifier."""
+        import numpy as np
+
+        if self.kind is None:
+            return {}
+        index = self.index
+        with index.lock:
+            known = [i for i in memory_ids if i in index.where]
+            rows = np.fromiter((index.where[i] for i in known), dtype=np.int64, count=len(known))
+            return dict(zip(known, (index.kinds[rows] @ self.kind).tolist()))
+
+    def likeness(self, also: Iterable[int], count: int) -> Likeness:
+        """Cosines with its `count` nearest among all the pet's memories (none
+        when 0) and with those in `also`, and their kinds' fits."""
+        import numpy as np
+
+        index = self.index
+        with index.lock:
+            cosines = index.nearest(self.query, count) if count else {}
+            known = [i for i in dict.fromkeys(also) if i in index.where and i not in cosines]
+            rows = np.fromiter((index.where[i] for i in known), dtype=np.int64, count=len(known))
+            cosines.update(zip(known, index.cosines(rows, self.query).tolist()))
+        return Likeness(cosines, self.fits(cosines), index)
+
+
+def ask(conn: Connection, pet_id: int, question: str) -> Asked | None:
+    """The question's vector against the pet's memories; None when recall by
+    meaning is off (no encoder), the encoder fails (words still answer) or
+    the pet has no vectors yet."""
     encode = encoder()
     if encode is None or not question.strip():
         return None
-    try:
-        return encode.encode([question])[0]
-    except Exception as exc:
-        log.warning("recall by meaning failed: %s", exc)
-        return None
-
-
-def likeness(conn: Connection, pet_id: int, query: np.ndarray, also: Iterable[int], count: int) -> Likeness | None:
-    """How like the question (its `question_vector`) the pet's memories are:
-    its `count` nearest among all of them (none when 0), and those in `also`;
-    None when the pet has no vectors yet."""
-    import numpy as np
-
     index = _vectors(conn, pet_id)
     if not index.size:
         return None
-    with index.lock:
-        cosines = index.nearest(query, count) if count else {}
-        known = [i for i in dict.fromkeys(also) if i in index.where and i not in cosines]
-        rows = np.fromiter((index.where[i] for i in known), dtype=np.int64, count=len(known))
-        cosines.update(zip(known, index.cosines(rows, query).tolist()))
-        fits: dict[int, float] = {}
-        if index.kinds is not None and getattr(_encoder, "name", None) == MODEL:  # trained on its vectors only
-            asked = np.sqrt(index.classifier.probabilities(query[None, :])[0])
-            ids = list(cosines)
-            rows = np.fromiter((index.where[i] for i in ids), dtype=np.int64, count=len(ids))
-            fits = dict(zip(ids, (index.kinds[rows] @ asked).tolist()))
-    return Likeness(cosines, fits, index)
+    try:
+        return Asked(index, encode.encode([question])[0])
+    except Exception as exc:
+        log.warning("recall by meaning failed: %s", exc)
+        return None

@@ -85,7 +85,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from sqlalchemy import Connection, case, func, literal, or_, select
 
@@ -95,11 +95,10 @@ from pet.memory.db import FTS_TABLE
 from pet.memory.models import MemoryRow, utcnow
 from pet.memory.recall import Term, estimate_tokens, resolve, search_terms, segment_pieces
 
-if TYPE_CHECKING:
-    import numpy as np
-
 K1, B = 1.2, 0.3
 _LETTER = re.compile(r"[a-z]")
+#: what may follow a word of letters in a memory for it to count: a common ending, then no letter
+_ENDINGS = r"(?:s|es|ies|ied|ed|d|ing|er|ers|y|ly|e|en|est|'s)?(?![a-z])"
 #: a related word counts for this share of the term it stands in for
 RELATED_WEIGHT = 0.4
 #: phrases in the one query that finds a term's related words, and the newest matches it reads
@@ -130,6 +129,8 @@ MEANING_SHARE = 0.5
 KIND_SHARE = 0.4
 #: ...and the fused score is multiplied by this much plus the rest times the words' relative score
 WORDS_FLOOR = 0.5
+#: ...and a word of a kind of fact (one with related words) weighs this share of its weight
+KIND_WORDS = 0.25
 #: memories nearest in meaning that join the candidates, looked for among all the pet's
 #: memories only when the words found fewer than MEANING_WIDEN
 MEANING_COUNT, MEANING_WIDEN = 50, 50
@@ -166,15 +167,18 @@ def rank(
     if limit <= 0 or not (terms or meaning):
         return []
     now = now or utcnow()
+    asked = meanings.ask(conn, pet_id, text) if meaning else None
+    # With the kinds' classifier, words of a kind of fact (concepts.py: "drink", 生日) weigh
+    # KIND_WORDS of their weight: the kind's fit speaks for them, the words for the rest (a name).
+    kind_words = KIND_WORDS if asked is not None and asked.kind is not None else 1.0
     scored: dict[int, float] = {}
     lifts: dict[int, float] = {}  # what recency and pins multiplied each score by
     if terms and fts and conn.dialect.name == "sqlite":
-        scored = _fts(conn, pet_id, terms, limit, now, lifts)
+        scored = _fts(conn, pet_id, terms, limit, now, lifts, kind_words, asked)
     elif terms:
-        scored = _like(conn, pet_id, terms, limit, now, lifts)
-    query = meanings.question_vector(text) if meaning else None
-    if query is not None:
-        scored = _with_meaning(conn, pet_id, query, scored, lifts, now)
+        scored = _like(conn, pet_id, terms, limit, now, lifts, kind_words)
+    if asked is not None:
+        scored = _with_meaning(conn, pet_id, asked, scored, lifts, now)
     best = heapq.nlargest(limit * 4, scored.items(), key=lambda item: (item[1], item[0]))  # ties: newest first
     return _distinct(conn, [row_id for row_id, _ in best], limit)
 
@@ -246,7 +250,7 @@ def line_tokens(content: str) -> int:
 # --- by meaning -----------------------------------------------------------------
 
 
-def _with_meaning(conn: Connection, pet_id: int, query: np.ndarray, scored: dict[int, float],
+def _with_meaning(conn: Connection, pet_id: int, asked: meanings.Asked, scored: dict[int, float],
                   lifts: dict[int, float], now: dt.datetime) -> dict[int, float]:
     """`scored` (by words; `lifts` what recency and pins multiplied each by)
     fused with likeness in meaning and the kinds' fit, over the candidates;
@@ -256,9 +260,7 @@ def _with_meaning(conn: Connection, pet_id: int, query: np.ndarray, scored: dict
     # The words' best POOL only, as many as the FTS5 path scores: LIKE may have scored
     # thousands, and fusing them all would cost more than the rest of the search.
     scored = dict(heapq.nlargest(POOL, scored.items(), key=lambda item: (item[1], item[0])))
-    found = meanings.likeness(conn, pet_id, query, scored, widen)
-    if found is None:
-        return scored
+    found = asked.likeness(scored, widen)
     cosines = found.cosines
     # A memory no word found must be at least as alike as the best one the words found.
     floor = MEANING_FLOOR if scored else MEANING_ALONE_FLOOR
@@ -315,7 +317,7 @@ def _lift(pinned: bool, updated_at: dt.datetime | str, now: dt.datetime) -> floa
 
 
 def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n: float,
-           now: dt.datetime, lifts: dict[int, float]) -> dict[int, float]:
+           now: dt.datetime, lifts: dict[int, float], kind_words: float = 1.0) -> dict[int, float]:
     rows = list(rows)
     if not rows:
         return {}
@@ -324,10 +326,15 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
     for t in terms:
         if t.source:
             related[t.source].append(matcher(t.text))
+    for source in related:  # a term with related words is a word of a kind of fact
+        if source in weights:
+            weights[source] *= kind_words
     stand_ins = [(source, RELATED_WEIGHT * weights.get(source, 0.0), matchers)
                  for source, matchers in related.items()]
-    # A word of letters counts where a word starts: "anna" is not in "Hannah", "ian" not in "Brian".
-    starts = {term: re.compile(r"(?<![a-z0-9])" + re.escape(term)) for term in weights if _LETTER.match(term)}
+    # A word of letters counts where a word starts and up to an ending ("drink" in "drinks",
+    # "hobb" in "hobbies"): "anna" is not in "Hannah", "ian" not in "Brian", "mila" not in "Milan".
+    starts = {term: re.compile(r"(?<![a-z0-9])" + re.escape(term) + _ENDINGS)
+              for term in weights if _LETTER.match(term)}
     lengths = [max(1, estimate_tokens(row.content)) for row in rows]
     average = sum(lengths) / len(lengths)
     scored = {}
@@ -372,7 +379,8 @@ def _phrase(text: str) -> str:
 
 
 def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime,
-         lifts: dict[int, float]) -> dict[int, float]:
+         lifts: dict[int, float], kind_words: float = 1.0, asked: meanings.Asked | None = None,
+         ) -> dict[int, float]:
     cursor = conn.connection.dbapi_connection.cursor()  # SQLite only: the plain sqlite3 cursor is fastest
     try:
         if not conn.info.get(_VOCAB):  # per connection: a temp table, nothing in the file
@@ -478,7 +486,13 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                             by_related.add(row_id)
                         partial[row_id] = max(partial[row_id], bonus)
 
-        pool = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
+        if asked is not None and len(partial) > POOL:
+            # Of the many holding the same words (the person's name), read those of the kind asked about.
+            fits = asked.fits(partial)
+            pool = heapq.nlargest(POOL, partial.items(),
+                                  key=lambda item: (item[1] * (1 + fits.get(item[0], 0.0)), item[0]))
+        else:
+            pool = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
         rows = _read(cursor, pet_id, [row_id for row_id, _ in pool])
         if len(rows) < limit:
             short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
@@ -492,7 +506,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             if term.text not in lists and basis:
                 share = _seen_in(basis, term.text) / len(basis)
                 df[term.text] = max(df.get(term.text, 0.0), share * n)
-        return _score(rows, [*terms, *related], df, n, now, lifts)
+        return _score(rows, [*terms, *related], df, n, now, lifts, kind_words)
     finally:
         cursor.close()
 
@@ -547,7 +561,7 @@ def _live(pet_id: int) -> tuple:
 
 
 def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime,
-          lifts: dict[int, float]) -> dict[int, float]:
+          lifts: dict[int, float], kind_words: float = 1.0) -> dict[int, float]:
     """Plain LIKE: one pass reads the rows holding any term (at most
     LIKE_ROWS: those holding the most terms, then the newest); each term's
     rows among them are its df. Only when that finds fewer than `limit`
@@ -586,4 +600,4 @@ def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.
     for term in terms:
         if term.text not in df:
             df[term.text] = scale * sum(1 for text in texts if term.text in text)
-    return _score(rows, [*terms, *expand(terms)], df, n, now, lifts)
+    return _score(rows, [*terms, *expand(terms)], df, n, now, lifts, kind_words)
