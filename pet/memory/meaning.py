@@ -244,6 +244,7 @@ class _PetVectors:
     scales: np.ndarray | None = None
     codes: np.ndarray | None = None  # (DIM // 64, rows) uint64: the sign bits, a word's for all rows together
     digests: np.ndarray | None = None  # uint64: `digest` of the text each vector is of
+    row_of: np.ndarray | None = None  # memory id -> row, -1 for none: `where` for many ids at once
     #: (rows, kinds) float32: the square roots of each memory's kind probabilities (kinds.py), or None
     kinds: np.ndarray | None = None
     classifier: Classifier | None = None
@@ -271,6 +272,15 @@ class _PetVectors:
         for memory_id in fresh:
             self.where[memory_id] = self.size
             self.size += 1
+        if fresh:
+            top = max(fresh)
+            if self.row_of is None or top >= len(self.row_of):
+                grown = np.full(max(top + 1, 2 * (0 if self.row_of is None else len(self.row_of)), 1024), -1,
+                                dtype=np.int64)
+                if self.row_of is not None:
+                    grown[: len(self.row_of)] = self.row_of
+                self.row_of = grown
+            self.row_of[fresh] = [self.where[i] for i in fresh]
         rows = np.fromiter((self.where[i] for i in memory_ids), dtype=np.int64, count=len(memory_ids))
         self.ids[rows] = memory_ids
         self.values[rows] = values
@@ -305,6 +315,17 @@ class _PetVectors:
         best = np.argsort(-cosines)[:count]
         return {int(self.ids[rows[i]]): float(cosines[i]) for i in best}
 
+    def rows(self, memory_ids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, rows) of those of `memory_ids` that have a vector."""
+        import numpy as np
+
+        ids = np.fromiter(memory_ids, dtype=np.int64)
+        if self.row_of is None or not len(ids):
+            return ids[:0], ids[:0]
+        ids = ids[(ids >= 0) & (ids < len(self.row_of))]
+        rows = self.row_of[ids]
+        return ids[rows >= 0], rows[rows >= 0]
+
     def cosines(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
         import numpy as np
 
@@ -334,7 +355,14 @@ def _vectors(conn: Connection, pet_id: int) -> _PetVectors:
             from pet.memory import kinds
 
             index = pets[pet_id] = _PetVectors(classifier=kinds.classifier(MODEL))
-    newest = conn.execute(text(f"SELECT max(id) FROM {TABLE}")).scalar() or 0
+    if conn.dialect.name == "sqlite":  # asked at every search: the plain cursor is much quicker
+        cursor = conn.connection.dbapi_connection.cursor()
+        try:
+            newest = cursor.execute(f"SELECT max(id) FROM {TABLE}").fetchone()[0] or 0
+        finally:
+            cursor.close()
+    else:
+        newest = conn.execute(text(f"SELECT max(id) FROM {TABLE}")).scalar() or 0
     if newest <= index.seen:  # nothing written since the last look (ids only grow)
         return index
     with index.lock:
@@ -384,27 +412,23 @@ class Asked:
         """How well each memory's kind of fact fits the kind asked about, 0
         to 1 (the Bhattacharyya coefficient of the two); memories without a
         vector are left out, and all of them without the classifier."""
-        import numpy as np
 
         if self.kind is None:
             return {}
         index = self.index
         with index.lock:
-            known = [i for i in memory_ids if i in index.where]
-            rows = np.fromiter((index.where[i] for i in known), dtype=np.int64, count=len(known))
-            return dict(zip(known, (index.kinds[rows] @ self.kind).tolist()))
+            known, rows = index.rows(memory_ids)
+            return dict(zip(known.tolist(), (index.kinds[rows] @ self.kind).tolist()))
 
     def likeness(self, also: Iterable[int], count: int) -> Likeness:
         """Cosines with its `count` nearest among all the pet's memories (none
         when 0) and with those in `also`, and their kinds' fits."""
-        import numpy as np
 
         index = self.index
         with index.lock:
             cosines = index.nearest(self.query, count) if count else {}
-            known = [i for i in dict.fromkeys(also) if i in index.where and i not in cosines]
-            rows = np.fromiter((index.where[i] for i in known), dtype=np.int64, count=len(known))
-            cosines.update(zip(known, index.cosines(rows, self.query).tolist()))
+            known, rows = index.rows(i for i in dict.fromkeys(also) if i not in cosines)
+            cosines.update(zip(known.tolist(), index.cosines(rows, self.query).tolist()))
         return Likeness(cosines, self.fits(cosines), index)
 
 

@@ -186,7 +186,17 @@ def rank(
 def _distinct(conn: Connection, ranked: list[int], limit: int) -> list[int]:
     """The first `limit` of `ranked` that say different things: a fact stored
     twice (an import, rows written outside the store) takes one place."""
-    keys = dict(conn.execute(select(MemoryRow.id, MemoryRow.key).where(MemoryRow.id.in_(ranked))).all())
+    if not ranked:
+        return []
+    if conn.dialect.name == "sqlite":  # the plain sqlite3 cursor: a tenth of the time
+        cursor = conn.connection.dbapi_connection.cursor()
+        try:
+            marks = ",".join("?" * len(ranked))
+            keys = dict(cursor.execute(f"SELECT id, key FROM memories WHERE id IN ({marks})", ranked).fetchall())
+        finally:
+            cursor.close()
+    else:
+        keys = dict(conn.execute(select(MemoryRow.id, MemoryRow.key).where(MemoryRow.id.in_(ranked))).all())
     seen: set[str] = set()
     chosen = []
     for row_id in ranked:
@@ -488,9 +498,9 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
 
         if asked is not None and len(partial) > POOL:
             # Of the many holding the same words (the person's name), read those of the kind asked about.
-            fits = asked.fits(partial)
-            pool = heapq.nlargest(POOL, partial.items(),
-                                  key=lambda item: (item[1] * (1 + fits.get(item[0], 0.0)), item[0]))
+            near = heapq.nlargest(3 * POOL, partial.items(), key=lambda item: (item[1], item[0]))
+            fits = asked.fits(row_id for row_id, _ in near)
+            pool = heapq.nlargest(POOL, near, key=lambda item: (item[1] * (1 + fits.get(item[0], 0.0)), item[0]))
         else:
             pool = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
         rows = _read(cursor, pet_id, [row_id for row_id, _ in pool])
