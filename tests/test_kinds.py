@@ -84,6 +84,23 @@ def test_stale_weights_are_not_used(tmp_path, monkeypatch):
     assert kinds._load(meaning.MODEL) is None
 
 
+def test_damaged_weights_leave_recall_by_words_and_meaning_working(tmp_path, monkeypatch):
+    damaged = tmp_path / "kinds.npz"
+    damaged.write_bytes(kinds.WEIGHTS.read_bytes()[:30_000])  # cut off
+    monkeypatch.setattr(kinds, "WEIGHTS", damaged)
+    monkeypatch.setattr(kinds, "_loaded", {})
+    assert kinds.classifier(meaning.MODEL) is None
+    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
+    try:
+        memories = MemoryStore(db)
+        pet_id = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1)).id
+        memories.remember(pet_id, "Odile lives in Lyon")
+        assert [m.content for m in memories.search(pet_id, "where does Odile live")] == ["Odile lives in Lyon"]
+    finally:
+        meaning.stop_backfill(db.engine)
+        db.close()
+
+
 # Sentences written for this test only: in neither the data file nor the recall benchmark.
 UNSEEN = [
     ("food", "Odile can't get enough of spicy noodles"),

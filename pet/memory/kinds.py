@@ -111,22 +111,19 @@ def train(vectors: np.ndarray, labels: np.ndarray, count: int) -> tuple[np.ndarr
     return weights.astype(np.float32), bias.astype(np.float32)
 
 
-_loaded: Classifier | None = None
-_tried = False
+_loaded: dict[str, Classifier | None] = {}
 _lock = threading.Lock()
 
 
 def classifier(model: str) -> Classifier | None:
-    """The trained classifier for the encoder called `model`; None when the
-    weights are missing or were trained for other data or another encoder."""
-    global _loaded, _tried
-    if _tried:
-        return _loaded
-    with _lock:
-        if not _tried:
-            _loaded = _load(model)
-            _tried = True
-    return _loaded
+    """The trained classifier for the encoder called `model` (read once);
+    None when the weights are missing, damaged, or were trained for other
+    data or another encoder."""
+    if model not in _loaded:
+        with _lock:
+            if model not in _loaded:
+                _loaded[model] = _load(model)
+    return _loaded[model]
 
 
 def _load(model: str) -> Classifier | None:
@@ -139,8 +136,15 @@ def _load(model: str) -> Classifier | None:
                 log.warning("the fact-kind weights are stale (python -m pet.memory.kinds rebuilds them); "
                             "recall goes without them")
                 return None
-            return Classifier(tuple(str(k) for k in saved["kinds"]), saved["weights"], saved["bias"])
-    except (OSError, KeyError, ValueError) as exc:
+            found = Classifier(tuple(str(k) for k in saved["kinds"]),
+                               np.asarray(saved["weights"], dtype=np.float32),
+                               np.asarray(saved["bias"], dtype=np.float32))
+        from pet.memory.meaning import DIM
+
+        if found.weights.shape != (DIM, len(found.kinds)) or found.bias.shape != (len(found.kinds),):
+            raise ValueError(f"weights of shape {found.weights.shape} for {len(found.kinds)} kinds")
+        return found
+    except Exception as exc:  # a damaged file (a cut-off zip...) must not break recall
         log.warning("no fact kinds for recall: %s", exc)
         return None
 

