@@ -75,15 +75,16 @@ how well the memory's kind of fact (food, birthday, employer...) fits the
 kind the message asks about, KIND_SHARE of the mix; and the mix is
 multiplied by WORDS_FLOOR plus the rest times the words' relative score,
 so that the kind and the meaning, which do not see names, rank the
-memories the words found rather than lift others over them. Then a word
-of a kind of fact (one with related words: "drink", 生日) weighs only
-KIND_WORDS of its weight among the words, as the kind's fit speaks for it:
-the words are left to tell whom the message is about. Of memories that
-say the same (the same `key`: stored twice outside the store), the first
-only is returned. Recency and
-pins lift the result as above. So among the many memories that name the
-person, the one about what was asked rises; a memory in the person's own
-words still leads when its meaning is close too.
+memories the words found rather than lift others over them. With the
+classifier, too, a word of a kind of fact (one with related words:
+"drink", 生日) weighs only KIND_WORDS of its weight in the words' score,
+as the kind's fit speaks for it: the words are left to tell whom the
+message is about. Recency and pins lift the result as above. So among the
+many memories that name the person, the one about what was asked rises; a
+memory in the person's own words still leads when its meaning is close too.
+
+Of memories that say the same (one `key`: a fact stored twice outside the
+store), only the first is returned, on every path.
 """
 
 from __future__ import annotations
