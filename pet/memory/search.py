@@ -39,7 +39,9 @@ finds candidates and the scoring happens here, on a bounded pool:
    ends the text. A one-character term, or one with too many trigrams, only
    takes part in scoring.
 3. AND: the strongest terms whose lists were cut off are intersected with
-   the other strong terms in FTS5, so rows holding both are not lost.
+   the other strong terms in FTS5, so rows holding both are not lost
+   (AND_PAIRS: the two strongest with the two strongest others; with the
+   kinds' classifier, one with one).
 4. Rows get a partial score from the lists they are on; the best POOL rows
    (ties: newest first) are read and scored in full. With the kinds'
    classifier (below), of the best 3 * POOL those whose partial score times
@@ -48,7 +50,8 @@ finds candidates and the scoring happens here, on a bounded pool:
 5. When that finds fewer than `limit` memories (a small home, or a query
    whose only terms are short), LIKE looks for the short terms too.
 
-A term's related words are one more list: the newest RELATED_CAP rows
+A term's related words are one more list (not with the kinds' classifier,
+below, which finds memories of a kind better): the newest RELATED_CAP rows
 matching the OR of their phrases (concepts.phrases; a two-character word's
 trigrams as in 2., for the first RELATED_LOOKUPS such words), at most
 RELATED_PHRASES of them. Its rows weigh RELATED_WEIGHT of the term's, unless
@@ -142,6 +145,9 @@ KIND_SHARE = 0.4
 WORDS_FLOOR = 0.5
 #: ...and a word of a kind of fact (one with related words) weighs this share of its weight
 KIND_WORDS = 0.25
+#: cut lists intersected with the strongest other lists (step 3.): how many of each; with the
+#: kinds' classifier, one of each, and no lists of related words (the kind's fit finds those)
+AND_PAIRS, AND_PAIRS_WITH_KINDS = (2, 2), (1, 1)
 #: memories nearest in meaning that join the candidates, looked for among all the pet's
 #: memories only when the words found fewer than MEANING_WIDEN
 MEANING_COUNT, MEANING_WIDEN = 50, 50
@@ -459,8 +465,11 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             df.update(cursor.execute(sql, trigrams).fetchall())
         terms = resolve(terms, df)
         related = expand(terms)
-        for term in [t for t in related if len(t.text) == 2 and t.text not in expansions][:RELATED_LOOKUPS]:
-            look_up(term.text)
+        kinds_on = asked is not None and asked.kind is not None  # then no lists of related words
+        if not kinds_on:
+            pairs = [t for t in related if len(t.text) == 2 and t.text not in expansions]
+            for term in pairs[:RELATED_LOOKUPS]:
+                look_up(term.text)
 
         lists: dict[str, list[int]] = {}
         queries: dict[str, str] = {}
@@ -483,7 +492,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         weight = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms}
         # A term's related words: one list, the newest rows holding any of them.
         sources: dict[str, str] = {}  # the key of such a list: its term
-        for source, found in _related_phrases(related, expansions).items():
+        for source, found in (_related_phrases(related, expansions).items() if not kinds_on else ()):
             key = "~" + source  # never a term: those are letters, digits and Chinese
             sources[key] = source
             queries[key] = " OR ".join(_phrase(phrase) for phrase in found)
@@ -505,8 +514,9 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         # term and a strong one may sit beyond the common term's cut: fetch them.
         if len(partial) > POOL:
             strong = sorted((text for text in lists if text not in sources), key=lambda text: -weight[text])
-            for common in sorted(cut - sources.keys(), key=lambda text: -weight[text])[:2]:
-                for other in [text for text in strong if text != common][:2]:
+            commons, others = AND_PAIRS_WITH_KINDS if kinds_on else AND_PAIRS
+            for common in sorted(cut - sources.keys(), key=lambda text: -weight[text])[:commons]:
+                for other in [text for text in strong if text != common][:others]:
                     bonus = weight[common] + weight[other]
                     for row_id in matches(f"({queries[common]}) AND ({queries[other]})"):
                         partial[row_id] = max(partial[row_id], bonus)
