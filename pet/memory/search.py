@@ -50,8 +50,7 @@ finds candidates and the scoring happens here, on a bounded pool:
 5. When that finds fewer than `limit` memories (a small home, or a query
    whose only terms are short), LIKE looks for the short terms too.
 
-A term's related words are one more list (not with the kinds' classifier,
-below, which finds memories of a kind better): the newest RELATED_CAP rows
+A term's related words are one more list: the newest RELATED_CAP rows
 matching the OR of their phrases (concepts.phrases; a two-character word's
 trigrams as in 2., for the first RELATED_LOOKUPS such words), at most
 RELATED_PHRASES of them. Its rows weigh RELATED_WEIGHT of the term's, unless
@@ -146,7 +145,7 @@ WORDS_FLOOR = 0.5
 #: ...and a word of a kind of fact (one with related words) weighs this share of its weight
 KIND_WORDS = 0.25
 #: cut lists intersected with the strongest other lists (step 3.): how many of each; with the
-#: kinds' classifier, one of each, and no lists of related words (the kind's fit finds those)
+#: kinds' classifier, one of each (the kind's fit picks among the rows found)
 AND_PAIRS, AND_PAIRS_WITH_KINDS = (2, 2), (1, 1)
 #: memories nearest in meaning that join the candidates, looked for among all the pet's
 #: memories only when the words found fewer than MEANING_WIDEN
@@ -465,11 +464,9 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             df.update(cursor.execute(sql, trigrams).fetchall())
         terms = resolve(terms, df)
         related = expand(terms)
-        kinds_on = asked is not None and asked.kind is not None  # then no lists of related words
-        if not kinds_on:
-            pairs = [t for t in related if len(t.text) == 2 and t.text not in expansions]
-            for term in pairs[:RELATED_LOOKUPS]:
-                look_up(term.text)
+        kinds_on = asked is not None and asked.kind is not None
+        for term in [t for t in related if len(t.text) == 2 and t.text not in expansions][:RELATED_LOOKUPS]:
+            look_up(term.text)
 
         lists: dict[str, list[int]] = {}
         queries: dict[str, str] = {}
@@ -492,7 +489,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         weight = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms}
         # A term's related words: one list, the newest rows holding any of them.
         sources: dict[str, str] = {}  # the key of such a list: its term
-        for source, found in (_related_phrases(related, expansions).items() if not kinds_on else ()):
+        for source, found in _related_phrases(related, expansions).items():
             key = "~" + source  # never a term: those are letters, digits and Chinese
             sources[key] = source
             queries[key] = " OR ".join(_phrase(phrase) for phrase in found)
