@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from sqlalchemy import Engine, create_engine, event, select, text
 from sqlalchemy.engine import Connection
@@ -35,6 +35,17 @@ _FTS_DDL = (
     f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, content) VALUES ('delete', old.id, old.content); "
     f"INSERT INTO {FTS_TABLE}(rowid, content) VALUES (new.id, new.content); END",
 )
+
+
+def sqlite_rows(conn: Connection, sql: str, params: Sequence = ()) -> list[tuple]:
+    """The rows of a small query through the plain sqlite3 cursor under a
+    SQLAlchemy connection (SQLite only): a tenth of the time of
+    `conn.execute`, for queries a search makes every time."""
+    cursor = conn.connection.dbapi_connection.cursor()
+    try:
+        return cursor.execute(sql, params).fetchall()
+    finally:
+        cursor.close()
 
 
 def install_fts(conn: Connection) -> bool:

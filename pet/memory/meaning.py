@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from sqlalchemy import Connection, Engine, text
 
+from pet.memory.db import sqlite_rows
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -375,12 +377,8 @@ def _vectors(conn: Connection, pet_id: int) -> _PetVectors:
             from pet.memory import kinds
 
             index = pets[pet_id] = _PetVectors(classifier=kinds.classifier(MODEL))
-    if conn.dialect.name == "sqlite":  # asked at every search: the plain cursor is much quicker
-        cursor = conn.connection.dbapi_connection.cursor()
-        try:
-            newest = cursor.execute(f"SELECT max(id) FROM {TABLE}").fetchone()[0] or 0
-        finally:
-            cursor.close()
+    if conn.dialect.name == "sqlite":  # asked at every search
+        newest = sqlite_rows(conn, f"SELECT max(id) FROM {TABLE}")[0][0] or 0
     else:
         newest = conn.execute(text(f"SELECT max(id) FROM {TABLE}")).scalar() or 0
     if newest <= index.seen:  # nothing written since the last look (ids only grow)
