@@ -10,7 +10,7 @@ file). A memory whose kind is the kind asked about rises (search.py).
 
 The classifier is softmax regression on the encoder's vectors, trained on
 `assets/kinds/kinds.txt`: for each kind, statements and questions in
-English and Chinese (about 3,300), written for this purpose; none follows a
+English and Chinese (about 6,300), written for this purpose; none follows a
 template of the recall benchmark (tests/test_kinds.py checks), so the
 benchmark measures wording it never saw. On a fifth held out it gets 0.88
 of the kinds right. Its weights live beside it in `kinds.npz`,

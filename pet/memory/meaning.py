@@ -261,6 +261,7 @@ class _PetVectors:
     sparse: bool = False  # ids too far apart for `row_of`: `where` alone
     #: (rows, kinds) float32: the square roots of each memory's kind probabilities (kinds.py), or None
     kinds: np.ndarray | None = None
+    kind_sum: np.ndarray | None = None  # (kinds,) float64: the sum of `kinds` over the rows
     classifier: Classifier | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -305,11 +306,16 @@ class _PetVectors:
         self.codes[:, rows] = codes.T
         self.digests[rows] = [int(d, 16) for d in digests]
         if self.classifier is not None:
+            touched = np.unique(rows)
+            before = self.kinds[touched].sum(axis=0, dtype=np.float64)  # 0 for new rows
             factors = np.asarray(scales, dtype=np.float32)[:, None]
             for start in range(0, len(rows), BATCH * 16):  # a pet's first read is all its rows: in parts
                 part = slice(start, start + BATCH * 16)
                 floats = values[part].astype(np.float32) * factors[part]
                 self.kinds[rows[part]] = np.sqrt(self.classifier.probabilities(floats))
+            if self.kind_sum is None:
+                self.kind_sum = np.zeros(self.kinds.shape[1], dtype=np.float64)
+            self.kind_sum += self.kinds[touched].sum(axis=0, dtype=np.float64) - before
 
     def nearest(self, query: np.ndarray, count: int) -> dict[int, float]:
         """The `count` memories most like `query`, with their cosines."""
@@ -437,6 +443,12 @@ class Asked:
         with index.lock:
             known, rows = index.rows(memory_ids)
             return dict(zip(known.tolist(), (index.kinds[rows] @ self.kind).tolist()))
+
+    def typical_fit(self) -> float:
+        """How well the pet's memories fit the kind asked about, on average."""
+        index = self.index
+        with index.lock:
+            return float(index.kind_sum @ self.kind) / index.size if index.size else 0.0
 
     def likeness(self, also: Iterable[int], count: int) -> Likeness:
         """Cosines with its `count` nearest among all the pet's memories (none

@@ -80,8 +80,10 @@ so that the kind and the meaning, which do not see names, rank the
 memories the words found rather than lift others over them. With the
 classifier, too, a word of a kind of fact (one with related words:
 "drink", 生日) weighs only KIND_WORDS of its weight in the words' score,
-as the kind's fit speaks for it: the words are left to tell whom the
-message is about. Recency and pins lift the result as above. So among the
+as the kind's fit speaks for it, and so, in part, does any term whose
+rows are mostly of the kind asked about (`_kind_scales`: "usual" when
+many memories say "X's usual drink is..."): the words are left to tell
+whom the message is about, as a name's rows are of every kind. Recency and pins lift the result as above. So among the
 many memories that name the person, the one about what was asked rises; a
 memory in the person's own words still leads when its meaning is close too.
 
@@ -142,8 +144,11 @@ MEANING_SHARE = 0.5
 KIND_SHARE = 0.4
 #: ...and the fused score is multiplied by this much plus the rest times the words' relative score
 WORDS_FLOOR = 0.5
-#: ...and a word of a kind of fact (one with related words) weighs this share of its weight
+#: ...and a word of a kind of fact (one with related words) weighs this share of its weight;
+#: another term, at least this share: less the more its rows are of the kind asked about
 KIND_WORDS = 0.25
+#: rows of the pet's typical fit counted with each term's own, in that measure
+KIND_PRIOR = 2
 #: cut lists intersected with the strongest other lists (step 3.): how many of each; with the
 #: kinds' classifier, one of each (the kind's fit picks among the rows found)
 AND_PAIRS, AND_PAIRS_WITH_KINDS = (2, 2), (1, 1)
@@ -184,15 +189,12 @@ def rank(
         return []
     now = now or utcnow()
     asked = meanings.ask(conn, pet_id, text) if meaning else None
-    # With the kinds' classifier, words of a kind of fact (concepts.py: "drink", 生日) weigh
-    # KIND_WORDS of their weight: the kind's fit speaks for them, the words for the rest (a name).
-    kind_words = KIND_WORDS if asked is not None and asked.kind is not None else 1.0
     scored: dict[int, float] = {}
     lifts: dict[int, float] = {}  # what recency and pins multiplied each score by
     if terms and fts and conn.dialect.name == "sqlite":
-        scored = _fts(conn, pet_id, terms, limit, now, lifts, kind_words, asked)
+        scored = _fts(conn, pet_id, terms, limit, now, lifts, asked)
     elif terms:
-        scored = _like(conn, pet_id, terms, limit, now, lifts, kind_words)
+        scored = _like(conn, pet_id, terms, limit, now, lifts, asked)
     if asked is not None:
         scored = _with_meaning(conn, pet_id, asked, scored, lifts, now)
     order = lambda item: (item[1], item[0])  # noqa: E731 - ties: newest first
@@ -352,19 +354,42 @@ def _lift(pinned: bool, updated_at: dt.datetime | str, now: dt.datetime) -> floa
     return 1 + RECENCY * 0.5 ** (_age_days(updated_at, now) / HALF_LIFE_DAYS) + PIN * pinned
 
 
+def _kind_scales(asked: meanings.Asked | None, terms: Sequence[Term], related: Sequence[Term],
+                 lists: dict[str, list[int]]) -> dict[str, float]:
+    """With the kinds' classifier, what share of its weight each term keeps:
+    KIND_WORDS for a word of a kind of fact (one with related words: "drink",
+    生日), as the kind's fit speaks for it; for another term, the less the
+    more its rows (`lists`, the newest) are of the kind asked about ("usual"
+    of "X's usual drink is..."), never less than KIND_WORDS. A name's rows
+    are of every kind: it keeps its weight, and tells whom the message is about."""
+    if asked is None or asked.kind is None:
+        return {}
+    fits = asked.fits({row_id for text, ids in lists.items() for row_id in ids})
+    typical = asked.typical_fit()  # of all the pet's memories
+    scales = {t.source: KIND_WORDS for t in related}
+    for term in terms:
+        found = [fits[row_id] for row_id in lists.get(term.text, ()) if row_id in fits]
+        if term.text in scales or not found or typical >= 1:
+            continue
+        # KIND_PRIOR rows of the typical fit join a term's own: one row alone says little.
+        mean = (sum(found) + KIND_PRIOR * typical) / (len(found) + KIND_PRIOR)
+        scales[term.text] = max(KIND_WORDS, 1 - max(0.0, mean - typical) / (1 - typical))
+    return scales
+
+
 def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n: float,
-           now: dt.datetime, lifts: dict[int, float], kind_words: float = 1.0) -> dict[int, float]:
+           now: dt.datetime, lifts: dict[int, float], scales: dict[str, float] | None = None,
+           ) -> dict[int, float]:
     rows = list(rows)
     if not rows:
         return {}
-    weights = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms if not t.source}
+    scales = scales or {}  # what share of its weight each term keeps (_kind_scales)
+    weights = {t.text: t.weight * idf(_rows(t.text, df, n), n) * scales.get(t.text, 1.0)
+               for t in terms if not t.source}
     related: dict[str, list[tuple[str, re.Pattern[str] | None]]] = defaultdict(list)
     for t in terms:
         if t.source:
             related[t.source].append(matcher(t.text))
-    for source in related:  # a term with related words is a word of a kind of fact
-        if source in weights:
-            weights[source] *= kind_words
     stand_ins = [(source, RELATED_WEIGHT * weights.get(source, 0.0), matchers)
                  for source, matchers in related.items()]
     # A word of letters counts where a word starts and up to an ending ("drink" in "drinks",
@@ -415,8 +440,7 @@ def _phrase(text: str) -> str:
 
 
 def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime,
-         lifts: dict[int, float], kind_words: float = 1.0, asked: meanings.Asked | None = None,
-         ) -> dict[int, float]:
+         lifts: dict[int, float], asked: meanings.Asked | None = None) -> dict[int, float]:
     cursor = conn.connection.dbapi_connection.cursor()  # SQLite only: the plain sqlite3 cursor is fastest
     try:
         if not conn.info.get(_VOCAB):  # per connection: a temp table, nothing in the file
@@ -545,7 +569,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             if term.text not in lists and basis:
                 share = _seen_in(basis, term.text) / len(basis)
                 df[term.text] = max(df.get(term.text, 0.0), share * n)
-        return _score(rows, [*terms, *related], df, n, now, lifts, kind_words)
+        scales = _kind_scales(asked, terms, related, lists)
+        return _score(rows, [*terms, *related], df, n, now, lifts, scales)
     finally:
         cursor.close()
 
@@ -600,7 +625,7 @@ def _live(pet_id: int) -> tuple:
 
 
 def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime,
-          lifts: dict[int, float], kind_words: float = 1.0) -> dict[int, float]:
+          lifts: dict[int, float], asked: meanings.Asked | None = None) -> dict[int, float]:
     """Plain LIKE: one pass reads the rows holding any term (at most
     LIKE_ROWS: those holding the most terms, then the newest); each term's
     rows among them are its df. Only when that finds fewer than `limit`
@@ -639,4 +664,9 @@ def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.
     for term in terms:
         if term.text not in df:
             df[term.text] = scale * sum(1 for text in texts if term.text in text)
-    return _score(rows, [*terms, *expand(terms)], df, n, now, lifts, kind_words)
+    related = expand(terms)
+    scales = {}
+    if asked is not None and asked.kind is not None:  # each term's rows, as the FTS5 path's lists
+        lists = {t.text: [row.id for row, text in zip(rows, texts) if t.text in text][:CAP] for t in terms}
+        scales = _kind_scales(asked, terms, related, lists)
+    return _score(rows, [*terms, *related], df, n, now, lifts, scales)
