@@ -216,7 +216,7 @@ def query_terms(text: str, limit: int = 16) -> list[str]:
 def estimate_tokens(text: str) -> int:
     """Roughly how many tokens a model spends on `text`: a Chinese character
     about one, other text about four characters each."""
-    cjk = len(_CJK_CHAR.findall(text))
+    cjk = 0 if text.isascii() else len(_CJK_CHAR.findall(text))
     return cjk + math.ceil((len(text) - cjk) / 4)
 
 

@@ -98,8 +98,7 @@ import heapq
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from sqlalchemy import Connection, case, func, literal, or_, select
 
@@ -162,12 +161,11 @@ MEANING_FLOOR = 0.3
 MEANING_ALONE_FLOOR = 0.5
 
 
-@dataclass(frozen=True)
-class _Row:
+class _Row(NamedTuple):
     id: int
     content: str
     pinned: bool
-    updated_at: dt.datetime | str
+    updated_at: dt.datetime | str | float  # a float: the age in days, as SQLite works it out
 
 
 def rank(
@@ -343,19 +341,21 @@ def idf(df: float, n: float) -> float:
     return math.log(1 + (max(n, df) - df + 0.5) / (df + 0.5))
 
 
-def _age_days(updated_at: dt.datetime | str, now: dt.datetime) -> float:
+def _age_days(updated_at: dt.datetime | str | float, now: dt.datetime) -> float:
+    if isinstance(updated_at, float):
+        return max(0.0, updated_at)
     if isinstance(updated_at, str):
         updated_at = dt.datetime.fromisoformat(updated_at)
     return max(0.0, (now - updated_at).total_seconds() / 86400)
 
 
-def _lift(pinned: bool, updated_at: dt.datetime | str, now: dt.datetime) -> float:
+def _lift(pinned: bool, updated_at: dt.datetime | str | float, now: dt.datetime) -> float:
     """What recency and a pin multiply a memory's relevance by."""
     return 1 + RECENCY * 0.5 ** (_age_days(updated_at, now) / HALF_LIFE_DAYS) + PIN * pinned
 
 
 def _kind_scales(asked: meanings.Asked | None, terms: Sequence[Term], related: Sequence[Term],
-                 lists: dict[str, list[int]]) -> dict[str, float]:
+                 lists: dict[str, list[int]], fits: dict[int, float] | None = None) -> dict[str, float]:
     """With the kinds' classifier, what share of its weight each term keeps:
     KIND_WORDS for a word of a kind of fact (one with related words: "drink",
     生日), as the kind's fit speaks for it; for another term, the less the
@@ -364,7 +364,8 @@ def _kind_scales(asked: meanings.Asked | None, terms: Sequence[Term], related: S
     are of every kind: it keeps its weight, and tells whom the message is about."""
     if asked is None or asked.kind is None:
         return {}
-    fits = asked.fits({row_id for text, ids in lists.items() for row_id in ids})
+    if fits is None:
+        fits = asked.fits({row_id for ids in lists.values() for row_id in ids})
     typical = asked.typical_fit()  # of all the pet's memories
     scales = {t.source: KIND_WORDS for t in related}
     for term in terms:
@@ -484,8 +485,6 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         terms = resolve(terms, df)
         related = expand(terms)
         kinds_on = asked is not None and asked.kind is not None
-        for term in [t for t in related if len(t.text) == 2 and t.text not in expansions][:RELATED_LOOKUPS]:
-            look_up(term.text)
 
         lists: dict[str, list[int]] = {}
         queries: dict[str, str] = {}
@@ -508,12 +507,25 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         weight = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms}
         # A term's related words: one list, the newest rows holding any of them.
         sources: dict[str, str] = {}  # the key of such a list: its term
-        for source, found in _related_phrases(related, expansions).items():
+        # With the kinds' classifier and more candidates than the pool holds, the kind's fit
+        # picks among them: related words are looked for only with a cut term (step 3.).
+        lean = kinds_on and len({row_id for ids in lists.values() for row_id in ids}) > POOL
+        if lean and not cut:
+            related_found = {}
+        else:
+            for term in [t for t in related if len(t.text) == 2 and t.text not in expansions][:RELATED_LOOKUPS]:
+                look_up(term.text)
+            related_found = _related_phrases(related, expansions)
+        for source, found in related_found.items():
             key = "~" + source  # never a term: those are letters, digits and Chinese
             sources[key] = source
             queries[key] = " OR ".join(_phrase(phrase) for phrase in found)
-            lists[key] = matches(queries[key], RELATED_CAP)
             weight[key] = RELATED_WEIGHT * weight[source]
+            if lean:  # not read alone: only with the cut term
+                lists[key] = []
+                cut.add(key)
+                continue
+            lists[key] = matches(queries[key], RELATED_CAP)
             if len(lists[key]) == RELATED_CAP:
                 cut.add(key)
         partial: dict[int, float] = defaultdict(float)
@@ -548,31 +560,42 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                             by_related.add(row_id)
                         partial[row_id] = max(partial[row_id], bonus)
 
-        if asked is not None and len(partial) > POOL:
+        fits = asked.fits(partial) if kinds_on else {}
+        if fits and len(partial) > POOL:
             # Of the many holding the same words (the person's name), read those of the kind asked about.
-            near = heapq.nlargest(3 * POOL, partial.items(), key=lambda item: (item[1], item[0]))
-            fits = asked.fits(row_id for row_id, _ in near)
-            pool = heapq.nlargest(POOL, near,
-                                  key=lambda item: (item[1] * (1 + fits.get(item[0], 0.0)), item[0]))
+            pool = _by_kind(partial, fits)
         else:
-            pool = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
-        rows = _read(cursor, pet_id, [row_id for row_id, _ in pool])
+            pool = [row_id for row_id, _ in heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))]
+        rows = _read(cursor, pet_id, pool, now)
         if len(rows) < limit:
             short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
             short += [t for t in related if len(t.text) == 2]
             if short:
                 seen = {row.id for row in rows}
-                rows += [row for row in _like_rows(cursor, pet_id, short) if row.id not in seen]
+                rows += [row for row in _like_rows(cursor, pet_id, short, now) if row.id not in seen]
         # A term with no list of its own: its share among the rows read stands in for its df.
         basis = [row for row in rows if row.id not in by_related] or rows
         for term in terms:
             if term.text not in lists and basis:
                 share = _seen_in(basis, term.text) / len(basis)
                 df[term.text] = max(df.get(term.text, 0.0), share * n)
-        scales = _kind_scales(asked, terms, related, lists)
+        scales = _kind_scales(asked, terms, related, lists, fits)
         return _score(rows, [*terms, *related], df, n, now, lifts, scales)
     finally:
         cursor.close()
+
+
+def _by_kind(partial: dict[int, float], fits: dict[int, float]) -> list[int]:
+    """Of the best 3 * POOL rows by their partial score, the POOL whose
+    partial score times one plus their kind's fit is highest (ties: newest)."""
+    import numpy as np  # there is a classifier, so there is numpy
+
+    ids = np.fromiter(partial, dtype=np.int64, count=len(partial))
+    scores = np.fromiter(partial.values(), dtype=np.float64, count=len(partial))
+    near = np.lexsort((ids, scores))[-3 * POOL:]  # the last sort key is the first
+    ids, scores = ids[near], scores[near]
+    lifted = scores * (1 + np.fromiter((fits.get(i, 0.0) for i in ids.tolist()), dtype=np.float64, count=len(ids)))
+    return ids[np.lexsort((ids, lifted))[::-1][:POOL]].tolist()
 
 
 def _related_phrases(related: Sequence[Term], expansions: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -601,19 +624,27 @@ def _related_phrases(related: Sequence[Term], expansions: dict[str, list[str]]) 
 _LIVE = "+pet_id = ? AND status = 'active' AND deleted_at IS NULL"
 
 
-def _read(cursor, pet_id: int, ids: list[int]) -> list[_Row]:
+#: a row's age in days, worked out by SQLite (faster than parsing each time in Python)
+_AGE = "julianday(?) - julianday(updated_at)"
+
+
+def _read(cursor, pet_id: int, ids: list[int], now: dt.datetime) -> list[_Row]:
     if not ids:
         return []
     marks = ",".join("?" * len(ids))
-    sql = f"SELECT id, content, pinned, updated_at FROM memories WHERE id IN ({marks}) AND {_LIVE}"
-    return [_Row(*r) for r in cursor.execute(sql, (*ids, pet_id))]
+    sql = f"SELECT id, content, pinned, {_AGE} FROM memories WHERE id IN ({marks}) AND {_LIVE}"
+    return [_Row(*r) for r in cursor.execute(sql, (_julian(now), *ids, pet_id))]
 
 
-def _like_rows(cursor, pet_id: int, terms: list[Term]) -> list[_Row]:
+def _julian(now: dt.datetime) -> str:
+    return now.isoformat(sep=" ")
+
+
+def _like_rows(cursor, pet_id: int, terms: list[Term], now: dt.datetime) -> list[_Row]:
     where = " OR ".join("content LIKE ?" for _ in terms)
-    sql = (f"SELECT id, content, pinned, updated_at FROM memories WHERE {_LIVE} AND ({where}) "
+    sql = (f"SELECT id, content, pinned, {_AGE} FROM memories WHERE {_LIVE} AND ({where}) "
            f"ORDER BY id DESC LIMIT {LIKE_POOL}")
-    return [_Row(*r) for r in cursor.execute(sql, (pet_id, *(f"%{t.text}%" for t in terms)))]
+    return [_Row(*r) for r in cursor.execute(sql, (_julian(now), pet_id, *(f"%{t.text}%" for t in terms)))]
 
 
 # --- LIKE (any database) --------------------------------------------------------
