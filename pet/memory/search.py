@@ -32,7 +32,11 @@ finds candidates and the scoring happens here, on a bounded pool:
    tokenizer matches it as a substring); its newest CAP matches are read.
    Fewer than CAP means the list is complete and its length is df; a full
    list means a common term, whose df is estimated from how densely the
-   matches fill the newest rowids.
+   matches fill the newest rowids. A full list of a short word of letters
+   ("eli", "mila"; not a word of a kind of fact, below) is read again as
+   the rows where a word starts with it (FTS5's ^ and a leading space), as
+   _score counts it: "eli" is inside "believe" and "delivery", and a
+   person's name must not be cut off by them.
 2. A two-character term (张伟, 咖啡) is below the trigram: the index's
    vocabulary (fts5vocab) lists the trigrams that start with it ("张伟是",
    "张伟的"), and their OR finds the rows, all but those where the term
@@ -56,7 +60,11 @@ trigrams as in 2., for the first RELATED_LOOKUPS such words), at most
 RELATED_PHRASES of them. Its rows weigh RELATED_WEIGHT of the term's, unless
 on the term's own list. In 3. a cut one is intersected with the strongest
 other term only, when that list was cut too (the person's name, in a home
-that mentions them a lot).
+that mentions them a lot). With the kinds' classifier, when the terms' own
+lists already hold more rows than the pool, the related words are looked
+for only in that intersection: the kind's fit (4.) finds the rows of the
+kind asked about among the many, and the lists of related words, costly
+to read, would only add rows that lack every word of the message.
 
 Chinese terms are cut into words first (recall.split_segment), by the rows
 of their two- and three-character pieces that the vocabulary gives.
@@ -110,6 +118,8 @@ from pet.memory.recall import Term, estimate_tokens, resolve, search_terms, segm
 
 K1, B = 1.2, 0.3
 _LETTER = re.compile(r"[a-z]")
+#: a term of letters this short is often inside other words: its FTS5 list may be of word starts (step 1.)
+_SHORT_WORD = re.compile(r"[a-z][a-z0-9]{2,3}")
 #: what may follow a word of letters in a memory for it to count: a common ending (what
 #: recall.stem cuts off, and more), maybe a plural or possessive after it, then no letter
 _ENDINGS = r"(?:ies|ied|ing|ic|ist|ed|er|est|en|ly|y|e|d)?(?:s|es|'s)?(?![a-z])"
@@ -485,6 +495,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         terms = resolve(terms, df)
         related = expand(terms)
         kinds_on = asked is not None and asked.kind is not None
+        kind_words = {t.source for t in related}  # words with related words: "drink", 生日
 
         lists: dict[str, list[int]] = {}
         queries: dict[str, str] = {}
@@ -497,6 +508,14 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             else:
                 continue  # one character, a piece with no trigram or with too many: scoring only
             ids = matches(query)
+            if len(ids) == CAP and term.text not in kind_words and _SHORT_WORD.fullmatch(term.text):
+                # Many rows hold these letters, most inside other words ("eli" in "believe",
+                # "mila" in "family"): read those where a word starts with them, as _score
+                # counts them (but for one glued to a Chinese character: 和Eli吃饭).
+                starts = f"^{query} OR {_phrase(' ' + term.text)}"
+                found = matches(starts)
+                if len(found) < CAP:
+                    query, ids = starts, found
             queries[term.text], lists[term.text] = query, ids
             if len(ids) < CAP:
                 df[term.text] = max(df.get(term.text, 0.0), float(len(ids)))
@@ -505,6 +524,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                 df[term.text] = CAP * n / max(1.0, n - ids[-1] + 1)
 
         weight = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms}
+        fits = asked.fits({row_id for ids in lists.values() for row_id in ids}) if kinds_on else {}
+        scales = _kind_scales(asked, terms, related, lists, fits)
         # A term's related words: one list, the newest rows holding any of them.
         sources: dict[str, str] = {}  # the key of such a list: its term
         # With the kinds' classifier and more candidates than the pool holds, the kind's fit
@@ -541,7 +562,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         # AND: when the pool cannot hold every candidate, rows holding a common
         # term and a strong one may sit beyond the common term's cut: fetch them.
         if len(partial) > POOL:
-            strong = sorted((text for text in lists if text not in sources), key=lambda text: -weight[text])
+            strong = sorted((text for text in lists if text not in sources and lists[text]), key=lambda text: -weight[text])
             commons, others = AND_PAIRS_WITH_KINDS if kinds_on else AND_PAIRS
             for common in sorted(cut - sources.keys(), key=lambda text: -weight[text])[:commons]:
                 for other in [text for text in strong if text != common][:others]:
@@ -560,7 +581,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                             by_related.add(row_id)
                         partial[row_id] = max(partial[row_id], bonus)
 
-        fits = asked.fits(partial) if kinds_on else {}
+        if kinds_on:
+            fits.update(asked.fits(row_id for row_id in partial if row_id not in fits))
         if fits and len(partial) > POOL:
             # Of the many holding the same words (the person's name), read those of the kind asked about.
             pool = _by_kind(partial, fits)
@@ -579,7 +601,6 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             if term.text not in lists and basis:
                 share = _seen_in(basis, term.text) / len(basis)
                 df[term.text] = max(df.get(term.text, 0.0), share * n)
-        scales = _kind_scales(asked, terms, related, lists, fits)
         return _score(rows, [*terms, *related], df, n, now, lifts, scales)
     finally:
         cursor.close()
