@@ -225,3 +225,24 @@ def test_a_word_whose_memories_are_all_of_the_kind_asked_about_weighs_less_than_
     finally:
         meaning.stop_backfill(db.engine)
         db.close()
+
+
+@real
+def test_every_word_of_a_kind_of_fact_in_the_message_weighs_less(tmp_path):
+    """送 and 礼物 are both words of gifts: 礼物, too, speaks for the kind (and,
+    as it ends most sentences, its trigrams make it look rare). So the six
+    others' gift wishes, which hold 礼物 and not the name, stay below 孙文洋's."""
+    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
+    try:
+        memories = MemoryStore(db)
+        pet_id = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1)).id
+        for name, dish, job, city in DISHES:
+            memories.remember(pet_id, f"{name}想要一个{dish}形状的蛋糕当生日礼物")
+            memories.remember(pet_id, f"{name}是{job}")
+        for fact in ["孙文洋一直想买围巾", "孙文洋是快递员", "孙文洋住在厦门", "孙文洋养了一只猫"]:
+            memories.remember(pet_id, fact)
+        found = [m.content for m in memories.search(pet_id, "对了，送孙文洋什么礼物好", limit=3)]
+        assert found[0] == "孙文洋一直想买围巾", found
+    finally:
+        meaning.stop_backfill(db.engine)
+        db.close()

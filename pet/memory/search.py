@@ -111,7 +111,7 @@ from typing import Iterable, NamedTuple, Sequence
 from sqlalchemy import Connection, case, func, literal, or_, select
 
 from pet.memory import meaning as meanings
-from pet.memory.concepts import expand, matcher, phrases
+from pet.memory.concepts import expand, matcher, phrases, related as related_words
 from pet.memory.db import FTS_TABLE, sqlite_rows
 from pet.memory.models import MemoryRow, utcnow
 from pet.memory.recall import Term, estimate_tokens, resolve, search_terms, segment_pieces
@@ -364,11 +364,16 @@ def _lift(pinned: bool, updated_at: dt.datetime | str | float, now: dt.datetime)
     return 1 + RECENCY * 0.5 ** (_age_days(updated_at, now) / HALF_LIFE_DAYS) + PIN * pinned
 
 
-def _kind_scales(asked: meanings.Asked | None, terms: Sequence[Term], related: Sequence[Term],
-                 lists: dict[str, list[int]], fits: dict[int, float] | None = None) -> dict[str, float]:
+def _kind_word(text: str) -> bool:
+    """A word of a kind of fact: one with related words ("drink", 生日, 礼物)."""
+    return bool(related_words(text))
+
+
+def _kind_scales(asked: meanings.Asked | None, terms: Sequence[Term], lists: dict[str, list[int]],
+                 fits: dict[int, float] | None = None) -> dict[str, float]:
     """With the kinds' classifier, what share of its weight each term keeps:
-    KIND_WORDS for a word of a kind of fact (one with related words: "drink",
-    生日), as the kind's fit speaks for it; for another term, the less the
+    KIND_WORDS for a word of a kind of fact (`_kind_word`), as the kind's
+    fit speaks for it; for another term, the less the
     more its rows (`lists`, the newest) are of the kind asked about ("usual"
     of "X's usual drink is..."), never less than KIND_WORDS. A name's rows
     are of every kind: it keeps its weight, and tells whom the message is about."""
@@ -377,7 +382,7 @@ def _kind_scales(asked: meanings.Asked | None, terms: Sequence[Term], related: S
     if fits is None:
         fits = asked.fits({row_id for ids in lists.values() for row_id in ids})
     typical = asked.typical_fit()  # of all the pet's memories
-    scales = {t.source: KIND_WORDS for t in related}
+    scales = {t.text: KIND_WORDS for t in terms if _kind_word(t.text)}
     for term in terms:
         found = [fits[row_id] for row_id in lists.get(term.text, ()) if row_id in fits]
         if term.text in scales or not found or typical >= 1:
@@ -495,7 +500,6 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         terms = resolve(terms, df)
         related = expand(terms)
         kinds_on = asked is not None and asked.kind is not None
-        kind_words = {t.source for t in related}  # words with related words: "drink", 生日
 
         lists: dict[str, list[int]] = {}
         queries: dict[str, str] = {}
@@ -508,7 +512,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             else:
                 continue  # one character, a piece with no trigram or with too many: scoring only
             ids = matches(query)
-            if len(ids) == CAP and term.text not in kind_words and _SHORT_WORD.fullmatch(term.text):
+            if len(ids) == CAP and _SHORT_WORD.fullmatch(term.text) and not _kind_word(term.text):
                 # Many rows hold these letters, most inside other words ("eli" in "believe",
                 # "mila" in "family"): read those where a word starts with them, as _score
                 # counts them (but for one glued to a Chinese character: 和Eli吃饭).
@@ -525,7 +529,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
 
         weight = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms}
         fits = asked.fits({row_id for ids in lists.values() for row_id in ids}) if kinds_on else {}
-        scales = _kind_scales(asked, terms, related, lists, fits)
+        scales = _kind_scales(asked, terms, lists, fits)
         # A term's related words: one list, the newest rows holding any of them.
         sources: dict[str, str] = {}  # the key of such a list: its term
         # With the kinds' classifier and more candidates than the pool holds, the kind's fit
@@ -601,6 +605,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             if term.text not in lists and basis:
                 share = _seen_in(basis, term.text) / len(basis)
                 df[term.text] = max(df.get(term.text, 0.0), share * n)
+            elif len(term.text) == 2:  # its list misses the rows it ends ("想要礼物"): at least those read
+                df[term.text] = max(df.get(term.text, 0.0), float(_seen_in(rows, term.text)))
         return _score(rows, [*terms, *related], df, n, now, lifts, scales)
     finally:
         cursor.close()
@@ -720,5 +726,5 @@ def _like(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.
     scales = {}
     if asked is not None and asked.kind is not None:  # each term's rows, as the FTS5 path's lists
         lists = {t.text: [row.id for row, text in zip(rows, texts) if t.text in text][:CAP] for t in terms}
-        scales = _kind_scales(asked, terms, related, lists)
+        scales = _kind_scales(asked, terms, lists)
     return _score(rows, [*terms, *related], df, n, now, lifts, scales)
