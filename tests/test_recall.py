@@ -175,8 +175,8 @@ def many(path: Path, pet_id: int, texts: list[str]) -> None:
     conn = sqlite3.connect(path)
     with conn:
         conn.executemany(
-            "INSERT INTO memories (pet_id, content, key, tag, pinned, asserted_by, status, created_at, updated_at) "
-            "VALUES (?, ?, ?, '', 0, 'person', 'active', datetime('now'), datetime('now'))",
+            "INSERT INTO memories (pet_id, content, key, tag, pinned, asserted_by, status, created_at, "
+            "updated_at) VALUES (?, ?, ?, '', 0, 'person', 'active', datetime('now'), datetime('now'))",
             [(pet_id, text, text.casefold()) for text in texts])
     conn.close()
 

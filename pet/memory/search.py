@@ -91,9 +91,10 @@ classifier, too, a word of a kind of fact (one with related words:
 as the kind's fit speaks for it, and so, in part, does any term whose
 rows are mostly of the kind asked about (`_kind_scales`: "usual" when
 many memories say "X's usual drink is..."): the words are left to tell
-whom the message is about, as a name's rows are of every kind. Recency and pins lift the result as above. So among the
-many memories that name the person, the one about what was asked rises; a
-memory in the person's own words still leads when its meaning is close too.
+whom the message is about, as a name's rows are of every kind. Recency
+and pins lift the result as above. So among the many memories that name
+the person, the one about what was asked rises; a memory in the person's
+own words still leads when its meaning is close too.
 
 Of memories that say the same (one `key`: a fact stored twice outside the
 store), only the first is returned, on every path.
@@ -373,10 +374,11 @@ def _kind_scales(asked: meanings.Asked | None, terms: Sequence[Term], lists: dic
                  fits: dict[int, float] | None = None) -> dict[str, float]:
     """With the kinds' classifier, what share of its weight each term keeps:
     KIND_WORDS for a word of a kind of fact (`_kind_word`), as the kind's
-    fit speaks for it; for another term, the less the
-    more its rows (`lists`, the newest) are of the kind asked about ("usual"
-    of "X's usual drink is..."), never less than KIND_WORDS. A name's rows
-    are of every kind: it keeps its weight, and tells whom the message is about."""
+    fit speaks for it; for another term, the less the more its rows (`lists`,
+    the newest) fit the kind asked about better than the pet's memories do on
+    average ("usual" of "X's usual drink is..."), never less than KIND_WORDS.
+    A name's rows are of every kind: it keeps its weight, and tells whom the
+    message is about."""
     if asked is None or asked.kind is None:
         return {}
     if fits is None:
@@ -538,7 +540,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         if lean and not cut:
             related_found = {}
         else:
-            for term in [t for t in related if len(t.text) == 2 and t.text not in expansions][:RELATED_LOOKUPS]:
+            two = [t for t in related if len(t.text) == 2 and t.text not in expansions]
+            for term in two[:RELATED_LOOKUPS]:
                 look_up(term.text)
             related_found = _related_phrases(related, expansions)
         for source, found in related_found.items():
@@ -566,7 +569,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         # AND: when the pool cannot hold every candidate, rows holding a common
         # term and a strong one may sit beyond the common term's cut: fetch them.
         if len(partial) > POOL:
-            strong = sorted((text for text in lists if text not in sources and lists[text]), key=lambda text: -weight[text])
+            strong = sorted((text for text in lists if text not in sources and lists[text]),  # some row holds it
+                            key=lambda text: -weight[text])
             commons, others = AND_PAIRS_WITH_KINDS if kinds_on else AND_PAIRS
             for common in sorted(cut - sources.keys(), key=lambda text: -weight[text])[:commons]:
                 for other in [text for text in strong if text != common][:others]:
@@ -591,7 +595,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             # Of the many holding the same words (the person's name), read those of the kind asked about.
             pool = _by_kind(partial, fits)
         else:
-            pool = [row_id for row_id, _ in heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))]
+            best = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
+            pool = [row_id for row_id, _ in best]
         rows = _read(cursor, pet_id, pool, now)
         if len(rows) < limit:
             short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
@@ -621,7 +626,8 @@ def _by_kind(partial: dict[int, float], fits: dict[int, float]) -> list[int]:
     scores = np.fromiter(partial.values(), dtype=np.float64, count=len(partial))
     near = np.lexsort((ids, scores))[-3 * POOL:]  # the last sort key is the first
     ids, scores = ids[near], scores[near]
-    lifted = scores * (1 + np.fromiter((fits.get(i, 0.0) for i in ids.tolist()), dtype=np.float64, count=len(ids)))
+    fit = np.fromiter((fits.get(i, 0.0) for i in ids.tolist()), dtype=np.float64, count=len(ids))
+    lifted = scores * (1 + fit)
     return ids[np.lexsort((ids, lifted))[::-1][:POOL]].tolist()
 
 
