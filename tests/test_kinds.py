@@ -208,26 +208,29 @@ DISHES = [("李娜", "红烧肉", "护士", "成都"), ("王强", "饺子", "司
           ("周平", "烤鸭", "厨师", "济南"), ("吴昊", "糖醋排骨", "医生", "大连")]
 
 
+def found_in_home(folder, facts: list[str], question: str) -> list[str]:
+    """The first three memories found for `question` in a new home holding `facts`."""
+    db = open_database(f"sqlite:///{folder / 'pet.db'}")
+    try:
+        memories = MemoryStore(db)
+        pet_id = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1)).id
+        for fact in facts:
+            memories.remember(pet_id, fact)
+        return [m.content for m in memories.search(pet_id, question, limit=3)]
+    finally:
+        meaning.stop_backfill(db.engine)
+        db.close()
+
+
 @real
 def test_a_word_whose_memories_are_all_of_the_kind_asked_about_weighs_less_than_the_name(tmp_path):
     """拿手菜 is on six other people's food facts and not on 韩冰's: with the
     kinds, such a word speaks for the kind (which the fit covers), and the
     name decides. Without that, the six others outrank 韩冰's own dish."""
-    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
-    try:
-        memories = MemoryStore(db)
-        pet_id = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1)).id
-        for name, dish, job, city in DISHES:
-            memories.remember(pet_id, f"{name}的拿手菜是{dish}")
-            memories.remember(pet_id, f"{name}是{job}")
-            memories.remember(pet_id, f"{name}住在{city}")
-        for fact in [*HAN[1:], "韩冰最会做酸菜鱼"]:
-            memories.remember(pet_id, fact)
-        found = [m.content for m in memories.search(pet_id, "韩冰的拿手菜是什么", limit=3)]
-        assert found[0] == "韩冰最会做酸菜鱼", found
-    finally:
-        meaning.stop_backfill(db.engine)
-        db.close()
+    facts = [fact for name, dish, job, city in DISHES
+             for fact in (f"{name}的拿手菜是{dish}", f"{name}是{job}", f"{name}住在{city}")]
+    found = found_in_home(tmp_path, [*facts, *HAN[1:], "韩冰最会做酸菜鱼"], "韩冰的拿手菜是什么")
+    assert found[0] == "韩冰最会做酸菜鱼", found
 
 
 @real
@@ -235,20 +238,11 @@ def test_every_word_of_a_kind_of_fact_in_the_message_weighs_less(tmp_path):
     """送 and 礼物 are both words of gifts: 礼物, too, speaks for the kind (and,
     as it ends most sentences, its trigrams make it look rare). So the six
     others' gift wishes, which hold 礼物 and not the name, stay below 孙文洋's."""
-    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
-    try:
-        memories = MemoryStore(db)
-        pet_id = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1)).id
-        for name, dish, job, city in DISHES:
-            memories.remember(pet_id, f"{name}想要一个{dish}形状的蛋糕当生日礼物")
-            memories.remember(pet_id, f"{name}是{job}")
-        for fact in ["孙文洋一直想买围巾", "孙文洋是快递员", "孙文洋住在厦门", "孙文洋养了一只猫"]:
-            memories.remember(pet_id, fact)
-        found = [m.content for m in memories.search(pet_id, "对了，送孙文洋什么礼物好", limit=3)]
-        assert found[0] == "孙文洋一直想买围巾", found
-    finally:
-        meaning.stop_backfill(db.engine)
-        db.close()
+    facts = [fact for name, dish, job, _ in DISHES
+             for fact in (f"{name}想要一个{dish}形状的蛋糕当生日礼物", f"{name}是{job}")]
+    facts += ["孙文洋一直想买围巾", "孙文洋是快递员", "孙文洋住在厦门", "孙文洋养了一只猫"]
+    found = found_in_home(tmp_path, facts, "对了，送孙文洋什么礼物好")
+    assert found[0] == "孙文洋一直想买围巾", found
 
 
 def test_the_kind_sum_follows_new_edited_and_repeated_rows():
