@@ -176,18 +176,24 @@ ASKED = [
 ]
 
 
-def answered_first(folder) -> list[bool]:
-    """Whether each question of ASKED gets its answer first, in a new home holding ODILE and HAN."""
+def found_in_home(folder, facts: list[str], questions: list[str]) -> list[list[str]]:
+    """The first three memories found for each of `questions` in a new home holding `facts`."""
     db = open_database(f"sqlite:///{folder / 'pet.db'}")
     try:
         memories = MemoryStore(db)
         pet_id = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1)).id
-        for fact in ODILE + HAN:
+        for fact in facts:
             memories.remember(pet_id, fact)
-        return [memories.search(pet_id, question, limit=3)[0].content == answer for question, answer in ASKED]
+        return [[m.content for m in memories.search(pet_id, question, limit=3)] for question in questions]
     finally:
         meaning.stop_backfill(db.engine)
         db.close()
+
+
+def answered_first(folder) -> list[bool]:
+    """Whether each question of ASKED gets its answer first, in a new home holding ODILE and HAN."""
+    found = found_in_home(folder, ODILE + HAN, [question for question, _ in ASKED])
+    return [bool(top) and top[0] == answer for top, (_, answer) in zip(found, ASKED)]
 
 
 @real
@@ -208,20 +214,6 @@ DISHES = [("李娜", "红烧肉", "护士", "成都"), ("王强", "饺子", "司
           ("周平", "烤鸭", "厨师", "济南"), ("吴昊", "糖醋排骨", "医生", "大连")]
 
 
-def found_in_home(folder, facts: list[str], question: str) -> list[str]:
-    """The first three memories found for `question` in a new home holding `facts`."""
-    db = open_database(f"sqlite:///{folder / 'pet.db'}")
-    try:
-        memories = MemoryStore(db)
-        pet_id = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1)).id
-        for fact in facts:
-            memories.remember(pet_id, fact)
-        return [m.content for m in memories.search(pet_id, question, limit=3)]
-    finally:
-        meaning.stop_backfill(db.engine)
-        db.close()
-
-
 @real
 def test_a_word_whose_memories_are_all_of_the_kind_asked_about_weighs_less_than_the_name(tmp_path):
     """拿手菜 is on six other people's food facts and not on 韩冰's: with the
@@ -229,7 +221,7 @@ def test_a_word_whose_memories_are_all_of_the_kind_asked_about_weighs_less_than_
     name decides. Without that, the six others outrank 韩冰's own dish."""
     facts = [fact for name, dish, job, city in DISHES
              for fact in (f"{name}的拿手菜是{dish}", f"{name}是{job}", f"{name}住在{city}")]
-    found = found_in_home(tmp_path, [*facts, *HAN[1:], "韩冰最会做酸菜鱼"], "韩冰的拿手菜是什么")
+    [found] = found_in_home(tmp_path, [*facts, *HAN[1:], "韩冰最会做酸菜鱼"], ["韩冰的拿手菜是什么"])
     assert found[0] == "韩冰最会做酸菜鱼", found
 
 
@@ -241,7 +233,7 @@ def test_every_word_of_a_kind_of_fact_in_the_message_weighs_less(tmp_path):
     facts = [fact for name, dish, job, _ in DISHES
              for fact in (f"{name}想要一个{dish}形状的蛋糕当生日礼物", f"{name}是{job}")]
     facts += ["孙文洋一直想买围巾", "孙文洋是快递员", "孙文洋住在厦门", "孙文洋养了一只猫"]
-    found = found_in_home(tmp_path, facts, "对了，送孙文洋什么礼物好")
+    [found] = found_in_home(tmp_path, facts, ["对了，送孙文洋什么礼物好"])
     assert found[0] == "孙文洋一直想买围巾", found
 
 

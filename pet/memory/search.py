@@ -124,6 +124,8 @@ _LETTER = re.compile(r"[a-z]")
 _SHORT_WORD = re.compile(r"[a-z][a-z0-9]{2,3}")
 #: what may follow a word of letters in a memory for it to count: a common ending (what
 #: recall.stem cuts off, and more), maybe a plural or possessive after it, then no letter
+#: where a word of letters starts in a memory: not after a letter or digit
+_WORD_START = r"(?<![a-z0-9])"
 _ENDINGS = r"(?:ies|ied|ing|ic|ist|ed|er|est|en|ly|y|e|d)?(?:s|es|'s)?(?![a-z])"
 #: a related word counts for this share of the term it stands in for
 RELATED_WEIGHT = 0.4
@@ -415,7 +417,7 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
                  for source, matchers in related.items()]
     # A word of letters counts where a word starts and up to an ending ("drink" in "drinks",
     # "hobb" in "hobbies"): "anna" is not in "Hannah", "ian" not in "Brian", "mila" not in "Milan".
-    starts = {term: re.compile(r"(?<![a-z0-9])" + re.escape(term) + f"(?:{re.escape(term[-1])})?" + _ENDINGS)
+    starts = {term: re.compile(_WORD_START + re.escape(term) + f"(?:{re.escape(term[-1])})?" + _ENDINGS)
               for term in weights if _LETTER.match(term)}  # the doubled last letter: shop, shopping
     lengths = [max(1, estimate_tokens(row.content)) for row in rows]
     average = sum(lengths) / len(lengths)
@@ -526,7 +528,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                 found = matches(starts)
                 if len(found) < CAP:
                     query = starts
-                    ids = sorted({*found, *_word_starts(cursor, term.text, set(ids) - set(found))}, reverse=True)
+                    glued = _word_starts(cursor, term.text, set(ids) - set(found))
+                    ids = sorted({*found, *glued}, reverse=True)
             queries[term.text], lists[term.text] = query, ids
             if len(ids) < CAP:
                 df[term.text] = max(df.get(term.text, 0.0), float(len(ids)))
@@ -535,13 +538,14 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                 df[term.text] = CAP * n / max(1.0, n - ids[-1] + 1)
 
         weight = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms}
-        fits = asked.fits({row_id for ids in lists.values() for row_id in ids}) if kinds_on else {}
+        listed = {row_id for ids in lists.values() for row_id in ids}
+        fits = asked.fits(listed) if kinds_on else {}
         scales = _kind_scales(asked, terms, lists, fits)
         # A term's related words: one list, the newest rows holding any of them.
         sources: dict[str, str] = {}  # the key of such a list: its term
         # With the kinds' classifier and more candidates than the pool holds, the kind's fit
         # picks among them: related words are looked for only with a cut term (step 3.).
-        lean = kinds_on and len({row_id for ids in lists.values() for row_id in ids}) > POOL
+        lean = kinds_on and len(listed) > POOL
         if lean and not cut:
             related_found = {}
         else:
@@ -574,7 +578,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         # AND: when the pool cannot hold every candidate, rows holding a common
         # term and a strong one may sit beyond the common term's cut: fetch them.
         if len(partial) > POOL:
-            strong = sorted((text for text in lists if text not in sources and lists[text]),  # some row holds it
+            # the strongest terms that some row holds
+            strong = sorted((text for text in lists if text not in sources and lists[text]),
                             key=lambda text: -weight[text])
             commons, others = AND_PAIRS_WITH_KINDS if kinds_on else AND_PAIRS
             for common in sorted(cut - sources.keys(), key=lambda text: -weight[text])[:commons]:
@@ -627,7 +632,7 @@ def _word_starts(cursor, term: str, ids: set[int]) -> list[int]:
     if not ids:
         return []
     marks = ",".join("?" * len(ids))
-    start = re.compile(r"(?<![a-z0-9])" + re.escape(term))
+    start = re.compile(_WORD_START + re.escape(term))
     rows = cursor.execute(f"SELECT id, content FROM memories WHERE id IN ({marks})", list(ids)).fetchall()
     return [row_id for row_id, content in rows if start.search(content.casefold())]
 
