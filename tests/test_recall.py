@@ -241,6 +241,18 @@ def test_with_many_candidates_related_words_are_still_looked_for_beside_a_cut_na
     assert "Ravi was born in May" in contents(store.search(pet_id, question, limit=3))
 
 
+def test_two_chinese_words_with_many_rows_each_are_intersected(store, pet_id, path):
+    """米拉 and 过敏 are each in more rows than a list holds, all newer than
+    the fact: only the rows holding both find it. Two-character words are
+    read from the index's instances, so their intersection is worked out
+    from those."""
+    store.remember(pet_id, "米拉对猫毛过敏，一碰就打喷嚏")
+    many(path, pet_id, [f"米拉发来第{i}张海边的照片" for i in range(300)])
+    many(path, pet_id, [f"第{i}位客人对花生过敏，要小心" for i in range(300)])
+    many(path, pet_id, [f"今天记了第{i}笔账" for i in range(2000)])  # neither word is in most rows
+    assert contents(store.search(pet_id, "米拉对什么过敏", limit=1)) == ["米拉对猫毛过敏，一碰就打喷嚏"]
+
+
 def test_chinese_substrings_match_inside_longer_text(store, pet_id):
     store.remember(pet_id, "张伟是我大学室友，现在在腾讯上班")
     store.remember(pet_id, "周末和李娜去爬山")
@@ -444,17 +456,23 @@ def test_the_recall_bench_by_meaning_never_leaks_a_hidden_memory(tmp_path):
     assert by_meaning.recall >= words.recall
 
 
-def test_another_pets_many_newer_matches_do_not_crowd_out_this_pets(tmp_path):
-    from pet.memory.db import open_database
-    from pet.memory.store import MemoryStore, PetStore
-
+@pytest.mark.parametrize("fact, theirs, question", [
+    ("loves listening to jazz on sundays", "jazz record number {} is on the shelf", "jazz"),
+    # a two-character word: its rows come from the index's instances, their state is checked after
+    ("周末喜欢听爵士乐", "第{}张爵士唱片在架子上", "爵士"),
+])
+def test_another_pets_many_newer_matches_do_not_crowd_out_this_pets(tmp_path, monkeypatch, fact, theirs, question):
+    def refuse(*args, **kwargs):
+        raise AssertionError("LIKE ran: the index's lists missed this pet's rows")
+    monkeypatch.setattr(search, "_like_rows", refuse)
     db = open_database(f"sqlite:///{tmp_path / 'crowd.db'}")
     pets = PetStore(db)
     mine = pets.ensure("xiaoqian", "xiaoqian", dt.date(2026, 11, 1)).id
     other = pets.ensure("doudou", "doudou", dt.date(2026, 11, 1)).id
     store = MemoryStore(db)
-    kept, _ = store.remember(mine, "loves listening to jazz on sundays")
-    for i in range(600):
-        store.remember(other, f"jazz record number {i} is on the shelf")
-    assert kept.id in [m.id for m in store.search(mine, "jazz")]
+    kept = [store.remember(mine, f"{fact} ({i})")[0].id for i in range(12)]
+    many(tmp_path / "crowd.db", other, [theirs.format(i) for i in range(600)])
+    many(tmp_path / "crowd.db", mine, [theirs.format(i) + "." for i in range(100)])
+    sql(tmp_path / "crowd.db", "UPDATE memories SET deleted_at = datetime('now') WHERE id > ?", kept[-1] + 600)
+    assert sorted(m.id for m in store.search(mine, question, limit=len(kept))) == kept
     db.close()

@@ -40,13 +40,20 @@ finds candidates and the scoring happens here, on a bounded pool:
    "delivery", and a person's name must not be cut off by them.
 2. A two-character term (张伟, 咖啡) is below the trigram: the index's
    vocabulary (fts5vocab) lists the trigrams that start with it ("张伟是",
-   "张伟的"), and their OR finds the rows, all but those where the term
-   ends the text. A one-character term, or one with too many trigrams, only
+   "张伟的"), and the rows holding them are its rows, all but those where
+   the term ends the text. When they are few (INSTANCE_ROWS), all of them
+   come from the vocabulary's instances in one pass over the index, and
+   whether each is the pet's and recallable is checked after, newest first;
+   else the OR of the trigrams finds the newest CAP, as for a phrase (that
+   opens each trigram's list: a name's 35 trigrams cost ten times the
+   instances). A one-character term, or one with too many trigrams, only
    takes part in scoring.
 3. AND: the strongest terms whose lists were cut off are intersected with
-   the other strong terms in FTS5, so rows holding both are not lost
-   (AND_PAIRS: the two strongest with the two strongest others; with the
-   kinds' classifier, one with one).
+   the other strong terms, so rows holding both are not lost (AND_PAIRS:
+   the two strongest with the two strongest others; with the kinds'
+   classifier, one with one): in Python when both terms' rows are known in
+   full (a two-character term's from its instances, or a list not cut
+   off), else in FTS5.
 4. Rows get a partial score from the lists they are on; the best POOL rows
    (ties: newest first) are read and scored in full. With the kinds'
    classifier (below), of the best 3 * POOL those whose partial score times
@@ -146,11 +153,17 @@ POOL = 300
 EXPANSIONS = 48
 #: tokens of a memory's prompt line besides its text
 LINE_TOKENS = 4
+#: a two-character term in at most this many rows (by its trigrams' counts) is read from the
+#: index's instances, not by the OR of its trigrams (step 2.)
+INSTANCE_ROWS = 2048
+#: rows whose state is checked at a time, for a list read from the index's instances
+LIVE_BATCH = 320
 #: rows the LIKE fallback of the FTS5 path reads
 LIKE_POOL = 2000
 #: rows the LIKE path reads at most, and scores in full
 LIKE_ROWS = 20_000
 _VOCAB = "temp.memories_fts_vocab"
+_INSTANCES = "temp.memories_fts_instances"
 #: the share of meaning in the fused score without the kinds' classifier; the rest is the words'
 MEANING_SHARE = 0.5
 #: with the classifier, the share of the kinds' fit; words and meaning share the rest
@@ -466,9 +479,12 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
          lifts: dict[int, float], asked: meanings.Asked | None = None) -> dict[int, float]:
     cursor = conn.connection.dbapi_connection.cursor()  # SQLite only: the plain sqlite3 cursor is fastest
     try:
-        if not conn.info.get(_VOCAB):  # per connection: a temp table, nothing in the file
+        if not conn.info.get(_VOCAB):  # per connection: temp tables, nothing in the file
             cursor.execute(
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS {_VOCAB} USING fts5vocab(main, {FTS_TABLE}, row)"
+            )
+            cursor.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {_INSTANCES} USING fts5vocab(main, {FTS_TABLE}, instance)"
             )
             conn.info[_VOCAB] = True
         n = float(cursor.execute("SELECT max(rowid) FROM memories").fetchone()[0] or 0)
@@ -483,6 +499,37 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                 "ORDER BY f.rowid DESC LIMIT ?"
             )
             return [r for (r,) in cursor.execute(sql, (query, pet_id, cap))]
+
+        def recallable(ids: list[int], cap: int = CAP) -> list[int]:
+            # The pet's recallable ones of `ids` (newest first), the newest `cap`.
+            kept: list[int] = []
+            for start in range(0, len(ids), LIVE_BATCH):
+                part = ids[start: start + LIVE_BATCH]
+                marks = ",".join("?" * len(part))
+                found = cursor.execute(f"SELECT id FROM memories WHERE id IN ({marks}) AND {_LIVE}", (*part, pet_id))
+                kept += sorted((r for (r,) in found), reverse=True)
+                if len(kept) >= cap:
+                    return kept[:cap]
+            return kept
+
+        # A two-character term with few rows: all of them (any pet's, any state), newest first,
+        # from the index's instances of the trigrams it starts: one read of the index, where
+        # the OR of those trigrams would open each of them.
+        every: dict[str, list[int]] = {}
+
+        def instances(text: str) -> list[int]:
+            found = cursor.execute(f"SELECT doc FROM {_INSTANCES} WHERE term >= ? AND term < ?",
+                                   (text, text + "\U0010ffff"))
+            return sorted({doc for (doc,) in found}, reverse=True)
+
+        def both(one: str, other: str) -> list[int] | None:
+            # The newest CAP rows holding both terms, when their rows are known in full: a
+            # two-character term's (`every`), a term's whole list. Else None: FTS5 finds them.
+            sets = [every.get(text) or (lists[text] if len(lists[text]) < CAP else None) for text in (one, other)]
+            if sets[0] is None or sets[1] is None:
+                return None
+            held = sorted(set(sets[0]).intersection(sets[1]), reverse=True)
+            return held[:CAP] if one not in every or other not in every else recallable(held)
 
         # Two-character terms: the trigrams they start, and so a lower bound of their rows.
         df: dict[str, float] = {}
@@ -518,7 +565,11 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                 query = " OR ".join(_phrase(trigram) for trigram in expansions[term.text])
             else:
                 continue  # one character, a piece with no trigram or with too many: scoring only
-            ids = matches(query)
+            if len(term.text) == 2 and df.get(term.text, 0.0) <= INSTANCE_ROWS:
+                every[term.text] = instances(term.text)
+                ids = recallable(every[term.text])
+            else:
+                ids = matches(query)
             if len(ids) == CAP and _SHORT_WORD.fullmatch(term.text) and not _kind_word(term.text):
                 # Many rows hold these letters, most inside other words ("eli" in "believe",
                 # "mila" in "family"): read those where a word starts with them, at the start
@@ -585,7 +636,10 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             for common in sorted(cut - sources.keys(), key=lambda text: -weight[text])[:commons]:
                 for other in [text for text in strong if text != common][:others]:
                     bonus = weight[common] + weight[other]
-                    for row_id in matches(f"({queries[common]}) AND ({queries[other]})"):
+                    held = both(common, other)
+                    if held is None:
+                        held = matches(f"({queries[common]}) AND ({queries[other]})")
+                    for row_id in held:
                         partial[row_id] = max(partial[row_id], bonus)
                         by_related.discard(row_id)
             # A cut list of related words, with the strongest term besides their own (a name,
