@@ -105,6 +105,37 @@ def test_a_deleted_row_leaves_the_index(store, pet_id, path):
     assert store.search(pet_id, "where is the bike?") == []
 
 
+def segments(path: Path) -> int:
+    return sql(path, "SELECT count(DISTINCT segid) FROM memories_fts_idx")[0][0]
+
+
+def test_an_index_in_many_pieces_is_merged_when_the_database_opens(db, store, pet_id, path):
+    """Each write adds a segment to the index, and a search opens every one
+    of them; with FTS5's default threshold (16) they pile up. The database
+    sets a lower one, and merges an index in too many into one on opening."""
+    assert sql(path, "SELECT v FROM memories_fts_config WHERE k = 'crisismerge'") == [(4,)]
+    sql(path, "INSERT INTO memories_fts(memories_fts, rank) VALUES ('crisismerge', 16)")
+    kept = [store.remember(pet_id, f"note {i}: 小雨 keeps the ledger")[0].id for i in range(14)]
+    assert segments(path) > 8
+    db.close()
+
+    again = open_database(f"sqlite:///{path}")
+    try:
+        assert segments(path) == 1
+        assert sql(path, "SELECT v FROM memories_fts_config WHERE k = 'crisismerge'") == [(4,)]
+        sql(path, "INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')")
+        assert sorted(indexed(path, "ledger")) == kept
+        again.meaning = False
+        found = MemoryStore(again).search(pet_id, "小雨", limit=20)
+        assert sorted(m.id for m in found) == kept
+        # with the lower threshold, writes one at a time leave few segments
+        for i in range(40):
+            MemoryStore(again).remember(pet_id, f"another note {i}")
+        assert segments(path) <= 8
+    finally:
+        again.close()
+
+
 def test_a_forgotten_memory_is_never_recalled(store, pet_id):
     memory, _ = store.remember(pet_id, "the spare key is under the blue pot")
     store.forget(pet_id, memory.id)

@@ -63,6 +63,30 @@ def install_fts(conn: Connection) -> bool:
     return True
 
 
+#: FTS5 merges its segments (one per write) when this many of one size have piled up:
+#: fewer than its default, 16, so that a search opens fewer of them (each opened per term)
+CRISIS_MERGE = 4
+#: an index in more segments than this is merged into one when the database opens
+#: (a bulk insert or import leaves many; a search then costs up to half as much again)
+MOST_SEGMENTS = 8
+
+
+def tidy_fts(conn: Connection) -> int:
+    """Keep the full-text index in few segments: set its merge threshold,
+    and merge it into one when it is in more than MOST_SEGMENTS (about
+    0.2 s for 100,000 memories). Returns the segments it was in."""
+    config = f"{FTS_TABLE}_config"
+    found = conn.execute(text(f"SELECT v FROM {config} WHERE k = 'crisismerge'")).scalar()
+    if found != CRISIS_MERGE:
+        conn.execute(text(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rank) VALUES ('crisismerge', :n)"),
+                     {"n": CRISIS_MERGE})
+    # each segment's leaves are listed in the _idx table, a few rows per thousand memories
+    segments = conn.execute(text(f"SELECT count(DISTINCT segid) FROM {FTS_TABLE}_idx")).scalar() or 0
+    if segments > MOST_SEGMENTS:
+        conn.execute(text(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('optimize')"))
+    return segments
+
+
 def has_fts(conn: Connection) -> bool:
     if conn.dialect.name != "sqlite":
         return False
@@ -194,4 +218,10 @@ def open_database(url: str) -> Database:
             f"cannot open the database {url}: {exc.orig if getattr(exc, 'orig', None) else exc} — "
             "if this file is not the pet's database, move it away or start with another --home"
         ) from exc
+    if fts:
+        try:
+            with engine.begin() as conn:
+                tidy_fts(conn)
+        except SQLAlchemyError as exc:  # a read-only file, a busy database: search works all the same
+            log.warning("the full-text index was left as it is: %s", exc)
     return Database(engine, fts)
