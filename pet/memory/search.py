@@ -378,7 +378,11 @@ def _age_days(updated_at: dt.datetime | str | float, now: dt.datetime) -> float:
 
 def _lift(pinned: bool, updated_at: dt.datetime | str | float, now: dt.datetime) -> float:
     """What recency and a pin multiply a memory's relevance by."""
-    return 1 + RECENCY * 0.5 ** (_age_days(updated_at, now) / HALF_LIFE_DAYS) + PIN * pinned
+    return _lift_by_age(pinned, _age_days(updated_at, now))
+
+
+def _lift_by_age(pinned: bool, age_days: float) -> float:
+    return 1 + RECENCY * 0.5 ** (max(0.0, age_days) / HALF_LIFE_DAYS) + PIN * pinned
 
 
 def _kind_word(text: str) -> bool:
@@ -430,30 +434,36 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
                  for source, matchers in related.items()]
     # A word of letters counts where a word starts and up to an ending ("drink" in "drinks",
     # "hobb" in "hobbies"): "anna" is not in "Hannah", "ian" not in "Brian", "mila" not in "Milan".
-    starts = {term: re.compile(_WORD_START + re.escape(term) + f"(?:{re.escape(term[-1])})?" + _ENDINGS)
-              for term in weights if _LETTER.match(term)}  # the doubled last letter: shop, shopping
+    texts = [row.content.casefold() for row in rows]
     lengths = [max(1, estimate_tokens(row.content)) for row in rows]
-    average = sum(lengths) / len(lengths)
-    scored = {}
-    for row, length in zip(rows, lengths):
-        content = row.content.casefold()
-        norm = K1 * (1 - B + B * length / average)
-        relevance = 0.0
-        for term, weight in weights.items():
-            tf = content.count(term)
-            if tf and term in starts:
-                tf = len(starts[term].findall(content))
+    per_token = K1 * B * len(lengths) / sum(lengths)
+    norms = [K1 * (1 - B) + per_token * length for length in lengths]  # K1 * (1 - B + B * len / avglen)
+    relevance = [0.0] * len(rows)
+    for term, weight in weights.items():  # a term at a time, over the rows that hold it
+        holding = [i for i, text in enumerate(texts) if term in text]
+        if holding and _LETTER.match(term):  # the doubled last letter: shop, shopping
+            start = re.compile(_WORD_START + re.escape(term) + f"(?:{re.escape(term[-1])})?" + _ENDINGS)
+            counts = [(i, len(start.findall(texts[i]))) for i in holding]
+        else:
+            counts = [(i, texts[i].count(term)) for i in holding]
+        for i, tf in counts:
             if tf:
-                relevance += weight * tf * (K1 + 1) / (tf + norm)
-        for source, weight, matchers in stand_ins:  # counted once, where the term itself is missing
-            if source not in content:
-                for part, pattern in matchers:
-                    if part in content and (pattern is None or pattern.search(content)):
-                        relevance += weight * (K1 + 1) / (1 + norm)
-                        break
-        if relevance > 0:
-            lifts[row.id] = _lift(bool(row.pinned), row.updated_at, now)
-            scored[row.id] = relevance * lifts[row.id]
+                relevance[i] += weight * tf * (K1 + 1) / (tf + norms[i])
+    for source, weight, matchers in stand_ins:  # counted once, where the term itself is missing
+        left = [i for i, text in enumerate(texts) if source not in text]
+        for part, pattern in matchers:
+            held = [i for i in left if part in texts[i] and (pattern is None or pattern.search(texts[i]))]
+            for i in held:
+                relevance[i] += weight * (K1 + 1) / (1 + norms[i])
+            if held:
+                held = set(held)
+                left = [i for i in left if i not in held]
+    scored = {}
+    for row, value in zip(rows, relevance):
+        if value > 0:
+            age = row.updated_at if type(row.updated_at) is float else _age_days(row.updated_at, now)
+            lift = lifts[row.id] = _lift_by_age(bool(row.pinned), age)
+            scored[row.id] = value * lift
     return scored
 
 
