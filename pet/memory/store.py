@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 
 from pet.events import MemoryRecord, Message, ReminderRecord, StoredMessage, ToolCall
 from pet.memory import meaning
@@ -192,6 +192,20 @@ class ConversationStore:
             if before_message_id is not None:
                 query = query.where(MessageRow.id < before_message_id)
             return session.scalar(query.order_by(MessageRow.id.desc()).limit(1))
+
+
+#: the memories of some ids, as MemoryRecord's fields: built once, as searches read a few at a time
+_RECORDS_BY_ID = select(
+    MemoryRow.id, MemoryRow.content, MemoryRow.tag, MemoryRow.pinned, MemoryRow.created_at, MemoryRow.updated_at,
+    MemoryRow.asserted_by, MemoryRow.status, MemoryRow.source_message_id, MemoryRow.conversation_id,
+    MemoryRow.deleted_at,
+).where(MemoryRow.id.in_(bindparam("ids", expanding=True)))
+
+
+def _records(session, ids: list[int]) -> list[MemoryRecord]:
+    """The memories of `ids`, in that order (without the ORM: a search's last step)."""
+    found = {row[0]: MemoryRecord(*row) for row in session.execute(_RECORDS_BY_ID, {"ids": ids})}
+    return [found[i] for i in ids if i in found]
 
 
 def _memory(row: MemoryRow) -> MemoryRecord:
@@ -377,8 +391,7 @@ class MemoryStore:
         with self.db.session() as session:
             ids = rank(session.connection(), pet_id, text, limit, fts=self.db.fts, earlier=earlier,
                        meaning=self.db.meaning)
-            rows = {row.id: row for row in session.scalars(select(MemoryRow).where(MemoryRow.id.in_(ids)))}
-            return [_memory(rows[i]) for i in ids if i in rows]
+            return _records(session, ids)
 
     def pinned(self, pet_id: int) -> list[MemoryRecord]:
         with self.db.session() as session:
@@ -402,8 +415,7 @@ class MemoryStore:
         with self.db.session() as session:
             ids = for_context(session.connection(), pet_id, text, tokens, limit=limit, fts=self.db.fts,
                               earlier=earlier, meaning=self.db.meaning)
-            rows = {row.id: row for row in session.scalars(select(MemoryRow).where(MemoryRow.id.in_(ids)))}
-            return [_memory(rows[i]) for i in ids if i in rows]
+            return _records(session, ids)
 
     def count(self, pet_id: int) -> int:
         with self.db.session() as session:
