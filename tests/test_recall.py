@@ -136,6 +136,52 @@ def test_an_index_in_many_pieces_is_merged_when_the_database_opens(db, store, pe
         again.close()
 
 
+def ids_found(store, pet_id, question: str) -> list[int]:
+    return [m.id for m in store.search(pet_id, question, limit=20)]
+
+
+def test_search_follows_every_change_after_its_first_look(db, store, pet_id, path):
+    """Search keeps the pet's recallable memories in memory (pet.memory.replica)
+    after its first look; every later change, through the store or by SQL
+    from another connection, shows in the next search."""
+    a, b, c, d, e = (store.remember(pet_id, f"kiwi note {name}")[0].id for name in "abcde")
+    assert sorted(ids_found(store, pet_id, "kiwi")) == [a, b, c, d, e]
+
+    store.forget(pet_id, a)
+    sql(path, "UPDATE memories SET content = 'mango note b' WHERE id = ?", b)
+    sql(path, "DELETE FROM memories WHERE id = ?", c)
+    sql(path, "UPDATE memories SET status = 'pending' WHERE id = ?", d)
+    other = PetStore(store.db).ensure("doudou", "doudou", ADOPTED).id
+    sql(path, "UPDATE memories SET pet_id = ? WHERE id = ?", other, e)
+    f = store.remember(pet_id, "kiwi note f")[0].id
+    assert ids_found(store, pet_id, "kiwi") == [f]
+    assert ids_found(store, pet_id, "mango") == [b]
+
+    store.restore(pet_id, a)
+    sql(path, "UPDATE memories SET status = 'active' WHERE id = ?", d)
+    assert sorted(ids_found(store, pet_id, "kiwi")) == [a, d, f]
+    # a pin and a date written by SQL count in the ranking: the lift of a pin beats a newer twin
+    sql(path, "UPDATE memories SET pinned = 1, updated_at = datetime('now', '-400 days') WHERE id = ?", a)
+    assert ids_found(store, pet_id, "kiwi")[0] == a
+
+
+def test_a_search_that_missed_changes_the_log_dropped_reads_all_again(db, store, pet_id, path, monkeypatch):
+    """The log of changes keeps the last KEEP when the database opens; a
+    copy that has missed more than that is read again in full."""
+    from pet.memory import replica
+
+    kept = [store.remember(pet_id, f"plum note {i}")[0].id for i in range(12)]
+    assert sorted(ids_found(store, pet_id, "plum")) == kept
+    for row_id in kept[:10]:
+        sql(path, "UPDATE memories SET content = 'pear note' WHERE id = ?", row_id)
+    monkeypatch.setattr(replica, "KEEP", 3)
+    with db.engine.begin() as conn:
+        replica.tidy(conn)
+    assert sql(path, "SELECT count(*) FROM memory_changes") == [(3,)]
+    assert sorted(ids_found(store, pet_id, "plum")) == kept[10:]
+    assert sorted(ids_found(store, pet_id, "pear")) == kept[:10]
+
+
 def test_a_forgotten_memory_is_never_recalled(store, pet_id):
     memory, _ = store.remember(pet_id, "the spare key is under the blue pot")
     store.forget(pet_id, memory.id)

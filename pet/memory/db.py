@@ -13,12 +13,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pet.errors import StorageError
+from pet.memory import replica
 from pet.memory.models import Base, InboxRow, MemoryRow, SchemaVersion, SummaryRow, TraceRow
 from pet.memory.models import MemoryVectorRow
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: the full-text index of memories (SQLite only): trigram tokens, so Chinese
 #: and English substrings of three characters or more match; kept in sync
@@ -122,8 +123,15 @@ def _to_v4(conn: Connection) -> None:
     MemoryVectorRow.__table__.create(conn, checkfirst=True)
 
 
+def _to_v5(conn: Connection) -> None:
+    """Release 5: a log of the ids of memories written, which search's copy
+    of them follows (pet.memory.replica; SQLite only)."""
+    if conn.dialect.name == "sqlite":
+        replica.install(conn)
+
+
 #: upgrade steps: MIGRATIONS[n] turns a version n-1 database into version n
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5}
 
 
 #: how much of the database file SQLite reads through a memory map
@@ -184,7 +192,8 @@ def _migrate(engine: Engine) -> None:
             # A new database (or a first start that died before stamping the
             # version) gets the current schema at once, stamped current.
             Base.metadata.create_all(conn)
-            install_fts(conn)
+            if install_fts(conn):
+                replica.install(conn)
             conn.execute(SchemaVersion.__table__.insert().values(version=SCHEMA_VERSION))
             return
         if current > SCHEMA_VERSION:
@@ -222,6 +231,7 @@ def open_database(url: str) -> Database:
         try:
             with engine.begin() as conn:
                 tidy_fts(conn)
+                replica.tidy(conn)
         except SQLAlchemyError as exc:  # a read-only file, a busy database: search works all the same
             log.warning("the full-text index was left as it is: %s", exc)
     return Database(engine, fts)

@@ -26,10 +26,14 @@ person's own words beats one that only says the same in other words.
 
 FTS5 path, built to stay fast at 100,000 rows. BM25 inside FTS5 scores every
 row an OR query matches, which is slow when a term is common, so FTS5 only
-finds candidates and the scoring happens here, on a bounded pool:
+finds candidates and the scoring happens here, on a bounded pool. Which
+rows are the pet's and recallable, and their text, come from a copy in
+memory (replica.py), not from a lookup in the table each:
 
 1. Each term of three characters or more is an FTS5 phrase (the trigram
-   tokenizer matches it as a substring); its newest CAP matches are read.
+   tokenizer matches it as a substring); its newest CAP matches among the
+   pet's recallable rows are read (another pet's many newer matches must
+   not crowd them out).
    Fewer than CAP means the list is complete and its length is df; a full
    list means a common term, whose df is estimated from how densely the
    matches fill the newest rowids. A full list of a short word of letters
@@ -112,6 +116,7 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -120,6 +125,7 @@ from typing import Iterable, NamedTuple, Sequence
 from sqlalchemy import Connection, case, func, literal, or_, select
 
 from pet.memory import meaning as meanings
+from pet.memory import replica
 from pet.memory.concepts import expand, matcher, phrases, related as related_words
 from pet.memory.db import FTS_TABLE, sqlite_rows
 from pet.memory.models import MemoryRow, utcnow
@@ -156,8 +162,6 @@ LINE_TOKENS = 4
 #: a two-character term in at most this many rows (by its trigrams' counts) is read from the
 #: index's instances, not by the OR of its trigrams (step 2.)
 INSTANCE_ROWS = 2048
-#: rows whose state is checked at a time, for a list read from the index's instances
-LIVE_BATCH = 320
 #: rows the LIKE fallback of the FTS5 path reads
 LIKE_POOL = 2000
 #: rows the LIKE path reads at most, and scores in full
@@ -499,28 +503,16 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             conn.info[_VOCAB] = True
         n = float(cursor.execute("SELECT max(rowid) FROM memories").fetchone()[0] or 0)
 
-        def matches(query: str, cap: int = CAP) -> list[int]:
-            # The pet's recallable rows only, before the cap: another pet's many
-            # newer matches must not crowd this pet's out. CROSS JOIN keeps the
-            # index match as the outer loop.
-            sql = (
-                f"SELECT f.rowid FROM {FTS_TABLE} AS f CROSS JOIN memories AS m ON m.id = f.rowid "
-                f"WHERE {FTS_TABLE} MATCH ? AND m.pet_id = ? AND m.status = 'active' AND m.deleted_at IS NULL "
-                "ORDER BY f.rowid DESC LIMIT ?"
-            )
-            return [r for (r,) in cursor.execute(sql, (query, pet_id, cap))]
+        live = replica.rows(conn, pet_id)  # the pet's recallable rows
 
-        def recallable(ids: list[int], cap: int = CAP) -> list[int]:
-            # The pet's recallable ones of `ids` (newest first), the newest `cap`.
-            kept: list[int] = []
-            for start in range(0, len(ids), LIVE_BATCH):
-                part = ids[start: start + LIVE_BATCH]
-                marks = ",".join("?" * len(part))
-                found = cursor.execute(f"SELECT id FROM memories WHERE id IN ({marks}) AND {_LIVE}", (*part, pet_id))
-                kept += sorted((r for (r,) in found), reverse=True)
-                if len(kept) >= cap:
-                    return kept[:cap]
-            return kept
+        def recallable(ids: Iterable[int], cap: int = CAP) -> list[int]:
+            # The pet's recallable ones of `ids` (newest first), the newest `cap`: another
+            # pet's many newer matches must not crowd this pet's out.
+            return list(itertools.islice((row_id for row_id in ids if row_id in live), cap))
+
+        def matches(query: str, cap: int = CAP) -> list[int]:
+            sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? ORDER BY rowid DESC"
+            return recallable((r for (r,) in cursor.execute(sql, (query,))), cap)
 
         # A two-character term with few rows: all of them (any pet's, any state), newest first,
         # from the index's instances of the trigrams it starts: one read of the index, where
@@ -589,7 +581,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                 found = matches(starts)
                 if len(found) < CAP:
                     query = starts
-                    glued = _word_starts(cursor, term.text, set(ids) - set(found))
+                    glued = _word_starts(live, term.text, set(ids) - set(found))
                     ids = sorted({*found, *glued}, reverse=True)
             queries[term.text], lists[term.text] = query, ids
             if len(ids) < CAP:
@@ -671,7 +663,9 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         else:
             best = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
             pool = [row_id for row_id, _ in best]
-        rows = _read(cursor, pet_id, pool, now)
+        now_julian = cursor.execute("SELECT julianday(?)", (_julian(now),)).fetchone()[0]
+        rows = [_Row(row_id, row.content, row.pinned, now_julian - row.julian)
+                for row_id, row in ((row_id, live.get(row_id)) for row_id in pool) if row is not None]
         if len(rows) < limit:
             short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
             short += [t for t in related if len(t.text) == 2]
@@ -691,14 +685,10 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         cursor.close()
 
 
-def _word_starts(cursor, term: str, ids: set[int]) -> list[int]:
+def _word_starts(live: dict[int, replica.Held], term: str, ids: set[int]) -> list[int]:
     """Those of `ids` whose text holds `term` where a word starts (_score's rule)."""
-    if not ids:
-        return []
-    marks = ",".join("?" * len(ids))
     start = re.compile(_WORD_START + re.escape(term))
-    rows = cursor.execute(f"SELECT id, content FROM memories WHERE id IN ({marks})", list(ids)).fetchall()
-    return [row_id for row_id, content in rows if start.search(content.casefold())]
+    return [row_id for row_id in ids if (row := live.get(row_id)) and start.search(row.content.casefold())]
 
 
 def _by_kind(partial: dict[int, float], fits: dict[int, float]) -> list[int]:
@@ -743,14 +733,6 @@ _LIVE = "+pet_id = ? AND status = 'active' AND deleted_at IS NULL"
 
 #: a row's age in days, worked out by SQLite (faster than parsing each time in Python)
 _AGE = "julianday(?) - julianday(updated_at)"
-
-
-def _read(cursor, pet_id: int, ids: list[int], now: dt.datetime) -> list[_Row]:
-    if not ids:
-        return []
-    marks = ",".join("?" * len(ids))
-    sql = f"SELECT id, content, pinned, {_AGE} FROM memories WHERE id IN ({marks}) AND {_LIVE}"
-    return [_Row(*r) for r in cursor.execute(sql, (_julian(now), *ids, pet_id))]
 
 
 def _julian(now: dt.datetime) -> str:
