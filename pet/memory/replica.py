@@ -20,7 +20,6 @@ from __future__ import annotations
 import threading
 import weakref
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from sqlalchemy import Connection, Engine, text
 
@@ -39,12 +38,10 @@ KEEP = 20_000
 _CHUNK = 500
 
 
-class Held(NamedTuple):
-    """A recallable memory as search needs it."""
-
-    content: str
-    pinned: bool
-    julian: float  # SQLite's julianday() of updated_at
+#: a recallable memory as search needs it: (text, pinned, SQLite's julianday() of updated_at).
+#: A plain tuple of plain values, which Python's garbage collector stops tracking: with
+#: 100,000 of them tracked (a NamedTuple), each full collection took 18 ms more.
+Held = tuple[str, bool, float]
 
 
 def install(conn: Connection) -> None:
@@ -101,7 +98,7 @@ def _catch_up(cursor, pet_id: int, copy: _Copy, newest: int) -> None:
             f"SELECT DISTINCT memory_id FROM {CHANGES} WHERE seq > ? AND seq <= ?", (copy.seq, newest))]
     if missed or len(changed) > KEEP:
         found = cursor.execute(f"SELECT {_COLUMNS} FROM memories WHERE {_LIVE}", (pet_id,))
-        copy.rows = {row_id: Held(content, bool(pinned), julian) for row_id, content, pinned, julian in found}
+        copy.rows = {row_id: (content, bool(pinned), julian) for row_id, content, pinned, julian in found}
     else:
         for start in range(0, len(changed), _CHUNK):
             part = changed[start: start + _CHUNK]
@@ -111,5 +108,5 @@ def _catch_up(cursor, pet_id: int, copy: _Copy, newest: int) -> None:
             for row_id in part:
                 copy.rows.pop(row_id, None)
             for row_id, content, pinned, julian in found:
-                copy.rows[row_id] = Held(content, bool(pinned), julian)
+                copy.rows[row_id] = (content, bool(pinned), julian)
     copy.seq = newest

@@ -664,7 +664,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             best = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
             pool = [row_id for row_id, _ in best]
         now_julian = cursor.execute("SELECT julianday(?)", (_julian(now),)).fetchone()[0]
-        rows = [_Row(row_id, row.content, row.pinned, now_julian - row.julian)
+        rows = [_Row(row_id, row[0], row[1], now_julian - row[2])
                 for row_id, row in ((row_id, live.get(row_id)) for row_id in pool) if row is not None]
         if len(rows) < limit:
             short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
@@ -688,7 +688,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
 def _word_starts(live: dict[int, replica.Held], term: str, ids: set[int]) -> list[int]:
     """Those of `ids` whose text holds `term` where a word starts (_score's rule)."""
     start = re.compile(_WORD_START + re.escape(term))
-    return [row_id for row_id in ids if (row := live.get(row_id)) and start.search(row.content.casefold())]
+    return [row_id for row_id in ids if (row := live.get(row_id)) and start.search(row[0].casefold())]
 
 
 def _by_kind(partial: dict[int, float], fits: dict[int, float]) -> list[int]:
