@@ -116,7 +116,6 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
-import itertools
 import math
 import re
 from collections import defaultdict
@@ -326,7 +325,8 @@ def _with_meaning(conn: Connection, pet_id: int, asked: meanings.Asked, scored: 
     widen = MEANING_COUNT if len(scored) < MEANING_WIDEN else 0
     # The words' best POOL only, as many as the FTS5 path scores: LIKE may have scored
     # thousands, and fusing them all would cost more than the rest of the search.
-    scored = dict(heapq.nlargest(POOL, scored.items(), key=lambda item: (item[1], item[0])))
+    if len(scored) > POOL:
+        scored = dict(heapq.nlargest(POOL, scored.items(), key=lambda item: (item[1], item[0])))
     found = asked.likeness(scored, widen)
     cosines = found.cosines
     # A memory no word found must be at least as alike as the best one the words found.
@@ -505,14 +505,23 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
 
         live = replica.rows(conn, pet_id)  # the pet's recallable rows
 
-        def recallable(ids: Iterable[int], cap: int = CAP) -> list[int]:
+        def recallable(ids: list[int], cap: int = CAP) -> list[int]:
             # The pet's recallable ones of `ids` (newest first), the newest `cap`: another
             # pet's many newer matches must not crowd this pet's out.
-            return list(itertools.islice((row_id for row_id in ids if row_id in live), cap))
+            kept: list[int] = []
+            for start in range(0, len(ids), cap):
+                kept += [row_id for row_id in ids[start: start + cap] if row_id in live]
+                if len(kept) >= cap:
+                    break
+            return kept[:cap]
 
         def matches(query: str, cap: int = CAP) -> list[int]:
-            sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? ORDER BY rowid DESC"
-            return recallable((r for (r,) in cursor.execute(sql, (query,))), cap)
+            found = cursor.execute(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? ORDER BY rowid DESC",
+                                   (query,))
+            kept: list[int] = []
+            while len(kept) < cap and (part := found.fetchmany(cap)):  # as many as the cap at a time
+                kept += [row_id for (row_id,) in part if row_id in live]
+            return kept[:cap]
 
         # A two-character term with few rows: all of them (any pet's, any state), newest first,
         # from the index's instances of the trigrams it starts: one read of the index, where
@@ -664,8 +673,8 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
             best = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
             pool = [row_id for row_id, _ in best]
         now_julian = cursor.execute("SELECT julianday(?)", (_julian(now),)).fetchone()[0]
-        rows = [_Row(row_id, row[0], row[1], now_julian - row[2])
-                for row_id, row in ((row_id, live.get(row_id)) for row_id in pool) if row is not None]
+        rows = [_Row._make((row_id, row[0], row[1], now_julian - row[2]))
+                for row_id in pool if (row := live.get(row_id)) is not None]
         if len(rows) < limit:
             short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
             short += [t for t in related if len(t.text) == 2]
