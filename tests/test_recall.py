@@ -160,9 +160,63 @@ def test_search_follows_every_change_after_its_first_look(db, store, pet_id, pat
     store.restore(pet_id, a)
     sql(path, "UPDATE memories SET status = 'active' WHERE id = ?", d)
     assert sorted(ids_found(store, pet_id, "kiwi")) == [a, d, f]
-    # a pin and a date written by SQL count in the ranking: the lift of a pin beats a newer twin
-    sql(path, "UPDATE memories SET pinned = 1, updated_at = datetime('now', '-400 days') WHERE id = ?", a)
+    # dates and pins written by SQL count in the ranking (same text: ties go to the newest id)
+    sql(path, "UPDATE memories SET updated_at = datetime('now', '-400 days') WHERE id IN (?, ?, ?)", a, d, f)
+    assert ids_found(store, pet_id, "kiwi") == [f, d, a]
+    sql(path, "UPDATE memories SET updated_at = datetime('now') WHERE id = ?", a)
     assert ids_found(store, pet_id, "kiwi")[0] == a
+    sql(path, "UPDATE memories SET updated_at = datetime('now', '-400 days') WHERE id = ?", a)
+    sql(path, "UPDATE memories SET pinned = 1 WHERE id = ?", d)
+    assert ids_found(store, pet_id, "kiwi")[0] == d
+
+
+def test_a_search_inside_a_transaction_that_is_rolled_back_leaves_no_trace(db, store, pet_id):
+    """A search on a connection with writes not yet committed sees them;
+    after a rollback, the log's numbers are given out again, and the rows
+    it saw must not stay in the copy other searches use."""
+    from sqlalchemy import text
+
+    store.remember(pet_id, "likes kiwi")
+    assert contents(store.search(pet_id, "kiwi")) == ["likes kiwi"]
+    with db.engine.connect() as conn:
+        writing = conn.begin()
+        conn.execute(text("INSERT INTO memories (pet_id, content, key, tag, pinned, asserted_by, status, "
+                          "created_at, updated_at) VALUES (:pet, 'a walrus on the beach', 'walrus', '', 0, "
+                          "'person', 'active', datetime('now'), datetime('now'))"), {"pet": pet_id})
+        assert len(search.rank(conn, pet_id, "walrus", 5, fts=True)) == 1
+        writing.rollback()
+    zebra = store.remember(pet_id, "zebra crossing by the school")[0]  # the same id and log number
+    assert ids_found(store, pet_id, "zebra") == [zebra.id]
+    assert store.search(pet_id, "walrus") == []
+
+
+def test_changes_dropped_from_the_log_while_a_search_reads_it_are_noticed(db, store, pet_id, path, monkeypatch):
+    """Another process that opens the database prunes the log; if it does so
+    while a search reads the changes, the search reads all again."""
+    from pet.memory import replica
+
+    kept = [store.remember(pet_id, f"plum note {i}")[0].id for i in range(12)]
+    assert len(ids_found(store, pet_id, "plum")) == 12
+    for row_id in kept[:10]:
+        sql(path, "UPDATE memories SET content = 'pear note' WHERE id = ?", row_id)
+    reads = []
+
+    class Pruning:  # the cursor of the search, with a prune by "another process" after the log's first read
+        def __init__(self, cursor):
+            self.cursor = cursor
+
+        def execute(self, statement, *args):
+            found = self.cursor.execute(statement, *args)
+            if statement.startswith("SELECT min(seq)") and not reads:
+                reads.append(found.fetchone())
+                sql(path, "DELETE FROM memory_changes WHERE seq <= (SELECT max(seq) FROM memory_changes) - 3")
+                return type("One", (), {"fetchone": lambda _: reads[0]})()
+            return found
+
+    catch_up = replica._catch_up
+    monkeypatch.setattr(replica, "_catch_up", lambda cursor, *args: catch_up(Pruning(cursor), *args))
+    assert sorted(ids_found(store, pet_id, "pear")) == kept[:10]
+    assert reads
 
 
 def test_a_search_that_missed_changes_the_log_dropped_reads_all_again(db, store, pet_id, path, monkeypatch):

@@ -126,7 +126,7 @@ def _to_v4(conn: Connection) -> None:
 def _to_v5(conn: Connection) -> None:
     """Release 5: a log of the ids of memories written, which search's copy
     of them follows (pet.memory.replica; SQLite only)."""
-    if conn.dialect.name == "sqlite":
+    if has_fts(conn):  # search by words uses it on the FTS5 path only
         replica.install(conn)
 
 
@@ -227,11 +227,12 @@ def open_database(url: str) -> Database:
             f"cannot open the database {url}: {exc.orig if getattr(exc, 'orig', None) else exc} — "
             "if this file is not the pet's database, move it away or start with another --home"
         ) from exc
-    if fts:
-        try:
-            with engine.begin() as conn:
-                tidy_fts(conn)
-                replica.tidy(conn)
-        except SQLAlchemyError as exc:  # a read-only file, a busy database: search works all the same
-            log.warning("the full-text index was left as it is: %s", exc)
+    if fts:  # upkeep; on a read-only file or a busy database, search works all the same
+        for upkeep, left in ((tidy_fts, "the full-text index was left as it is"),
+                             (replica.tidy, "the log of memories changed was left as it is")):
+            try:
+                with engine.begin() as conn:
+                    upkeep(conn)
+            except SQLAlchemyError as exc:
+                log.warning("%s: %s", left, exc)
     return Database(engine, fts)

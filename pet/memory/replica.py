@@ -12,7 +12,7 @@ too. Each search first reads the changes since the copy last looked (one
 read of the log's last row when there are none) and reads those rows
 again. The log keeps the last KEEP changes (`tidy`, when the database
 opens); a copy that has missed more is read again in full, as is a pet's
-first (about 0.4 s for 100,000 memories).
+first (0.2 s and 26 MB for 95,000 memories).
 """
 
 from __future__ import annotations
@@ -51,9 +51,10 @@ def install(conn: Connection) -> None:
 
 
 def tidy(conn: Connection) -> None:
-    """Drop all but the last KEEP changes."""
-    conn.execute(text(f"DELETE FROM {CHANGES} WHERE seq <= (SELECT max(seq) FROM {CHANGES}) - :keep"),
-                 {"keep": KEEP})
+    """Drop all but the last KEEP changes (writing only when there are more)."""
+    oldest, newest = conn.execute(text(f"SELECT min(seq), max(seq) FROM {CHANGES}")).one()
+    if newest is not None and newest - oldest >= KEEP:
+        conn.execute(text(f"DELETE FROM {CHANGES} WHERE seq <= :last"), {"last": newest - KEEP})
 
 
 @dataclass
@@ -71,13 +72,20 @@ _COLUMNS = "id, content, pinned, julianday(updated_at)"
 
 
 def rows(conn: Connection, pet_id: int) -> dict[int, Held]:
-    """The pet's recallable memories by id, as of now. The dict is shared:
-    read it, never change it."""
+    """The pet's recallable memories by id, as of now. The dict may be
+    shared: read it, never change it."""
     with _COPIES_LOCK:
         copy = _COPIES.setdefault(conn.engine, {}).setdefault(pet_id, _Copy())
     cursor = conn.connection.dbapi_connection.cursor()
     try:
         newest = cursor.execute(f"SELECT coalesce(max(seq), 0) FROM {CHANGES}").fetchone()[0]
+        if conn.connection.dbapi_connection.in_transaction:
+            # This connection may have written rows it has not committed; after a rollback
+            # their numbers in the log are given out again. Catch up a private copy.
+            with copy.lock:
+                copy = _Copy(copy.seq, dict(copy.rows))
+            _catch_up(cursor, pet_id, copy, newest)
+            return copy.rows
         if newest == copy.seq:
             return copy.rows
         with copy.lock:
@@ -90,23 +98,30 @@ def rows(conn: Connection, pet_id: int) -> dict[int, Held]:
 
 def _catch_up(cursor, pet_id: int, copy: _Copy, newest: int) -> None:
     # Changes after `newest` (committed meanwhile) are read again next time: reading a row twice is harmless.
-    oldest = cursor.execute(f"SELECT min(seq) FROM {CHANGES}").fetchone()[0]
-    missed = copy.seq < 0 or (oldest is not None and oldest > copy.seq + 1)
     changed: list[int] = []
+    missed = copy.seq < 0 or newest < copy.seq or _pruned(cursor, copy.seq)
     if not missed:
         changed = [i for (i,) in cursor.execute(
             f"SELECT DISTINCT memory_id FROM {CHANGES} WHERE seq > ? AND seq <= ?", (copy.seq, newest))]
-    if missed or len(changed) > KEEP:
+        missed = len(changed) > KEEP or _pruned(cursor, copy.seq)  # again: another process may have pruned meanwhile
+    if missed:
         found = cursor.execute(f"SELECT {_COLUMNS} FROM memories WHERE {_LIVE}", (pet_id,))
         copy.rows = {row_id: (content, bool(pinned), julian) for row_id, content, pinned, julian in found}
     else:
         for start in range(0, len(changed), _CHUNK):
             part = changed[start: start + _CHUNK]
             marks = ",".join("?" * len(part))
-            found = cursor.execute(f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks}) AND {_LIVE}",
-                                   (*part, pet_id)).fetchall()
-            for row_id in part:
-                copy.rows.pop(row_id, None)
-            for row_id, content, pinned, julian in found:
-                copy.rows[row_id] = (content, bool(pinned), julian)
+            found = {row_id: (content, bool(pinned), julian) for row_id, content, pinned, julian in cursor.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks}) AND {_LIVE}", (*part, pet_id))}
+            for row_id in part:  # in place, so that a search reading the dict meanwhile misses nothing live
+                if row_id in found:
+                    copy.rows[row_id] = found[row_id]
+                else:
+                    copy.rows.pop(row_id, None)
     copy.seq = newest
+
+
+def _pruned(cursor, seq: int) -> bool:
+    """Whether changes after `seq` have been dropped from the log."""
+    oldest = cursor.execute(f"SELECT min(seq) FROM {CHANGES}").fetchone()[0]
+    return oldest is not None and oldest > seq + 1

@@ -195,7 +195,7 @@ class _Row(NamedTuple):
     id: int
     content: str
     pinned: bool
-    updated_at: dt.datetime | str | float  # a float: the age in days, as SQLite works it out
+    updated_at: dt.datetime | str | float  # a float: the age in days (of julian days from SQLite)
 
 
 def rank(
