@@ -72,10 +72,10 @@ CRISIS_MERGE = 4
 MOST_SEGMENTS = 8
 
 
-def tidy_fts(conn: Connection) -> int:
+def tidy_fts(conn: Connection) -> None:
     """Keep the full-text index in few segments: set its merge threshold,
     and merge it into one when it is in more than MOST_SEGMENTS (about
-    0.2 s for 100,000 memories). Returns the segments it was in."""
+    0.2 s for 100,000 memories)."""
     config = f"{FTS_TABLE}_config"
     found = conn.execute(text(f"SELECT v FROM {config} WHERE k = 'crisismerge'")).scalar()
     if found != CRISIS_MERGE:
@@ -85,7 +85,6 @@ def tidy_fts(conn: Connection) -> int:
     segments = conn.execute(text(f"SELECT count(DISTINCT segid) FROM {FTS_TABLE}_idx")).scalar() or 0
     if segments > MOST_SEGMENTS:
         conn.execute(text(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('optimize')"))
-    return segments
 
 
 def has_fts(conn: Connection) -> bool:

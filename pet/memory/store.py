@@ -194,17 +194,13 @@ class ConversationStore:
             return session.scalar(query.order_by(MessageRow.id.desc()).limit(1))
 
 
-#: the memories of some ids, as MemoryRecord's fields: built once, as searches read a few at a time
-_RECORDS_BY_ID = select(
-    MemoryRow.id, MemoryRow.content, MemoryRow.tag, MemoryRow.pinned, MemoryRow.created_at, MemoryRow.updated_at,
-    MemoryRow.asserted_by, MemoryRow.status, MemoryRow.source_message_id, MemoryRow.conversation_id,
-    MemoryRow.deleted_at,
-).where(MemoryRow.id.in_(bindparam("ids", expanding=True)))
+#: the memories of some ids: built once, as every search reads a few
+_BY_IDS = select(MemoryRow.__table__).where(MemoryRow.id.in_(bindparam("ids", expanding=True)))
 
 
 def _records(session, ids: list[int]) -> list[MemoryRecord]:
-    """The memories of `ids`, in that order (without the ORM: a search's last step)."""
-    found = {row[0]: MemoryRecord(*row) for row in session.execute(_RECORDS_BY_ID, {"ids": ids})}
+    """The memories of `ids`, in that order (table rows, not ORM objects: a search's last step)."""
+    found = {row.id: _memory(row) for row in session.execute(_BY_IDS, {"ids": ids})}
     return [found[i] for i in ids if i in found]
 
 
