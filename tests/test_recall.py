@@ -374,9 +374,9 @@ def test_with_many_candidates_related_words_are_still_looked_for_beside_a_cut_na
 
 def test_two_chinese_words_with_many_rows_each_are_intersected(store, pet_id, path):
     """米拉 and 过敏 are each in more rows than a list holds, all newer than
-    the fact: only the rows holding both find it. Two-character words are
-    read from the index's instances, so their intersection is worked out
-    from those."""
+    the fact: only the rows holding both find it. (Two-character words are
+    read from the index's instances, and their intersection is taken from
+    those rows; this checks the result, which an FTS5 AND would give too.)"""
     store.remember(pet_id, "米拉对猫毛过敏，一碰就打喷嚏")
     many(path, pet_id, [f"米拉发来第{i}张海边的照片" for i in range(300)])
     many(path, pet_id, [f"第{i}位客人对花生过敏，要小心" for i in range(300)])
