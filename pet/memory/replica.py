@@ -66,8 +66,9 @@ class _Copy:
 
 _COPIES: weakref.WeakKeyDictionary[Engine, dict[int, _Copy]] = weakref.WeakKeyDictionary()
 _COPIES_LOCK = threading.Lock()
-#: the pet's recallable rows ("+pet_id": a read of the table in id order, not a walk of the pet's index)
-_LIVE = "+pet_id = ? AND status = 'active' AND deleted_at IS NULL"
+#: the pet's recallable rows. "+pet_id" keeps SQLite off the pet's index: walking it
+#: costs ten times a read of the table in id order when one pet owns most rows
+LIVE = "+pet_id = ? AND status = 'active' AND deleted_at IS NULL"
 _COLUMNS = "id, content, pinned, julianday(updated_at)"
 
 
@@ -105,14 +106,14 @@ def _catch_up(cursor, pet_id: int, copy: _Copy, newest: int) -> None:
             f"SELECT DISTINCT memory_id FROM {CHANGES} WHERE seq > ? AND seq <= ?", (copy.seq, newest))]
         missed = len(changed) > KEEP or _pruned(cursor, copy.seq)  # again: another process may have pruned meanwhile
     if missed:
-        found = cursor.execute(f"SELECT {_COLUMNS} FROM memories WHERE {_LIVE}", (pet_id,))
+        found = cursor.execute(f"SELECT {_COLUMNS} FROM memories WHERE {LIVE}", (pet_id,))
         copy.rows = {row_id: (content, bool(pinned), julian) for row_id, content, pinned, julian in found}
     else:
         for start in range(0, len(changed), _CHUNK):
             part = changed[start: start + _CHUNK]
             marks = ",".join("?" * len(part))
             found = {row_id: (content, bool(pinned), julian) for row_id, content, pinned, julian in cursor.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks}) AND {_LIVE}", (*part, pet_id))}
+                f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks}) AND {LIVE}", (*part, pet_id))}
             for row_id in part:  # in place, so that a search reading the dict meanwhile misses nothing live
                 if row_id in found:
                     copy.rows[row_id] = found[row_id]

@@ -672,6 +672,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         else:
             best = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
             pool = [row_id for row_id, _ in best]
+        # SQLite's julianday, as the copy's are: the same ages as SQLite would work out
         now_julian = cursor.execute("SELECT julianday(?)", (_julian(now),)).fetchone()[0]
         rows = [_Row._make((row_id, row[0], row[1], now_julian - row[2]))
                 for row_id in pool if (row := live.get(row_id)) is not None]
@@ -735,11 +736,6 @@ def _related_phrases(related: Sequence[Term], expansions: dict[str, list[str]]) 
     }
 
 
-#: "+pet_id" keeps SQLite off the pet's index: walking it costs ten times a
-#: read of the table in id order when one pet owns most rows
-_LIVE = "+pet_id = ? AND status = 'active' AND deleted_at IS NULL"
-
-
 #: a row's age in days, worked out by SQLite (faster than parsing each time in Python)
 _AGE = "julianday(?) - julianday(updated_at)"
 
@@ -750,7 +746,7 @@ def _julian(now: dt.datetime) -> str:
 
 def _like_rows(cursor, pet_id: int, terms: list[Term], now: dt.datetime) -> list[_Row]:
     where = " OR ".join("content LIKE ?" for _ in terms)
-    sql = (f"SELECT id, content, pinned, {_AGE} FROM memories WHERE {_LIVE} AND ({where}) "
+    sql = (f"SELECT id, content, pinned, {_AGE} FROM memories WHERE {replica.LIVE} AND ({where}) "
            f"ORDER BY id DESC LIMIT {LIKE_POOL}")
     return [_Row(*r) for r in cursor.execute(sql, (_julian(now), pet_id, *(f"%{t.text}%" for t in terms)))]
 
@@ -759,7 +755,7 @@ def _like_rows(cursor, pet_id: int, terms: list[Term], now: dt.datetime) -> list
 
 
 def _live(pet_id: int) -> tuple:
-    """The pet's recallable rows ("pet_id + 0": see _LIVE)."""
+    """The pet's recallable rows ("pet_id + 0": see replica.LIVE)."""
     return (MemoryRow.pet_id + 0 == pet_id, MemoryRow.status == "active", MemoryRow.deleted_at.is_(None))
 
 
