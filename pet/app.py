@@ -280,6 +280,11 @@ class App:
     def close(self) -> None:
         if self.scheduler is not None:
             self.scheduler.shutdown()
+        # An in-process model still generating in a worker thread (a brief's
+        # rewording past its time limit) must stop before the process ends.
+        close_model = getattr(self.brain.model, "close", None)
+        if callable(close_model):
+            close_model()
         meaning.stop_backfill(self.db.engine)
         self.db.close()
 

@@ -1,4 +1,4 @@
-"""`pet chat`: talk to the pet in a terminal.
+"""`python run.py chat`: talk to the pet in a terminal.
 
 It talks to a running pet over its HTTP API (server-sent events, so the reply
 streams in as the pet thinks), or, when none answers, wakes one in this
@@ -117,12 +117,12 @@ class Connection:
             if err.code == 401:
                 raise PasswordNeeded(
                     f"the pet at {self.url} wants its password (LAN mode): set PET_PASSWORD "
-                    "to the one `pet run --lan` showed"
+                    "to the one `python run.py --lan` showed"
                 ) from None
             raise ChatUnavailable(f"the pet answered {err.code}: {detail or err.reason}") from None
         except (urllib.error.URLError, OSError) as err:
             raise ChatUnavailable(
-                f"no pet answers at {self.url} ({getattr(err, 'reason', err)}) — is `pet run` "
+                f"no pet answers at {self.url} ({getattr(err, 'reason', err)}) — is `python run.py` "
                 "up? Leave out --url to chat with a pet started here"
             ) from None
 
@@ -189,7 +189,7 @@ class RemoteBackend:
 class LocalBackend:
     """The pet's agent in this process, for when none is running. Its
     scheduler stays off: a terminal chat should not fire reminders; the next
-    `pet run` settles them."""
+    `python run.py` settles them."""
 
     def __init__(self, settings: Settings, pet: str | None = None, conversation_id: int | None = None):
         from pet.app import build
@@ -408,7 +408,7 @@ def run_chat(
     stdin: IO[str] | None = None,
     out: IO[str] | None = None,
 ) -> int:
-    """`pet chat`: a running pet at `url` (default: this home's port on
+    """`python run.py chat`: a running pet at `url` (default: this home's port on
     127.0.0.1), else one woken here (unless `url` was given)."""
     stdin = stdin or sys.stdin
     out = out or sys.stdout
@@ -421,7 +421,7 @@ def run_chat(
         out.write(f"(talking to the pet running at {target})\n")
     elif url is not None:
         out.write(
-            f"pet: no pet answers at {url} — start it with `pet run`, or leave out --url "
+            f"pet: no pet answers at {url} — start it with `python run.py`, or leave out --url "
             "to chat with a pet started here\n"
         )
         return 1

@@ -1,4 +1,4 @@
-"""Command line: `python run.py [run] [--port N] [--brain auto|server|embedded] ...`."""
+"""Command line: `python run.py [command] [flags]` (also `python -m pet`)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,18 @@ from pet.errors import PetError, StorageError
 _FLAG_KEYS = ("home", "port", "brain", "model", "base_url", "persona", "log_level", "workspace", "lan")
 
 
-def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
+def _add_settings_flags(parser: argparse.ArgumentParser, *, port: bool = True, brain: bool = True) -> None:
+    """The flags that shape Settings; a command gets only those that mean
+    something to it (export and import neither serve nor think)."""
     parser.add_argument("--home", help="data folder (default ~/.pet; env PET_HOME)")
-    parser.add_argument("--port", type=int, help="port to serve on (default 7860)")
-    parser.add_argument("--brain", choices=BRAINS, help="auto (default): the server if it answers, else embedded")
-    parser.add_argument("--model", help="model name on the server (default qwen2.5:3b)")
-    parser.add_argument("--base-url", dest="base_url", help="OpenAI-compatible server (default Ollama's)")
-    parser.add_argument("--persona", help="persona name in assets/personas or a .toml path")
+    if port:
+        parser.add_argument("--port", type=int, help="port to serve on (default 7860)")
+    if brain:
+        parser.add_argument("--brain", choices=BRAINS,
+                            help="auto (default): the server if it answers, else embedded")
+        parser.add_argument("--model", help="model name on the server (default qwen2.5:3b)")
+        parser.add_argument("--base-url", dest="base_url", help="OpenAI-compatible server (default Ollama's)")
+        parser.add_argument("--persona", help="persona name in assets/personas or a .toml path")
     parser.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING, ERROR")
 
 
@@ -35,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     # argument_default=SUPPRESS: an unset flag leaves no attribute, so the
     # subcommand's flags do not overwrite `pet --port 1 run` with None.
     parser = argparse.ArgumentParser(
-        prog="pet",
+        prog="python run.py",
         argument_default=argparse.SUPPRESS,
         description="A local-first AI pet companion. Without a command, runs the pet's web chat.",
     )
@@ -44,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lan_flag(parser)
     commands = parser.add_subparsers(dest="command", metavar="command")
     run = commands.add_parser(
-        "run", help="serve the chat in the browser (the default)", argument_default=argparse.SUPPRESS
+        "run", help="serve the chat in the browser (the default)", argument_default=argparse.SUPPRESS,
+        description="Serve the pet's chat page and API on one port (http://127.0.0.1:7860 by default), "
+        "with its reminders and morning brief, until Ctrl+C. --lan serves phones on the local network.",
     )
     _add_settings_flags(run)
     _add_lan_flag(run)
@@ -64,7 +71,7 @@ def _positive_int(text: str) -> int:
 
 
 def _add_bench_parser(commands: argparse._SubParsersAction) -> None:
-    bench = commands.add_parser("bench", help="measure the pet (see `pet bench tools --help`)",
+    bench = commands.add_parser("bench", help="measure the pet (see `python run.py bench tools --help`)",
                                 argument_default=argparse.SUPPRESS)
     suites = bench.add_subparsers(dest="suite", metavar="suite", required=True)
     tools = suites.add_parser(
@@ -97,11 +104,11 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
 
 def _add_portable_parsers(commands: argparse._SubParsersAction) -> None:
     for name, help_text in (("export", "write everything the pet keeps to a JSON file"),
-                            ("import", "merge a JSON file made by `pet export` into this home")):
+                            ("import", "merge a JSON file made by `python run.py export` into this home")):
         command = commands.add_parser(name, help=help_text, description=help_text,
                                       argument_default=argparse.SUPPRESS)
         command.add_argument("file", type=Path, metavar="FILE", help="the JSON file")
-        _add_settings_flags(command)
+        _add_settings_flags(command, port=False, brain=False)
 
 
 def export(args: argparse.Namespace, settings: Settings) -> int:
@@ -147,13 +154,13 @@ def _add_brief_parser(commands: argparse._SubParsersAction) -> None:
     brief.add_argument("--now", action="store_true", default=False, help="send it at once")
     brief.add_argument("--plain", action="store_true", default=False, help="skip the model's rewording")
     brief.add_argument("--workspace", help="folder with todo.md and calendar.ics (default <home>/workspace)")
-    _add_settings_flags(brief)
+    _add_settings_flags(brief, port=False)
 
 
 def brief(args: argparse.Namespace, settings: Settings) -> int:
     if not args.now:
-        print(f"pet brief: add --now to send today's brief at once (the daily one goes out at "
-              f"{settings.brief_time} while `pet run` is up)", file=sys.stderr)
+        print(f"python run.py brief: add --now to send today's brief at once (the daily one goes out at "
+              f"{settings.brief_time} while `python run.py` is up)", file=sys.stderr)
         return 2
     from pet.app import build
     from pet.scheduler.brief import BRIEF_KIND, brief_for_app
@@ -231,6 +238,9 @@ def _setup_logging(settings: Settings, command: str | None = None) -> None:
 
 def run(settings: Settings) -> int:
     started = time.perf_counter()
+    from pet.api.server import bind_host, check_port
+
+    check_port(bind_host(settings), settings.port)  # before the models load: a taken port fails at once
     from pet.app import build
 
     print(f"data folder: {settings.home}")

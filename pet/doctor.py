@@ -1,4 +1,4 @@
-"""`pet doctor`: check what the pet needs and say how to fix what is wrong.
+"""`python run.py doctor`: check what the pet needs and say how to fix what is wrong.
 
 Each check reads; none changes the home (the database is opened read-only,
 never migrated). Problems come with the command or setting that fixes them.
@@ -294,7 +294,7 @@ def check_database(settings: Settings) -> list[Check]:
                 "schema version",
                 "ok",
                 f"{version or 0}; the next start upgrades it to "
-                f"{SCHEMA_VERSION} (back it up first: `pet export backup.json`)",
+                f"{SCHEMA_VERSION} (back it up first: `python run.py export backup.json`)",
             )
         )
     elif version > SCHEMA_VERSION:
@@ -313,7 +313,7 @@ def check_database(settings: Settings) -> list[Check]:
 
 def _database_fix(path: Path) -> str:
     return (
-        f"if you have an export, move {path.name} away and `pet import` it into a fresh home; otherwise "
+        f"if you have an export, move {path.name} away and `python run.py import` it into a fresh home; otherwise "
         f"try `sqlite3 {path} .recover | sqlite3 recovered.db`"
     )
 
@@ -333,7 +333,7 @@ def check_port(settings: Settings) -> Check:
         return Check(
             "port",
             "ok",
-            f"a pet is already running on {host}:{port} ({health.get('pet')}); `pet chat` talks to it",
+            f"a pet is already running on {host}:{port} ({health.get('pet')}); `python run.py chat` talks to it",
         )
     return Check(
         "port",
@@ -450,7 +450,7 @@ def run_checks(settings: Settings, quick: bool = False) -> list[Check]:
                 name,
                 "fail",
                 f"the check itself failed: {type(exc).__name__}: {exc}",
-                "please report this with the output of `pet doctor`",
+                "please report this with the output of `python run.py doctor`",
             )
         checks.extend(result if isinstance(result, list) else [result])
     return checks
@@ -459,7 +459,7 @@ def run_checks(settings: Settings, quick: bool = False) -> list[Check]:
 def run_doctor(settings: Settings, quick: bool = False, out: IO[str] | None = None) -> int:
     """Print every check; exit code 1 when any failed."""
     out = out or sys.stdout
-    out.write(f"pet doctor — data folder {settings.home}\n")
+    out.write(f"python run.py doctor — data folder {settings.home}\n")
     checks = run_checks(settings, quick)
     for check in checks:
         out.write("\n".join(check.lines()) + "\n")

@@ -189,6 +189,6 @@ def setup_logging(
         logging.getLogger(noisy).setLevel(logging.WARNING)
     if problem:
         logging.getLogger(__name__).warning(
-            "%s; logging to the console only — check the data folder's permissions (`pet doctor`)", problem
+            "%s; logging to the console only — check the data folder's permissions (`python run.py doctor`)", problem
         )
     return path

@@ -1,4 +1,4 @@
-"""`pet chat`: driven through stdin and through a pseudo-terminal, against a
+"""`python run.py chat`: driven through stdin and through a pseudo-terminal, against a
 running pet and against one it wakes itself."""
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def test_with_no_pet_running_it_wakes_one_here(pet_home):
 def test_a_url_where_no_pet_answers_is_an_error_that_says_what_to_do():
     done = pet_chat("--url", f"http://127.0.0.1:{free_port()}", stdin="hello\n")
     assert done.returncode == 1
-    assert "no pet answers" in done.stdout and "pet run" in done.stdout
+    assert "no pet answers" in done.stdout and "`python run.py`" in done.stdout
 
 
 def test_terminal_commands_in_tool_output_or_replies_never_reach_the_terminal():

@@ -1,4 +1,4 @@
-"""`pet doctor` on a healthy home and on a broken one: every problem found,
+"""`python run.py doctor` on a healthy home and on a broken one: every problem found,
 each with its fix."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def test_a_broken_home_gets_every_problem_with_its_fix(pet_home):
     assert code == 1
     expected = {
         "model server": ("fail", "ollama serve"),
-        "database": ("fail", "pet import"),
+        "database": ("fail", "python run.py import"),
         "port": ("fail", f"--port {port + 1}"),
         "plugin": ("fail", "fix the file"),
         "data folder privacy": ("warn", f"chmod 700 {pet_home}"),
@@ -159,7 +159,7 @@ def test_pet_doctor_on_the_command_line(pet_home):
         env={**os.environ},
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"pet doctor — data folder {pet_home}" in done.stdout and "✓ database integrity" in done.stdout
+    assert f"python run.py doctor — data folder {pet_home}" in done.stdout and "✓ database integrity" in done.stdout
 
 
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write anywhere")

@@ -121,7 +121,7 @@ async def _validation_problem(_request: Request, exc: Exception) -> JSONResponse
 
 async def _storage_problem(_request: Request, exc: Exception) -> JSONResponse:
     log.error("database error: %s", exc)
-    return JSONResponse({"detail": f"{exc} — check the data folder with `pet doctor`"}, status_code=503)
+    return JSONResponse({"detail": f"{exc} — check the data folder with `python run.py doctor`"}, status_code=503)
 
 
 def _not_found(what: str) -> HTTPException:

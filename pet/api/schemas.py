@@ -1,6 +1,6 @@
 """Request and response bodies of the HTTP API, so the OpenAPI document says
 exactly what each route takes and gives; and the server-sent events of a
-streamed turn. Only pydantic here, no web framework: `pet chat` uses it too."""
+streamed turn. Only pydantic here, no web framework: `python run.py chat` uses it too."""
 
 from __future__ import annotations
 

@@ -31,7 +31,11 @@ def is_loopback(host: str) -> bool:
 
 
 def port_is_free(host: str, port: int) -> bool:
+    """True when a server could listen on host:port now. Binds as uvicorn
+    does (SO_REUSEADDR), so the sockets a stopped pet leaves in TIME_WAIT
+    do not keep the port "in use" for a minute after a restart."""
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError:
@@ -92,6 +96,13 @@ def bind_host(settings: Settings) -> str:
     return settings.host
 
 
+def check_port(host: str, port: int) -> None:
+    """Refuse a port another program listens on, with what to do about it.
+    Cheap: the command line calls it before the slow parts of start-up."""
+    if port and not port_is_free(host, port):
+        raise ConfigError(f"port {port} on {host} is in use — stop the other program or pass --port N")
+
+
 def guard(api: FastAPI, settings: Settings, access: LanAccess | None) -> None:
     """Put the limits and, in LAN mode, the password gate in front of every route."""
     from pet.api.gate import AuthGate
@@ -121,8 +132,7 @@ def make_server(app: App, port: int | None = None, *, host: str | None = None,
             "unless started with --lan (a password and HTTPS)"
         )
     port = settings.port if port is None else port
-    if port and not port_is_free(host, port):
-        raise ConfigError(f"port {port} on {host} is in use — stop the other program or pass --port N")
+    check_port(host, port)
     api = create_server(app)
     guard(api, settings, access)
     tls = {} if access is None else {"ssl_certfile": str(access.certificate.cert_path),

@@ -121,6 +121,8 @@ class EmbeddedChatModel:
         self._llm: Llama | None = None
         # llama.cpp contexts are not thread-safe: one generation (and one load) at a time.
         self._lock = threading.Lock()
+        # Set by close(): a generation stops at its next token, and no new one starts.
+        self._closing = threading.Event()
         self._grammars: dict[str, _Grammars | None] = {}
         # One seed per call, drawn from a seeded sequence: runs are
         # reproducible, yet the same question need not get the same answer.
@@ -141,6 +143,8 @@ class EmbeddedChatModel:
 
     def _load(self) -> "Llama":
         """Load the model once; the caller holds the lock."""
+        if self._closing.is_set():
+            raise BrainUnavailable("The embedded model is shutting down.")
         if self._llm is not None:
             return self._llm
         if not self.available():
@@ -172,6 +176,23 @@ class EmbeddedChatModel:
         """Load the model now instead of at the first message."""
         with self._lock:
             self._load()
+
+    def close(self, timeout: float = 60.0) -> bool:
+        """Stop any generation at its next token, wait for it (a prompt being
+        read cannot be cut short), and free the model. A process must not
+        exit while llama.cpp works in another thread: that ends in a native
+        crash. False when the work did not stop within `timeout` seconds."""
+        self._closing.set()
+        if not self._lock.acquire(timeout=timeout):
+            log.warning("the embedded model was still working %g s after the pet began to stop", timeout)
+            return False
+        try:
+            if self._llm is not None:
+                self._llm.close()
+                self._llm = None
+        finally:
+            self._lock.release()
+        return True
 
     # --- ChatModel -------------------------------------------------------------
 
@@ -238,6 +259,9 @@ class EmbeddedChatModel:
         tokens = _sample(llm, prompt_tokens, temperature, grammar)
         try:
             while len(generated) < budget:
+                if self._closing.is_set():
+                    finish_reason = "cancelled"
+                    break
                 token = _next_token(tokens)
                 if token in stop_ids:
                     finish_reason = "stop"

@@ -1,1 +1,1 @@
-"""Tool-use evaluation: cases, a runner, a judge and a report (`pet bench tools`)."""
+"""Tool-use evaluation: cases, a runner, a judge and a report (`python run.py bench tools`)."""

@@ -1,4 +1,4 @@
-"""`pet bench tools`: run the tool-use cases on one or more brains, in one or
+"""`python run.py bench tools`: run the tool-use cases on one or more brains, in one or
 both reflex modes, and print a table for each and a recommendation."""
 
 from __future__ import annotations

@@ -270,25 +270,37 @@ class _Outcome:
 
 
 def _complete_within(model: ChatModel, messages: list[Message], max_tokens: int, timeout: float) -> Completion:
-    """model.complete in a worker thread; a late answer is ignored (the daemon
-    thread finishes on its own or dies with the process)."""
+    """The model's answer if it arrives within `timeout` seconds. Streamed in
+    a worker thread, so a late answer is stopped at its next part instead of
+    running on to the end (or into the process's exit)."""
     outcome = _Outcome()
     done = threading.Event()
+    late = threading.Event()
 
     def work() -> None:
+        parts = model.stream(messages, (), max_tokens=max_tokens)
         try:
-            outcome.completion = model.complete(messages, (), max_tokens=max_tokens)
+            for part in parts:
+                if late.is_set():
+                    return
+                if isinstance(part, Completion):
+                    outcome.completion = part
         except Exception as exc:  # noqa: BLE001 - whatever it is, the brief still goes out
             outcome.error = exc
         finally:
+            close = getattr(parts, "close", None)
+            if callable(close):
+                close()
             done.set()
 
     threading.Thread(target=work, name="brief-reword", daemon=True).start()
     if not done.wait(timeout):
+        late.set()
         raise RewordRejected(f"the model took longer than {timeout:g} s")
     if outcome.error is not None:
         raise RewordRejected(f"the model failed: {outcome.error}") from outcome.error
-    assert outcome.completion is not None
+    if outcome.completion is None:
+        raise RewordRejected("the model's answer ended without a completion")
     return outcome.completion
 
 
@@ -359,7 +371,7 @@ def reminders_today(app: App, pet_id: int, now: dt.datetime, zone: dt.tzinfo) ->
 
 def brief_for_app(app: App, pet_id: int, *, plain_only: bool = False) -> Brief:
     """The brief of one pet of a built app, with the app's brain, workspace,
-    clock and settings. Not delivered: `run_brief_job` and `pet brief --now` do that."""
+    clock and settings. Not delivered: `run_brief_job` and `python run.py brief --now` do that."""
     runtime = app.runtime(pet_id)
     now = app.clock()
     return make_brief(

@@ -4,7 +4,7 @@ SQLite, trace), not a model.
 
     python tests/bench/api.py [--clients 1 8 32] [--requests 300] [--stream]
 
-The pet runs in a child process (as `pet run` would), the clients in this
+The pet runs in a child process (as `python run.py` would), the clients in this
 one: each its own conversation and keep-alive connection.
 """
 
