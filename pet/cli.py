@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -225,14 +226,15 @@ def _flags(args: argparse.Namespace) -> dict:
     return {key: getattr(args, key, None) for key in _FLAG_KEYS}
 
 
-def _setup_logging(settings: Settings, command: str | None = None) -> None:
+def _setup_logging(settings: Settings, command: str | None = None, *, level_asked: bool = False) -> None:
     """JSON lines in <home>/logs/pet.log, readable lines on the console. The
-    terminal chat and the doctor print their own output: their console
-    shows only warnings."""
+    console shows warnings only, unless a log level was asked for: the chat
+    and the doctor print their own output, and the server's banner already
+    says what matters (the brain and why), so turns and the scheduler's
+    internals stay in the file."""
     from pet.logs import setup_logging
 
-    quiet = command in ("chat", "doctor")
-    setup_logging(settings.home, settings.log_level, console_level="WARNING" if quiet else None,
+    setup_logging(settings.home, settings.log_level, console_level=None if level_asked else "WARNING",
                   to_file=command not in ("doctor", "export", "import"))
 
 
@@ -274,7 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "command", None) == "bench" and flags["log_level"] is None:
             flags["log_level"] = "WARNING"  # the benchmark prints tables; a log per turn would drown them
         settings = load_settings(flags)
-        _setup_logging(settings, getattr(args, "command", None))
+        level_asked = flags["log_level"] is not None or "PET_LOG_LEVEL" in os.environ
+        _setup_logging(settings, getattr(args, "command", None), level_asked=level_asked)
         if getattr(args, "command", None) in (None, "run"):
             return run(settings)
         if args.command == "bench":
