@@ -20,7 +20,8 @@ from pet.events import Completion, ToolCall
 from pet.persona.model import load_persona
 from pet.scheduler.agenda import events_on, read_agenda
 from pet.scheduler.brief import DueReminder, make_brief, send_brief
-from pet.scheduler.todos import Todo, order, parse_markdown, parse_todotxt, read_todos
+from pet.scheduler.todos import order, read_todos
+from pet.todos import Todo, parse_markdown, parse_todotxt
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "example"
 SHANGHAI = ZoneInfo("Asia/Shanghai")

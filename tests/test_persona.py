@@ -13,7 +13,7 @@ import pytest
 from pet.errors import PersonaError
 from pet.events import MemoryRecord
 from pet.persona.model import PERSONA_DIR, Persona, load_persona, parse_persona
-from pet.persona.prompt import TOOL_RULES, detect_language, system_prompt
+from pet.persona.prompt import TOOL_RULES, system_prompt
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -248,26 +248,7 @@ def test_unsupported_language_falls_back_to_the_first_persona_language(persona):
     assert "Always reply in Simplified Chinese" in prompt
 
 
-# --- language detection ------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "language"),
-    [
-        ("你好，今天天气怎么样？", "zh"),
-        ("Hello, how are you today?", "en"),
-        ("我最喜欢的编程语言是Python", "zh"),  # Chinese with an English word
-        ("My pet is called 小钳", "en"),  # English with a Chinese name
-    ],
-)
-def test_detect_language(text, language):
-    assert detect_language(text) == language
-
-
-@pytest.mark.parametrize("text", ["", "   ", "12345 + 678", "🦞!!"])
-def test_detect_language_without_letters_returns_the_default(text):
-    assert detect_language(text) == "en"
-    assert detect_language(text, default="zh") == "zh"
+# --- a persona's languages -------------------------------------------------
 
 
 def test_names_must_cover_the_persona_languages(tmp_path):

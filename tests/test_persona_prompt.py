@@ -18,9 +18,9 @@ import pytest
 from test_persona import base_persona, grown_persona
 
 from pet.events import MemoryRecord
-from pet.memory.recall import estimate_tokens
 from pet.persona.model import load_persona, parse_persona
 from pet.persona.prompt import MEMORY_HEADING, TOOL_RULES, fit_memories, system_prompt
+from pet.text import estimate_tokens
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SHANGHAI = ZoneInfo("Asia/Shanghai")

@@ -16,9 +16,10 @@ import pytest
 import pet.memory.search as search
 from pet.config import load_settings
 from pet.memory.db import open_database
-from pet.memory.recall import estimate_tokens, query_terms, search_terms, split_segment
+from pet.memory.recall import query_terms, search_terms, split_segment
 from pet.memory.search import line_tokens
 from pet.memory.store import MemoryStore, PetStore
+from pet.text import estimate_tokens
 
 ADOPTED = dt.date(2026, 1, 1)
 
@@ -534,13 +535,6 @@ def test_chinese_runs_are_cut_where_the_memories_cut_them():
     # A three-character name that always comes whole stays whole.
     assert split_segment("徐军芳对", {"徐军": 20, "军芳": 20, "徐军芳": 19, "芳对": 3}) == ["徐军芳", "对"]
     assert [t.text for t in search_terms("张伟在哪里上班？")] == ["张伟", "上班"]
-
-
-def test_token_estimate():
-    assert estimate_tokens("") == 0
-    assert estimate_tokens("咖啡") == 2
-    assert estimate_tokens("hello world!") == 3
-    assert estimate_tokens("我喜欢 coffee") == 3 + 2
 
 
 # --- the benchmark itself, on a small corpus (not timed) ---------------------------

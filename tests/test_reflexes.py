@@ -106,6 +106,24 @@ def test_reminders_split_the_time_from_the_task(text, task, local):
 
 
 @pytest.mark.parametrize(
+    "text, task",
+    [
+        ("ping me at 5pm to buy milk", "buy milk"),
+        # issue 17: one Chinese word made the whole message "Chinese", and no reminder was set
+        ("ping me at 5pm to buy 豆腐", "buy 豆腐"),
+        ("ping me at 5pm 买豆腐和牛奶", "买豆腐和牛奶"),
+        ("提醒我 at 5pm to buy milk", "buy milk"),
+    ],
+)
+def test_a_reminder_is_set_whatever_language_the_task_is_in(text, task):
+    from pet.tools.when import parse_when
+
+    found = single_call(text)
+    assert (found.name, found.arguments["text"]) == ("set_reminder", task)
+    assert parse_when(found.arguments["when"], NOW, ZONE).at.replace(tzinfo=None) == dt.datetime(2026, 11, 29, 17, 0)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "remind me at 8 to stretch",

@@ -16,7 +16,6 @@ from pet.config import load_settings
 from pet.errors import BrainTimeout, BrainUnavailable
 from pet.events import Completion, Message, ToolCall
 from pet.memory.db import open_database
-from pet.memory.recall import estimate_tokens
 from pet.memory.store import ConversationStore, PetStore, SummaryStore
 from pet.memory.summary import (
     SUMMARY_INSTRUCTIONS,
@@ -29,6 +28,7 @@ from pet.memory.summary import (
     source_text,
     summarize,
 )
+from pet.text import estimate_tokens
 
 # --- the checker's rules -------------------------------------------------------
 

@@ -48,7 +48,7 @@ from pet.logs import set_fields as set_log_fields
 from pet.memory.recall import read_id
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
-from pet.persona.prompt import detect_language
+from pet.text import detect_language
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
 log = logging.getLogger(__name__)

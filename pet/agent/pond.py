@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pet.brain.base import ChatModel
 from pet.errors import BrainError
 from pet.events import Completion, Message, TextDelta
-from pet.memory.recall import estimate_tokens
 from pet.persona.model import Persona
-from pet.persona.prompt import detect_language, system_prompt
+from pet.persona.prompt import system_prompt
+from pet.text import detect_language, estimate_tokens
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pet.events import ToolCall
+from pet.text import detect_language, zh_int
 from pet.tools.when import TimeProblem, find_when
 
 
@@ -279,7 +280,6 @@ _CALC_FRAME = [
 ]
 
 
-_ZH_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _DISCOUNT_ZH = re.compile(rf"^(?P<n>{_NUM})\s*(?:块钱|块|元)?\s*打\s*(?P<d>[一二两三四五六七八九]|[1-9])\s*(?P<h>五)?折"
                           rf"(?:后|以后)?(?:是|要)?(?:多少|几)(?:钱)?[？?]?$")
 _SUM_ZH = re.compile(rf"^(?:.*?)(?P<items>{_NUM}(?:\s*(?:块|元)?\s*[、,，和跟及加]\s*{_NUM})+)\s*(?:块|元)?"
@@ -291,7 +291,7 @@ def _worded_expression(text: str) -> str | None:
     "100 divided by 8", "360块打八折", "89、156和42.5一共多少") as an expression, or None."""
     discount = _DISCOUNT_ZH.match(text)
     if discount:
-        tenths = _ZH_DIGIT.get(discount.group("d")) or int(discount.group("d"))
+        tenths = zh_int(discount.group("d"))
         rate = tenths / 10 + (0.05 if discount.group("h") else 0)
         return f"{discount.group('n')} * {rate:g}"
     total = _SUM_ZH.match(text)
@@ -340,10 +340,6 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
     return None
 
 
-def _language(text: str) -> str:
-    return "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"
-
-
 # --- intents -----------------------------------------------------------------------
 
 
@@ -372,9 +368,9 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
         task = re.sub(r"(?:请|麻烦你|麻烦|帮我|提醒一下我|提醒我|叫醒我|叫我|喊我|设(?:个|一个)?提醒|"
                       r"定(?:个|一个)?(?:提醒|闹钟)|一下|的时候|记得)", " ", task)
         task = re.sub(r"^[\s，,在要去]+", "", task)
-    else:
-        task = re.sub(r"^[\s,:]*(?:to|that|about|of|for)\s+", "", task.strip(), flags=_I)
-        task = re.sub(r"\s+(?:to|that|about|then)\s*$", "", task, flags=_I)
+    # English glue goes in either language: "提醒我 at 5pm to buy milk"
+    task = re.sub(r"^[\s,:]*(?:to|that|about|of|for)\s+", "", task.strip(), flags=_I)
+    task = re.sub(r"\s+(?:to|that|about|then)\s*$", "", task, flags=_I)
     task = _clean(" ".join(task.split()))
     if not task:
         return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
@@ -384,7 +380,7 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
 def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
     command, _, rest = text[1:].partition(" ")
     command, rest = command.lower(), rest.strip()
-    zh = _language(rest) == "zh"
+    zh = detect_language(rest) == "zh"
     lang = "zh" if zh else "en"
     if command == "help":
         return Reflex("help", reply=HELP[lang])
@@ -500,17 +496,18 @@ def _strip_fillers(text: str) -> str:
 
 def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     text = _strip_fillers(text)
-    zh = _language(text) == "zh"
 
-    # Reminders first: "remind me" must not be read as "remember".
+    # Reminders first: "remind me" must not be read as "remember". The verb's
+    # language picks the pattern, whatever language the task is in
+    # ("ping me at 5pm to buy 豆腐", "提醒我 at 5pm to buy milk").
     remind = _REMIND_EN.match(text)
     if remind:
         return _remind(text, remind.group("rest"), now, zone, zh=False)
-    if not zh and _REMIND_ANYWHERE_EN.search(text) and not _QUESTION_END.search(text):
+    if _REMIND_ANYWHERE_EN.search(text) and not _QUESTION_END.search(text):
         reflex = _remind(text, _REMIND_ANYWHERE_EN.sub(" ", text), now, zone, zh=False)
         if reflex:
             return reflex
-    if zh and _REMIND_ZH.search(text) and not _QUESTION_END.search(text):
+    if _REMIND_ZH.search(text) and not _QUESTION_END.search(text):
         reflex = _remind(text, text, now, zone, zh=True)
         if reflex:
             return reflex
@@ -546,7 +543,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if _first(_TIME, text):
         return Reflex("time", _call("get_current_time"))
 
-    expression_text = _zh_operators(text) if zh else text
+    expression_text = _zh_operators(text)
     found = _first(_CALC, expression_text)
     if found and not _DATE_LIKE.match(found.group("e")):
         return Reflex("calc", _call("calculate", expression=found.group("e").strip()))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
 from pet.events import Completion, Message, Notice, ToolCall, ToolFinished, ToolStarted
-from pet.memory.recall import estimate_tokens
+from pet.text import estimate_tokens
 
 
 class TraceSink(Protocol):

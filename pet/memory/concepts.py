@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from pet.memory.recall import Term, stem
+from pet.text import CJK_CHAR
 
 #: related words one term brings in at most, the first listed first
 PER_TERM = 8
@@ -174,8 +175,6 @@ CONCEPTS: tuple[Concept, ...] = (
 )
 # fmt: on
 
-_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
 
 def _forms(word: str) -> set[str]:
     """A word's regular forms: plural, past, -ing and, for longer words, -er."""
@@ -197,7 +196,7 @@ def _forms(word: str) -> set[str]:
 def _keys(word: str) -> set[str]:
     """The search terms (recall.stem) a word and its forms turn into; a
     question's "driver" is not taken for "drive"."""
-    if _CJK.match(word):
+    if CJK_CHAR.match(word):
         return {word}
     return {stem(form) for form in _forms(word) if form == word or not form.endswith(("er", "ers"))}
 
@@ -216,7 +215,7 @@ class _Word:
 
 def _folds(longer: str, shorter: str) -> bool:
     """Whatever holds `longer` holds `shorter`, as the matching goes."""
-    return shorter in longer if _CJK.match(shorter) else longer.startswith(shorter)
+    return shorter in longer if CJK_CHAR.match(shorter) else longer.startswith(shorter)
 
 
 def _words(line: str) -> list[_Word]:
@@ -226,7 +225,7 @@ def _words(line: str) -> list[_Word]:
     found: list[_Word] = []
     for is_general, part in ((True, general), (False, kinds)):
         for word in part.split():
-            forms = {word} if _CJK.match(word) else _forms(word)
+            forms = {word} if CJK_CHAR.match(word) else _forms(word)
             prefix = os.path.commonprefix(sorted(forms))
             into = next((w for w in found if _folds(prefix, w.prefix) or _folds(w.prefix, prefix)), None)
             if into is None:
@@ -259,7 +258,7 @@ _MEMBERS, _FORMS = _build()
 _PATTERNS = {
     text: re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")\b")
     for text, forms in _FORMS.items()
-    if not _CJK.match(text)
+    if not CJK_CHAR.match(text)
 }
 #: what every form of an English word begins with: "universit" for university, universities
 _PREFIXES = {text: os.path.commonprefix(sorted(forms)) for text, forms in _FORMS.items() if text in _PATTERNS}

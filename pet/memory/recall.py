@@ -1,4 +1,4 @@
-"""Which memories fit a message: search terms, a token estimate, best matches.
+"""Which memories fit a message: search terms and best matches.
 
 English: words lose stop words, a possessive "'s" and a common ending, so
 "coding" searches for "cod" and finds "code" and "codes" (the index matches
@@ -16,11 +16,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, TypeVar
 
+from pet.text import CJK_RUN
+
 T = TypeVar("T")
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CJK_RUN = re.compile(f"[{_CJK}]+")
-_CJK_CHAR = re.compile(f"[{_CJK}]")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)*")
 
 EN_STOP = frozenset(
@@ -132,7 +131,7 @@ def _segments(run: str) -> list[str]:
 def _chinese(text: str) -> list[tuple[str, str]]:
     """(piece, the segment it is a piece of when that is longer)."""
     terms = []
-    for run in _CJK_RUN.findall(text):
+    for run in CJK_RUN.findall(text):
         for segment in _segments(run):
             if len(segment) <= 2:
                 terms.append((segment, ""))
@@ -211,13 +210,6 @@ def resolve(terms: Sequence[Term], df: Mapping[str, float]) -> list[Term]:
 def query_terms(text: str, limit: int = 16) -> list[str]:
     """Distinct search terms from a message, in order of appearance."""
     return [term.text for term in search_terms(text)][:limit]
-
-
-def estimate_tokens(text: str) -> int:
-    """Roughly how many tokens a model spends on `text`: a Chinese character
-    about one, other text about four characters each."""
-    cjk = 0 if text.isascii() else len(_CJK_CHAR.findall(text))
-    return cjk + math.ceil((len(text) - cjk) / 4)
 
 
 def score(content: str, terms: list[str]) -> int:

@@ -128,7 +128,8 @@ from pet.memory import replica
 from pet.memory.concepts import expand, matcher, phrases, related as related_words
 from pet.memory.db import FTS_TABLE, sqlite_rows
 from pet.memory.models import MemoryRow, utcnow
-from pet.memory.recall import Term, estimate_tokens, resolve, search_terms, segment_pieces
+from pet.memory.recall import Term, resolve, search_terms, segment_pieces
+from pet.text import estimate_tokens
 
 K1, B = 1.2, 0.3
 _LETTER = re.compile(r"[a-z]")

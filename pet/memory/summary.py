@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, Sequence
 
 from pet.errors import BrainError
 from pet.events import Message, StoredMessage
-from pet.memory.recall import estimate_tokens
+from pet.text import CJK, ZH_DIGITS, ZH_NUMERAL, estimate_tokens
 
 if TYPE_CHECKING:
     from pet.brain.base import ChatModel
@@ -46,8 +46,6 @@ def message_tokens(message: Message) -> int:
 # --- what must survive ------------------------------------------------------------
 
 _MASK = "\x00"
-_ZH_DIGIT = "零〇一二两三四五六七八九"
-_ZH_NUM = f"[{_ZH_DIGIT}十百千万]"
 
 _LIST_MARKER = re.compile(r"^[ \t]*\d{1,2}[.)、][ \t]", re.MULTILINE)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
@@ -64,14 +62,14 @@ _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
     r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
 )
-_ZH_YEAR = rf"(?:\d{{4}}|[{_ZH_DIGIT}]{{4}})年"
+_ZH_YEAR = rf"(?:\d{{4}}|[{ZH_DIGITS}]{{4}})年"
 _ZH_MONTH = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月"
 _ZH_DAY = r"(?:3[01]|[12]\d|0?[1-9]|三十一?|二?十[一二三四五六七八九]?|[一二三四五六七八九])[日号]"
 _DATES = [
     re.compile(r"(?<!\d)\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?!\d)"),
-    re.compile(rf"(?<![\d{_ZH_DIGIT}十]){_ZH_YEAR}(?:{_ZH_MONTH}(?:{_ZH_DAY})?)?"),
-    re.compile(rf"(?<![\d{_ZH_DIGIT}十]){_ZH_MONTH}(?:{_ZH_DAY})?"),
-    re.compile(rf"(?<![\d{_ZH_DIGIT}十]){_ZH_DAY}"),
+    re.compile(rf"(?<![\d{ZH_DIGITS}十]){_ZH_YEAR}(?:{_ZH_MONTH}(?:{_ZH_DAY})?)?"),
+    re.compile(rf"(?<![\d{ZH_DIGITS}十]){_ZH_MONTH}(?:{_ZH_DAY})?"),
+    re.compile(rf"(?<![\d{ZH_DIGITS}十]){_ZH_DAY}"),
     re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?(?![\w:])"),
     re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?(?![\w:])"),
     re.compile(rf"\b{_MONTH}\s+\d{{4}}\b"),
@@ -83,13 +81,13 @@ _DATES = [
 
 _AM_PM = r"(?i:[ap]m(?![A-Za-z])|[ap]\.m\.)"
 _ZH_PERIOD = r"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|今晚|明早|明晚|半夜|夜里)"
-_ZH_MINUTES = rf"(?:半|一刻|三刻|整|钟|\d{{1,2}}分?|{_ZH_NUM}{{1,3}}分)"
+_ZH_MINUTES = rf"(?:半|一刻|三刻|整|钟|\d{{1,2}}分?|{ZH_NUMERAL}{{1,3}}分)"
 _TIMES = [
     re.compile(rf"(?<![\d:])\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s?{_AM_PM})?(?![\d:])"),
     re.compile(rf"(?<![\d.:])\d{{1,2}}(?:\.\d{{2}})?\s?{_AM_PM}"),
-    re.compile(rf"{_ZH_PERIOD}(?:\d{{1,2}}|{_ZH_NUM}{{1,3}})[点时](?:{_ZH_MINUTES})?"),
+    re.compile(rf"{_ZH_PERIOD}(?:\d{{1,2}}|{ZH_NUMERAL}{{1,3}})[点时](?:{_ZH_MINUTES})?"),
     re.compile(rf"(?<!\d)\d{{1,2}}[点时](?:{_ZH_MINUTES})?"),
-    re.compile(rf"(?<!{_ZH_NUM}){_ZH_NUM}{{1,3}}点{_ZH_MINUTES}"),
+    re.compile(rf"(?<!{ZH_NUMERAL}){ZH_NUMERAL}{{1,3}}点{_ZH_MINUTES}"),
 ]
 
 _NUM = r"(?<![A-Za-z0-9.])\d+(?:[.,]\d+)*"
@@ -114,7 +112,7 @@ _QUANTITIES = [
     re.compile(rf"{_NUM}\s?(?:{_EN_UNIT})(?![A-Za-z])"),
     re.compile(rf"{_NUM}\s?(?:{_ZH_UNIT})"),
     # Chinese numerals count only with a unit; a lone 一 ("一个", "一次") means "a"
-    re.compile(rf"(?<!{_ZH_NUM})(?!一(?:{_ZH_UNIT}))(?!半){_ZH_NUM}+(?:{_ZH_UNIT})"),
+    re.compile(rf"(?<!{ZH_NUMERAL})(?!一(?:{_ZH_UNIT}))(?!半){ZH_NUMERAL}+(?:{_ZH_UNIT})"),
 ]
 _IDS = [
     re.compile(r"#[A-Za-z0-9][A-Za-z0-9_-]*"),
@@ -124,10 +122,10 @@ _IDS = [
 ]
 
 _ZH_NAME_CUE = re.compile(r"(?:名叫|叫做|名字是|名字叫|名为|昵称是|外号是|称呼|(?<![大喊尖吼])叫(?![我你他她它醒做声]))")
-_ZH_NAME_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
+_ZH_NAME_RUN = re.compile(f"[{CJK}]{{2,}}")
 _ZH_NAME_STOPS = ("明天", "今天", "昨天", "后天", "的", "了", "是", "在", "和", "跟", "与", "也", "就", "都", "吗", "呢", "吧", "啊", "呀")
 _ZH_SURNAME = re.compile(
-    r"(?<!百)姓(?![名氏])(欧阳|司马|诸葛|上官|慕容|东方|皇甫|令狐|司徒|尉迟|公孙|夏侯|长孙|宇文|[\u4e00-\u9fff])"
+    rf"(?<!百)姓(?![名氏])(欧阳|司马|诸葛|上官|慕容|东方|皇甫|令狐|司徒|尉迟|公孙|夏侯|长孙|宇文|[{CJK}])"
 )
 
 _WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
@@ -388,7 +386,7 @@ def _usable(text: str, source: str, max_tokens: int) -> bool:
     """An answer worth checking: some words, no tool call, not longer than
     what it compresses."""
     stripped = text.lstrip()
-    if not re.search(r"[A-Za-z\u3400-\u9fff]", text) or stripped.startswith(("{", "[", "<tool_call>", "```json")):
+    if not re.search(f"[A-Za-z{CJK}]", text) or stripped.startswith(("{", "[", "<tool_call>", "```json")):
         return False
     return estimate_tokens(text) <= max(max_tokens, estimate_tokens(source))
 

@@ -22,7 +22,7 @@ from typing import Any
 from pet.errors import PersonaError
 from pet.persona.greeting import first_meeting
 from pet.persona.model import Persona, parse_persona, persona_data
-from pet.persona.prompt import detect_language
+from pet.text import detect_language
 
 SPEC = "chara_card_v2"
 SPEC_VERSION = "2.0"

@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pet.events import Completion, Message
-from pet.memory.recall import estimate_tokens
 from pet.memory.summary import contains
 from pet.persona.model import Persona
-from pet.persona.prompt import detect_language, system_prompt
+from pet.persona.prompt import system_prompt
 from pet.scheduler.agenda import Event, read_agenda
 from pet.scheduler.files import FileProblem
-from pet.scheduler.todos import Todo, read_todos
+from pet.scheduler.todos import read_todos
+from pet.text import detect_language, estimate_tokens
+from pet.todos import Todo
 
 if TYPE_CHECKING:
     from pet.app import App

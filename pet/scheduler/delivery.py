@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from pet.events import ReminderRecord
 from pet.memory.store import InboxRecord, InboxStore, ReminderStore
-from pet.persona.prompt import detect_language
 from pet.scheduler.policy import DEFAULT_POLICY, Plan, Policy, plan, quiet_until
+from pet.text import detect_language
 
 log = logging.getLogger(__name__)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from pet.text import is_cjk
+
 #: end a sentence wherever they stand
 _HARD_ENDS = "。！？；…!?;\n"
 #: a closing quote or bracket after the end mark still belongs to the sentence
@@ -26,7 +28,7 @@ _WIDE_PAUSES = "，、："
 
 def _weight(text: str) -> int:
     """About how long `text` takes to say: a Chinese character counts as two letters."""
-    return sum(2 if "\u3400" <= ch <= "\u9fff" else 1 for ch in text)
+    return sum(2 if is_cjk(ch) else 1 for ch in text)
 
 
 class SentenceSplitter:

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Protocol
 
 from pet.events import Event, Reply, TextDelta
-from pet.persona.prompt import detect_language
 from pet.speech.audio import load_recording
 from pet.speech.errors import RecordingRejected, SpeechError, SpeechUnavailable
 from pet.speech.sentences import SentenceSplitter, speakable
 from pet.speech.stt import Transcriber, Transcript
 from pet.speech.tts import Speaker, Speech
+from pet.text import detect_language
 
 log = logging.getLogger(__name__)
 

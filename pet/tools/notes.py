@@ -1,29 +1,35 @@
 """add_todo / list_todos on the Markdown checklist `todo.md` in the workspace
-folder (the file the morning brief reads)."""
+folder, read as the morning brief reads it (`pet.todos`)."""
 
 from __future__ import annotations
 
-import re
 import threading
 from pathlib import Path
 
 from pet.errors import ToolArgumentError
+from pet.todos import MARKDOWN_FILE, Todo, parse_markdown
 from pet.tools.registry import Tool, ToolContext
 
-TODO_FILE = "todo.md"
 MAX_TODO_CHARS = 300
-_OPEN_ITEM = re.compile(r"^\s*[-*]\s+\[ \]\s+(.+?)\s*$")
+#: what a new todo.md starts with
+HEADING = "# Todo"
 
 
-def open_todos(path: Path) -> list[str]:
-    if not path.exists():
-        return []
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    return [m.group(1) for m in map(_OPEN_ITEM.match, lines) if m]
+def _read(path: Path) -> bytes:
+    return path.read_bytes() if path.exists() else b""
+
+
+def _open_items(data: bytes) -> list[Todo]:
+    return parse_markdown(data.decode("utf-8-sig", errors="replace"))
+
+
+def _line(number: int, item: Todo, language: str) -> str:
+    due = "" if item.due is None else f"（{item.due} 到期）" if language == "zh" else f" (due {item.due})"
+    return f"{'   ' * item.depth}{number}. {item.text}{due}"
 
 
 def todo_tools(workspace: Path) -> list[Tool]:
-    path = workspace / TODO_FILE
+    path = workspace / MARKDOWN_FILE
     lock = threading.Lock()
 
     def add_todo(text: str, ctx: ToolContext) -> str:
@@ -39,24 +45,31 @@ def todo_tools(workspace: Path) -> list[Tool]:
             raise ToolArgumentError(f"keep a todo under {MAX_TODO_CHARS} characters")
         with lock:
             workspace.mkdir(parents=True, exist_ok=True)
-            existing = path.read_text(encoding="utf-8", errors="replace") if path.exists() else "# Todo\n\n"
-            if text in open_todos(path):
-                count = len(open_todos(path))
+            existing = _read(path)
+            items = _open_items(existing)
+            count = len(items)
+            if text in [item.text for item in items]:
                 return f"“{text}”已经在待办里了（共 {count} 项）" if ctx.language == "zh" else (
                     f'"{text}" is already on the todo list ({count} open items)'
                 )
-            separator = "" if existing.endswith("\n") else "\n"
-            path.write_text(f"{existing}{separator}- [ ] {text}\n", encoding="utf-8")
-            count = len(open_todos(path))
+            # Append rather than rewrite: the rest of the file stays as the person
+            # wrote it, line endings included.
+            newline = "\r\n" if b"\r\n" in existing else "\n"
+            start = f"{HEADING}{newline}{newline}" if not existing.strip() else (
+                "" if existing.endswith((b"\n", b"\r")) else newline
+            )
+            with path.open("ab") as file:
+                file.write(f"{start}- [ ] {text}{newline}".encode())
+            count += 1
         if ctx.language == "zh":
             return f"已加入待办：{text}（共 {count} 项未完成）"
         return f'Added to the todo list: {text} ({count} open items)'
 
     def list_todos(ctx: ToolContext) -> str:
         """List the open items on the person's todo list."""
-        items = open_todos(path)
+        items = _open_items(_read(path))
         if not items:
             return "待办清单是空的。" if ctx.language == "zh" else "The todo list is empty."
-        return "\n".join(f"{i}. {item}" for i, item in enumerate(items, 1))
+        return "\n".join(_line(number, item, ctx.language) for number, item in enumerate(items, 1))
 
     return [Tool.from_function(add_todo, side_effect=True, reads_outside=False), Tool.from_function(list_todos)]

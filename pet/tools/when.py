@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
 
 from pet.errors import ToolArgumentError
+from pet.text import detect_language, zh_int
 
 #: a relative delay longer than this is refused
 MAX_DELAY = timedelta(days=365)
@@ -63,7 +64,6 @@ _EN_NUMBERS = {w: i + 1 for i, w in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split())}
 _EN_NUMBERS |= {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45,
                 "fifty": 50, "sixty": 60, "ninety": 90}
-_ZH_DIGITS = dict(zip("零〇一二两兩三四五六七八九", [0, 0, 1, 2, 2, 2, 3, 4, 5, 6, 7, 8, 9]))
 _ZH_WEEKDAYS = dict(zip("一二三四五六日天1234567", [0, 1, 2, 3, 4, 5, 6, 6, 0, 1, 2, 3, 4, 5, 6]))
 _ZH_WD = "一二三四五六日"
 # which week a Chinese weekday prefix means: None = the next such day, 0 = this week, 1 = next
@@ -112,7 +112,6 @@ _GLUE = re.compile(r"(?:\s|,|，|、|的|\bat\b|\bon\b|\bin\s+the\b)*", re.I)
 # a preposition just before an expression belongs to it, so cutting the span leaves the task
 _LEAD = re.compile(r"(?:\b(?:at|on)\s+|在|(?<![关關对對])[于於])$", re.I)
 _BLANK = re.compile(r"[\s.,;:!?。，；：！？、]*")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 # "我有三点建议", "快一点": 点 that counts points or means "a bit", not o'clock
 _NOT_CLOCK_AFTER = re.compile(r"[点點儿兒]|建议|意见|看法|想法|理由|原因|要求|注意|问题|内容|好处|区别|不同")
 _A_BIT_BEFORE = set("有快多慢早晚差好大小高低少些再稍")
@@ -155,16 +154,7 @@ def _number(s: str) -> float:
         return 1
     if s in _EN_NUMBERS:
         return _EN_NUMBERS[s]
-    return float(s) if s.isascii() else _zh_int(s)
-
-
-def _zh_int(s: str) -> int:
-    if s.isascii():
-        return int(s)
-    if "十" in s:
-        tens, _, ones = s.partition("十")
-        return _ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0)
-    return int("".join(str(_ZH_DIGITS[c]) for c in s))
+    return float(s) if s.isascii() else zh_int(s)
 
 
 def _meridiem(m: re.Match[str]) -> str | None:
@@ -213,16 +203,16 @@ def _zh_delay(m: re.Match[str], text: str) -> dict:
     if m["half"]:
         minutes = 30
     elif m["h"]:
-        minutes = _zh_int(m["h"]) * 60 + (30 if m["hh"] else 0) + (_zh_int(m["hm"]) if m["hm"] else 0)
+        minutes = zh_int(m["h"]) * 60 + (30 if m["hh"] else 0) + (zh_int(m["hm"]) if m["hm"] else 0)
     elif m["m"]:
-        minutes = _zh_int(m["m"])
+        minutes = zh_int(m["m"])
     else:
-        minutes = _zh_int(m["d"]) * _UNIT_MINUTES["d" if m["du"] == "天" else "w"]
+        minutes = zh_int(m["d"]) * _UNIT_MINUTES["d" if m["du"] == "天" else "w"]
     return {"delay": timedelta(minutes=minutes)}
 
 
 def _zh_clock(m: re.Match[str], text: str) -> dict | None:
-    hour, minute_text = _zh_int(m["h"]), m["m"]
+    hour, minute_text = zh_int(m["h"]), m["m"]
     spoken_minute = minute_text and (minute_text[0] in "零〇" or "十" in minute_text)
     if minute_text and not (m["fen"] or minute_text.isascii() or spoken_minute):
         return None  # "两点一线", "三点五": not how a clock time is said
@@ -234,7 +224,7 @@ def _zh_clock(m: re.Match[str], text: str) -> dict | None:
     if hour > 24:
         return None
     quarter = {"半": 30, "一刻": 15, "1刻": 15, "三刻": 45, "3刻": 45}
-    minute = quarter[m["q"]] if m["q"] else _zh_int(minute_text) if minute_text else 0
+    minute = quarter[m["q"]] if m["q"] else zh_int(minute_text) if minute_text else 0
     return {"clock": _Clock(hour, minute, exact=m["h"][:1] == "0" and len(m["h"]) == 2, text=m[0])}
 
 
@@ -251,8 +241,8 @@ def _zh_repeat(m: re.Match[str], text: str) -> dict:
 
 
 def _date(m: re.Match[str], month: int) -> dict:
-    year = _zh_int(m["y"]) if m["y"] else None
-    return {"day": _Day(month=month, day=_zh_int(m["d"]), year=year)}
+    year = zh_int(m["y"]) if m["y"] else None
+    return {"day": _Day(month=month, day=zh_int(m["d"]), year=year)}
 
 
 _Builder = Callable[[re.Match[str], str], "dict | None"]
@@ -299,8 +289,8 @@ _RULES: list[tuple[str, _Builder]] = [
      rf"(?:\s*(?P<q>半|一刻|1刻|三刻|3刻)|\s*(?P<m>{_ZN})\s*(?P<fen>分)?)?(?P<tail>钟|鐘|整)?", _zh_clock),
     (rf"(?:(?P<y>\d{{4}}|[零〇一二三四五六七八九]{{4}})\s*年\s*)?"
      rf"(?P<mo>{_ZN})\s*月\s*(?P<d>{_ZN})\s*[日号號]",
-     lambda m, t: _date(m, _zh_int(m["mo"]))),
-    (rf"(?<![月\d])(?P<d>{_ZN})\s*[号號]", lambda m, t: {"day": _Day(day=_zh_int(m["d"]))}),
+     lambda m, t: _date(m, zh_int(m["mo"]))),
+    (rf"(?<![月\d])(?P<d>{_ZN})\s*[号號]", lambda m, t: {"day": _Day(day=zh_int(m["d"]))}),
     (r"(?P<w>大后天|大後天|后天|後天|今天|今日|明天|明日|昨天|前天)|(?P<d>[今明昨])(?P<p>早|晚|夜)", _zh_day),
     (rf"(?P<w>早上|早晨|清晨|上午|中午|正午|下午|傍晚|晚上|夜里|夜裡|夜间|半夜|深夜|凌晨"
      rf"|[早晚](?=\s*{_ZN}\s*[点點]))",
@@ -377,7 +367,7 @@ def parse_when(text: str, now: datetime, zone: tzinfo) -> When:
     exprs = _expressions(norm)
     if len(exprs) != 1 or not _BLANK.fullmatch(norm[:exprs[0].start] + norm[exprs[0].end:]):
         raise InvalidTime(_says(
-            bool(_CJK.search(text)),
+            detect_language(text) == "zh",
             f"I can't read '{text.strip()}' as a time; try 'in 20 minutes' or 'tomorrow at 9am'",
             f"我看不懂“{text.strip()}”是什么时间；可以说“20分钟后”或“明天早上8点”。"))
     return _resolve(exprs[0], norm, now, zone)
@@ -388,7 +378,8 @@ def parse_when(text: str, now: datetime, zone: tzinfo) -> When:
 
 def _resolve(expr: _Expr, text: str, now: datetime, zone: tzinfo) -> When:
     said = text[expr.start:expr.end]
-    zh = bool(_CJK.search(said)) or (not re.search("[a-z]", said, re.I) and bool(_CJK.search(text)))
+    # the language of the time as said ("明天9点", "at 9"), else of the whole sentence ("提醒我 9:00 …")
+    zh = detect_language(said, default=detect_language(text)) == "zh"
     span, slots = (expr.start, expr.end), expr.slots
     if "delay" in slots:
         delay = slots["delay"]

@@ -1,0 +1,129 @@
+"""Text rules every part of the pet shares: which characters are Chinese,
+which language a message is in, Chinese numerals, and token estimates.
+
+Pure functions and patterns, no imports from the rest of the pet, so any
+layer may use them. Keep one copy of each rule here: when two modules judge
+"is this Chinese?" differently, a sentence one of them understands falls
+through the other.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+#: Chinese characters, for use inside a regex character class: the Unified
+#: Ideographs, Extension A and the Compatibility Ideographs
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_CHAR = re.compile(f"[{CJK}]")
+CJK_RUN = re.compile(f"[{CJK}]+")
+
+#: what a Chinese character costs in a model's tokens; other text costs one
+#: token per CHARS_PER_TOKEN characters
+CJK_CHAR_TOKENS = 1
+CHARS_PER_TOKEN = 4
+
+#: Chinese digits (simplified and traditional 两), for regex character classes
+ZH_DIGITS = "零〇一二两兩三四五六七八九"
+#: one character of a Chinese numeral, digits and units
+ZH_NUMERAL = f"[{ZH_DIGITS}十百千万萬亿億]"
+
+_DIGIT_VALUES = dict(zip(ZH_DIGITS, (0, 0, 1, 2, 2, 2, 3, 4, 5, 6, 7, 8, 9)))
+_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+_BIG_UNITS = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
+_NO_UNIT = 10**4  # a section has no small unit yet
+
+
+def is_cjk(char: str) -> bool:
+    """Whether `char` (one character) is a Chinese character."""
+    return CJK_CHAR.fullmatch(char) is not None
+
+
+def cjk_count(text: str) -> int:
+    return 0 if text.isascii() else len(CJK_CHAR.findall(text))
+
+
+def detect_language(text: str, default: str = "en") -> str:
+    """"zh" when Chinese characters are at least half as many as Latin
+    letters ("我最喜欢Python"), "en" when Latin letters outnumber them more
+    ("ping me at 5pm to buy 豆腐"), `default` when there are neither."""
+    cjk = cjk_count(text)
+    latin = sum(ch.isascii() and ch.isalpha() for ch in text)
+    if cjk == 0 and latin == 0:
+        return default
+    return "zh" if cjk * 2 >= latin else "en"
+
+
+def estimate_tokens(text: str) -> int:
+    """Roughly how many tokens a model spends on `text`: a Chinese character
+    about one, other text about four characters each."""
+    cjk = cjk_count(text)
+    return cjk * CJK_CHAR_TOKENS + math.ceil((len(text) - cjk) / CHARS_PER_TOKEN)
+
+
+def clip(text: str, tokens: int) -> str:
+    """`text` cut to about `tokens` estimated tokens, at a sentence end when
+    one is in reach, else mid-sentence with "…"."""
+    if estimate_tokens(text) <= tokens:
+        return text
+    cost, end = 0.0, 0
+    for end, ch in enumerate(text):
+        cost += CJK_CHAR_TOKENS if is_cjk(ch) else 1 / CHARS_PER_TOKEN
+        if cost > tokens - 1:
+            break
+    head = text[:end]
+    cut = max(head.rfind(mark) for mark in "。！？.!?")
+    return head[: cut + 1] if cut > len(head) // 2 else head.rstrip() + "…"
+
+
+def zh_int(text: str) -> int:
+    """A whole number written in decimal digits or in Chinese, like int():
+    "12", "十二", "两", "三百六十五", "一百零五", "两万五" (25000, as said),
+    "二〇二六" (digit by digit). Raises ValueError when `text` is not one."""
+    text = text.strip()
+    if not text:
+        raise ValueError("not a number: ''")
+    if text.isdecimal():
+        return int(text)
+    if all(ch in _DIGIT_VALUES for ch in text):
+        return int("".join(str(_DIGIT_VALUES[ch]) for ch in text))
+    value = _zh_units(text)
+    if value is None:
+        raise ValueError(f"not a number: {text!r}")
+    return value
+
+
+def _zh_units(text: str) -> int | None:
+    """A Chinese numeral with units (十, 百, 千, 万, 亿), or None."""
+    total, section, digit = 0, 0, None
+    small, big = _NO_UNIT, 1  # the last unit used in this section, and overall
+    after_zero = False
+    for ch in text:
+        if ch in _DIGIT_VALUES:
+            if digit is not None:
+                return None  # two digits in a row: "三五百"
+            if _DIGIT_VALUES[ch] == 0:
+                after_zero = True  # "一百零五": the 5 is ones, not tens
+            else:
+                digit = _DIGIT_VALUES[ch]
+        elif ch in _SMALL_UNITS:
+            unit = _SMALL_UNITS[ch]
+            if unit >= small or (digit is None and unit != 10):
+                return None  # "十百", or "百" without a digit
+            section += (1 if digit is None else digit) * unit
+            digit, small, after_zero = None, unit, False
+        elif ch in _BIG_UNITS:
+            unit = _BIG_UNITS[ch]
+            section += digit or 0
+            if section == 0 and (total == 0 or unit <= big):
+                return None  # "万", "三亿万"; "一万亿" is fine
+            # "一万亿" multiplies all before it; "三亿五千万" adds a lower section
+            total = (total + section) * unit if unit > big else total + section * unit
+            section, digit, small, big, after_zero = 0, None, _NO_UNIT, max(big, unit), False
+        else:
+            return None
+    if digit is not None:
+        # "一百五" is 150 and "两万五" 25000: a last digit counts in the unit below
+        below = small if small != _NO_UNIT else big
+        section += digit if after_zero or below == 10 else digit * below // 10
+    return total + section
