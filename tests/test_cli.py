@@ -46,8 +46,11 @@ def test_help_names_the_command_people_type():
 
 
 def _time_wait_port() -> int:
-    """A port left in TIME_WAIT: the server side closes an accepted connection first."""
+    """A port left in TIME_WAIT: the server side closes an accepted connection
+    first. The listener sets SO_REUSEADDR as uvicorn's does (Linux lets a new
+    bind reuse the port only when both sockets asked for it)."""
     listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen()
     port = listener.getsockname()[1]
