@@ -370,7 +370,7 @@ class Agent:
                     continue
                 if unsupported:
                     honest = gate.text[: gate.emitted].rstrip()
-                    line = honest_notice(unsupported, turn.language)
+                    line = honest_notice(unsupported, turn.language, self.persona)
                     yield TextDelta((" " if honest else "") + line)
                     yield Notice("The pet claimed something it did not do; the claim was withheld.", "warning")
                     yield from self._finish(turn, shown_before + (honest + " " if honest else "") + line,
@@ -386,7 +386,7 @@ class Agent:
             if any(repeats.hit(call) for call in calls):
                 self._record_calls(turn, prose, calls)
                 yield Notice("Stopped: the model asked for the same tool call three times.", "warning")
-                yield from self._finish(turn, fallback_line("repeat", turn.language), streamed=False)
+                yield from self._finish(turn, fallback_line("repeat", turn.language, self.persona), streamed=False)
                 return
             yield from self._execute(turn, prose, calls)
             if turn.asking:  # nothing more until the person answers
@@ -394,7 +394,7 @@ class Agent:
                 return
 
         yield Notice(f"Stopped after {self.config.max_model_calls} model calls without a final answer.", "warning")
-        yield from self._finish(turn, fallback_line("turn_cap", turn.language), streamed=False)
+        yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
 
     # -- reflexes -------------------------------------------------------------
 
@@ -611,7 +611,7 @@ class Agent:
         saw the text as deltas; otherwise it is sent now (unless `emit` is off)."""
         if not text:
             yield Notice("The model returned an empty reply.", "warning")
-            text, streamed = fallback_line("empty", turn.language), False
+            text, streamed = fallback_line("empty", turn.language, self.persona), False
         if not streamed and emit:
             yield TextDelta(text)
         text = turn.prefix + text
@@ -627,7 +627,7 @@ class Agent:
             yield Reply(text, partial=True, message_id=message_id)
         else:
             # kept too, so a reloaded chat shows the message was answered by a failure
-            line = fallback_line("brain_down", turn.language)
+            line = fallback_line("brain_down", turn.language, self.persona)
             message_id = self.conversations.append(turn.conversation_id, Message("assistant", line), status="partial")
             yield TextDelta(line)
             yield Reply(line, partial=True, message_id=message_id)

@@ -13,6 +13,7 @@ import gradio as gr  # noqa: E402
 from pet.app import App  # noqa: E402
 from pet.events import ConversationStarted  # noqa: E402
 from pet.persona.growth import days_together  # noqa: E402
+from pet.persona.messages import chat_placeholder  # noqa: E402
 from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html  # noqa: E402
 from pet.ui.inbox_tab import build_inbox_tab  # noqa: E402
 from pet.ui.memory_tab import build_memory_tab  # noqa: E402
@@ -119,7 +120,7 @@ def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
         elem_id="pet-chatbot",  # the phone CSS sizes it
         buttons=["copy"],
         feedback_options=None,
-        placeholder=f"🦞 {app.persona.full_name()}: 说点什么吧！ Say hi!",
+        placeholder=chat_placeholder(app.persona),
     )
     chat = gr.ChatInterface(
         respond,
