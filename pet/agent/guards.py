@@ -66,6 +66,7 @@ def wrap_observation(name: str, ok: bool, content: str) -> str:
 # --- claims ---------------------------------------------------------------------
 # What a reply says the pet did. Checked against the tool calls that succeeded
 # in the same turn, so a model cannot claim a memory or reminder it never made.
+# Which call makes a claim true is the tool's to say (`Tool.claim`).
 
 _CLAIMS: dict[str, re.Pattern[str]] = {
     "remember": re.compile(
@@ -92,16 +93,13 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
 }
 
 
-#: the kinds of action a reply can claim
+#: the kinds of action a reply can claim; a tool's `claim` is one of them
 CLAIMS = tuple(_CLAIMS)
 
 
 def claimed_actions(text: str) -> set[str]:
     """Which actions ("remember", "forget", "set_reminder") the text says were done."""
     return {action for action, pattern in _CLAIMS.items() if pattern.search(text)}
-
-#: which claimed action a successful tool call makes true
-ACTION_OF_TOOL = {"remember": "remember", "forget": "forget", "set_reminder": "set_reminder"}
 
 
 _CLAIM_START = re.compile(
