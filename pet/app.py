@@ -36,14 +36,14 @@ from pet.persona.model import PERSONA_DIR, Persona, load_persona
 from pet.persona.save import save_persona
 from pet.scheduler.delivery import Delivery
 from pet.scheduler.policy import Policy
-from pet.tools.calc import calculate
+from pet.tools.calc import calc_tool
 from pet.tools.clock import clock_tool, system_clock
 from pet.tools.files import file_tools
 from pet.tools.memory import memory_tools
 from pet.tools.notes import todo_tools
 from pet.tools.reminders import reminder_tools
 from pet.tools.plugins import Plugins, load_plugins
-from pet.tools.registry import Tool, ToolRegistry
+from pet.tools.registry import ToolRegistry
 from pet.tools.shell import allowed_programs, shell_tool
 
 if TYPE_CHECKING:
@@ -327,7 +327,7 @@ def build_tools(
     return ToolRegistry(
         [
             clock_tool(persona.zone, clock),
-            Tool.from_function(calculate, reads_outside=False),
+            calc_tool(),
             *memory_tools(memories),
             *reminder_tools(reminders, persona.zone, clock),
             *todo_tools(settings.workspace_dir),

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from pet.errors import ConfigError
 
 DEFAULT_HOME = Path("~/.pet")
+#: "auto" and the kinds of pet.brain.select.BRAIN_KINDS (config cannot import brains)
 BRAINS = ("auto", "server", "embedded")
 
 

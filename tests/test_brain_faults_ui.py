@@ -21,12 +21,13 @@ from pet.agent.guards import fallback_line
 from pet.api.server import start_in_thread
 from pet.app import build
 from pet.config import load_settings
+from pet.persona.model import load_persona
 from pet.ui.render import CUT_SHORT
 
 pytestmark = pytest.mark.slow
 
 #: the pet's line when the model failed before saying anything (marked cut short, as the turn was)
-BRAIN_DOWN = fallback_line("brain_down", "en") + CUT_SHORT
+BRAIN_DOWN = fallback_line("brain_down", "en", load_persona("xiaoqian")) + CUT_SHORT
 #: what the person sees for each failure: (a notice, the pet's line)
 FAULTS = {
     "hangs": (Hang(30), "did not answer within 1 s", BRAIN_DOWN),

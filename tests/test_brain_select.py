@@ -8,8 +8,8 @@ import socket
 from fakeserver import FakeOpenAIServer, Text, ToolCalls
 
 from pet.app import build
-from pet.brain.select import choose_brain
-from pet.config import load_settings
+from pet.brain.select import BRAIN_KINDS, choose_brain
+from pet.config import BRAINS, load_settings
 from pet.events import Message, Reply, ToolFinished
 
 
@@ -44,6 +44,10 @@ def test_forced_tiers_are_respected_without_probing():
     url = closed_port_url()
     assert choose_brain(load_settings({"brain": "server", "base_url": url})).tier == "server"
     assert choose_brain(load_settings({"brain": "embedded", "base_url": url})).tier == "embedded"
+
+
+def test_every_brain_the_settings_accept_can_be_made():
+    assert BRAINS == ("auto", *BRAIN_KINDS)
 
 
 def test_a_turn_with_a_native_tool_call_through_the_server(pet_home):

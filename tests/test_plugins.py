@@ -81,6 +81,21 @@ def test_a_plugin_file_adds_tools_with_schema_and_side_effect_flag(pet_home, mad
     assert app.create_pet("Doudou").tools.get("roll_dice") is dice
 
 
+def test_a_plugin_tool_may_name_its_step_in_the_chat(pet_home, made):
+    write(pet_home, "coin.py", '''
+        from pet.tools.plugins import Label, tool
+
+        @tool(side_effect=False, label=Label(en=("tossing a coin", "tossed a coin"), zh=("正在抛硬币", "抛好了硬币")))
+        def toss() -> str:
+            """Toss a coin."""
+            return "heads"
+    ''')
+    write(pet_home, "dice.py", DICE)
+    app = made()
+    assert app.tools.label("toss").text("zh", done=True) == "抛好了硬币"
+    assert app.tools.label("roll_dice").text("en", done=False) == "using roll_dice"
+
+
 def test_broken_files_are_reported_and_skipped_and_the_rest_loads(pet_home, made):
     write(pet_home, "dice.py", DICE)
     write(pet_home, "syntax.py", "def broken(:\n    pass\n")

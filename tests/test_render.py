@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -17,17 +19,33 @@ from pet.events import (
     ToolResult,
     ToolStarted,
 )
+from pet.memory.db import open_database
+from pet.memory.store import MemoryStore
+from pet.tools.clock import clock_tool
+from pet.tools.memory import memory_tools
+from pet.tools.registry import ToolRegistry
 from pet.ui.render import CUT_SHORT, MAX_SHOWN_CHARS, apply_event, for_gradio, history_messages
 
 REMEMBER = ToolCall("remember", {"content": "喜欢喝咖啡"}, id="call_1")
 SAVED = ToolResult("call_1", "remember", ok=True, content="Saved memory #1: 喜欢喝咖啡")
 
 
-def fold(*events) -> list[dict]:
+@functools.cache
+def tools() -> ToolRegistry:
+    """Real tools (their steps are titled with their own labels) on a store in memory."""
+    store = MemoryStore(open_database("sqlite:///:memory:"))
+    return ToolRegistry([*memory_tools(store), clock_tool(lambda: dt.timezone.utc)])
+
+
+def fold(*events, language: str = "en") -> list[dict]:
     messages: list[dict] = []
     for event in events:
-        apply_event(messages, event)
+        apply_event(messages, event, tools(), language)
     return messages
+
+
+def rebuild(stored: list[StoredMessage]) -> list[dict]:
+    return history_messages(stored, tools(), "en")
 
 
 def test_render_does_not_import_gradio():
@@ -45,7 +63,7 @@ def test_text_deltas_stream_into_one_bubble():
 
 def test_apply_event_updates_the_list_in_place_and_returns_it():
     messages: list[dict] = []
-    assert apply_event(messages, TextDelta("hi")) is messages
+    assert apply_event(messages, TextDelta("hi"), tools(), "en") is messages
     assert messages == [{"role": "assistant", "content": "hi"}]
 
 
@@ -79,7 +97,7 @@ def test_tool_without_arguments_and_unknown_tool_names():
     call = ToolCall("dance", {}, id="call_9")
     messages = fold(ToolStarted(call))
     assert messages[0]["metadata"]["title"] == "🔧 using dance…"
-    apply_event(messages, ToolFinished(ToolResult("call_9", "dance", True, "💃"), seconds=1))
+    apply_event(messages, ToolFinished(ToolResult("call_9", "dance", True, "💃"), seconds=1), tools(), "en")
     assert messages[0]["metadata"]["title"] == "🔧 used dance"
     assert messages[0]["content"] == "→ 💃"
 
@@ -187,6 +205,7 @@ def test_history_rebuilds_the_view_the_live_turn_showed():
         ToolFinished(SAVED, seconds=0.2),
         ToolFinished(clock_failed, seconds=0.1),
         TextDelta("本钳记住啦～"),
+        language="zh",  # the person wrote in Chinese
     )
     history = stored(
         (Message("user", "记住我喜欢喝咖啡"), "ok"),
@@ -196,17 +215,17 @@ def test_history_rebuilds_the_view_the_live_turn_showed():
         (Message("assistant", "本钳记住啦～"), "ok"),
     )
 
-    rebuilt = history_messages(history)
+    rebuilt = rebuild(history)
 
     assert rebuilt[0] == {"role": "user", "content": "记住我喜欢喝咖啡"}
     assert without_duration(rebuilt[1:]) == without_duration(live)
-    assert rebuilt[2]["metadata"]["title"] == "🔧 remembered"
+    assert rebuilt[2]["metadata"]["title"] == "🔧 记住了"  # in the language of the person's message
     assert rebuilt[3]["metadata"]["title"] == "⚠️ get_current_time failed"
     assert all(m["metadata"]["status"] == "done" for m in rebuilt if "metadata" in m)
 
 
 def test_history_assistant_message_with_only_tool_calls_has_no_empty_bubble():
-    rebuilt = history_messages(
+    rebuilt = rebuild(
         stored(
             (Message("assistant", "", tool_calls=(REMEMBER,)), "ok"),
             (Message("tool", SAVED.content, tool_call_id="call_1", name="remember"), "ok"),
@@ -217,12 +236,12 @@ def test_history_assistant_message_with_only_tool_calls_has_no_empty_bubble():
 
 
 def test_history_tool_call_without_a_result_stays_pending():
-    rebuilt = history_messages(stored((Message("assistant", "", tool_calls=(REMEMBER,)), "ok")))
+    rebuilt = rebuild(stored((Message("assistant", "", tool_calls=(REMEMBER,)), "ok")))
     assert rebuilt[0]["metadata"]["status"] == "pending"
 
 
 def test_history_partial_reply_is_marked_cut_short():
-    rebuilt = history_messages(stored((Message("user", "tell me a story"), "ok"),
+    rebuilt = rebuild(stored((Message("user", "tell me a story"), "ok"),
                                       (Message("assistant", "Once upon a"), "partial")))
     assert rebuilt[1] == {"role": "assistant", "content": "Once upon a" + CUT_SHORT}
     live = fold(TextDelta("Once upon a"), Reply("Once upon a", partial=True))
@@ -230,17 +249,17 @@ def test_history_partial_reply_is_marked_cut_short():
 
 
 def test_history_rejected_message_says_it_was_not_sent():
-    rebuilt = history_messages(stored((Message("user", "z" * 20), "rejected")))
+    rebuilt = rebuild(stored((Message("user", "z" * 20), "rejected")))
     assert rebuilt == [{"role": "user", "content": "z" * 20 + "\n\n*(not sent to the pet: too long)*"}]
 
 
 def test_history_clips_very_long_user_messages():
-    rebuilt = history_messages(stored((Message("user", "z" * (MAX_SHOWN_CHARS + 10)), "ok")))
+    rebuilt = rebuild(stored((Message("user", "z" * (MAX_SHOWN_CHARS + 10)), "ok")))
     assert rebuilt[0]["content"].count("z") == MAX_SHOWN_CHARS
 
 
 def test_history_ignores_system_messages_and_orphan_tool_results():
-    rebuilt = history_messages(
+    rebuilt = rebuild(
         stored(
             (Message("system", "You are 小钳"), "ok"),
             (Message("tool", "orphan", tool_call_id="call_x", name="remember"), "ok"),
@@ -259,7 +278,7 @@ def test_a_reloaded_call_that_waits_for_yes_says_so_and_finishes_when_run():
                       status="awaiting"),
         StoredMessage(4, 1, Message("assistant", "Type /yes to let me")),
     ]
-    [bubble] = [m for m in history_messages(waiting) if m.get("metadata")]
+    [bubble] = [m for m in rebuild(waiting) if m.get("metadata")]
     assert "waits for your /yes" in bubble["metadata"]["title"] and "failed" not in bubble["metadata"]["title"]
 
     ran = waiting + [
@@ -267,7 +286,7 @@ def test_a_reloaded_call_that_waits_for_yes_says_so_and_finishes_when_run():
         StoredMessage(6, 1, Message("assistant", "", tool_calls=(call,))),  # recorded again as it runs
         StoredMessage(7, 1, Message("tool", "wrote a.md", tool_call_id="c1", name="write_file")),
     ]
-    [bubble] = [m for m in history_messages(ran) if m.get("metadata")]
+    [bubble] = [m for m in rebuild(ran) if m.get("metadata")]
     assert bubble["metadata"]["status"] == "done" and "wrote a.md" in bubble["content"]
 
     declined = waiting + [
@@ -275,5 +294,5 @@ def test_a_reloaded_call_that_waits_for_yes_says_so_and_finishes_when_run():
         StoredMessage(6, 1, Message("tool", "Not done: the person said no.", tool_call_id="c1", name="write_file"),
                       status="declined"),
     ]
-    [bubble] = [m for m in history_messages(declined) if m.get("metadata")]
+    [bubble] = [m for m in rebuild(declined) if m.get("metadata")]
     assert "not done" in bubble["metadata"]["title"] and "failed" not in bubble["metadata"]["title"]

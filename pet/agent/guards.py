@@ -8,32 +8,17 @@ import unicodedata
 from collections import Counter
 
 from pet.events import ToolCall
+from pet.persona.messages import say
+from pet.persona.model import Persona
 
 REPEAT_LIMIT = 3
 
-_FALLBACKS = {
-    "turn_cap": {
-        "zh": "呜，钳钳的钳子打结了……这件事没能办完，换个说法再试试？",
-        "en": "Ugh, my claws got tangled and I couldn't finish that. Could you ask another way?",
-    },
-    "repeat": {
-        "zh": "钳钳好像在原地转圈圈……先停一下，换个说法告诉我好吗？",
-        "en": "I'm going round in circles, so I stopped. Could you put it another way?",
-    },
-    "brain_down": {
-        "zh": "钳钳的脑袋暂时连不上了……稍后再试试？",
-        "en": "My brain isn't answering right now. Try again in a moment?",
-    },
-    "empty": {
-        "zh": "钳钳张了张嘴，却什么也没说出来……再说一遍？",
-        "en": "I opened my mouth and nothing came out. Say that again?",
-    },
-}
+FALLBACKS = ("turn_cap", "repeat", "brain_down", "empty")
 
 
-def fallback_line(reason: str, language: str) -> str:
-    lines = _FALLBACKS[reason]
-    return lines.get(language, lines["en"])
+def fallback_line(reason: str, language: str, persona: Persona) -> str:
+    """The pet's own line when the model gave no answer (one of FALLBACKS)."""
+    return say(reason, language, persona)
 
 
 class RepeatGuard:
@@ -81,6 +66,7 @@ def wrap_observation(name: str, ok: bool, content: str) -> str:
 # --- claims ---------------------------------------------------------------------
 # What a reply says the pet did. Checked against the tool calls that succeeded
 # in the same turn, so a model cannot claim a memory or reminder it never made.
+# Which call makes a claim true is the tool's to say (`Tool.claim`).
 
 _CLAIMS: dict[str, re.Pattern[str]] = {
     "remember": re.compile(
@@ -107,12 +93,13 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
 }
 
 
+#: the kinds of action a reply can claim; a tool's `claim` is one of them
+CLAIMS = tuple(_CLAIMS)
+
+
 def claimed_actions(text: str) -> set[str]:
     """Which actions ("remember", "forget", "set_reminder") the text says were done."""
     return {action for action, pattern in _CLAIMS.items() if pattern.search(text)}
-
-#: which claimed action a successful tool call makes true
-ACTION_OF_TOOL = {"remember": "remember", "forget": "forget", "set_reminder": "set_reminder"}
 
 
 _CLAIM_START = re.compile(
@@ -145,14 +132,6 @@ _CORRECTION = (
     "[Note from the pet's program, not the person] Your last reply said you {claims}, but no such tool call "
     "succeeded in this turn, so it is not true. Either call the tool now, or answer again without claiming it."
 )
-_HONEST = {
-    "remember": {"zh": "（其实钳钳还没记下来。说“记住……”我就记。）",
-                 "en": "(Actually, I haven't saved that yet. Say \"remember that …\" and I will.)"},
-    "forget": {"zh": "（其实钳钳还没删掉。说“忘掉……”我就删。）",
-               "en": "(Actually, I haven't forgotten anything yet. Say \"forget …\" and I will.)"},
-    "set_reminder": {"zh": "（其实钳钳还没设好提醒。说“明天早上8点提醒我……”就行。）",
-                     "en": "(Actually, no reminder is set yet. Say \"remind me at 9pm to …\" and I will.)"},
-}
 _CLAIM_WORDS = {"remember": "saved a memory", "forget": "forgot a memory", "set_reminder": "set a reminder"}
 
 
@@ -160,6 +139,6 @@ def correction(claims: set[str]) -> str:
     return _CORRECTION.format(claims=" and ".join(_CLAIM_WORDS[c] for c in sorted(claims)))
 
 
-def honest_notice(claims: set[str], language: str) -> str:
-    lang = "zh" if language == "zh" else "en"
-    return " ".join(_HONEST[c][lang] for c in sorted(claims))
+def honest_notice(claims: set[str], language: str, persona: Persona | None = None) -> str:
+    """What the pet adds when a false claim got through: it was not done."""
+    return " ".join(say(f"not_done_{c}", language, persona) for c in sorted(claims))

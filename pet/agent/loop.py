@@ -14,7 +14,6 @@ from typing import Callable, Generator, Iterator, Protocol, Sequence
 from pet.agent import confirm, reflexes
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context
 from pet.agent.guards import (
-    ACTION_OF_TOOL,
     RepeatGuard,
     claimed_actions,
     clean_text,
@@ -98,15 +97,13 @@ class _Turn:
     messages: list[Message]
     tool_context: ToolContext
     trace: TurnTrace
-    succeeded: set[str] = field(default_factory=set)  # names of tools that succeeded
+    #: the actions (`Tool.claim`) that calls which succeeded made true
+    done: set[str] = field(default_factory=set)
     #: said before the answer (the day's greeting), part of the stored reply
     prefix: str = ""
     #: the question asking leave for calls that wait for the person's /yes;
     #: set, it ends the turn
     asking: str = ""
-
-    def done_actions(self) -> set[str]:
-        return {ACTION_OF_TOOL[name] for name in self.succeeded if name in ACTION_OF_TOOL}
 
 
 class _StreamGate:
@@ -325,7 +322,7 @@ class Agent:
         text_calls = not getattr(self.brain, "constrained_tool_calls", False)
         for step in range(self.config.max_model_calls):
             set_log_fields(step=step)
-            gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done_actions()), text_calls)
+            gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done), text_calls)
             completion: Completion | None = None
             started = time.perf_counter()
             record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
@@ -359,7 +356,7 @@ class Agent:
                     prose = completion.text[: gate.hold_at]
             if not calls:
                 final = completion.text.strip()
-                unsupported = claimed_actions(final) - turn.done_actions()
+                unsupported = claimed_actions(final) - turn.done
                 if unsupported and not corrected and step + 1 < self.config.max_model_calls:
                     # Claim guard: the person never sees the false claim; ask once more.
                     log.info("claim guard: reply claims %s without a tool call; retrying", unsupported)
@@ -370,7 +367,7 @@ class Agent:
                     continue
                 if unsupported:
                     honest = gate.text[: gate.emitted].rstrip()
-                    line = honest_notice(unsupported, turn.language)
+                    line = honest_notice(unsupported, turn.language, self.persona)
                     yield TextDelta((" " if honest else "") + line)
                     yield Notice("The pet claimed something it did not do; the claim was withheld.", "warning")
                     yield from self._finish(turn, shown_before + (honest + " " if honest else "") + line,
@@ -386,7 +383,7 @@ class Agent:
             if any(repeats.hit(call) for call in calls):
                 self._record_calls(turn, prose, calls)
                 yield Notice("Stopped: the model asked for the same tool call three times.", "warning")
-                yield from self._finish(turn, fallback_line("repeat", turn.language), streamed=False)
+                yield from self._finish(turn, fallback_line("repeat", turn.language, self.persona), streamed=False)
                 return
             yield from self._execute(turn, prose, calls)
             if turn.asking:  # nothing more until the person answers
@@ -394,7 +391,7 @@ class Agent:
                 return
 
         yield Notice(f"Stopped after {self.config.max_model_calls} model calls without a final answer.", "warning")
-        yield from self._finish(turn, fallback_line("turn_cap", turn.language), streamed=False)
+        yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
 
     # -- reflexes -------------------------------------------------------------
 
@@ -464,7 +461,7 @@ class Agent:
             return None
         if _facts(text) != _facts(template):
             return None
-        if claimed_actions(text) - turn.done_actions() or looks_like_tool_call_start(text) is not None:
+        if claimed_actions(text) - turn.done or looks_like_tool_call_start(text) is not None:
             return None
         return text
 
@@ -499,8 +496,8 @@ class Agent:
                 )
                 wrapped = wrap_observation(event.name, event.ok, event.content)
                 turn.messages.append(Message("tool", wrapped, tool_call_id=event.call_id, name=event.name))
-                if event.ok:
-                    turn.succeeded.add(event.name)
+                if event.ok and (tool := self.tools.get(event.name)) is not None and tool.claim:
+                    turn.done.add(tool.claim)
                 if self._outside_content(event.name, event.ok):
                     turn.tool_context.tool_output.append(event.content)
                 results.append(event)
@@ -611,7 +608,7 @@ class Agent:
         saw the text as deltas; otherwise it is sent now (unless `emit` is off)."""
         if not text:
             yield Notice("The model returned an empty reply.", "warning")
-            text, streamed = fallback_line("empty", turn.language), False
+            text, streamed = fallback_line("empty", turn.language, self.persona), False
         if not streamed and emit:
             yield TextDelta(text)
         text = turn.prefix + text
@@ -627,7 +624,7 @@ class Agent:
             yield Reply(text, partial=True, message_id=message_id)
         else:
             # kept too, so a reloaded chat shows the message was answered by a failure
-            line = fallback_line("brain_down", turn.language)
+            line = fallback_line("brain_down", turn.language, self.persona)
             message_id = self.conversations.append(turn.conversation_id, Message("assistant", line), status="partial")
             yield TextDelta(line)
             yield Reply(line, partial=True, message_id=message_id)

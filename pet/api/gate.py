@@ -20,6 +20,7 @@ from starlette.requests import cookie_parser
 
 from pet.api.auth import SESSION_SECONDS, USER, Authenticator
 from pet.api.limits import ASGIApp, Receive, Scope, Send, client_address, send_json, wait_words
+from pet.persona.messages import sign_in_heading
 
 LOGIN_PATH = "/login"
 LOGOUT_PATH = "/logout"
@@ -279,7 +280,7 @@ button {{ margin-top: 1rem; width: 100%; font-size: 1.1rem; padding: .75rem; bor
 .hint {{ font-size: .85rem; color: #555; }}
 </style></head>
 <body><form method="post" action="{LOGIN_PATH}">
-<h1>🦞 Sign in · 登录</h1>
+<h1>{sign_in_heading()}</h1>
 {note}
 <input type="hidden" name="username" value="{USER}" autocomplete="username">
 <input type="hidden" name="next" value="{html.escape(target)}">

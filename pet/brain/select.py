@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from pet.brain.base import ChatModel
 from pet.brain.probe import server_models
@@ -44,11 +45,17 @@ def embedded_brain(settings: Settings) -> ChatModel:
     )
 
 
+#: the brains `--brain` names (besides "auto"), each made from the settings;
+#: pet.config.BRAINS lists the same names for checking settings
+BRAIN_KINDS: dict[str, Callable[[Settings], ChatModel]] = {"server": server_brain, "embedded": embedded_brain}
+
+
 def choose_brain(settings: Settings) -> BrainChoice:
-    if settings.brain == "server":
-        return BrainChoice(server_brain(settings), "server", "chosen with --brain server")
-    if settings.brain == "embedded":
-        return BrainChoice(embedded_brain(settings), "embedded", "chosen with --brain embedded")
+    """The brain `settings.brain` names; for "auto", the server when it
+    answers and has the model, else the embedded model when installed."""
+    make = BRAIN_KINDS.get(settings.brain)
+    if make is not None:
+        return BrainChoice(make(settings), settings.brain, f"chosen with --brain {settings.brain}")
 
     try:
         models = server_models(settings.base_url, timeout=settings.probe_timeout)

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from pet.events import MemoryRecord
 from pet.persona.growth import anniversaries_on, days_together, stage_for
+from pet.persona.messages import say
 from pet.persona.model import Persona
 
 #: a memory is "older" (worth a "remember when…") from this many days on
@@ -26,9 +27,6 @@ _TOGETHER = {
     "en": ("We've lived together for {n} {days} now.", "{name} has kept you company for {n} {days}.",
            "That makes {n} {days} together."),
 }
-_HELLO = {"zh": "你好呀，我是{name}！", "en": "Hello! I'm {name}."}
-_FIRST_DAY = {"zh": "今天是我们认识的第一天。", "en": "Today is our very first day together."}
-_GREW = {"zh": "{name}长大啦，现在是「{stage}」！", "en": "I've grown into a new stage: {stage}!"}
 _REMEMBER = {
     "zh": "还记得你{ago}跟我说过「{content}」吗？",
     "en": "Remember when you told me \"{content}\" {ago}?",
@@ -37,13 +35,7 @@ _REMEMBER = {
 
 def first_meeting(persona: Persona, language: str) -> str:
     """What the pet says the very first time it meets its person."""
-    lang = persona.language(language)
-    name = persona.display_name(lang)
-    species = persona.species_name.get(lang) or persona.species
-    if lang == "zh":
-        return f"你好呀，我是{name}，一只{species}！今天是我们认识的第一天，请多关照～"
-    article = "an" if species[:1].lower() in "aeiou" else "a"
-    return f"Hello! I'm {name}, {article} {species}. Today is our very first day together; nice to meet you!"
+    return say("first_meeting", persona.language(language), persona)
 
 
 def _aware(moment: dt.datetime) -> dt.datetime:
@@ -110,17 +102,17 @@ def greeting(
         parts.append(first_meeting(persona, lang))
     else:
         if last_seen is None:  # adopted earlier (a dated persona file), first words only now
-            parts.append(_HELLO[lang].format(name=name))
+            parts.append(say("hello", lang, persona))
         else:
             parts.append(next(words for hour, words in reversed(_SALUTATIONS[lang]) if local_now.hour >= hour))
         if days == 0:
-            parts.append(_FIRST_DAY[lang])
+            parts.append(say("first_day", lang, persona))
         else:
             together = _TOGETHER[lang][seed % len(_TOGETHER[lang])]
             parts.append(together.format(n=days, name=name, days="day" if days == 1 else "days"))
         stage = stage_for(persona, days)
         if days > 0 and stage.days == days and stage.name:
-            parts.append(_GREW[lang].format(name=name, stage=stage.display_name(lang)))
+            parts.append(say("grew", lang, persona, stage=stage.display_name(lang)))
     for anniversary in anniversaries_on(persona, adopted, today):
         parts.append(anniversary.line.get(lang) or next(iter(anniversary.line.values())))
     chosen = memory_of_the_day(memories, today, zone)

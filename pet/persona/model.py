@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import os
+import string
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pet.errors import PersonaError
+from pet.persona.messages import CATALOGUE, fields_of
 
 LANGUAGES = ("zh", "en")
 PERSONA_DIR = Path(__file__).resolve().parents[2] / "assets" / "personas"
@@ -76,6 +78,10 @@ class Persona:
     #: sorted by days; empty means one implicit stage from day 0
     stages: tuple[Stage, ...] = ()
     anniversaries: tuple[Anniversary, ...] = ()
+    #: the pet's emoji in the program's lines ("" means a neutral one)
+    emoji: str = ""
+    #: the pet's own wording of program lines (pet.persona.messages), by key
+    lines: dict[str, PerLanguage] = field(default_factory=dict)
 
     def display_name(self, language: str = "zh") -> str:
         return self.name.get(language) or next(iter(self.name.values()))
@@ -134,8 +140,10 @@ def load_persona(name_or_path: str) -> Persona:
 
 TOP_KEYS = (
     "id", "species", "adopted", "timezone", "languages", "name", "species_name", "description",
-    "traits", "style", "catchphrases", "stages", "anniversaries",
+    "traits", "style", "catchphrases", "stages", "anniversaries", "emoji", "lines",
 )
+#: an emoji may be a few code points (a flag, a skin tone, a joined family)
+MAX_EMOJI_CHARS = 8
 STAGE_KEYS = ("days", "name", "add_traits", "drop_traits", "behaviours")
 ANNIVERSARY_KEYS = ("days", "date", "line")
 
@@ -265,7 +273,44 @@ def parse_persona(data: dict[str, Any], source: Path | str | None = None) -> Per
         description=read.per_language(data.get("description"), "description", many=False, required=False),
         stages=_stages(read, data.get("stages"), traits),
         anniversaries=_anniversaries(read, data.get("anniversaries")),
+        emoji=_emoji(read, data.get("emoji", "")),
+        lines=_lines(read, data.get("lines")),
     )
+
+
+def _emoji(read: _Reader, value: Any) -> str:
+    if not isinstance(value, str) or len(value.strip()) > MAX_EMOJI_CHARS or value.strip().isalnum():
+        raise read.fail("emoji", f"must be one emoji such as \"🐱\", got {value!r}")
+    return value.strip()
+
+
+def _lines(read: _Reader, value: Any) -> dict[str, PerLanguage]:
+    """The persona's wording of program lines; each may use only the
+    placeholders its catalogue line knows."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise read.fail("lines", 'must be a table of lines, e.g. [lines] turn_cap.zh = "…" turn_cap.en = "…"')
+    lines: dict[str, PerLanguage] = {}
+    for key, table in value.items():
+        if key not in CATALOGUE:
+            raise read.fail(f"lines.{key}", f"is not a known line ({_closest(key, tuple(CATALOGUE))})")
+        lines[key] = read.per_language(table, f"lines.{key}", many=False)
+        allowed = fields_of(key)
+        for lang, template in lines[key].items():
+            try:
+                used = {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+            except ValueError as exc:
+                problem = f"is not a valid template ({exc}); write {{{{ and }}}} for braces"
+                raise read.fail(f"lines.{key}.{lang}", problem) from None
+            unknown = sorted(used - allowed)
+            if unknown:
+                raise read.fail(
+                    f"lines.{key}.{lang}",
+                    f"uses {', '.join('{' + u + '}' for u in unknown)}; it may use "
+                    + ", ".join("{" + f + "}" for f in sorted(allowed)),
+                )
+    return lines
 
 
 def _stages(read: _Reader, value: Any, base_traits: PerLanguageList) -> tuple[Stage, ...]:
@@ -376,6 +421,10 @@ def persona_data(persona: Persona) -> dict[str, Any]:
                (("drop_traits", s.drop_traits), ("add_traits", s.add_traits), ("behaviours", s.behaviours)) if v}
             for s in persona.stages
         ]
+    if persona.emoji:
+        data["emoji"] = persona.emoji
+    if persona.lines:
+        data["lines"] = {key: dict(table) for key, table in persona.lines.items()}
     if persona.anniversaries:
         data["anniversaries"] = [
             ({"days": a.days} if a.days is not None else {"date": a.date}) | {"line": dict(a.line)}

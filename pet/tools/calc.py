@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Union
 
 from pet.errors import ToolArgumentError
+from pet.tools.registry import Label, Tool
 
 Number = Union[int, float]
 
@@ -245,3 +246,10 @@ def format_number(value: Number) -> str:
 
 def _show(args: list[Number]) -> str:
     return ", ".join(format_number(a) for a in args)
+
+
+def calc_tool() -> Tool:
+    return Tool.from_function(
+        calculate, reads_outside=False,
+        label=Label(en=("calculating", "calculated"), zh=("正在计算", "算好了")),
+    )

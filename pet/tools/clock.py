@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Callable
 
-from pet.tools.registry import Tool
+from pet.tools.registry import Label, Tool
 
 Clock = Callable[[], dt.datetime]
 
@@ -25,4 +25,7 @@ def clock_tool(zone: Callable[[], dt.tzinfo], clock: Clock = system_clock) -> To
         """Get the current local date, weekday and time."""
         return format_local_time(clock().astimezone(zone()))
 
-    return Tool.from_function(get_current_time, reads_outside=False)
+    return Tool.from_function(
+        get_current_time, reads_outside=False,
+        label=Label(en=("checking the time", "checked the time"), zh=("正在看时间", "看过时间了")),
+    )

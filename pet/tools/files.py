@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from pet.errors import ToolArgumentError, ToolError
-from pet.tools.registry import Tool, ToolContext
+from pet.tools.registry import Label, Tool, ToolContext
 
 #: the largest file read_file opens, and the largest a write may leave behind,
 #: so the pet can always read back what it wrote
@@ -322,7 +322,9 @@ def file_tools(workspace: Path) -> list[Tool]:
         return heading + "\n" + "\n".join(lines)
 
     return [
-        Tool.from_function(read_file),
-        Tool.from_function(write_file, side_effect=True, reads_outside=False),
-        Tool.from_function(list_dir),
+        Tool.from_function(read_file, label=Label(en=("reading a file", "read a file"), zh=("正在读文件", "读过了文件"))),
+        Tool.from_function(write_file, side_effect=True, reads_outside=False,
+                           label=Label(en=("writing a file", "wrote a file"), zh=("正在写文件", "写好了文件"))),
+        Tool.from_function(list_dir, label=Label(en=("looking in a folder", "looked in a folder"),
+                                                 zh=("正在查看文件夹", "看过了文件夹"))),
     ]

@@ -7,7 +7,7 @@ from typing import Protocol
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
 from pet.memory.recall import best_matches, query_terms, read_id
-from pet.tools.registry import Tool, ToolContext
+from pet.tools.registry import Label, Tool, ToolContext
 
 MAX_MEMORY_CHARS = 1000
 
@@ -118,7 +118,10 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         return "\n".join(f"#{m.id}: {m.content}" for m in found)
 
     return [
-        Tool.from_function(remember, side_effect=True, reads_outside=False),
-        Tool.from_function(forget, side_effect=True, reads_outside=False),
-        Tool.from_function(recall, reads_outside=False),
+        Tool.from_function(remember, side_effect=True, reads_outside=False, claim="remember",
+                           label=Label(en=("remembering", "remembered"), zh=("正在记住", "记住了"))),
+        Tool.from_function(forget, side_effect=True, reads_outside=False, claim="forget",
+                           label=Label(en=("forgetting", "forgot"), zh=("正在忘掉", "忘掉了"))),
+        Tool.from_function(recall, reads_outside=False,
+                           label=Label(en=("recalling", "recalled"), zh=("正在回想", "想过了"))),
     ]

@@ -18,6 +18,10 @@ hints and docstring, as for the built-in tools (`Tool.from_function`)::
         \"\"\"
         return f"rolled a {random.randint(1, sides)}"
 
+`@tool(side_effect=False, label=Label(en=("rolling a die", "rolled a die"),
+zh=("正在掷骰子", "掷好了骰子")))` names its step in the chat (default:
+"using roll_dice").
+
 A file that fails to load, or a tool that cannot become one, is reported and
 skipped; the other files still load. Plugins run whatever code their files
 hold, so they are off in LAN mode unless `plugins_on_lan` allows them.
@@ -34,7 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from pet.config import Settings
-from pet.tools.registry import Tool, ToolRegistry
+from pet.tools.registry import Label, Tool, ToolRegistry
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +51,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 class _Mark:
     side_effect: bool
     name: str | None
+    label: Label | None = None
 
 
 def tool(
-    function: Callable[..., Any] | None = None, *, side_effect: bool | None = None, name: str | None = None
+    function: Callable[..., Any] | None = None, *, side_effect: bool | None = None, name: str | None = None,
+    label: Label | None = None,
 ) -> Any:
     """Mark a function in a plugin file as a tool. `side_effect=True` when it
     changes anything (writes, sends, deletes); `False` when it only reads or
@@ -63,7 +69,7 @@ def tool(
         raise TypeError(f"side_effect must be True or False, not {side_effect!r}")
 
     def mark(fn: F) -> F:
-        setattr(fn, _MARK, _Mark(side_effect, name))
+        setattr(fn, _MARK, _Mark(side_effect, name, label))
         return fn
 
     return mark
@@ -147,7 +153,7 @@ def _load_file(path: Path) -> tuple[list[Tool], list[str]]:
         if not (isinstance(mark, _Mark) and callable(value)):
             continue
         try:
-            tools.append(Tool.from_function(value, side_effect=mark.side_effect, name=mark.name))
+            tools.append(Tool.from_function(value, side_effect=mark.side_effect, name=mark.name, label=mark.label))
         except (TypeError, ValueError, NameError) as exc:
             errors.append(f"{getattr(value, '__name__', value)!s} is not a usable tool: {exc}")
     return tools, errors

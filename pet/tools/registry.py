@@ -82,22 +82,49 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
 
 
 @dataclass(frozen=True)
+class Label:
+    """How the chat names a tool's step, per language: while it runs and
+    once it is done, e.g. en=("remembering", "remembered")."""
+
+    en: tuple[str, str]
+    zh: tuple[str, str]
+
+    @classmethod
+    def plain(cls, name: str) -> "Label":
+        """For a tool that declares none (a plugin)."""
+        return cls(en=(f"using {name}", f"used {name}"), zh=(f"正在用 {name}", f"用过 {name}"))
+
+    def text(self, language: str, done: bool) -> str:
+        doing_done = self.zh if language == "zh" else self.en
+        return doing_done[1] if done else doing_done[0]
+
+
+@dataclass(frozen=True)
 class Tool:
+    """A tool and everything the program says or checks about it."""
+
     name: str
     description: str
     parameters: dict[str, Any]
     function: Callable[..., Any]
+    #: it changes something (a memory, a reminder, a file): never run in
+    #: parallel, and may wait for the person's /yes
     side_effect: bool = False
     wants_context: bool = False
     #: its output may carry words from outside (a file, a note, a program):
     #: while such output is in view, side-effect calls wait for the person's
     #: /yes. False only for tools whose output the pet writes itself.
     reads_outside: bool = True
+    #: its step in the chat; None: Label.plain(name), "using <name>"
+    label: Label | None = None
+    #: the action a reply may claim once a call of it succeeded (one of
+    #: pet.agent.guards.CLAIMS: "remember", "forget", "set_reminder")
+    claim: str | None = None
 
     @classmethod
     def from_function(
         cls, function: Callable[..., Any], *, name: str | None = None, side_effect: bool = False,
-        reads_outside: bool = True,
+        reads_outside: bool = True, label: Label | None = None, claim: str | None = None,
     ) -> "Tool":
         hints = typing.get_type_hints(function)
         description, arg_docs = _parse_docstring(function.__doc__ or "")
@@ -127,6 +154,8 @@ class Tool:
             side_effect=side_effect,
             wants_context=wants_context,
             reads_outside=reads_outside,
+            label=label,
+            claim=claim,
         )
 
     @property
@@ -214,11 +243,20 @@ class ToolRegistry:
         self._tools[tool.name] = tool
         return tool
 
-    def register(self, function: Callable[..., Any], *, side_effect: bool = False, name: str | None = None) -> Tool:
-        return self.add(Tool.from_function(function, side_effect=side_effect, name=name))
+    def register(
+        self, function: Callable[..., Any], *, side_effect: bool = False, name: str | None = None,
+        label: Label | None = None, claim: str | None = None,
+    ) -> Tool:
+        return self.add(Tool.from_function(function, side_effect=side_effect, name=name, label=label, claim=claim))
 
     def __contains__(self, name: str) -> bool:
         return name in self._tools
+
+    def label(self, name: str) -> Label:
+        """How the chat names this tool's step (a tool that declares none, or
+        is no longer registered, by its name)."""
+        tool = self._tools.get(name)
+        return tool.label if tool is not None and tool.label is not None else Label.plain(name)
 
     def reads_outside(self, name: str | None) -> bool:
         """Whether this tool's output may carry outside words (unknown tools: yes)."""

@@ -10,7 +10,7 @@ from typing import Callable, Protocol
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import ReminderRecord
 from pet.memory.recall import best_matches, read_id
-from pet.tools.registry import Tool, ToolContext
+from pet.tools.registry import Label, Tool, ToolContext
 from pet.tools.when import describe, parse_when
 
 MAX_REMINDER_CHARS = 500
@@ -90,7 +90,12 @@ def reminder_tools(
         )
 
     return [
-        Tool.from_function(set_reminder, side_effect=True, reads_outside=False),
-        Tool.from_function(list_reminders, reads_outside=False),
-        Tool.from_function(cancel_reminder, side_effect=True, reads_outside=False),
+        Tool.from_function(set_reminder, side_effect=True, reads_outside=False, claim="set_reminder",
+                           label=Label(en=("setting a reminder", "set a reminder"), zh=("正在设提醒", "设好了提醒"))),
+        Tool.from_function(list_reminders, reads_outside=False,
+                           label=Label(en=("looking at reminders", "looked at reminders"),
+                                       zh=("正在查看提醒", "看过了提醒"))),
+        Tool.from_function(cancel_reminder, side_effect=True, reads_outside=False,
+                           label=Label(en=("cancelling a reminder", "cancelled a reminder"),
+                                       zh=("正在取消提醒", "取消了提醒"))),
     ]

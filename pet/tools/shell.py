@@ -27,7 +27,7 @@ from pathlib import Path
 
 from pet.errors import ConfigError, ToolArgumentError, ToolError
 from pet.tools.files import confine
-from pet.tools.registry import Tool
+from pet.tools.registry import Label, Tool
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +189,8 @@ def shell_tool(workspace: Path, programs: Sequence[str], timeout: float) -> Tool
         return f"$ {command}\n(exit code {code})\n{text}"
 
     shell.__doc__ = (shell.__doc__ or "").replace("{programs}", ", ".join(allowed) or "(none)")
-    tool = Tool.from_function(shell, side_effect=True)
+    tool = Tool.from_function(shell, side_effect=True,
+                              label=Label(en=("running a program", "ran a program"), zh=("正在运行程序", "运行过程序")))
     if allowed:  # an enum lets constrained decoding (the embedded model) pick only allowed names
         tool.parameters["properties"]["program"]["enum"] = list(allowed)
     return tool

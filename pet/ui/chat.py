@@ -13,13 +13,14 @@ import gradio as gr  # noqa: E402
 from pet.app import App  # noqa: E402
 from pet.events import ConversationStarted  # noqa: E402
 from pet.persona.growth import days_together  # noqa: E402
+from pet.persona.messages import chat_placeholder  # noqa: E402
 from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html  # noqa: E402
 from pet.ui.inbox_tab import build_inbox_tab  # noqa: E402
 from pet.ui.memory_tab import build_memory_tab  # noqa: E402
 from pet.ui.persona_tab import build_persona_tab, pet_choices  # noqa: E402
 from pet.ui.phone import PHONE_HEAD, build_phone_panel  # noqa: E402
 from pet.ui.pond_tab import build_pond_tab  # noqa: E402
-from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, history_messages  # noqa: E402
+from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, history_messages, steps_language  # noqa: E402
 from pet.ui.voice import VOICE_CSS, build_voice_panel  # noqa: E402
 from pet.ui.trace_tab import build_trace_tab  # noqa: E402
 
@@ -50,17 +51,21 @@ def _text_of(message: Any) -> str:
 def build_ui(app: App) -> gr.Blocks:
     def respond(message: Any, history: list) -> Iterator[list[dict]]:
         runtime, conversation = app.turn_target()
+        text = _text_of(message)
+        language = steps_language(text, runtime.persona.languages[0])
         shown: list[dict] = []
-        for event in runtime.agent.run(conversation, _text_of(message)):
+        for event in runtime.agent.run(conversation, text):
             if isinstance(event, ConversationStarted):
                 app.switch_conversation(event.conversation_id)
-            apply_event(shown, event)
+            apply_event(shown, event, runtime.tools, language)
             yield for_gradio(shown)
         if not shown:  # nothing came back at all; say so rather than show nothing
             yield [{"role": "assistant", "content": "…"}]
 
     def load_history() -> list[dict]:
-        return for_gradio(history_messages(app.conversations.history(app.current_conversation())))
+        runtime, conversation = app.turn_target()
+        stored = app.conversations.history(conversation)
+        return for_gradio(history_messages(stored, runtime.tools, runtime.persona.languages[0]))
 
     def new_conversation() -> None:
         app.new_conversation()
@@ -119,7 +124,7 @@ def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
         elem_id="pet-chatbot",  # the phone CSS sizes it
         buttons=["copy"],
         feedback_options=None,
-        placeholder=f"🦞 {app.persona.full_name()}: 说点什么吧！ Say hi!",
+        placeholder=chat_placeholder(app.persona),
     )
     chat = gr.ChatInterface(
         respond,

@@ -1,5 +1,7 @@
 """Turn agent events and stored history into chat messages (plain dicts in
-Gradio's messages format). Pure functions: no gradio import, easy to test."""
+Gradio's messages format). Pure functions: no gradio import, easy to test.
+A tool's step is titled with its own label (`Tool.label`), in the language
+of the person's message."""
 
 from __future__ import annotations
 
@@ -8,28 +10,24 @@ from typing import Any, Sequence
 
 from pet.agent.confirm import AWAITING, DECLINED
 from pet.events import Event, Notice, Reply, StoredMessage, TextDelta, ToolCall, ToolFinished, ToolStarted
+from pet.persona.prompt import detect_language
+from pet.tools.registry import ToolRegistry
 
 ChatMessage = dict[str, Any]
 
 CUT_SHORT = " *(cut short)*"
 MAX_SHOWN_CHARS = 4000
 
-_DOING = {
-    "remember": ("remembering", "remembered"),
-    "forget": ("forgetting", "forgot"),
-    "recall": ("recalling", "recalled"),
-    "calculate": ("calculating", "calculated"),
-    "get_current_time": ("checking the time", "checked the time"),
-    "set_reminder": ("setting a reminder", "set a reminder"),
-    "list_reminders": ("looking at reminders", "looked at reminders"),
-    "cancel_reminder": ("cancelling a reminder", "cancelled a reminder"),
-    "add_todo": ("adding a todo", "added a todo"),
-    "list_todos": ("reading the todo list", "read the todo list"),
-}
 #: turns (typed or spoken) the page serves at the same time: other tabs,
 #: other pets, phones on the LAN; one per conversation still (the agent's lock)
 TURNS_AT_ONCE = 8
 _NOTICE_ICON = {"info": "ℹ️", "warning": "⚠️", "error": "❌"}
+
+
+def steps_language(text: str, default: str) -> str:
+    """The language a message's tool steps are worded in: the message's own,
+    but a /command (/yes) keeps `default`, the conversation's so far."""
+    return default if text.lstrip().startswith("/") else detect_language(text, default)
 
 
 def _clip(text: str) -> str:
@@ -40,8 +38,8 @@ def _arguments(call: ToolCall) -> str:
     return json.dumps(call.arguments, ensure_ascii=False) if call.arguments else ""
 
 
-def _tool_bubble(call: ToolCall) -> ChatMessage:
-    doing = _DOING.get(call.name, (f"using {call.name}", f"used {call.name}"))[0]
+def _tool_bubble(call: ToolCall, tools: ToolRegistry, language: str) -> ChatMessage:
+    doing = tools.label(call.name).text(language, done=False)
     return {
         "role": "assistant",
         "content": _arguments(call),
@@ -49,8 +47,10 @@ def _tool_bubble(call: ToolCall) -> ChatMessage:
     }
 
 
-def _finish_bubble(bubble: ChatMessage, name: str, ok: bool, result: str, seconds: float | None) -> None:
-    done = _DOING.get(name, (f"using {name}", f"used {name}"))[1]
+def _finish_bubble(
+    bubble: ChatMessage, name: str, ok: bool, result: str, seconds: float | None, tools: ToolRegistry, language: str
+) -> None:
+    done = tools.label(name).text(language, done=True)
     metadata = dict(bubble["metadata"])
     metadata["title"] = f"🔧 {done}" if ok else f"⚠️ {name} failed"
     metadata["status"] = "done"
@@ -61,8 +61,9 @@ def _finish_bubble(bubble: ChatMessage, name: str, ok: bool, result: str, second
     bubble["content"] = (arguments + "\n→ " if arguments else "→ ") + _clip(result)
 
 
-def apply_event(messages: list[ChatMessage], event: Event) -> list[ChatMessage]:
-    """Fold one event into the list of assistant messages of a turn (in place)."""
+def apply_event(messages: list[ChatMessage], event: Event, tools: ToolRegistry, language: str) -> list[ChatMessage]:
+    """Fold one event into the list of assistant messages of a turn (in place).
+    `tools` label the tool steps, in `language`: the person's message's."""
     last = messages[-1] if messages else None
     if isinstance(event, TextDelta):
         if last is not None and "metadata" not in last and not last.get("notice"):
@@ -70,11 +71,12 @@ def apply_event(messages: list[ChatMessage], event: Event) -> list[ChatMessage]:
         else:
             messages.append({"role": "assistant", "content": event.text})
     elif isinstance(event, ToolStarted):
-        messages.append(_tool_bubble(event.call))
+        messages.append(_tool_bubble(event.call, tools, language))
     elif isinstance(event, ToolFinished):
         for bubble in reversed(messages):
             if bubble.get("metadata", {}).get("id") == event.result.call_id:
-                _finish_bubble(bubble, event.result.name, event.result.ok, event.result.content, event.seconds)
+                result = event.result
+                _finish_bubble(bubble, result.name, result.ok, result.content, event.seconds, tools, language)
                 break
     elif isinstance(event, Notice):
         messages.append({"role": "assistant", "content": f"{_NOTICE_ICON[event.level]} *{event.text}*", "notice": True})
@@ -91,13 +93,15 @@ def for_gradio(messages: Sequence[ChatMessage]) -> list[ChatMessage]:
     return [{k: v for k, v in m.items() if k != "notice"} for m in messages]
 
 
-def history_messages(stored: Sequence[StoredMessage]) -> list[ChatMessage]:
-    """A stored conversation as the chat showed it."""
+def history_messages(stored: Sequence[StoredMessage], tools: ToolRegistry, language: str) -> list[ChatMessage]:
+    """A stored conversation as the chat showed it. Tool steps are worded in
+    the language of the message before them (`language` before any)."""
     out: list[ChatMessage] = []
     open_calls: dict[str, ChatMessage] = {}
     for item in stored:
         message = item.message
         if message.role == "user":
+            language = steps_language(message.content, language)
             content = _clip(message.content)
             if item.status == "rejected":
                 content += "\n\n*(not sent to the pet: too long)*"
@@ -109,7 +113,7 @@ def history_messages(stored: Sequence[StoredMessage]) -> list[ChatMessage]:
             for call in message.tool_calls:
                 if call.id in open_calls:  # /yes records a waiting call again as it runs it
                     continue
-                bubble = _tool_bubble(call)
+                bubble = _tool_bubble(call, tools, language)
                 open_calls[call.id] = bubble
                 out.append(bubble)
         elif message.role == "tool" and message.tool_call_id in open_calls:
@@ -121,5 +125,5 @@ def history_messages(stored: Sequence[StoredMessage]) -> list[ChatMessage]:
             if item.status == DECLINED:
                 bubble["metadata"] = {**bubble["metadata"], "title": f"✋ {message.name} not done", "status": "done"}
                 continue
-            _finish_bubble(bubble, message.name or "", item.status == "ok", message.content, None)
+            _finish_bubble(bubble, message.name or "", item.status == "ok", message.content, None, tools, language)
     return out

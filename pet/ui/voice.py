@@ -25,7 +25,7 @@ from pet.speech.errors import SpeechError
 from pet.speech.status import VoiceStatus, voice_status
 from pet.speech.tts import join_wavs
 from pet.speech.turn import Heard, Muted, Rejected, Said, Timings, Voice
-from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio
+from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, steps_language
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,7 @@ class VoiceChat:
         spoken: list[bytes] = []
         note = "🎧 listening…"
         language = self.language(runtime.persona)
+        steps_in = language  # tool steps are worded in the language of the words heard
         for event in self.voice.turn(runtime.agent, conversation, audio, language, traces=self.app.traces):
             sound = answer = None
             if isinstance(event, Rejected):
@@ -102,6 +103,7 @@ class VoiceChat:
             if isinstance(event, Heard):
                 chat.append({"role": "user", "content": event.transcript.text})
                 note = f"🎤 heard in {event.transcript.seconds:.1f} s"
+                steps_in = steps_language(event.transcript.text, language)
             elif isinstance(event, Said):
                 sound = event.speech.wav
                 spoken.append(sound)
@@ -113,7 +115,7 @@ class VoiceChat:
             elif isinstance(event, ConversationStarted):
                 self.app.switch_conversation(event.conversation_id)
             else:
-                apply_event(shown, event)
+                apply_event(shown, event, runtime.tools, steps_in)
             yield VoiceUpdate(chat + for_gradio(shown), sound, note, answer=answer)
 
 
