@@ -183,6 +183,7 @@ class EmbeddedChatModel:
         exit while llama.cpp works in another thread: that ends in a native
         crash. False when the work did not stop within `timeout` seconds."""
         self._closing.set()
+        self._abort_native_work()
         if not self._lock.acquire(timeout=timeout):
             log.warning("the embedded model was still working %g s after the pet began to stop", timeout)
             return False
@@ -193,6 +194,22 @@ class EmbeddedChatModel:
         finally:
             self._lock.release()
         return True
+
+    def _abort_native_work(self) -> None:
+        """Make llama.cpp give up the batch after the one it is computing: a
+        long prompt is read in batches, each one native call the token loop
+        cannot interrupt. Installed only when closing, as the callback runs
+        for every step of every batch."""
+        llm = self._llm
+        if llm is None:
+            return
+        try:
+            import llama_cpp
+
+            self._abort = llama_cpp.ggml_abort_callback(lambda _data: True)  # kept alive while in use
+            llama_cpp.llama_set_abort_callback(llm._ctx.ctx, self._abort, None)
+        except (ImportError, AttributeError) as exc:  # another binding version: the wait is longer
+            log.debug("could not ask llama.cpp to stop early: %s", exc)
 
     # --- ChatModel -------------------------------------------------------------
 
