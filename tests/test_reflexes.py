@@ -222,6 +222,41 @@ def test_wording_that_drops_the_id_falls_back_to_the_plain_result():
     assert events[-1].text == "Saved memory #1: I code after 11pm"
 
 
+def test_a_slow_wording_is_not_waited_for_and_stops():
+    """The plain result stands when the wording is late; the late wording is
+    not generated to its end (used to make a reflex wait 5-40 s)."""
+    import dataclasses
+    import threading
+
+    release = threading.Event()
+    parts_taken = []
+
+    class SlowWording(ScriptedModel):
+        def stream(self, messages, tools=(), *, max_tokens=None, temperature=None):
+            release.wait(10)
+            for word in ("Clamped ", "tight! ", "#1 ", "saved."):
+                parts_taken.append(word)
+                yield TextDelta(word)
+            yield Completion(text="Clamped tight! #1 saved.")
+
+    app = make_app(SlowWording([]))
+    app.agent.config = dataclasses.replace(app.agent.config, wording_seconds=0.05)
+    try:
+        events = turn(app, "remember that I code after 11pm")
+        reply = events[-1]
+        assert reply.text == "Saved memory #1: I code after 11pm"
+        [wording] = [s for s in app.traces.get(reply.trace_id)["steps"] if s.get("purpose") == "wording"]
+        assert "longer than 0.05 s" in (wording["error"] or "")
+    finally:
+        release.set()
+    for _ in range(200):  # the worker wakes, takes one part, sees it is late and stops
+        if parts_taken:
+            break
+        threading.Event().wait(0.01)
+    threading.Event().wait(0.1)
+    assert parts_taken == ["Clamped "]
+
+
 def test_reflexes_work_when_the_model_is_down():
     from pet.errors import BrainUnavailable
 

@@ -24,7 +24,7 @@ from pet.agent.guards import (
     wrap_observation,
 )
 from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_paused, step_started
-from pet.brain.base import ChatModel
+from pet.brain.base import ChatModel, complete_within
 from pet.brain.parse import extract_tool_calls, looks_like_tool_call_start
 from pet.errors import BrainError
 from pet.events import (
@@ -74,6 +74,9 @@ class AgentConfig:
     #: estimated tokens of pinned and recalled memories in the prompt
     memory_tokens: int = 600
     reflexes: bool = True
+    #: how long a reflex's plain result waits for the model's wording in
+    #: character; a later wording is dropped and stopped
+    wording_seconds: float = 1.5
     #: the first message of a local day gets a greeting first
     greeting: bool = True
     #: every side-effect call the model makes waits for the person's /yes
@@ -437,7 +440,8 @@ class Agent:
 
     def _word(self, turn: _Turn, template: str) -> str | None:
         """The tool's true result, said in character by the model. None (so
-        the plain result is shown) when the model fails, rambles, answers in
+        the plain result is shown) when the model is slower than
+        `config.wording_seconds` (nobody waits for a nicety), fails, rambles, answers in
         another language, drops or invents a fact (a number, time or #id), or
         claims more than was done."""
         if "\n" in template:  # lists read better as they are
@@ -448,7 +452,8 @@ class Agent:
         sent = [Message("system", system), asked]
         record = turn.trace.model_call(0, sent, [], purpose="wording")
         try:
-            completion = self.brain.complete(sent, (), max_tokens=120)
+            completion = complete_within(self.brain, sent, self.config.wording_seconds, max_tokens=120,
+                                         name="reflex-wording")
         except Exception as exc:  # wording is a nicety: the tool already ran
             log.info("could not word the reflex reply: %s", exc)
             step_finished(record, None, str(exc))

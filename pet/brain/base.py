@@ -51,3 +51,56 @@ def complete_from_stream(parts: Iterator[StreamPart]) -> Completion:
 
         raise BrainResponseError("The model stream ended without a final answer.")
     return final
+
+
+class TooSlow(Exception):
+    """The model did not finish within the time it was given."""
+
+
+def complete_within(
+    model: ChatModel,
+    messages: Sequence[Message],
+    timeout: float,
+    *,
+    max_tokens: int | None = None,
+    name: str = "model-within",
+) -> Completion:
+    """The model's answer (no tools) if it arrives within `timeout` seconds,
+    else TooSlow. For optional work whose result is thrown away when late (a
+    reflex's wording, the brief's rewording): it streams in a worker thread
+    that stops at the next part once the answer is late, instead of running
+    on to the end. A prompt the model is still reading is not cut short (a
+    model in this process finishes that read, then stops)."""
+    import threading
+
+    outcome: list[Completion | BaseException] = []
+    done = threading.Event()
+    late = threading.Event()
+
+    def work() -> None:
+        parts = model.stream(messages, (), max_tokens=max_tokens)
+        try:
+            for part in parts:
+                if late.is_set():
+                    return
+                if isinstance(part, Completion):
+                    outcome.append(part)
+        except Exception as exc:  # noqa: BLE001 - handed to the caller
+            outcome.append(exc)
+        finally:
+            close = getattr(parts, "close", None)
+            if callable(close):
+                close()
+            done.set()
+
+    threading.Thread(target=work, name=name, daemon=True).start()
+    if not done.wait(timeout):
+        late.set()
+        raise TooSlow(f"the model took longer than {timeout:g} s")
+    if not outcome:
+        from pet.errors import BrainResponseError
+
+        raise BrainResponseError("The model stream ended without a final answer.")
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]

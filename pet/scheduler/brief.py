@@ -13,12 +13,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pet.brain.base import TooSlow, complete_within
 from pet.events import Completion, Message
 from pet.memory.summary import contains
 from pet.persona.model import Persona
@@ -264,45 +264,13 @@ def check_reword(answer: str, plain: PlainBrief, language: str) -> str:
     return text
 
 
-@dataclass
-class _Outcome:
-    completion: Completion | None = None
-    error: BaseException | None = None
-
-
 def _complete_within(model: ChatModel, messages: list[Message], max_tokens: int, timeout: float) -> Completion:
-    """The model's answer if it arrives within `timeout` seconds. Streamed in
-    a worker thread, so a late answer is stopped at its next part instead of
-    running on to the end (or into the process's exit)."""
-    outcome = _Outcome()
-    done = threading.Event()
-    late = threading.Event()
-
-    def work() -> None:
-        parts = model.stream(messages, (), max_tokens=max_tokens)
-        try:
-            for part in parts:
-                if late.is_set():
-                    return
-                if isinstance(part, Completion):
-                    outcome.completion = part
-        except Exception as exc:  # noqa: BLE001 - whatever it is, the brief still goes out
-            outcome.error = exc
-        finally:
-            close = getattr(parts, "close", None)
-            if callable(close):
-                close()
-            done.set()
-
-    threading.Thread(target=work, name="brief-reword", daemon=True).start()
-    if not done.wait(timeout):
-        late.set()
-        raise RewordRejected(f"the model took longer than {timeout:g} s")
-    if outcome.error is not None:
-        raise RewordRejected(f"the model failed: {outcome.error}") from outcome.error
-    if outcome.completion is None:
-        raise RewordRejected("the model's answer ended without a completion")
-    return outcome.completion
+    try:
+        return complete_within(model, messages, timeout, max_tokens=max_tokens, name="brief-reword")
+    except TooSlow as exc:
+        raise RewordRejected(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - whatever it is, the brief still goes out
+        raise RewordRejected(f"the model failed: {exc}") from exc
 
 
 def reword(plain: PlainBrief, model: ChatModel, system: str, language: str, timeout: float) -> str:
