@@ -91,6 +91,8 @@ class App:
     traces: TraceStore | None = None
     #: the tools loaded from <home>/tools/ at start-up, and the files that failed
     plugins: Plugins | None = None
+    #: the conversations' locks, shared by every pet's agent, with the work run after turns
+    locks: ConversationLocks | None = None
 
     @property
     def tracer(self) -> TraceStore | None:
@@ -285,6 +287,8 @@ class App:
         close_model = getattr(self.brain.model, "close", None)
         if callable(close_model):
             close_model()
+        if self.locks is not None and not self.locks.wait_idle(timeout=30):
+            log.warning("a summary fold was still running when the pet stopped")
         meaning.stop_backfill(self.db.engine)
         self.db.close()
 
@@ -415,7 +419,7 @@ def build(
         return PetRuntime(record, persona, tools, agent)
 
     app = App(settings, db, conversations, memories, reminders, inbox, choice, clock, wire, _current=first.id,
-              traces=traces, plugins=plugins)
+              traces=traces, plugins=plugins, locks=locks)
     for record in pets.all():
         try:
             persona = default if record.id == first.id and record.persona == settings.persona else (

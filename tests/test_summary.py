@@ -269,24 +269,33 @@ def all_text(messages) -> str:
 
 
 def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
-    model = ScriptedModel([SUMMARY, "Warm tea it is."])
+    """The turn never waits for the model's summary: a summary made in code
+    stands in for the old turns, and the model folds them after the reply."""
+    model = ScriptedModel(["Warm tea it is.", SUMMARY])
     app = make_app(model, history_tokens=120)
     conversation = app.current_conversation()
     seed(app, conversation)
     events = list(app.agent.run(conversation, "Any plans for tonight?"))
     assert events[-1].text == "Warm tea it is."
+    assert app.locks.wait_idle(timeout=30)
 
-    summary_call, turn_call = model.calls
-    assert summary_call.messages[0].content == SUMMARY_INSTRUCTIONS and summary_call.tools == ()
-    assert OLD[0] in summary_call.messages[1].content  # the old turns were what got folded
-
+    turn_call, summary_call = model.calls
     sent = turn_call.messages
-    assert sent[0].role == "system" and sent[0].content.endswith("\n\n" + SUMMARY_HEADING + SUMMARY)
+    assert sent[0].role == "system" and SUMMARY_HEADING in sent[0].content
+    stand_in = sent[0].content.split(SUMMARY_HEADING, 1)[1]
+    for item in ["4471", "Alice Chen", "2026-03-05", "9:30", "咪咪", "3岁"]:
+        assert contains(stand_in, item)  # nothing dropped out unseen
     assert [m.role for m in sent].count("system") == 1
     assert sent[-1] == Message("user", "Any plans for tonight?")
     assert [m.content for m in sent[-3:-1]] == list(FILLER[-1])  # the recent turn, verbatim
     for old in OLD:
-        assert old not in all_text(sent)  # the old turns only through the summary
+        assert old not in all_text(sent[1:])  # the old turns only through the summary
+
+    # After the reply: the model's fold, with no tools, of the old turns.
+    assert summary_call.messages[0].content == SUMMARY_INSTRUCTIONS and summary_call.tools == ()
+    assert OLD[0] in summary_call.messages[1].content
+    stages = app.traces.get(events[-1].trace_id)["stages"]
+    assert list(stages) == ["summary fold after the reply (model)"]
 
     # The full history stays in the database; the summary is a row of its own.
     stored = [m.message.content for m in app.conversations.history(conversation)]
@@ -296,16 +305,17 @@ def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
     folded = [m for m in app.conversations.history(conversation) if m.id <= saved.through_message_id]
     assert [m.message.content for m in folded][: len(OLD)] == OLD
     assert FILLER[-1][1] not in [m.message.content for m in folded]
+    app.close()
 
 
 def test_the_summary_is_reused_when_nothing_new_needs_folding(pet_home):
-    model = ScriptedModel([SUMMARY, "Warm tea it is.", "Sleep well!"])
+    model = ScriptedModel(["Warm tea it is.", SUMMARY, "Sleep well!"])
     app = make_app(model, history_tokens=120)
     conversation = app.current_conversation()
     seed(app, conversation)
     list(app.agent.run(conversation, "Any plans for tonight?"))
-    list(app.agent.run(conversation, "Good night."))
-    assert len(model.calls) == 3  # one summary call, two turns
+    list(app.agent.run(conversation, "Good night."))  # waits for the fold: the conversation's lock
+    assert len(model.calls) == 3  # two turns, one summary call between them
     assert model.calls[2].messages[0].content.endswith(SUMMARY_HEADING + SUMMARY)
     model.assert_complete()
     app.close()
@@ -319,16 +329,19 @@ def test_the_summary_is_reused_when_nothing_new_needs_folding(pet_home):
 
 def test_a_model_that_drops_facts_twice_leaves_an_extractive_summary_in_the_context():
     dropped = "- Some facts about a locker and a cat."
-    model = ScriptedModel([dropped, dropped, "Okay!"])
+    model = ScriptedModel(["Okay!", dropped, dropped, "Sure."])
     app = make_app(model, history_tokens=120)
     conversation = app.current_conversation()
     seed(app, conversation)
-    list(app.agent.run(conversation, "Any plans for tonight?"))
+    events = list(app.agent.run(conversation, "Any plans for tonight?"))
+    assert app.locks.wait_idle(timeout=30)
     saved = SummaryStore(app.db).latest(conversation)
     assert saved.method == "extractive"
     for item in ["4471", "Alice Chen", "2026-03-05", "9:30", "咪咪", "3岁"]:
         assert contains(saved.content, item)
-    assert model.calls[2].messages[0].content.endswith(SUMMARY_HEADING + saved.content)
+    assert "summary fold after the reply (extractive)" in app.traces.get(events[-1].trace_id)["stages"]
+    list(app.agent.run(conversation, "And tomorrow?"))
+    assert model.calls[3].messages[0].content.endswith(SUMMARY_HEADING + saved.content)
 
 
 def test_later_folds_extend_the_previous_summary(tmp_path):
@@ -384,14 +397,16 @@ def test_a_huge_old_conversation_is_read_in_a_bounded_window(pet_home):
     UNFOLDED_READ × history_messages messages, so the summary call stays small."""
     from pet.agent.context import UNFOLDED_READ
 
-    model = ScriptedModel([SUMMARY, SUMMARY, "Hi again."])  # numbers dropped: one retry, then extractive
+    model = ScriptedModel(["Hi again.", SUMMARY, SUMMARY])  # numbers dropped: one retry, then extractive
     app = make_app(model, history_tokens=120, history_messages=10)
     conversation = app.current_conversation()
     for i in range(500):
         app.conversations.append(conversation, Message("user", f"old question number {i}"))
         app.conversations.append(conversation, Message("assistant", f"old answer number {i}"))
     list(app.agent.run(conversation, "hello"))
-    folded = model.calls[0].messages[1].content
+    assert app.locks.wait_idle(timeout=30)
+    assert model.calls[1].messages[0].content == SUMMARY_INSTRUCTIONS
+    folded = model.calls[1].messages[1].content
     numbers = [int(n) for n in re.findall(r"old (?:question|answer) number (\d+)", folded)]
     assert numbers and min(numbers) >= 500 - UNFOLDED_READ * 10 // 2  # only the newest window
     assert len(numbers) <= UNFOLDED_READ * 10
@@ -402,7 +417,7 @@ def test_tool_steps_do_not_push_older_words_out_unsummarized(pet_home):
     so many tool steps cannot hide older messages from the summary."""
     from pet.events import ToolCall
 
-    model = ScriptedModel([SUMMARY, SUMMARY, "Sure."])
+    model = ScriptedModel(["Sure.", SUMMARY, SUMMARY])
     app = make_app(model, history_tokens=10_000, history_messages=4)
     conversation = app.current_conversation()
     app.conversations.append(conversation, Message("user", "my locker code is 4471"))
@@ -414,4 +429,6 @@ def test_tool_steps_do_not_push_older_words_out_unsummarized(pet_home):
         app.conversations.append(conversation, Message("user", f"question {i}"))
         app.conversations.append(conversation, Message("assistant", f"answer {i}"))
     list(app.agent.run(conversation, "and now?"))
-    assert "4471" in model.calls[0].messages[1].content  # the old words reached the summary call
+    assert app.locks.wait_idle(timeout=30)
+    assert model.calls[1].messages[0].content == SUMMARY_INSTRUCTIONS
+    assert "4471" in model.calls[1].messages[1].content  # the old words reached the summary call

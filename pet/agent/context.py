@@ -37,10 +37,16 @@ class HistorySummarizer(Protocol):
         ...
 
     def condense(
-        self, conversation_id: int, earlier: Sequence[StoredMessage]
+        self, conversation_id: int, earlier: Sequence[StoredMessage], *, fold: bool = True
     ) -> tuple[str, list[StoredMessage]]:
         """The running summary ("" if none) and the recent messages to show
-        verbatim; may fold the oldest of `earlier` into the summary first."""
+        verbatim. When `earlier` no longer fits: with `fold`, the model folds
+        the oldest into the stored summary first; without, a summary made in
+        code stands in for them and the fold is marked due (`take_due`)."""
+        ...
+
+    def take_due(self, conversation_id: int) -> bool:
+        """Whether a turn found this conversation's fold due (and forget it)."""
         ...
 
 
@@ -65,6 +71,28 @@ def earlier_messages(stored: Sequence[StoredMessage]) -> list[Message]:
     return [item.message for item in stored if _shown(item)]
 
 
+def _unfolded(summarizer: HistorySummarizer, history: HistorySource, conversation_id: int,
+              history_messages: int) -> list[StoredMessage]:
+    """The shown messages after the last fold, at most UNFOLDED_READ times
+    `history_messages` of them (older ones in a conversation from before
+    summaries existed are not summarized)."""
+    since = summarizer.folded_through(conversation_id)
+    stored = history.history(conversation_id, limit=UNFOLDED_READ * history_messages, after=since, chat_only=True)
+    return [item for item in stored if _shown(item)]
+
+
+def fold_history(summarizer: HistorySummarizer, history: HistorySource, conversation_id: int,
+                 history_messages: int) -> str | None:
+    """Fold what no longer fits into the stored summary (the model writes
+    it, checked). Returns how it was made ("model" or "extractive"), or None
+    when nothing needed folding."""
+    before = summarizer.folded_through(conversation_id)
+    summarizer.condense(conversation_id, _unfolded(summarizer, history, conversation_id, history_messages))
+    if summarizer.folded_through(conversation_id) == before:
+        return None
+    return getattr(summarizer, "last_method", None) or "model"
+
+
 def build_context(
     *,
     persona: Persona,
@@ -86,13 +114,12 @@ def build_context(
     if summarizer is None:
         earlier = earlier_messages(history.history(conversation_id, limit=history_messages))
     else:
-        # Nothing drops out unseen: what leaves the recent messages is folded
-        # into the summary. Only messages after the last fold are read, at most
-        # UNFOLDED_READ times `history_messages` of them (older ones in a
-        # conversation from before summaries existed are not summarized).
-        since = summarizer.folded_through(conversation_id)
-        stored = history.history(conversation_id, limit=UNFOLDED_READ * history_messages, after=since, chat_only=True)
-        summary, recent = summarizer.condense(conversation_id, [item for item in stored if _shown(item)])
+        # Nothing drops out unseen: what leaves the recent messages is in the
+        # summary. The model folds them after the reply (see fold_history);
+        # until then a summary made in code stands in, so the turn never waits.
+        summary, recent = summarizer.condense(
+            conversation_id, _unfolded(summarizer, history, conversation_id, history_messages), fold=False
+        )
         earlier = [item.message for item in recent]
     # Recall looks at the new message and, weighing less, the person's last words before it.
     recent_user = [m.content for m in earlier[-4:] if m.role == "user"]

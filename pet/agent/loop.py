@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
 from pet.agent import confirm, reflexes
-from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context
+from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context, fold_history
 from pet.agent.guards import (
     RepeatGuard,
     claimed_actions,
@@ -42,6 +42,7 @@ from pet.events import (
     ToolStarted,
     new_call_id,
 )
+from pet.logs import fields as log_fields
 from pet.logs import in_context
 from pet.logs import set_fields as set_log_fields
 from pet.memory.recall import read_id
@@ -163,15 +164,55 @@ class MemoryBook(MemorySource, Protocol):
 
 
 class ConversationLocks:
-    """One lock per conversation: one turn at a time in each."""
+    """One lock per conversation: one turn at a time in each, and the work
+    that follows a turn (folding the history into its summary) in between."""
 
     def __init__(self) -> None:
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._after: list[threading.Thread] = []
+        self._pending: dict[int, Callable[[], None]] = {}
 
     def of(self, conversation_id: int) -> threading.Lock:
         with self._guard:
             return self._locks.setdefault(conversation_id, threading.Lock())
+
+    def after_turn(self, conversation_id: int, work: Callable[[], None], name: str) -> None:
+        """Run `work` in the background under the conversation's lock: the
+        reply is out, and a turn that gets the lock first runs it before
+        its own (`run_pending`), so the work is never skipped or done twice."""
+        with self._guard:
+            self._pending[conversation_id] = work
+
+        def run() -> None:
+            with self.of(conversation_id), log_fields(conversation=conversation_id):
+                self.run_pending(conversation_id)
+
+        thread = threading.Thread(target=run, name=name, daemon=True)
+        with self._guard:
+            self._after = [t for t in self._after if t.is_alive()] + [thread]
+        thread.start()
+
+    def run_pending(self, conversation_id: int) -> None:
+        """Run the work left by the conversation's last turn, if it has not
+        run yet. The caller holds the conversation's lock."""
+        with self._guard:
+            work = self._pending.pop(conversation_id, None)
+        if work is None:
+            return
+        try:
+            work()
+        except Exception:  # background work must not die silently, nor take a turn down
+            log.exception("the work after a turn failed")
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait for the work started after turns; False if some still runs."""
+        with self._guard:
+            pending = list(self._after)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for thread in pending:
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return not any(thread.is_alive() for thread in pending)
 
 
 class Agent:
@@ -217,18 +258,34 @@ class Agent:
 
     def _run(self, conversation_id: int, text: str) -> Iterator[Event]:
         with self._lock(conversation_id):
+            self.locks.run_pending(conversation_id)  # the last turn's fold, if its thread is not done
             trace = TurnTrace(self.tracer, self.pet.id, conversation_id)
             reply: Reply | None = None
             try:
                 for event in self._turn(conversation_id, text, trace):
                     trace.observe(event)
                     if isinstance(event, Reply):
-                        reply = event
                         event = replace(event, trace_id=trace.finish(event.text, event.partial))
+                        reply = event
                     yield event
             finally:
                 if trace.active:  # the caller stopped listening, or something raised
                     trace.finish(reply.text if reply else "", True)
+                if self.summarizer is not None and self.summarizer.take_due(conversation_id):
+                    trace_id = reply.trace_id if reply is not None else None
+                    self.locks.after_turn(conversation_id, lambda: self._fold(conversation_id, trace_id),
+                                          name="summary-fold")
+
+    def _fold(self, conversation_id: int, trace_id: int | None) -> None:
+        """Fold what no longer fits the context into the conversation's
+        summary, after the reply (the model's summary is slow on a small
+        brain); the turn's trace gets its time."""
+        assert self.summarizer is not None
+        started = time.perf_counter()
+        method = fold_history(self.summarizer, self.conversations, conversation_id, self.config.history_messages)
+        add_stages = getattr(self.tracer, "add_stages", None)
+        if method and trace_id is not None and callable(add_stages):
+            add_stages(trace_id, {f"summary fold after the reply ({method})": time.perf_counter() - started})
 
     # -- the turn -----------------------------------------------------------
 

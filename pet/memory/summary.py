@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, Protocol, Sequence
@@ -466,6 +467,19 @@ class HistorySummarizer:
         self.store = store
         self.budget_tokens = budget_tokens
         self.max_messages = max_messages
+        #: how the last fold's summary was made ("model" or "extractive")
+        self.last_method: str | None = None
+        self._due: set[int] = set()
+        self._due_lock = threading.Lock()
+
+    def take_due(self, conversation_id: int) -> bool:
+        """Whether a condense without folding found this conversation's fold
+        due since the last call (the agent then folds after the reply)."""
+        with self._due_lock:
+            if conversation_id in self._due:
+                self._due.discard(conversation_id)
+                return True
+            return False
 
     def _fits(self, messages: Sequence[StoredMessage], tokens: int, count: int) -> bool:
         return len(messages) <= count and sum(message_tokens(m.message) for m in messages) <= tokens
@@ -475,9 +489,11 @@ class HistorySummarizer:
         latest = self.store.latest(conversation_id)
         return latest.through_message_id if latest else 0
 
-    def condense(self, conversation_id: int, earlier: Sequence[StoredMessage]) -> Condensed:
+    def condense(self, conversation_id: int, earlier: Sequence[StoredMessage], *, fold: bool = True) -> Condensed:
         """`earlier`: the conversation's messages that the context would show,
-        oldest first (folded ones are skipped by id)."""
+        oldest first (folded ones are skipped by id). Without `fold` nothing
+        is asked of the model or stored: the messages that would be folded
+        are summarised in code for this once, and the fold is marked due."""
         latest = self.store.latest(conversation_id)
         previous = latest.content if latest else ""
         pending = [m for m in earlier if latest is None or m.id > latest.through_message_id]
@@ -491,7 +507,12 @@ class HistorySummarizer:
         folded, recent = pending[:-keep], pending[-keep:]
         if not folded:
             return Condensed(previous, recent)
+        if not fold:
+            with self._due_lock:
+                self._due.add(conversation_id)
+            return Condensed(extractive_summary([m.message for m in folded], previous, SUMMARY_TOKENS), recent)
         summary = summarize(self.model, [m.message for m in folded], previous=previous)
+        self.last_method = summary.method
         self.store.save(conversation_id, folded[-1].id, summary.text, summary.method)
         log.info(
             "folded %d messages of conversation %d into the summary (%s)", len(folded), conversation_id, summary.method
