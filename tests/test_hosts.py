@@ -70,7 +70,7 @@ def test_the_browsers_word_on_where_a_request_comes_from_is_taken():
 
     assert not foreign()  # curl, gradio_client
     assert not foreign(origin="http://127.0.0.1:7860", sec_fetch_site="same-origin")
-    # the sign-in form posts to its own page, whose no-referrer policy makes the Origin "null"
+    # a form a page posts to itself under a no-referrer policy carries the Origin "null"
     assert not foreign(origin="null", sec_fetch_site="same-origin")
     assert foreign(origin="null")  # a sandboxed frame, a file:// page
     assert foreign(origin="null", sec_fetch_site="cross-site")

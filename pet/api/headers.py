@@ -20,7 +20,7 @@ HEADERS = (
     (b"content-security-policy", CONTENT_POLICY.encode()),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
 )
 
 

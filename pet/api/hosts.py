@@ -14,9 +14,10 @@ changes something and comes from another origin is refused, and no answer
 tells the browser another origin may read it (CORS). Clients that are not
 browsers (curl, gradio_client) send neither header.
 
-The pet's pages say `Referrer-Policy: no-referrer`, under which a browser
-sends `Origin: null` with a form the page posts to itself (the sign-in
-form); such a "null" passes only when Sec-Fetch-Site says same-origin.
+Under `Referrer-Policy: no-referrer` a browser sends `Origin: null` even
+with a form a page posts to itself (the sign-in form), so the pet's pages
+say `same-origin` (still no referrer to other sites), and a "null" passes
+only when Sec-Fetch-Site says the request is same-origin.
 """
 
 from __future__ import annotations
