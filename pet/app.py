@@ -34,6 +34,7 @@ from pet.memory.store import (
 from pet.memory.summary import HistorySummarizer
 from pet.persona.model import PERSONA_DIR, Persona, load_persona
 from pet.persona.save import save_persona
+from pet.private import private_dir
 from pet.scheduler.delivery import Delivery
 from pet.scheduler.policy import Policy
 from pet.tools.calc import calc_tool
@@ -365,7 +366,7 @@ def build(
     the real clock, the firing would judge by the injected one."""
     default = load_persona(settings.persona)
     # a new home is the person's alone: it holds their conversations and memories
-    settings.home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(settings.home)
     db = open_database(settings.database)
     pets = PetStore(db)
     today = clock().astimezone(default.zone()).date()

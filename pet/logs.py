@@ -17,7 +17,10 @@ import logging
 import logging.handlers
 from contextlib import contextmanager
 from pathlib import Path
+from io import TextIOWrapper
 from typing import Any, Iterator, TypeVar
+
+from pet.private import private_dir, private_opener
 
 #: the fields every JSON line carries (null when unknown)
 CONTEXT_FIELDS = ("pet", "conversation", "turn", "step")
@@ -137,6 +140,19 @@ class ConsoleFormatter(logging.Formatter):
         return super().format(record)
 
 
+class PrivateFileHandler(logging.handlers.RotatingFileHandler):
+    """The rotating log, owner-only: the first file and each one made after a
+    rotation (the lines quote what the person said)."""
+
+    def _open(self) -> TextIOWrapper:
+        # the handler keeps the stream and closes it itself
+        stream = open(  # noqa: SIM115
+            self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors, opener=private_opener
+        )
+        assert isinstance(stream, TextIOWrapper)  # a text mode ("a"), so a text stream
+        return stream
+
+
 def log_path(home: Path) -> Path:
     return home / LOG_FILE
 
@@ -172,8 +188,8 @@ def setup_logging(
     if to_file:
         path = log_path(home)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            file = logging.handlers.RotatingFileHandler(
+            private_dir(path.parent)  # the home too, when this is its first start
+            file = PrivateFileHandler(
                 path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
             )
         except OSError as exc:

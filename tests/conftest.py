@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# First of all: importing the pet turns every dependency's telemetry off
+# (pet/telemetry.py), as run.py and `python -m pet` do before anything loads.
+import pet  # noqa: F401
+
+# isort: split
+
 import ipaddress
 import socket
 import sys
@@ -40,6 +46,4 @@ def pet_home(tmp_path, monkeypatch):
     monkeypatch.setenv("PET_HOME", str(home))
     # The day's greeting would open every first reply; tests that want it turn it on.
     monkeypatch.setenv("PET_GREETING", "off")
-    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return home

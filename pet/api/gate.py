@@ -250,7 +250,7 @@ async def _page(send: Send, status: int, text: str) -> None:
                 (b"content-length", str(len(body)).encode()),
                 (b"cache-control", b"no-store"),
                 (b"x-frame-options", b"DENY"),
-                (b"referrer-policy", b"no-referrer"),
+                (b"referrer-policy", b"same-origin"),
             ],
         }
     )

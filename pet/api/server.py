@@ -103,19 +103,29 @@ def check_port(host: str, port: int) -> None:
         raise ConfigError(f"port {port} on {host} is in use — stop the other program or pass --port N")
 
 
-def guard(api: FastAPI, settings: Settings, access: LanAccess | None) -> None:
-    """Put the limits and, in LAN mode, the password gate in front of every route."""
+def guard(api: FastAPI, settings: Settings, access: LanAccess | None, host: str) -> None:
+    """Put the host check, the limits and, in LAN mode, the password gate in
+    front of every route."""
     from pet.api.gate import AuthGate
     from pet.api.headers import SafeHeaders
+    from pet.api.hosts import HostCheck, accepted_hosts
 
-    # The last added runs first: rate limit, then the gate (which reads no body
-    # of a stranger), then the body cap.
-    api.add_middleware(SafeHeaders)
+    hosts = (
+        accepted_hosts(host)
+        if access is None
+        else accepted_hosts(host, access.certificate.hostnames, access.certificate.ips)
+    )
+    # The last added runs first: the headers (on every answer, refusals
+    # included), the host check (a rebinding page meets no gate, no login
+    # page), the rate limit, the gate (which reads no body of a stranger),
+    # then the body cap.
     api.add_middleware(BodyLimit, max_body=settings.max_body_kb * 1024,
                        max_upload=settings.max_upload_mb * 1024 * 1024)
     if access is not None:
         api.add_middleware(AuthGate, auth=access.authenticator)
         api.add_middleware(RateLimit, per_minute=settings.requests_per_minute)
+    api.add_middleware(HostCheck, hosts=hosts)
+    api.add_middleware(SafeHeaders)
 
 
 def make_server(app: App, port: int | None = None, *, host: str | None = None,
@@ -134,7 +144,7 @@ def make_server(app: App, port: int | None = None, *, host: str | None = None,
     port = settings.port if port is None else port
     check_port(host, port)
     api = create_server(app)
-    guard(api, settings, access)
+    guard(api, settings, access, host)
     tls = {} if access is None else {"ssl_certfile": str(access.certificate.cert_path),
                                      "ssl_keyfile": str(access.certificate.key_path)}
     config = uvicorn.Config(

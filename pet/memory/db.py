@@ -16,6 +16,7 @@ from pet.errors import StorageError
 from pet.memory import replica
 from pet.memory.models import Base, InboxRow, MemoryRow, SchemaVersion, SummaryRow, TraceRow
 from pet.memory.models import MemoryVectorRow
+from pet.private import private_file
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +212,14 @@ def open_database(url: str) -> Database:
     if url.startswith("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+            # SQLite gives its -wal, -shm and -journal files the database file's mode
+            try:
+                private_file(path)
+            except OSError as exc:
+                raise StorageError(
+                    f"cannot create the database {path} ({exc.strerror or exc}) — check that folder's "
+                    "permissions, or start with another --home"
+                ) from exc
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
     else:

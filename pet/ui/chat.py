@@ -3,26 +3,23 @@ adapts agent events to chat messages (pet.ui.render does the folding)."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any, Iterator
 
-os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+import gradio as gr  # Gradio's analytics are off: pet/__init__.py saw to it before this import
 
-import gradio as gr  # noqa: E402
-
-from pet.app import App  # noqa: E402
-from pet.events import ConversationStarted  # noqa: E402
-from pet.persona.growth import days_together  # noqa: E402
-from pet.persona.messages import chat_placeholder  # noqa: E402
-from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html  # noqa: E402
-from pet.ui.inbox_tab import build_inbox_tab  # noqa: E402
-from pet.ui.memory_tab import build_memory_tab  # noqa: E402
-from pet.ui.persona_tab import build_persona_tab, pet_choices  # noqa: E402
-from pet.ui.phone import PHONE_HEAD, build_phone_panel  # noqa: E402
-from pet.ui.pond_tab import build_pond_tab  # noqa: E402
-from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, history_messages, steps_language  # noqa: E402
-from pet.ui.voice import VOICE_CSS, build_voice_panel  # noqa: E402
-from pet.ui.trace_tab import build_trace_tab  # noqa: E402
+from pet.app import App
+from pet.events import ConversationStarted
+from pet.persona.growth import days_together
+from pet.persona.messages import chat_placeholder
+from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html
+from pet.ui.inbox_tab import build_inbox_tab
+from pet.ui.memory_tab import build_memory_tab
+from pet.ui.persona_tab import build_persona_tab, pet_choices
+from pet.ui.phone import PHONE_HEAD, build_phone_panel
+from pet.ui.pond_tab import build_pond_tab
+from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, history_messages, steps_language
+from pet.ui.voice import VOICE_CSS, build_voice_panel
+from pet.ui.trace_tab import build_trace_tab
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
