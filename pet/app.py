@@ -42,9 +42,9 @@ from pet.tools.clock import clock_tool, system_clock
 from pet.tools.files import file_tools
 from pet.tools.memory import memory_tools
 from pet.tools.notes import todo_tools
-from pet.tools.reminders import reminder_tools
 from pet.tools.plugins import Plugins, load_plugins
 from pet.tools.registry import ToolRegistry
+from pet.tools.reminders import reminder_tools
 from pet.tools.shell import allowed_programs, shell_tool
 
 if TYPE_CHECKING:

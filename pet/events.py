@@ -6,8 +6,8 @@ Nothing here imports a heavy library; every package may depend on this module.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal, Union
 
 Role = Literal["system", "user", "assistant", "tool"]

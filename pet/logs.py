@@ -16,8 +16,8 @@ import json
 import logging
 import logging.handlers
 from contextlib import contextmanager
-from pathlib import Path
 from io import TextIOWrapper
+from pathlib import Path
 from typing import Any, Iterator, TypeVar
 
 from pet.private import private_dir, private_opener

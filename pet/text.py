@@ -66,10 +66,11 @@ def clip(text: str, tokens: int) -> str:
     one is in reach, else mid-sentence with "…"."""
     if estimate_tokens(text) <= tokens:
         return text
-    cost, end = 0.0, 0
-    for end, ch in enumerate(text):
+    cost, end = 0.0, len(text)
+    for index, ch in enumerate(text):
         cost += CJK_CHAR_TOKENS if is_cjk(ch) else 1 / CHARS_PER_TOKEN
         if cost > tokens - 1:
+            end = index
             break
     head = text[:end]
     cut = max(head.rfind(mark) for mark in "。！？.!?")

@@ -19,8 +19,8 @@ from pet.events import (
     TextDelta,
     ToolCall,
     ToolFinished,
-    ToolStarted,
     ToolSpec,
+    ToolStarted,
 )
 from pet.tools.registry import Tool
 

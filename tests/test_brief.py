@@ -424,7 +424,10 @@ def test_the_daily_job_puts_one_brief_per_morning_in_the_inbox(workspace, shangh
     from pet.scheduler.core import BRIEF_JOB, run_for_home
 
     monkeypatch.setenv("PET_WORKSPACE", str(workspace))
-    clock = lambda: NOW.astimezone(dt.UTC)
+
+    def clock():
+        return NOW.astimezone(dt.UTC)
+
     model = ScriptedModel([BrainUnavailable("down"), GOOD_REWORD])
     app = build(load_settings(), brain=model, clock=clock)  # an injected clock: the scheduler is paused
     try:

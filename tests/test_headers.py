@@ -16,6 +16,7 @@ from pet.app import build
 from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
 
+
 class Elsewhere(ThreadingHTTPServer):
     """Another origin (127.0.0.2 is loopback, but not the pet): counts what it is asked for."""
 

@@ -48,7 +48,7 @@ def test_the_talk_alternates_and_stops_at_the_turn_cap():
                       ["Hello! I prefer the river.", "Rivers are calmer.", "I collect pebbles."])
     events = list(pond.talk("the sea"))
     lines = finished(events)
-    assert [l.speaker for l in lines] == ["xiaoqian", "doudou"] * 3
+    assert [line.speaker for line in lines] == ["xiaoqian", "doudou"] * 3
     assert stopped(events).reason == "turn_cap"
     # each line is streamed between its start and finish
     assert isinstance(events[0], LineStarted) and isinstance(events[1], TextDelta)

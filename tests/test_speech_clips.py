@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from speechclips import ENGLISH_QUESTION, CHINESE_QUESTION, espeak_clip, read_wav, resampled, as_webm
-
+from speechclips import CHINESE_QUESTION, ENGLISH_QUESTION, as_webm, espeak_clip, read_wav, resampled
 
 # -- the clips are what the tests assume ---------------------------------------
 

@@ -3,9 +3,8 @@ date, time, name, id and code span; the full history stays in the database."""
 
 from __future__ import annotations
 
-import re
-
 import datetime as dt
+import re
 
 import pytest
 

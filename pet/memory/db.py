@@ -14,8 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pet.errors import StorageError
 from pet.memory import replica
-from pet.memory.models import Base, InboxRow, MemoryRow, SchemaVersion, SummaryRow, TraceRow
-from pet.memory.models import MemoryVectorRow
+from pet.memory.models import Base, InboxRow, MemoryRow, MemoryVectorRow, SchemaVersion, SummaryRow, TraceRow
 from pet.private import private_file
 
 log = logging.getLogger(__name__)

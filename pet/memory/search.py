@@ -125,7 +125,8 @@ from sqlalchemy import Connection, case, func, literal, or_, select
 
 from pet.memory import meaning as meanings
 from pet.memory import replica
-from pet.memory.concepts import expand, matcher, phrases, related as related_words
+from pet.memory.concepts import expand, matcher, phrases
+from pet.memory.concepts import related as related_words
 from pet.memory.db import FTS_TABLE, sqlite_rows
 from pet.memory.models import MemoryRow, utcnow
 from pet.memory.recall import Term, resolve, search_terms, segment_pieces

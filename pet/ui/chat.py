@@ -18,8 +18,8 @@ from pet.ui.persona_tab import build_persona_tab, pet_choices
 from pet.ui.phone import PHONE_HEAD, build_phone_panel
 from pet.ui.pond_tab import build_pond_tab
 from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, history_messages, steps_language
-from pet.ui.voice import VOICE_CSS, build_voice_panel
 from pet.ui.trace_tab import build_trace_tab
+from pet.ui.voice import VOICE_CSS, build_voice_panel
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -81,7 +81,7 @@ def main() -> None:
         llm.reset()
         started = time.perf_counter()
         count = 0
-        for token in llm.generate(prompt_tokens, temp=0.7, reset=True):
+        for _token in llm.generate(prompt_tokens, temp=0.7, reset=True):
             count += 1
             if count >= generated:
                 break
