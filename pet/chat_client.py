@@ -40,7 +40,7 @@ class PasswordNeeded(ChatUnavailable):
 
 def parse_sse(lines: Iterable[str]) -> Iterator[EventPair]:
     """Server-sent events from a stream of text lines: (event name, JSON data)."""
-    name, data = "message", []
+    name, data = "message", list[str]()
     for raw in lines:
         line = raw.rstrip("\r\n")
         if not line:

@@ -148,7 +148,7 @@ class TurnTrace:
         if not self.active:
             return self.id
         self.done = True
-        trace = {
+        trace: dict[str, Any] = {
             "pet_id": self.pet_id,
             "conversation_id": self.conversation_id,
             "message_id": self.message_id,

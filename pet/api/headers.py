@@ -44,7 +44,7 @@ class SafeHeaders:
                 message = {**message, "headers": headers}
             await send(message)
 
-        await self.app(scope, receive, send=with_headers)
+        await self.app(scope, receive, with_headers)
 
 
 def _with_frame_rule(name: bytes, value: bytes) -> tuple[bytes, bytes]:

@@ -7,6 +7,7 @@ import logging
 import socket
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -145,7 +146,7 @@ def make_server(app: App, port: int | None = None, *, host: str | None = None,
     check_port(host, port)
     api = create_server(app)
     guard(api, settings, access, host)
-    tls = {} if access is None else {"ssl_certfile": str(access.certificate.cert_path),
+    tls: dict[str, Any] = {} if access is None else {"ssl_certfile": str(access.certificate.cert_path),
                                      "ssl_keyfile": str(access.certificate.key_path)}
     config = uvicorn.Config(
         api,

@@ -84,7 +84,8 @@ def _read(cert_path: Path, key_path: Path, created: bool) -> Certificate | None:
         cert_path=cert_path,
         key_path=key_path,
         not_after=cert.not_valid_after_utc,
-        ips=frozenset(names.get_values_for_type(x509.IPAddress)),
+        ips=frozenset(ip for ip in names.get_values_for_type(x509.IPAddress)
+                      if isinstance(ip, (ipaddress.IPv4Address, ipaddress.IPv6Address))),
         hostnames=frozenset(n.lower() for n in names.get_values_for_type(x509.DNSName)),
         fingerprint=":".join(digest[i : i + 2] for i in range(0, len(digest), 2)),
         created=created,

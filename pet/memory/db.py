@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence, cast
 
-from sqlalchemy import Engine, create_engine, event, select, text
+from sqlalchemy import Engine, Table, create_engine, event, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -38,11 +38,18 @@ _FTS_DDL = (
 )
 
 
+def _table(model: type) -> Table:
+    """A mapped class's Table (typed: `__table__` is only a FromClause to mypy)."""
+    return cast(Table, model.__table__)  # type: ignore[attr-defined]
+
+
 def sqlite_rows(conn: Connection, sql: str, params: Sequence = ()) -> list[tuple]:
     """The rows of a small query through the plain sqlite3 cursor under a
     SQLAlchemy connection (SQLite only): a tenth of the time of
     `conn.execute`, for queries a search makes every time."""
-    cursor = conn.connection.dbapi_connection.cursor()
+    dbapi = conn.connection.dbapi_connection
+    assert dbapi is not None, "a checked-out connection has its DB-API connection"
+    cursor = dbapi.cursor()
     try:
         return cursor.execute(sql, params).fetchall()
     finally:
@@ -101,9 +108,9 @@ def _to_v2(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE memories ADD COLUMN asserted_by VARCHAR(16) NOT NULL DEFAULT 'person'"))
     conn.execute(text("ALTER TABLE memories ADD COLUMN status VARCHAR(16) NOT NULL DEFAULT 'active'"))
     conn.execute(text("ALTER TABLE pets ADD COLUMN persona_text TEXT"))
-    SummaryRow.__table__.create(conn, checkfirst=True)
-    InboxRow.__table__.create(conn, checkfirst=True)
-    for index in MemoryRow.__table__.indexes:
+    _table(SummaryRow).create(conn, checkfirst=True)
+    _table(InboxRow).create(conn, checkfirst=True)
+    for index in _table(MemoryRow).indexes:
         if index.name in ("ix_memories_pet_pinned", "ix_memories_pet_updated"):
             index.create(conn, checkfirst=True)
     install_fts(conn)
@@ -112,14 +119,14 @@ def _to_v2(conn: Connection) -> None:
 def _to_v3(conn: Connection) -> None:
     """Release 3: a trace of each turn. (Early builds of release 2 lacked the
     inbox; it is made here if missing.)"""
-    InboxRow.__table__.create(conn, checkfirst=True)
-    TraceRow.__table__.create(conn, checkfirst=True)
+    _table(InboxRow).create(conn, checkfirst=True)
+    _table(TraceRow).create(conn, checkfirst=True)
 
 
 def _to_v4(conn: Connection) -> None:
     """Release 4: memories' sentence vectors for recall by meaning (filled in
     later by pet.memory.meaning.backfill, not here: the encoder is optional)."""
-    MemoryVectorRow.__table__.create(conn, checkfirst=True)
+    _table(MemoryVectorRow).create(conn, checkfirst=True)
 
 
 def _to_v5(conn: Connection) -> None:
@@ -193,7 +200,7 @@ def _migrate(engine: Engine) -> None:
             Base.metadata.create_all(conn)
             if install_fts(conn):
                 replica.install(conn)
-            conn.execute(SchemaVersion.__table__.insert().values(version=SCHEMA_VERSION))
+            conn.execute(_table(SchemaVersion).insert().values(version=SCHEMA_VERSION))
             return
         if current > SCHEMA_VERSION:
             raise StorageError(
@@ -203,7 +210,7 @@ def _migrate(engine: Engine) -> None:
         for version in range(current + 1, SCHEMA_VERSION + 1):
             log.info("migrating database to schema version %d", version)
             MIGRATIONS[version](conn)
-            conn.execute(SchemaVersion.__table__.insert().values(version=version))
+            conn.execute(_table(SchemaVersion).insert().values(version=version))
 
 
 def open_database(url: str) -> Database:
@@ -230,7 +237,7 @@ def open_database(url: str) -> Database:
     except SQLAlchemyError as exc:
         engine.dispose()
         raise StorageError(
-            f"cannot open the database {url}: {exc.orig if getattr(exc, 'orig', None) else exc} — "
+            f"cannot open the database {url}: {getattr(exc, 'orig', None) or exc} — "
             "if this file is not the pet's database, move it away or start with another --home"
         ) from exc
     if fts:  # upkeep; on a read-only file or a busy database, search works all the same

@@ -361,7 +361,9 @@ def _merge(conn: Connection, tables: dict[str, list[dict]]) -> ImportReport:
             values.pop(pk)
             found = existing.find(values)
             if found is None:
-                ids[row[pk]] = conn.execute(table.insert().values(values)).inserted_primary_key[0]
+                inserted = conn.execute(table.insert().values(values)).inserted_primary_key
+                assert inserted is not None
+                ids[row[pk]] = inserted[0]
                 existing.add({**values, pk: ids[row[pk]]})
                 counts.added += 1
             else:

@@ -128,9 +128,10 @@ def _card_data(card: Any, where: str) -> dict[str, Any]:
     if spec is None and "name" in card and "data" not in card:
         data, prefix = card, ""  # a V1 card: the fields sit at the root
     elif spec in (SPEC, "chara_card_v3"):  # V3 keeps every V2 field in the same place
-        data, prefix = card.get("data"), "data."
-        if not isinstance(data, dict):
+        nested, prefix = card.get("data"), "data."
+        if not isinstance(nested, dict):
             raise PersonaError(f"{where}: 'data' must be an object holding the card's fields")
+        data = nested
     else:
         raise PersonaError(f"{where}: 'spec' is {spec!r}; this reads Character Card V2 cards (spec = \"{SPEC}\")")
     for key in TEXT_FIELDS:

@@ -93,7 +93,7 @@ def build_ui(app: App) -> gr.Blocks:
             return chat_state(app, load_history()), face_card(app), status_line(app)
 
         picker.change(switch, picker, [chatbot, card, status], api_name="switch_pet")
-        blocks.load(lambda: gr.Dropdown(choices=pet_choices(app), value=app.pet.id), None, picker, api_name=False)
+        blocks.load(lambda: gr.Dropdown(choices=pet_choices(app), value=app.pet.id), None, picker, api_visibility="private")
     return blocks
 
 
@@ -102,11 +102,11 @@ def face_card(app: App) -> str:
     return growth_card_html(persona, app.adopted_on, app.clock(), persona.languages[0])
 
 
-def chat_state(app: App, history: list[dict]) -> gr.Chatbot:
+def chat_state(app: App, history: list[Any]) -> gr.Chatbot:
     """The chat of the current pet, with its face at its growth stage."""
     days = days_together(app.adopted_on, app.clock().astimezone(app.persona.zone()))
     return gr.Chatbot(value=history, label=app.persona.full_name(),
-                      avatar_images=tuple(str(p) for p in chat_avatars(app.persona, days)))
+                      avatar_images=chat_avatars(app.persona, days))
 
 
 def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
@@ -116,7 +116,7 @@ def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
     chatbot = gr.Chatbot(
         value=load_history,
         label=name,
-        avatar_images=tuple(str(p) for p in chat_avatars(app.persona, days)),
+        avatar_images=chat_avatars(app.persona, days),
         height="70vh",
         elem_id="pet-chatbot",  # the phone CSS sizes it
         buttons=["copy"],

@@ -105,7 +105,7 @@ def build_inbox_tab(app: App) -> InboxPanel:
 
     timer.tick(tick, shown, [shown, badge, messages, reminders], show_progress="hidden", api_name="inbox_poll")
     refresh = dict(fn=lambda: (panel.badge(), panel.listing(), panel.reminder_rows()), inputs=None,
-                   outputs=[badge, messages, reminders], api_name=False)
+                   outputs=[badge, messages, reminders], api_visibility="private")
     tab.select(**refresh)
     read.click(panel.mark_read, None, status, api_name="inbox_mark_read").then(**refresh)
 
@@ -113,6 +113,6 @@ def build_inbox_tab(app: App) -> InboxPanel:
         row = event.row_value or []
         return f"#{row[0]}" if row else ""
 
-    reminders.select(pick, None, chosen, api_name=False)
+    reminders.select(pick, None, chosen, api_visibility="private")
     cancel.click(panel.cancel, chosen, status, api_name="reminder_cancel").then(**refresh)
     return panel

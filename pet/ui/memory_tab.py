@@ -148,16 +148,16 @@ def build_memory_tab(app: App) -> None:
             upload = gr.File(label="Import an export file (merges, no duplicates)", file_types=[".json"])
             do_import = gr.Button("📥 Import")
 
-    listing = dict(fn=panel.rows, inputs=[query, view], outputs=table)
+    listing: dict[str, Any] = dict(fn=panel.rows, inputs=[query, view], outputs=table)
     query.submit(api_name="memory_list", **listing)
-    view.change(api_name=False, **listing)
-    tab.select(api_name=False, **listing)
+    view.change(api_visibility="private", **listing)
+    tab.select(api_visibility="private", **listing)
 
     def pick(event: gr.SelectData) -> tuple[str, str]:
         row = event.row_value or []
         return (f"#{row[0]}", str(row[1])) if len(row) > 1 else ("", "")
 
-    table.select(pick, None, [chosen, content], api_name=False)
+    table.select(pick, None, [chosen, content], api_visibility="private")
 
     for button, action, inputs, name in (
         (save, panel.edit, [chosen, content], "memory_edit"),
@@ -166,6 +166,6 @@ def build_memory_tab(app: App) -> None:
         (undo, panel.undo, [chosen], "memory_undo"),
         (approve, panel.approve, [chosen], "memory_approve"),
     ):
-        button.click(action, inputs, status, api_name=name).then(**listing, api_name=False)
+        button.click(action, inputs, status, api_name=name).then(**listing, api_visibility="private")
     export.click(panel.export, None, [exported, status], api_name="memory_export")
-    do_import.click(panel.import_file, upload, status, api_name="memory_import").then(**listing, api_name=False)
+    do_import.click(panel.import_file, upload, status, api_name="memory_import").then(**listing, api_visibility="private")

@@ -235,17 +235,17 @@ def build_persona_tab(app: App, picker: gr.Dropdown) -> PersonaPanel:
     def refresh_picker() -> gr.Dropdown:
         return gr.Dropdown(choices=pet_choices(app), value=app.pet.id)
 
-    tab.select(panel.fields, None, form, api_name=False)
+    tab.select(panel.fields, None, form, api_visibility="private")
     preview.click(lambda *values: panel.preview(*values[:-1], language=values[-1]), [*form, language], prompt,
                   api_name="persona_preview")
-    save.click(panel.save, form, status, api_name="persona_save").then(refresh_picker, None, picker, api_name=False)
+    save.click(panel.save, form, status, api_name="persona_save").then(refresh_picker, None, picker, api_visibility="private")
     reset.click(panel.reset, None, status, api_name="persona_reset").then(
-        panel.fields, None, form, api_name=False).then(refresh_picker, None, picker, api_name=False)
+        panel.fields, None, form, api_visibility="private").then(refresh_picker, None, picker, api_visibility="private")
     create.click(panel.create, [new_name, template], status, api_name="pet_create").then(
-        refresh_picker, None, picker, api_name=False)
+        refresh_picker, None, picker, api_visibility="private")
     rename.click(panel.rename, rename_to, status, api_name="pet_rename").then(
-        refresh_picker, None, picker, api_name=False).then(panel.fields, None, form, api_name=False)
+        refresh_picker, None, picker, api_visibility="private").then(panel.fields, None, form, api_visibility="private")
     import_card.click(panel.import_card, card, status, api_name="pet_import_card").then(
-        refresh_picker, None, picker, api_name=False)
+        refresh_picker, None, picker, api_visibility="private")
     export_card.click(panel.export_card, None, [card_file, status], api_name="pet_export_card")
     return panel

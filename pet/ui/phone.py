@@ -82,4 +82,4 @@ def build_phone_panel(app: App) -> None:
 
     # Filled when opened: the addresses are read then, and the request says
     # who asked and by which port.
-    panel.expand(fill, None, shown, api_name=False)
+    panel.expand(fill, None, shown, api_visibility="private")

@@ -179,11 +179,11 @@ def build_pond_tab(app: App) -> None:
         fresh = pet_choices(app)
         return gr.update(choices=fresh), gr.update(choices=fresh), gr.update(choices=fresh)
 
-    tab.select(refresh, None, [first, second, keeper], api_name=False)
+    tab.select(refresh, None, [first, second, keeper], api_visibility="private")
     # one talk at a time; Stop skips the queue so it is never waiting behind the talk
     start.click(panel.talk, [first, second, topic], [chat, status], api_name="pond_talk",
                 concurrency_limit=1, concurrency_id="pond_talk")
-    topic.submit(panel.talk, [first, second, topic], [chat, status], api_name=False,
+    topic.submit(panel.talk, [first, second, topic], [chat, status], api_visibility="private",
                  concurrency_limit=1, concurrency_id="pond_talk")
     stop.click(panel.stop, None, status, api_name="pond_stop", queue=False)
     keep.click(panel.keep, [line, keeper], kept, api_name="pond_keep")

@@ -131,8 +131,8 @@ def build_trace_tab(app: App) -> TracePanel:
             whole = gr.JSON()
 
     outputs = [turn, summary, whole]
-    tab.select(lambda c: panel.show(c), conversation, outputs, api_name=False)
+    tab.select(lambda c: panel.show(c), conversation, outputs, api_visibility="private")
     refresh.click(lambda c: panel.show(c), conversation, outputs, api_name="trace_refresh")
-    conversation.submit(lambda c: panel.show(c), conversation, outputs, api_name=False)
+    conversation.submit(lambda c: panel.show(c), conversation, outputs, api_visibility="private")
     turn.input(panel.show, [conversation, turn], outputs, api_name="trace_show")
     return panel
