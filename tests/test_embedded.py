@@ -180,7 +180,8 @@ def test_earlier_tool_calls_and_results_are_shown_to_the_model(model):
 
 
 @pytest.mark.slow
-def test_an_overlong_conversation_is_shortened_and_still_answered(model):
+def test_an_overlong_conversation_is_shortened_and_still_answered():
+    model = EmbeddedChatModel(_gguf_or_skip(), n_ctx=512)  # a small window: the cut is the subject
     filler = "We talked about the garden, the weather and the old oak tree by the river. "
     history = [SYSTEM]
     while sum(len(m.content) for m in history) < 30_000:
