@@ -15,6 +15,7 @@ from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
 from pet.errors import ConfigError, ToolError
 from pet.events import ToolCall
+from pet.tools import files
 from pet.tools.files import MAX_FILE_BYTES, MAX_WRITE_BYTES, SHOWN_CHARS, confine, file_tools
 from pet.tools.registry import ToolContext, ToolRegistry
 
@@ -278,3 +279,31 @@ def test_the_workspace_may_not_hold_the_pets_own_files(tmp_path, workspace):
     with pytest.raises(ConfigError, match="which the file tools must not reach"):
         load_settings({"home": str(home), "workspace": chosen, "database_url": f"sqlite:///{db_dir}/pet.db"})
     assert load_settings({"home": str(home), "workspace": str(tmp_path / "files")}).workspace_dir == tmp_path / "files"
+
+
+@pytest.mark.parametrize("name, arguments", [
+    ("read_file", {"path": "sub/inner.md"}),
+    ("list_dir", {"path": "sub"}),
+    ("write_file", {"path": "sub/new.md", "content": "pwned"}),
+    ("write_file", {"path": "sub/inner.md", "content": "pwned", "mode": "overwrite"}),
+    ("write_file", {"path": "sub/deeper/new.md", "content": "pwned"}),
+])
+def test_a_folder_swapped_for_a_link_after_the_check_is_not_followed(place, monkeypatch, name, arguments):
+    """The race, made certain: sub becomes a link to outside right after
+    confine() approved the path, before the tool opens it."""
+    workspace, outside = place / "workspace", place / "outside"
+    (outside / "inner.md").write_text(SECRET, encoding="utf-8")
+    before_outside = snapshot(outside)
+    real_confine = files.confine
+
+    def confine_then_swap(root: Path, raw: str) -> Path:
+        approved = real_confine(root, raw)
+        os.rename(workspace / "sub", place / "sub-moved")
+        os.symlink(outside, workspace / "sub")
+        return approved
+
+    monkeypatch.setattr(files, "confine", confine_then_swap)
+    result = run(tools(workspace), name, **arguments)
+    assert not result.ok and "symbolic link" in result.content, result.content
+    assert SECRET not in result.content
+    assert snapshot(outside) == before_outside

@@ -13,7 +13,8 @@ import pytest
 from pet.errors import StorageError
 from pet.events import Message, ToolCall
 from pet.memory.db import SCHEMA_VERSION, open_database
-from pet.memory.store import ConversationStore, MemoryStore, PetStore
+from pet.memory.recall import read_id
+from pet.memory.store import ConversationStore, InboxStore, MemoryStore, PetStore, ReminderStore, TraceStore
 
 ADOPTED = dt.date(2026, 1, 1)
 
@@ -334,3 +335,30 @@ def test_for_context_skips_forgotten_pinned_memories(db, pet_id, db_path):
     set_pinned(db_path, memory.id)
     store.forget(pet_id, memory.id)
     assert store.for_context(pet_id, "name", limit=5) == []
+
+
+@pytest.mark.parametrize("row_id", [2**63, -(2**63) - 1, 10**20, 10**400])
+def test_an_id_past_sqlites_64_bits_is_a_missing_row_not_an_overflow(db, pet_id, row_id):
+    memories, reminders = MemoryStore(db), ReminderStore(db)
+    inbox, traces, conversations = InboxStore(db), TraceStore(db), ConversationStore(db)
+    memories.remember(pet_id, "likes oolong tea")
+    assert memories.get(pet_id, row_id) is None
+    assert memories.forget(pet_id, row_id) is None
+    assert memories.approve(pet_id, row_id) is None
+    assert memories.set_pinned(pet_id, row_id, True) is None
+    assert memories.edit(pet_id, row_id, "likes green tea") is None
+    assert memories.restore(pet_id, row_id) is None
+    assert reminders.get(row_id) is None and reminders.cancel(pet_id, row_id) is None
+    assert inbox.get(row_id) is None and inbox.for_reminder(row_id) == []
+    assert inbox.mark_read([row_id]) == 0 and inbox.since(pet_id, row_id) == []
+    assert traces.get(row_id) is None and traces.recent(row_id) == []
+    assert conversations.pet_of(row_id) is None
+    assert [m.content for m in memories.recent(pet_id)] == ["likes oolong tea"]
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("#3", 3), ("#３", 3), ("#٣", 3), ("第३条", 3), ("99999999999999999999", 10**20 - 1),
+    ("9" * 100, 10**100 - 1), ("9" * 101, None), ("9" * 5000, None), ("#-1", None), ("1.5", None),
+])
+def test_ids_are_read_in_any_scripts_digits_and_a_run_too_long_is_no_id(text, number):
+    assert read_id(text) == number

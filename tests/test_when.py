@@ -321,3 +321,44 @@ def test_describe_counts_days_in_the_fire_times_zone():
     # 07:00 tomorrow in Shanghai is still 23:00 today in UTC, where `now` is given
     at = local(11, 30, 7)
     assert describe(at, NOW.astimezone(timezone.utc), "en") == "tomorrow 07:00"
+
+
+@pytest.mark.parametrize("text", [
+    "in 99999999999999999999 minutes", "in 99999999999999999999 days", "in " + "9" * 400 + " minutes",
+    "in 366 days", "in 53 weeks", "in 99999999999999999999 hours and 5 minutes",
+])
+def test_a_delay_past_a_year_is_too_far_away_not_a_crash(text):
+    with pytest.raises(InvalidTime, match="too far away"):
+        parse_when(text, NOW, SHANGHAI)
+
+
+@pytest.mark.parametrize("text", ["99999999999999999999分钟后", "99999999999999999999天后", "9999小时后"])
+def test_a_chinese_delay_past_a_year_is_refused_in_chinese_not_cut_to_its_last_digits(text):
+    with pytest.raises(InvalidTime, match="太远"):
+        parse_when(text, NOW, SHANGHAI)
+
+
+@pytest.mark.parametrize(("text", "at"), [
+    ("1.5小时后", local(11, 29, 11, 45)),
+    ("120分钟后", local(11, 29, 12, 15)),
+    ("in ٣ minutes", local(11, 29, 10, 18)),
+    ("in ３ hours", local(11, 29, 13, 15)),
+    ("in 365 days", local(11, 29, 10, 15, year=2027)),
+])
+def test_delays_in_any_digits_and_with_fractions(text, at):
+    assert parse_when(text, NOW, SHANGHAI).at == at
+
+
+def test_the_end_of_the_calendar_is_too_far_away_not_a_crash():
+    with pytest.raises(InvalidTime, match="too far away"):
+        parse_when("9999-12-31 midnight", NOW, SHANGHAI)
+
+
+def test_a_long_run_of_digits_is_read_in_linear_time():
+    start = datetime.now()
+    for text in ("remind me at " + "9" * 20000 + " tea", "9" * 20000 + "分钟后", "in " + "9" * 20000 + " minutes"):
+        try:
+            find_when(text, NOW, SHANGHAI)
+        except TimeProblem:
+            pass
+    assert datetime.now() - start < timedelta(seconds=3)

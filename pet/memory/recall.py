@@ -231,10 +231,19 @@ _ID = re.compile(
 )
 
 
+#: more digits than any id has; int() itself refuses a few thousand
+_LONGEST_ID = 100
+
+
 def read_id(text: str) -> int | None:
-    """An id as people write one: "#3", "id 3", "memory #3", "第3条", "3号"."""
+    """An id as people write one: "#3", "id 3", "memory #3", "第3条", "3号",
+    in any script's digits ("#３", "#٣"). The number may be past any stored
+    id (the stores answer "no such" to that); a run of digits too long to be
+    a number at all is not an id."""
     match = _ID.match(text)
-    return int(match.group(1)) if match else None
+    if match is None or len(match.group(1)) > _LONGEST_ID:
+        return None
+    return int(match.group(1))
 
 
 def best_matches(text: str, items: Iterable[tuple[T, str]]) -> list[T]:

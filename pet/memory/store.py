@@ -31,6 +31,15 @@ from pet.memory.summary import SummaryRecord
 
 log = logging.getLogger(__name__)
 
+#: SQLite keeps integers in 64 bits. An id past that (a person typed
+#: "/approve 99999999999999999999") names no row, and binding it would raise
+#: OverflowError, so the by-id look-ups answer "no such row" without asking.
+MAX_ROW_ID = 2**63 - 1
+
+
+def _storable(row_id: int) -> bool:
+    return -MAX_ROW_ID - 1 <= row_id <= MAX_ROW_ID
+
 
 @dataclass(frozen=True)
 class PetRecord:
@@ -122,6 +131,8 @@ class ConversationStore:
             )
 
     def pet_of(self, conversation_id: int) -> int | None:
+        if not _storable(conversation_id):
+            return None
         with self.db.session() as session:
             return session.scalar(select(ConversationRow.pet_id).where(ConversationRow.id == conversation_id))
 
@@ -268,6 +279,8 @@ class MemoryStore:
             return _memory(row), created
 
     def _row(self, session, pet_id: int, memory_id: int, *, deleted: bool = False) -> MemoryRow | None:
+        if not _storable(memory_id):
+            return None
         row = session.get(MemoryRow, memory_id)
         if row is None or row.pet_id != pet_id or (row.deleted_at is not None) != deleted:
             return None
@@ -475,6 +488,8 @@ class ReminderStore:
 
     def get(self, reminder_id: int) -> tuple[int, ReminderRecord] | None:
         """The reminder and the id of its pet, whatever its status."""
+        if not _storable(reminder_id):
+            return None
         with self.db.session() as session:
             row = session.get(ReminderRow, reminder_id)
             return (row.pet_id, _reminder(row)) if row is not None else None
@@ -497,6 +512,8 @@ class ReminderStore:
             return [_reminder(row) for row in rows]
 
     def cancel(self, pet_id: int, reminder_id: int) -> ReminderRecord | None:
+        if not _storable(reminder_id):
+            return None
         with self.db.session() as session:
             row = session.get(ReminderRow, reminder_id)
             if row is None or row.pet_id != pet_id or row.status != "pending":
@@ -692,6 +709,8 @@ class InboxStore:
             return self._has(session, pet_id, kind, _utc_naive(due_at))
 
     def get(self, message_id: int) -> InboxRecord | None:
+        if not _storable(message_id):
+            return None
         with self.db.session() as session:
             row = session.get(InboxRow, message_id)
             return _inbox(row) if row is not None else None
@@ -724,6 +743,7 @@ class InboxStore:
         """The cheap poll: messages that came to show after message `after_id`
         (0: all), in the order they showed. Pass the last id you got; a message
         held by quiet hours comes when it shows, though its id is older."""
+        after_id = max(min(after_id, MAX_ROW_ID), 0)
         with self.db.session() as session:
             query = self._shown(pet_id, now)
             if after_id:
@@ -748,13 +768,15 @@ class InboxStore:
 
     def for_reminder(self, reminder_id: int) -> list[InboxRecord]:
         """Every message a reminder has written, oldest first."""
+        if not _storable(reminder_id):
+            return []
         with self.db.session() as session:
             rows = session.scalars(select(InboxRow).where(InboxRow.reminder_id == reminder_id).order_by(InboxRow.id))
             return [_inbox(row) for row in rows]
 
     def mark_read(self, ids: Iterable[int], *, at: dt.datetime | None = None) -> int:
         """Mark messages read (those already read keep their time); how many changed."""
-        ids = list(ids)
+        ids = [i for i in ids if _storable(i)]
         if not ids:
             return 0
         with self.db.session() as session:
@@ -810,12 +832,16 @@ class TraceStore:
             session.execute(delete(TraceRow).where(TraceRow.pet_id == pet_id, TraceRow.id <= cutoff))
 
     def get(self, trace_id: int) -> dict | None:
+        if not _storable(trace_id):
+            return None
         with self.db.session() as session:
             row = session.get(TraceRow, trace_id)
             return _trace(row) if row is not None else None
 
     def recent(self, conversation_id: int, limit: int = 10) -> list[dict]:
         """The conversation's last `limit` traces, oldest first."""
+        if not _storable(conversation_id):
+            return []
         with self.db.session() as session:
             rows = session.scalars(
                 select(TraceRow).where(TraceRow.conversation_id == conversation_id)

@@ -5,18 +5,23 @@ plain and portable (no "..", no leading / or ~, no backslash, NUL or other
 control character, no URL-encoding, no look-alike dots or slashes, no
 Windows device name, not overlong). Then as a place: it is resolved with
 every symbolic link followed, and refused unless it lands inside the
-workspace. Files are opened without following a final symbolic link, so a
-link swapped in after the check is not followed either.
+workspace. Then it is opened one name at a time from a descriptor on the
+workspace folder, never through a symbolic link (O_NOFOLLOW): the links the
+check resolved are not on the way any more, and a folder swapped for a link
+after the check makes the open fail instead of leading outside.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import mimetypes
 import os
 import re
+import secrets
 import stat
-import tempfile
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -38,6 +43,7 @@ MAX_LISTED = 200
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # so a named pipe cannot hang a read
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW
 _ENCODED = re.compile(r"%[0-9a-fA-F]{2}")
 # Names Windows keeps for devices, with or without an extension.
 _DEVICE = re.compile(r"(?:con|prn|aux|nul|clock\$|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?", re.IGNORECASE)
@@ -96,7 +102,10 @@ def confine(workspace: Path, raw: str) -> Path:
     or when the place lies outside the workspace."""
     parts = path_parts(raw.strip())
     root = Path(os.path.realpath(workspace))
-    place = Path(os.path.realpath(root.joinpath(*parts)))
+    try:
+        place = Path(os.path.realpath(root.joinpath(*parts)))
+    except OSError:  # a folder or link on the way was replaced while realpath walked it
+        raise PathRefused(f"{raw[:80]!r} changed while it was being checked; call the tool again") from None
     if place != root and not place.is_relative_to(root):
         raise _refuse(raw, "leads outside the workspace folder through a symbolic link")
     return place
@@ -105,6 +114,43 @@ def confine(workspace: Path, raw: str) -> Path:
 def _shown_name(workspace: Path, place: Path) -> str:
     root = Path(os.path.realpath(workspace))
     return place.relative_to(root).as_posix() if place != root else "."
+
+
+def _open_folder(root: Path, parts: Sequence[str], *, make: bool = False) -> int:
+    """A descriptor on the folder root/parts, each name opened from the one
+    before without following a symbolic link. confine() resolved the links
+    that were there when it looked, so a link met here was swapped in since:
+    the open fails (ELOOP) instead of following it. With make, missing
+    folders are created on the way."""
+    fd = os.open(root, _FOLDER)
+    try:
+        for part in parts:
+            if make:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, dir_fd=fd)
+            try:
+                inner = os.open(part, _FOLDER, dir_fd=fd)
+            except NotADirectoryError:
+                # Linux answers a link met with O_DIRECTORY | O_NOFOLLOW with ENOTDIR; say ELOOP
+                if stat.S_ISLNK(os.stat(part, dir_fd=fd, follow_symlinks=False).st_mode):
+                    raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), part) from None
+                raise
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _open_failed(name: str, exc: OSError, doing: str) -> ToolError:
+    if exc.errno == errno.ELOOP:
+        return ToolError(f"{name} is, or goes through, a symbolic link that does not stay inside the workspace "
+                         f"(it may have changed just now); the file tools do not follow it. "
+                         f"Use list_dir to see what is there")
+    if exc.errno == errno.ENOTDIR:
+        return ToolError(f"a part of {name} is a file, not a folder; pick another path")
+    return ToolError(f"could not {doing} {name}: {exc.strerror or exc}")
 
 
 def _size(count: int) -> str:
@@ -116,6 +162,8 @@ def _size(count: int) -> str:
 
 
 def _check_regular(name: str, info: os.stat_result) -> None:
+    if stat.S_ISLNK(info.st_mode):
+        raise ToolError(f"{name} turned into a symbolic link just now; the file tools do not follow it")
     if stat.S_ISDIR(info.st_mode):
         raise ToolError(f"{name} is a folder; use list_dir to see what is in it")
     if not stat.S_ISREG(info.st_mode):
@@ -158,13 +206,17 @@ def _page(name: str, text: str, start_line: int) -> str:
     return f"{body.rstrip(chr(10))}\n[{name}: lines {start_line}-{last} of {len(lines)}, the end]"
 
 
-def _read(place: Path, name: str) -> str:
+def _read(root: Path, parts: Sequence[str], name: str) -> str:
     try:
-        fd = os.open(place, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+        folder = _open_folder(root, parts[:-1])
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | _NOFOLLOW | _NONBLOCK, dir_fd=folder)
+        finally:
+            os.close(folder)
     except FileNotFoundError:
         raise ToolError(f"there is no file {name} in the workspace; use list_dir to see what is there") from None
     except OSError as exc:
-        raise ToolError(f"could not open {name}: {exc.strerror or exc}") from None
+        raise _open_failed(name, exc, "open") from None
     try:
         info = os.fstat(fd)
         _check_regular(name, info)
@@ -185,58 +237,68 @@ def _read(place: Path, name: str) -> str:
         raise ToolError(_describe_binary(name, len(data)) + " (It is not UTF-8.)") from None
 
 
-def _write(place: Path, name: str, data: bytes, mode: str) -> int:
-    """Write and return the file's new size."""
+def _write(root: Path, parts: Sequence[str], name: str, data: bytes, mode: str) -> int:
+    """Write and return the file's new size, creating the folders on the way."""
     try:
-        info = os.lstat(place)
-    except FileNotFoundError:
-        info = None
-    if info is not None:
-        if mode == "create":
-            raise ToolError(f'{name} already exists; call write_file with mode "append" to add to its end '
-                            f'or mode "overwrite" to replace it')
-        _check_regular(name, info)
-        grown = len(data) + (info.st_size if mode == "append" else 0)
-        if grown > MAX_FILE_BYTES:
-            raise ToolError(f"{name} would grow to {_size(grown)}; files the pet writes stay under "
-                            f"{_size(MAX_FILE_BYTES)}. Write a new file instead")
+        os.makedirs(root, exist_ok=True)
+        folder = _open_folder(root, parts[:-1], make=True)
+    except OSError as exc:
+        raise _open_failed(name, exc, "write") from None
     try:
-        place.parent.mkdir(parents=True, exist_ok=True)
-        if mode == "append" and info is not None:
-            fd = os.open(place, os.O_WRONLY | os.O_APPEND | _NOFOLLOW)
-            with os.fdopen(fd, "ab") as handle:
-                _check_regular(name, os.fstat(handle.fileno()))
-                handle.write(data)
-            return len(data) + info.st_size
-        if info is None:
-            fd = os.open(place, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            return len(data)
-        # Overwrite through a new file renamed into place: a crash never leaves half a file.
-        fd, temporary = tempfile.mkstemp(dir=place.parent, prefix=".pet-write-")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.chmod(temporary, stat.S_IMODE(info.st_mode))
-            os.replace(temporary, place)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        return len(data)
+        return _write_in(folder, parts[-1], name, data, mode)
     except FileExistsError:
         raise ToolError(f"{name} was created by something else just now; call write_file again") from None
-    except NotADirectoryError:
-        raise ToolError(f"a part of {name} is a file, not a folder; pick another path") from None
     except OSError as exc:
-        raise ToolError(f"could not write {name}: {exc.strerror or exc}") from None
+        raise _open_failed(name, exc, "write") from None
+    finally:
+        os.close(folder)
 
 
-def _entry(root: Path, entry: os.DirEntry[str]) -> tuple[int, str]:
-    """(sort group, line) for one listed name."""
+def _write_in(folder: int, leaf: str, name: str, data: bytes, mode: str) -> int:
+    """_write's work on the file `leaf` in the open `folder`."""
+    try:
+        info = os.stat(leaf, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        info = None
+    if info is None:
+        fd = os.open(leaf, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644, dir_fd=folder)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        return len(data)
+    if mode == "create":
+        raise ToolError(f'{name} already exists; call write_file with mode "append" to add to its end '
+                        f'or mode "overwrite" to replace it')
+    _check_regular(name, info)
+    grown = len(data) + (info.st_size if mode == "append" else 0)
+    if grown > MAX_FILE_BYTES:
+        raise ToolError(f"{name} would grow to {_size(grown)}; files the pet writes stay under "
+                        f"{_size(MAX_FILE_BYTES)}. Write a new file instead")
+    if mode == "append":
+        fd = os.open(leaf, os.O_WRONLY | os.O_APPEND | _NOFOLLOW, dir_fd=folder)
+        with os.fdopen(fd, "ab") as handle:
+            _check_regular(name, os.fstat(handle.fileno()))
+            handle.write(data)
+        return len(data) + info.st_size
+    # Overwrite through a new file renamed into place: a crash never leaves half a file.
+    temporary = f".pet-write-{secrets.token_hex(6)}"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600, dir_fd=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+        os.replace(temporary, leaf, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=folder)
+        raise
+    return len(data)
+
+
+def _entry(root: Path, place: Path, entry: os.DirEntry[str]) -> tuple[int, str]:
+    """(sort group, line) for one name listed in the folder `place`."""
     name = entry.name if entry.name.isprintable() else ascii(entry.name)[1:-1]
     if entry.is_symlink():
-        target = Path(os.path.realpath(entry.path))
+        target = Path(os.path.realpath(place / entry.name))
         if target != root and not target.is_relative_to(root):
             return 2, f"{name} (a link leading outside the workspace; the file tools do not follow it)"
         return 2, f"{name} (a link to {target.relative_to(root).as_posix() if target != root else '.'})"
@@ -265,7 +327,8 @@ def file_tools(workspace: Path) -> list[Tool]:
         name = _shown_name(workspace, place)
         if name == ".":
             raise ToolArgumentError("path names the workspace folder itself; use list_dir to see its files")
-        return _page(name, _read(place, name), start_line)
+        root = Path(os.path.realpath(workspace))
+        return _page(name, _read(root, place.relative_to(root).parts, name), start_line)
 
     def write_file(path: str, content: str, ctx: ToolContext,
                    mode: Literal["create", "append", "overwrite"] = "create") -> str:
@@ -286,7 +349,8 @@ def file_tools(workspace: Path) -> list[Tool]:
         name = _shown_name(workspace, place)
         if name == ".":
             raise ToolArgumentError("path names the workspace folder itself; give a file name")
-        size = _write(place, name, data, mode)
+        root = Path(os.path.realpath(workspace))
+        size = _write(root, place.relative_to(root).parts, name, data, mode)
         verb = {"create": "Created", "append": "Appended to", "overwrite": "Replaced"}[mode]
         if ctx.language == "zh":
             zh_verb = {"create": "已新建", "append": "已追加到", "overwrite": "已覆盖"}[mode]
@@ -305,14 +369,21 @@ def file_tools(workspace: Path) -> list[Tool]:
         if not root.exists():
             return "The workspace folder is empty." if ctx.language != "zh" else "工作文件夹是空的。"
         try:
-            with os.scandir(place) as found:
-                entries = sorted((_entry(root, entry) for entry in found), key=lambda item: (item[0], item[1]))
+            fd = _open_folder(root, place.relative_to(root).parts)
         except FileNotFoundError:
             raise ToolError(f"there is no folder {name} in the workspace; use list_dir with no path to see the top") from None
         except NotADirectoryError:
             raise ToolError(f"{name} is a file; use read_file to read it") from None
         except OSError as exc:
+            raise _open_failed(name, exc, "list") from None
+        try:
+            with os.scandir(fd) as found:
+                entries = sorted((_entry(root, place, entry) for entry in found),
+                                 key=lambda item: (item[0], item[1]))
+        except OSError as exc:
             raise ToolError(f"could not list {name}: {exc.strerror or exc}") from None
+        finally:
+            os.close(fd)
         if not entries:
             return f"{name} is empty." if name != "." else "The workspace folder is empty."
         lines = [line for _, line in entries[:MAX_LISTED]]

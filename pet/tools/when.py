@@ -18,8 +18,9 @@ from datetime import date, datetime, timedelta, timezone, tzinfo
 from pet.errors import ToolArgumentError
 from pet.text import detect_language, zh_int
 
-#: a relative delay longer than this is refused
+#: a relative delay longer than this is refused ("in 99999999999999999999 minutes")
 MAX_DELAY = timedelta(days=365)
+_MAX_DELAY_MINUTES = MAX_DELAY / timedelta(minutes=1)
 _DAY = timedelta(days=1)
 _WEEK = timedelta(days=7)
 
@@ -91,6 +92,10 @@ _LATE_PERIODS = {"evening", "night", "late"}
 
 _ZN = (r"(?:\d{1,3}|[一二两兩三四五六七八九]?十[一二三四五六七八九]?"  # 0-99 in digits or Chinese numerals
        r"|[零〇][一二三四五六七八九]?|[一二两兩三四五六七八九])")
+# a delay's amount: digits of any length (so a huge one is refused, not cut to its last
+# three digits) with an optional fraction ("1.5小时后"), or a numeral 0-99. It starts where
+# a number starts: never inside "1.5", and a long run of digits is tried once, not at each digit.
+_ZD = rf"(?<![\d.])(?:\d+(?:\.\d+)?|{_ZN})"
 _ZH_WEEKDAY = r"(?:周|週|星期|礼拜|禮拜)\s*(?P<wd>[一二三四五六日天1-7])"
 _AMPM = r"(?P<ap>[ap])\.?\s?m\b\.?"
 _EN_WORDS = "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
@@ -154,7 +159,10 @@ def _number(s: str) -> float:
         return 1
     if s in _EN_NUMBERS:
         return _EN_NUMBERS[s]
-    return float(s) if s.isascii() else zh_int(s)
+    try:
+        return float(s)  # digits of any script ("３", "٣"); past about 300 digits, inf
+    except ValueError:
+        return zh_int(s)
 
 
 def _meridiem(m: re.Match[str]) -> str | None:
@@ -166,7 +174,7 @@ def _en_delay(m: re.Match[str], text: str) -> dict:
     for piece in _DUR_PIECE.finditer(m["d"] or m["d2"]):
         amount = _number(piece["n"]) + (0.5 if piece["half"] else 0)
         minutes += amount * _UNIT_MINUTES[piece["u"][0].lower()]
-    return {"delay": timedelta(minutes=minutes)}
+    return {"delay": minutes}  # a number, not a timedelta yet: it may be too large for one
 
 
 def _en_past_to(m: re.Match[str], text: str) -> dict | None:
@@ -203,12 +211,12 @@ def _zh_delay(m: re.Match[str], text: str) -> dict:
     if m["half"]:
         minutes = 30
     elif m["h"]:
-        minutes = zh_int(m["h"]) * 60 + (30 if m["hh"] else 0) + (zh_int(m["hm"]) if m["hm"] else 0)
+        minutes = _number(m["h"]) * 60 + (30 if m["hh"] else 0) + (_number(m["hm"]) if m["hm"] else 0)
     elif m["m"]:
-        minutes = zh_int(m["m"])
+        minutes = _number(m["m"])
     else:
-        minutes = zh_int(m["d"]) * _UNIT_MINUTES["d" if m["du"] == "天" else "w"]
-    return {"delay": timedelta(minutes=minutes)}
+        minutes = _number(m["d"]) * _UNIT_MINUTES["d" if m["du"] == "天" else "w"]
+    return {"delay": minutes}
 
 
 def _zh_clock(m: re.Match[str], text: str) -> dict | None:
@@ -282,9 +290,9 @@ _RULES: list[tuple[str, _Builder]] = [
     (rf"\b(?:(?:every|each)\s*day|daily)\b|\b(?:every|each)\s+(?:(?P<p>morning|afternoon|evening|night)|"
      rf"(?P<wd>{_WEEKDAYS}))\b", _en_repeat),
     # Chinese
-    (rf"(?:(?P<h>{_ZN})\s*[个個]?\s*(?P<hh>半)?\s*(?:小时|小時|钟头|鐘頭)(?:\s*(?P<hm>{_ZN})\s*分钟?)?"
-     rf"|(?P<half>半)\s*[个個]?\s*(?:小时|小時|钟头|鐘頭)|(?P<m>{_ZN})\s*分钟"
-     rf"|(?P<d>{_ZN})\s*[个個]?\s*(?P<du>天|周|星期|礼拜))\s*(?:以后|之后|以後|之後|后|後)", _zh_delay),
+    (rf"(?:(?P<h>{_ZD})\s*[个個]?\s*(?P<hh>半)?\s*(?:小时|小時|钟头|鐘頭)(?:\s*(?P<hm>{_ZD})\s*分钟?)?"
+     rf"|(?P<half>半)\s*[个個]?\s*(?:小时|小時|钟头|鐘頭)|(?P<m>{_ZD})\s*分钟"
+     rf"|(?P<d>{_ZD})\s*[个個]?\s*(?P<du>天|周|星期|礼拜))\s*(?:以后|之后|以後|之後|后|後)", _zh_delay),
     (rf"(?<![第\d.])(?P<h>{_ZN})\s*(?:点|點|时(?![间候])|時(?![間候]))"
      rf"(?:\s*(?P<q>半|一刻|1刻|三刻|3刻)|\s*(?P<m>{_ZN})\s*(?P<fen>分)?)?(?P<tail>钟|鐘|整)?", _zh_clock),
     (rf"(?:(?P<y>\d{{4}}|[零〇一二三四五六七八九]{{4}})\s*年\s*)?"
@@ -382,11 +390,16 @@ def _resolve(expr: _Expr, text: str, now: datetime, zone: tzinfo) -> When:
     zh = detect_language(said, default=detect_language(text)) == "zh"
     span, slots = (expr.start, expr.end), expr.slots
     if "delay" in slots:
-        delay = slots["delay"]
-        assert isinstance(delay, timedelta)
-        if not timedelta(0) < delay <= MAX_DELAY:
-            raise InvalidTime(_says(zh, "A reminder delay must be more than zero and at most a year.",
-                                    "提醒的时间间隔要大于0，且不超过一年。"))
+        minutes = slots["delay"]
+        assert isinstance(minutes, (int, float))
+        if minutes > _MAX_DELAY_MINUTES:
+            raise InvalidTime(_says(zh, "That is too far away: a reminder can be at most a year ahead. "
+                                        "When within a year should it be?",
+                                    "这个时间太远了：提醒最多只能设在一年之内。改成一年内的什么时候？"))
+        if not minutes > 0:
+            raise InvalidTime(_says(zh, "A reminder delay must be more than zero, like 'in 20 minutes'.",
+                                    "提醒的时间间隔要大于0，比如“20分钟后”。"))
+        delay = timedelta(minutes=minutes)
         return When((now.astimezone(timezone.utc) + delay).astimezone(zone), "none", span)
     if "clock" not in slots:
         raise AmbiguousTime(_says(zh, "At what time? For example 'tomorrow at 9am'.",
@@ -513,6 +526,9 @@ def _dates(day: _Day | None, daily: bool, today: date, zh: bool) -> tuple[list[d
 def _local(day: date, hour: int, minute: int, zone: tzinfo, zh: bool) -> datetime:
     """Wall-clock time in `zone`; InvalidTime if daylight saving skips it."""
     if hour == 24:
+        if day == date.max:
+            raise InvalidTime(_says(zh, "That is too far away; give a time before the year 9999 ends.",
+                                    "这个时间太远了；请给一个9999年结束之前的时间。"))
         day, hour = day + _DAY, 0
     wall = datetime(day.year, day.month, day.day, hour, minute)
     at = wall.replace(tzinfo=zone)

@@ -105,7 +105,7 @@ class PersonaPanel:
     def switch(self, pet_id: Any) -> str:
         try:
             runtime = self.app.switch_pet(int(pet_id))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):  # int(inf) overflows
             return f"⚠️ there is no pet {pet_id!r}"
         return f"🐾 now talking with {runtime.persona.full_name()}"
 

@@ -34,7 +34,7 @@ class TracePanel:
         """The conversation asked for, or the one the chat shows."""
         try:
             number = int(chosen)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return self.app.current_conversation()
         return number if number > 0 else self.app.current_conversation()
 
@@ -46,7 +46,7 @@ class TracePanel:
     def trace(self, trace_id: Any) -> dict[str, Any] | None:
         try:
             number = int(trace_id)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
         return self.app.traces.get(number) if self.app.traces is not None else None
 
@@ -105,7 +105,7 @@ class TracePanel:
         ids = [value for _, value in choices]
         try:
             wanted = int(trace_id)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             wanted = None
         chosen = wanted if wanted in ids else (ids[0] if ids else None)
         trace = self.trace(chosen)
