@@ -285,8 +285,9 @@ class App:
             self.scheduler.shutdown()
         # An in-process model still generating in a worker thread (a brief's
         # rewording past its time limit) must stop before the process ends.
+        # A model the caller gave (tests, benchmarks) is the caller's to close.
         close_model = getattr(self.brain.model, "close", None)
-        if callable(close_model):
+        if callable(close_model) and self.brain.tier != "custom":
             close_model()
         if self.locks is not None and not self.locks.wait_idle(timeout=30):
             log.warning("a summary fold was still running when the pet stopped")

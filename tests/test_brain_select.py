@@ -81,3 +81,19 @@ def test_the_server_brain_caps_reply_length_from_settings():
         first, second = server.requests
     assert first["max_tokens"] == 300  # the default cap
     assert second["max_tokens"] == 40  # a call's own limit wins
+
+
+def test_an_app_closes_the_model_it_made_but_not_one_it_was_given(pet_home):
+    """A benchmark runs many apps on one model: closing one must leave the model working."""
+    from pet.app import build
+    from pet.brain.embedded import EmbeddedChatModel
+    from pet.config import load_settings
+
+    given = EmbeddedChatModel(None)
+    build(load_settings(), brain=given, scheduler="off").close()
+    assert not given._closing.is_set()
+
+    made = build(load_settings({"brain": "embedded"}), scheduler="off")
+    model = made.brain.model
+    made.close()
+    assert model._closing.is_set()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
-from typing import Any, AsyncIterator, Iterator
+from typing import Any, AsyncIterator, Generator, Iterator
 
 from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 
 #: how far ahead an exact reminder time may be
 MAX_REMINDER_YEARS = 10
-_NOT_FOUND = {404: {"model": Problem}}
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": Problem}}
 #: one server-sent event of a streamed turn
 SSE_EVENT = {
     "type": "object",
@@ -68,7 +68,7 @@ SSE_EVENT = {
         },
     },
 }
-_BAD = {422: {"model": Problem}}
+_BAD: dict[int | str, dict[str, Any]] = {422: {"model": Problem}}
 
 
 def include_api(api: FastAPI, app: App) -> None:
@@ -188,7 +188,7 @@ class _Turn:
             yield event_payload(event, self.conversation_id, pet_id)
 
 
-def _stream(turn: _Turn, metrics: PetMetrics) -> Iterator[str]:
+def _stream(turn: _Turn, metrics: PetMetrics) -> Generator[str, None, None]:
     yield sse("start", {"conversation_id": turn.conversation_id, "pet_id": turn.runtime.record.id})
     try:
         for name, data in turn.events():
@@ -206,7 +206,7 @@ class _Steps:
     the turn early, once no read is running: a turn left suspended would
     hold its conversation's lock until the garbage collector found it."""
 
-    def __init__(self, chunks: Iterator[str]):
+    def __init__(self, chunks: Generator[str, None, None]):
         self._chunks = chunks
         self._lock = threading.Lock()
         self.done = False
@@ -300,9 +300,9 @@ def _reminder(record: ReminderRecord, pet_id: int, zone: dt.tzinfo) -> ReminderO
         text=record.text,
         due_at=record.due_at,
         local_time=record.due_at.astimezone(zone).isoformat(timespec="minutes"),
-        repeat=record.repeat,
+        repeat=record.repeat,  # type: ignore[arg-type]  # a row holds one of the three
         status=record.status,
-    )  # type: ignore[arg-type]
+    )
 
 
 def _due(app: App, runtime: PetRuntime, request: ReminderCreate) -> tuple[dt.datetime, str]:
@@ -322,9 +322,10 @@ def _due(app: App, runtime: PetRuntime, request: ReminderCreate) -> tuple[dt.dat
             raise HTTPException(422, str(exc)) from None
         return parsed.at, request.repeat or parsed.repeat
     assert request.due_at is not None
-    due = request.due_at if request.due_at.tzinfo else request.due_at.replace(tzinfo=zone)
+    given = request.due_at if request.due_at.tzinfo else request.due_at.replace(tzinfo=zone)
+    due: dt.datetime | None
     try:
-        due = due.astimezone(dt.timezone.utc)
+        due = given.astimezone(dt.timezone.utc)
         horizon = now.astimezone(dt.timezone.utc) + dt.timedelta(days=366 * MAX_REMINDER_YEARS)
     except (OverflowError, ValueError):
         due = None

@@ -19,19 +19,15 @@ MAX_ID = 2**63 - 1
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 
 
-def _text(min_length: int = 0, max_length: int | None = None) -> Any:
-    """A string type with length limits. (Pydantic already refuses text that
-    is not valid Unicode, such as a lone "\\ud800" escape.)"""
-    return Annotated[str, Field(min_length=min_length, max_length=max_length)]
-
-
-MessageText = _text(1)
-MemoryText = _text(1, 1000)
-TagText = _text(0, 64)
-ReminderText = _text(1, 500)
-WhenText = _text(1, 200)
+# Strings with length limits. (Pydantic already refuses text that is not
+# valid Unicode, such as a lone "\\ud800" escape.)
+MessageText = Annotated[str, Field(min_length=1)]
+MemoryText = Annotated[str, Field(min_length=1, max_length=1000)]
+TagText = Annotated[str, Field(min_length=0, max_length=64)]
+ReminderText = Annotated[str, Field(min_length=1, max_length=500)]
+WhenText = Annotated[str, Field(min_length=1, max_length=200)]
 #: a pet's id (7) or its slug ("xiaoqian"); the current pet when left out
-PetRef = Union[Id, _text(1, 64)]
+PetRef = Union[Id, Annotated[str, Field(min_length=1, max_length=64)]]
 
 
 class _Strict(BaseModel):

@@ -110,7 +110,9 @@ def _inside_sentence(text: str, start: int) -> bool:
 
 def _segments(run: str) -> list[str]:
     """A run of Chinese cut at stop words and stop characters."""
-    segments, current, i = [], [], 0
+    segments: list[str] = []
+    current: list[str] = []
+    i = 0
     while i < len(run):
         for size in range(min(_ZH_STOP_LONGEST, len(run) - i), 1, -1):
             if run[i : i + size] in ZH_STOP:

@@ -77,10 +77,12 @@ def rows(conn: Connection, pet_id: int) -> dict[int, Held]:
     shared: read it, never change it."""
     with _COPIES_LOCK:
         copy = _COPIES.setdefault(conn.engine, {}).setdefault(pet_id, _Copy())
-    cursor = conn.connection.dbapi_connection.cursor()
+    dbapi = conn.connection.dbapi_connection
+    assert dbapi is not None, "a checked-out connection has its DB-API connection"
+    cursor = dbapi.cursor()
     try:
         newest = cursor.execute(f"SELECT coalesce(max(seq), 0) FROM {CHANGES}").fetchone()[0]
-        if conn.connection.dbapi_connection.in_transaction:
+        if dbapi.in_transaction:
             # This connection may have written rows it has not committed; after a rollback
             # their numbers in the log are given out again. Catch up a private copy.
             with copy.lock:

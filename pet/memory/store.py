@@ -7,9 +7,9 @@ import datetime as dt
 import json
 import logging
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, cast
 
-from sqlalchemy import and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import CursorResult, and_, bindparam, delete, func, or_, select, update
 
 from pet.events import MemoryRecord, Message, ReminderRecord, StoredMessage, ToolCall
 from pet.memory import meaning
@@ -39,6 +39,11 @@ MAX_ROW_ID = 2**63 - 1
 
 def _storable(row_id: int) -> bool:
     return -MAX_ROW_ID - 1 <= row_id <= MAX_ROW_ID
+
+
+def _rowcount(result: Any) -> int:
+    """Rows an UPDATE changed (Session.execute is typed as returning a plain Result)."""
+    return cast(CursorResult[Any], result).rowcount
 
 
 @dataclass(frozen=True)
@@ -676,7 +681,7 @@ class InboxStore:
                        ReminderRow.due_at == _utc_naive(due_at))
                 .values(**values)
             )
-            if moved.rowcount != 1:
+            if _rowcount(moved) != 1:
                 return None
             pet_id = session.scalar(select(ReminderRow.pet_id).where(ReminderRow.id == reminder_id))
             dues = [_utc_naive(entry.due_at) for entry in entries]
@@ -784,7 +789,7 @@ class InboxStore:
                 update(InboxRow).where(InboxRow.id.in_(ids), InboxRow.read_at.is_(None))
                 .values(read_at=_utc_naive(at) if at else utcnow())
             )
-            return result.rowcount
+            return _rowcount(result)
 
 
 class TraceStore:

@@ -208,6 +208,7 @@ def _en_repeat(m: re.Match[str], text: str) -> dict:
 
 
 def _zh_delay(m: re.Match[str], text: str) -> dict:
+    minutes: float
     if m["half"]:
         minutes = 30
     elif m["h"]:
@@ -572,8 +573,8 @@ def _phrase(when: When, now: datetime, zh: bool) -> str:
             return describe(at, now, "en")
         every = "day" if when.repeat == "daily" else _EN_WEEKDAYS[at.weekday()].title()
         return f"every {every} at {at:%H:%M}"
-    every = {"daily": "每天", "weekly": f"每周{_ZH_WD[at.weekday()]}"}
-    days = every.get(when.repeat) or _day_label(at, now, True)
+    every_zh = {"daily": "每天", "weekly": f"每周{_ZH_WD[at.weekday()]}"}
+    days = every_zh.get(when.repeat) or _day_label(at, now, True)
     period = next(word for end, word in [(5, "凌晨"), (9, "早上"), (12, "上午"), (13, "中午"), (18, "下午"),
                                          (24, "晚上")] if at.hour < end)
     minutes = "" if at.minute == 0 else "半" if at.minute == 30 else f"{at.minute}分"
