@@ -312,7 +312,7 @@ class Agent:
                    if m.message.role == "tool" and m.status in ("ok", "error")
                    and self._outside_content(m.message.name, m.status == "ok")]
         return ToolContext(self.pet.id, conversation_id, message_id, language,
-                           person_words="\n".join(said), tool_output=outputs)
+                           person_words="\n".join(said), message=text, tool_output=outputs)
 
     def _model_loop(self, turn: _Turn, specs: list) -> Iterator[Event]:
         repeats = RepeatGuard()

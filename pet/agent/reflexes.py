@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pet.events import ToolCall
 from pet.text import detect_language, zh_int
+from pet.tools.facts import dismissal, memory_fact
 from pet.tools.when import TimeProblem, find_when
 
 
@@ -136,6 +137,13 @@ _FORGET.extend([
     re.compile(r"^(?:.*?[，,。])?\s*把(?P<x>[^，,。？?]+?)(?:的事|那条|这条)?(?:都)?(?:给)?(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
 ])
 _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有"}
+_CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
+
+
+def _vague(target: str) -> bool:
+    """A forget that names nothing: "it", and "it, never mind" (its first clause is all that counts)."""
+    first = _CLAUSE_MARK.split(target, maxsplit=1)[0]
+    return _clean(first).lower() in _FORGET_VAGUE or _clean(target).lower() in _FORGET_VAGUE
 _RECALL = [
     re.compile(r"^what do you (?:remember|know|recall) about\s+(?P<x>.+?)\s*[?？]?$", _I),
     re.compile(r"^(?P<x>[^?？]+?)\s*[?？.,]\s*(?:please\s+)?(?:check|search|look in) your memory(?: for me)?[.!?\s]*$", _I),
@@ -443,6 +451,12 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return None
     if text.startswith("/"):
         return _slash(text, now, zone)
+    # "Forget it, …", "算了，…": the subject is dropped. What follows may be a
+    # request of its own, but never one to forget.
+    rest = dismissal(text)
+    if rest is not None:
+        reflex = match(rest, now, zone) if rest else None
+        return None if reflex is None or any(c.name == "forget" for c in reflex.calls) else reflex
     # Several requests in one message: each clause must be a request on its
     # own, else the whole message is the model's (one reflex must not
     # swallow two requests into one call).
@@ -527,14 +541,15 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return Reflex("todo", _call("add_todo", text=_clean(found.group("x"))))
 
     found = _first(_REMEMBER, text)
+    fact = _clean(memory_fact(found.group("x"))) if found else ""
     # A question is not a request to remember, except "…, could you remember that?"
-    if found and len(_clean(found.group("x"))) >= 2 and (
+    if found and len(fact) >= 2 and (
         not _QUESTION_END.search(text) or found.re in (_REMEMBER_AFTER, _REMEMBER_ASKED)
     ):
-        return Reflex("remember", _call("remember", content=_clean(found.group("x"))))
+        return Reflex("remember", _call("remember", content=fact))
     if not _QUESTION_END.search(text):
         found = _first(_FORGET, text)
-        if found and _clean(found.group("x")).lower() not in _FORGET_VAGUE:
+        if found and not _vague(found.group("x")):
             return Reflex("forget", _call("forget", what=_clean(found.group("x"))))
 
     found = _first(_RECALL, text)
