@@ -12,8 +12,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from pet.agent import arithmetic
 from pet.events import ToolCall
-from pet.text import detect_language, zh_int
+from pet.text import detect_language
 from pet.tools.facts import dismissal, memory_fact
 from pet.tools.when import TimeProblem, find_when
 
@@ -246,100 +247,6 @@ _TIME = [
     ),
 ]
 
-_NUM = r"[0-9０-９]+(?:[.．][0-9０-９]+)?"
-_OP = r"[-+*/×÷xX^＋－＊／%]"
-_EXPR = rf"[-(（]*\s*{_NUM}(?:\s*[)）]*\s*{_OP}\s*[(（]*\s*{_NUM})+\s*[)）]*"
-_CALC = [
-    re.compile(rf"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<e>{_EXPR})\s*=?\s*[?？]?$", _I),
-    re.compile(rf"^(?P<e>{_EXPR})\s*=?\s*[?？]?$"),
-    re.compile(rf"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
-]
-_ZH_OPS = [("乘以", "*"), ("除以", "/"), ("加上", "+"), ("减去", "-"), ("加", "+"), ("减", "-"), ("乘", "*")]
-_EN_VERB_OPS = [
-    (re.compile(rf"^divide (?P<a>{_NUM}) by (?P<b>{_NUM})$", _I), "{a} / {b}"),
-    (re.compile(rf"^multiply (?P<a>{_NUM}) (?:by|and) (?P<b>{_NUM})$", _I), "{a} * {b}"),
-    (re.compile(rf"^add (?P<a>{_NUM}) (?:and|to) (?P<b>{_NUM})$", _I), "{a} + {b}"),
-    (re.compile(rf"^subtract (?P<a>{_NUM}) from (?P<b>{_NUM})$", _I), "{b} - {a}"),
-    (re.compile(rf"^(?P<a>{_NUM}) squared$", _I), "{a} ^ 2"),
-    (re.compile(rf"^(?P<a>{_NUM}) cubed$", _I), "{a} ^ 3"),
-    (re.compile(rf"^(?P<a>{_NUM})\s*的平方$"), "{a} ^ 2"),
-    (re.compile(rf"^(?P<a>{_NUM})\s*的立方$"), "{a} ^ 3"),
-    (re.compile(rf"^(?P<a>{_NUM})\s*(?:和|与|跟)\s*(?P<b>{_NUM})\s*的和$"), "{a} + {b}"),
-    (re.compile(rf"^(?P<a>{_NUM})\s*(?:和|与|跟)\s*(?P<b>{_NUM})\s*的(?:乘)?积$"), "{a} * {b}"),
-]
-_EN_OPS = [
-    (r"multiplied by|times", "*"), (r"divided by|over", "/"), (r"plus|added to", "+"), (r"minus", "-"),
-    (r"to the power of|raised to(?: the power of)?", "^"),
-]
-_PERCENT_OF = [
-    re.compile(rf"^(?P<p>{_NUM})\s*%\s*of\s*(?P<n>{_NUM})$", _I),
-    re.compile(rf"^(?P<n>{_NUM})\s*的\s*(?P<p>{_NUM})\s*%$"),
-    re.compile(rf"^(?P<n>{_NUM})\s*的\s*百分之\s*(?P<p>{_NUM})$"),
-]
-_POWER_ZH = re.compile(rf"(?P<b>{_NUM})\s*的\s*(?P<e>{_NUM})\s*次方")
-_ROOT = [
-    re.compile(rf"^(?:the\s+)?square\s+root\s+of\s+(?P<n>{_NUM})$", _I),
-    re.compile(rf"^(?P<n>{_NUM})\s*(?:开平方|开方|的平方根)$"),
-    re.compile(rf"^根号\s*(?P<n>{_NUM})$"),
-]
-_CALC_FRAME = [
-    re.compile(r"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<q>.+?)\s*=?\s*[?？]?$", _I),
-    re.compile(r"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|得|=)?\s*(?:多少|几)?[？?]?$"),
-]
-
-
-_DISCOUNT_ZH = re.compile(rf"^(?P<n>{_NUM})\s*(?:块钱|块|元)?\s*打\s*(?P<d>[一二两三四五六七八九]|[1-9])\s*(?P<h>五)?折"
-                          rf"(?:后|以后)?(?:是|要)?(?:多少|几)(?:钱)?[？?]?$")
-_SUM_ZH = re.compile(rf"^(?:.*?)(?P<items>{_NUM}(?:\s*(?:块|元)?\s*[、,，和跟及加]\s*{_NUM})+)\s*(?:块|元)?"
-                     rf"[，,\s]*(?:一共|总共|加起来|合计)(?:是)?(?:多少|几)(?:钱)?[？?]?$")
-
-
-def _worded_expression(text: str) -> str | None:
-    """Arithmetic said in words ("15% of 80", "2的10次方", "square root of 144",
-    "100 divided by 8", "360块打八折", "89、156和42.5一共多少") as an expression, or None."""
-    discount = _DISCOUNT_ZH.match(text)
-    if discount:
-        tenths = zh_int(discount.group("d"))
-        rate = tenths / 10 + (0.05 if discount.group("h") else 0)
-        return f"{discount.group('n')} * {rate:g}"
-    total = _SUM_ZH.match(text)
-    if total:
-        return " + ".join(re.findall(_NUM, total.group("items")))
-    for frame in _CALC_FRAME:
-        found = frame.match(text)
-        if not found:
-            continue
-        question = found.group("q").strip()
-        for pattern in _PERCENT_OF:
-            hit = pattern.match(question)
-            if hit:
-                return f"{hit.group('p')} / 100 * {hit.group('n')}"
-        for pattern in _ROOT:
-            hit = pattern.match(question)
-            if hit:
-                return f"sqrt({hit.group('n')})"
-        question = re.sub(r"^(?:can (?:you|u)|could you|pls|please)\s+", "", question, flags=_I)
-        question = re.sub(r"\s+(?:for me|pls|please)$", "", question, flags=_I)
-        for pattern, template in _EN_VERB_OPS:
-            hit = pattern.match(question)
-            if hit:
-                return template.format(**hit.groupdict())
-        question = _POWER_ZH.sub(lambda m: f"{m.group('b')}^{m.group('e')}", question)
-        for words, symbol in _EN_OPS:
-            question = re.sub(rf"(?<=\d)\s+(?:{words})\s+(?=[\d(])", f" {symbol} ", question, flags=_I)
-        if re.fullmatch(_EXPR, question.strip()) and not _DATE_LIKE.match(question):
-            return question.strip()
-    return None
-# Dates (2026-12-01, 12/03/2026) and phone numbers (138-0000-0000) are not sums.
-_DATE_LIKE = re.compile(r"^\s*\d+(?:\s*[-/.]\s*\d+){2,}\s*$")
-
-
-def _zh_operators(text: str) -> str:
-    for word, symbol in _ZH_OPS:
-        text = re.sub(rf"(?<=[0-9０-９])\s*{word}\s*(?=[0-9０-９(（])", symbol, text)
-    return text
-
-
 def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
     for pattern in patterns:
         match = pattern.match(text)
@@ -366,9 +273,9 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
         return Reflex("remind", reply=str(problem))
     if when is None:
         # "remind me to call the dentist": a clear request missing its time.
-        task = _TASK_WITHOUT_TIME.match(text)
-        if task:
-            what = _clean(task.group("x") or task.group("x2"))
+        asked = _TASK_WITHOUT_TIME.match(text)
+        if asked:
+            what = _clean(asked.group("x") or asked.group("x2"))
             return Reflex("remind", reply=f"什么时候提醒你{what}？" if zh else f"When should I remind you to {what}?")
         return None
     task = rest[: when.span[0]] + " " + rest[when.span[1] :]
@@ -464,17 +371,21 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if len(clauses) > 1:
         found = [_single(clause, now, zone) for clause in clauses]
         requests = [f for f in found if f is not None]
-        if len(requests) > 1 or _SECOND_REQUEST.search(text):
-            if len(requests) < len(clauses) or any(not r.calls for r in requests):
-                return None
+        others = [c for c, f in zip(clauses, found) if f is None]
+        several = len(requests) > 1 or _SECOND_REQUEST.search(text)
+        if several and not others and all(r.calls for r in requests):
             return Reflex("multi", tuple(c for r in requests for c in r.calls))
         whole = _single(text, now, zone)
-        if whole is not None or not requests:
-            return whole
+        if whole is not None and (not several or whole.intent == "calc"):
+            return whole  # one request, or one sum read whole ("1250 / 5, 再加12")
+        if any(r.intent == "calc" for r in requests) and any(arithmetic.has_numbers(c) for c in others):
+            # "12 times 4, and then divide it by 3": never the sum of one part
+            return Reflex("calc", reply=arithmetic.partial(text))
+        if several or not requests:
+            return None
         # One request among clauses of context ("actually cancel the rent
         # reminder, I already paid it"), unless another clause is a request
         # of its own that no reflex understood.
-        others = [c for c, f in zip(clauses, found) if f is None]
         return None if any(_LOOKS_LIKE_REQUEST.match(c.strip()) for c in others) else requests[0]
     return _single(text, now, zone)
 
@@ -558,11 +469,9 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if _first(_TIME, text):
         return Reflex("time", _call("get_current_time"))
 
-    expression_text = _zh_operators(text)
-    found = _first(_CALC, expression_text)
-    if found and not _DATE_LIKE.match(found.group("e")):
-        return Reflex("calc", _call("calculate", expression=found.group("e").strip()))
-    worded = _worded_expression(expression_text)
-    if worded:
-        return Reflex("calc", _call("calculate", expression=worded))
-    return None
+    reading = arithmetic.read(text)
+    if reading is None:
+        return None
+    if reading.question:
+        return Reflex("calc", reply=reading.question)
+    return Reflex("calc", _call("calculate", expression=reading.expression))
