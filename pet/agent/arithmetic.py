@@ -302,18 +302,26 @@ def partial(text: str) -> str:
     return _ask(text)
 
 
+# Words that ask for a result, in the same clause as the sum: "so what's 128*7 then", "128乘7是多少呀"
+_ASKS = r"(?:\b(?:what(?:'s| is)?|whats|how much|tell me|give me|calculate|compute|work out|equals?|solve)\b|=|等于|多少|几|算)"
+_ASKS_BEFORE = re.compile(_ASKS + r"[^,.;!?，。；！？]{0,20}$", _I)
+_ASKS_AFTER = re.compile(r"[^,.;!?，。；！？]{0,12}?" + _ASKS, _I)
+
+
 def expression_in(text: str) -> str | None:
-    """An expression the calculator can take, read from anywhere in a
-    message ("so what's 128*7 then, buddy?"), or None."""
+    """An expression the calculator can take in a message that asks for a
+    result, read from anywhere in it ("so what's 128*7 then, buddy?"), or
+    None. A sum in passing ("we won 10-3") asks for nothing."""
     reading = read(text.strip())
     if reading is not None:
         return reading.expression or None
     words = _zh_operators(_zh_numerals(text))
     for word, symbol in _WORD_OPS.items():
-        words = re.sub(rf"(?<=\d)\s*\b{re.escape(word)}\b\s*(?=[\d(])" if word.isascii() else
-                       rf"(?<=\d)\s*{word}\s*(?=[\d(])", f" {symbol} ", words, flags=_I)
+        pattern = rf"(?<=\d)\s*\b{re.escape(word)}\b\s*(?=[\d(])" if word.isascii() else rf"(?<=\d)\s*{word}\s*(?=[\d(])"
+        words = re.sub(pattern, f" {symbol} ", words, flags=_I)
     for found in re.finditer(_EXPR, words):
         candidate = found.group().strip()
-        if re.search(r"\d\s*[-+*/×÷xX^＋－＊／%]\s*[\d(-]", candidate) and not _DATE_LIKE.match(candidate):
+        asks = _ASKS_BEFORE.search(words[: found.start()]) or _ASKS_AFTER.match(words, found.end())
+        if asks and re.search(r"\d\s*[-+*/×÷xX^＋－＊／%]\s*[\d(-]", candidate) and not _DATE_LIKE.match(candidate):
             return candidate
     return None

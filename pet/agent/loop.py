@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
-from pet.agent import confirm, reflexes
+from pet.agent import confirm, figures, reflexes
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context
 from pet.agent.guards import (
     RepeatGuard,
@@ -104,6 +104,21 @@ class _Turn:
     #: the question asking leave for calls that wait for the person's /yes;
     #: set, it ends the turn
     asking: str = ""
+    #: what succeeding tool calls of this turn returned (the figures a reply may state)
+    results: list[str] = field(default_factory=list)
+    #: the figure the message asks for (a sum, the time), checked in the reply
+    asked: figures.Asked | None = None
+
+    def figure_check(self) -> figures.Check | None:
+        if self.asked is None:
+            return None
+        return figures.check(self.asked, self.tool_context.message, self.results)
+
+    def hold_at(self, text: str) -> int | None:
+        """Where the stream stops: a claim of an action not done, or a figure no tool gave."""
+        check = self.figure_check()
+        holds = [first_unsupported_claim(text, self.done), check.first_unsupported(text) if check else None]
+        return min((at for at in holds if at is not None), default=None)
 
 
 class _StreamGate:
@@ -320,9 +335,11 @@ class Agent:
         shown_before = ""  # text the person already saw from a step that was corrected
         # A brain with constrained tool calls never writes a real call as prose.
         text_calls = not getattr(self.brain, "constrained_tool_calls", False)
+        if self.tools.get("calculate") and self.tools.get("get_current_time"):
+            turn.asked = figures.asked(turn.tool_context.message)
         for step in range(self.config.max_model_calls):
             set_log_fields(step=step)
-            gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done), text_calls)
+            gate = _StreamGate(turn.hold_at, text_calls)
             completion: Completion | None = None
             started = time.perf_counter()
             record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
@@ -373,6 +390,10 @@ class Agent:
                     yield from self._finish(turn, shown_before + (honest + " " if honest else "") + line,
                                             streamed=False, emit=False)
                     return
+                check = turn.figure_check()
+                if check is not None and check.unsupported(final):
+                    yield from self._figures_in_code(turn, shown_before, gate, final)
+                    return
                 rest = gate.flush()
                 if rest:
                     yield TextDelta(rest)
@@ -392,6 +413,30 @@ class Agent:
 
         yield Notice(f"Stopped after {self.config.max_model_calls} model calls without a final answer.", "warning")
         yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
+
+    def _figures_in_code(self, turn: _Turn, shown_before: str, gate: _StreamGate, final: str) -> Iterator[Event]:
+        """The reply states a figure no tool of this turn gave ("128 * 7 =
+        964"): compute it in code, as a tool call of this turn. The reply
+        stands if that result bears out its figures; otherwise the person
+        gets the code's figure after what they already saw."""
+        asked, check = turn.asked, turn.figure_check()
+        assert asked is not None and check is not None
+        log.info("figure guard: reply states %s without a tool result", check.unsupported(final))
+        call = (ToolCall("get_current_time", {}) if asked.time
+                else ToolCall("calculate", {"expression": asked.expression}))
+        results = yield from self._execute(turn, "", (call,), person=True)
+        check = turn.figure_check()
+        if results[0].ok and check is not None and not check.unsupported(final):
+            rest = gate.flush()
+            if rest:
+                yield TextDelta(rest)
+            yield from self._finish(turn, shown_before + final)
+            return
+        shown = gate.text[: gate.emitted].rstrip()
+        line = plain_result(results[0]) if asked.time or not results[0].ok else f"{asked.expression} = {results[0].content}"
+        yield TextDelta((" " if shown else "") + line)
+        yield Notice("The pet stated a figure no tool gave; the program's own figure is shown.", "warning")
+        yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line, streamed=False, emit=False)
 
     # -- reflexes -------------------------------------------------------------
 
@@ -498,6 +543,8 @@ class Agent:
                 turn.messages.append(Message("tool", wrapped, tool_call_id=event.call_id, name=event.name))
                 if event.ok and (tool := self.tools.get(event.name)) is not None and tool.claim:
                     turn.done.add(tool.claim)
+                if event.ok:
+                    turn.results.append(event.content)
                 if self._outside_content(event.name, event.ok):
                     turn.tool_context.tool_output.append(event.content)
                 results.append(event)

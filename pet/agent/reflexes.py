@@ -419,6 +419,11 @@ def _strip_fillers(text: str) -> str:
     return (core + ("?" if question else "")) if core else text
 
 
+def asks_time(text: str) -> bool:
+    """Whether the message asks the current time, date or weekday."""
+    return _first(_TIME, _strip_fillers(" ".join(text.split()))) is not None
+
+
 def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     text = _strip_fillers(text)
 
