@@ -490,13 +490,15 @@ def test_get_current_time_in_the_pet_zone():
     assert tool.name == "get_current_time"
     assert tool.parameters == {"type": "object", "properties": {}, "required": []}
 
-    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}))
+    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1))
     assert result.ok
     assert result.content == "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)"
+    chinese = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1, language="zh"))
+    assert chinese.content == "2026年12月1日 星期二 09:30（Asia/Shanghai，UTC+08:00）"
 
 
 def test_get_current_time_crosses_the_date_line():
     moment = dt.datetime(2026, 12, 1, 20, 5, tzinfo=dt.timezone.utc)
     tool = clock_tool(lambda: ZoneInfo("Asia/Shanghai"), clock=lambda: moment)
-    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}))
+    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1))
     assert result.content == "Wednesday 2026-12-02 04:05 (Asia/Shanghai, UTC+08:00)"

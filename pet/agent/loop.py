@@ -246,19 +246,21 @@ class Agent:
 
     def _turn(self, conversation_id: int, raw_text: str, trace: TurnTrace) -> Iterator[Event]:
         text = clean_text(raw_text)
-        language = detect_language(text, default=self.persona.languages[0])
+        language = self._language(conversation_id, text)
         if not text.strip():
-            yield Notice("The message was empty. Type something for the pet to answer.", "warning")
+            yield Notice(_says(language, "The message was empty. Type something for the pet to answer.",
+                               "消息是空的，写点什么再发吧。"), "warning")
             return
         if len(text) > self.config.max_message_chars:
             # Kept in the history so nothing is lost, but never sent to the model.
             self.conversations.append(conversation_id, Message("user", text), status="rejected")
-            yield Notice(
-                f"That message is {len(text):,} characters long; the limit is "
-                f"{self.config.max_message_chars:,}. It is saved, but the pet did not read it. "
-                "Send a shorter message or split it.",
-                "warning",
-            )
+            limit = self.config.max_message_chars
+            yield Notice(_says(
+                language,
+                f"That message is {len(text):,} characters long; the limit is {limit:,}. It is saved, but the pet "
+                "did not read it. Send a shorter message or split it.",
+                f"这条消息有 {len(text):,} 个字符，上限是 {limit:,}。消息已保存，但没有读它；请发短一点，或分几次发。",
+            ), "warning")
             return
 
         now = self.clock().astimezone(self.persona.zone())
@@ -292,12 +294,25 @@ class Agent:
 
         # Slash commands are the person's own commands: they work with reflexes off too.
         wanted = self.config.reflexes or text.startswith("/")
-        reflex = reflexes.match(text, now, self.persona.zone()) if wanted else None
+        reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
         if reflex is not None:
             trace.reflex = reflex.intent
             yield from self._reflex(turn, reflex)
         else:
             yield from self._model_loop(turn, specs)
+
+    def _language(self, conversation_id: int, text: str) -> str:
+        """The message's language. A /command speaks the language of its own
+        words ("/remember 我喜欢猫"), else of the person's last message ("/undo")."""
+        if not text.startswith("/"):
+            return detect_language(text, default=self.persona.languages[0])
+        spoken = self.persona.languages[0]
+        for stored in reversed(self.conversations.history(conversation_id, limit=self.config.history_messages)):
+            words = _without_command(stored.message.content)
+            if stored.message.role == "user" and detect_language(words, default="") in ("zh", "en"):
+                spoken = detect_language(words)
+                break
+        return detect_language(_without_command(text), default=spoken)
 
     def _greeting(self, now: dt.datetime, language: str, message_id: int) -> str | None:
         """The day's greeting when this is the person's first message of the
@@ -386,7 +401,8 @@ class Agent:
                     honest = gate.text[: gate.emitted].rstrip()
                     line = honest_notice(unsupported, turn.language, self.persona)
                     yield TextDelta((" " if honest else "") + line)
-                    yield Notice("The pet claimed something it did not do; the claim was withheld.", "warning")
+                    yield Notice(_says(turn.language, "The pet claimed something it did not do; the claim was withheld.",
+                                       "宠物说了一件没做的事，这句话已拦下。"), "warning")
                     yield from self._finish(turn, shown_before + (honest + " " if honest else "") + line,
                                             streamed=False, emit=False)
                     return
@@ -403,7 +419,8 @@ class Agent:
             calls = _unique_ids(calls)  # results are matched to calls by id
             if any(repeats.hit(call) for call in calls):
                 self._record_calls(turn, prose, calls)
-                yield Notice("Stopped: the model asked for the same tool call three times.", "warning")
+                yield Notice(_says(turn.language, "Stopped: the model asked for the same tool call three times.",
+                                   "已停下：模型把同一个工具调用要了三次。"), "warning")
                 yield from self._finish(turn, fallback_line("repeat", turn.language, self.persona), streamed=False)
                 return
             yield from self._execute(turn, prose, calls)
@@ -411,7 +428,9 @@ class Agent:
                 yield from self._finish(turn, turn.asking, streamed=False)
                 return
 
-        yield Notice(f"Stopped after {self.config.max_model_calls} model calls without a final answer.", "warning")
+        most = self.config.max_model_calls
+        yield Notice(_says(turn.language, f"Stopped after {most} model calls without a final answer.",
+                           f"模型调用了 {most} 次仍没有给出回答，已停下。"), "warning")
         yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
 
     def _figures_in_code(self, turn: _Turn, shown_before: str, gate: _StreamGate, final: str) -> Iterator[Event]:
@@ -435,7 +454,8 @@ class Agent:
         shown = gate.text[: gate.emitted].rstrip()
         line = plain_result(results[0]) if asked.time or not results[0].ok else f"{asked.expression} = {results[0].content}"
         yield TextDelta((" " if shown else "") + line)
-        yield Notice("The pet stated a figure no tool gave; the program's own figure is shown.", "warning")
+        yield Notice(_says(turn.language, "The pet stated a figure no tool gave; the program's own figure is shown.",
+                           "宠物说的数字没有工具依据，已换成程序算出的结果。"), "warning")
         yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line, streamed=False, emit=False)
 
     # -- reflexes -------------------------------------------------------------
@@ -654,7 +674,7 @@ class Agent:
         """Store and announce the final reply. `streamed`: the person already
         saw the text as deltas; otherwise it is sent now (unless `emit` is off)."""
         if not text:
-            yield Notice("The model returned an empty reply.", "warning")
+            yield Notice(_says(turn.language, "The model returned an empty reply.", "模型的回复是空的。"), "warning")
             text, streamed = fallback_line("empty", turn.language, self.persona), False
         if not streamed and emit:
             yield TextDelta(text)
@@ -683,6 +703,15 @@ WORDING_NOTE = (
     "exactly as written. Do not call tools."
 )
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _without_command(text: str) -> str:
+    """A message without its leading /command: "/remember 我喜欢猫" → "我喜欢猫"."""
+    return text.partition(" ")[2] if text.startswith("/") else text
+
+
+def _says(language: str, english: str, chinese: str) -> str:
+    return chinese if language == "zh" else english
 
 
 def _unique_ids(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:

@@ -292,10 +292,10 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
     return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
 
 
-def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
+def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Reflex:
     command, _, rest = text[1:].partition(" ")
     command, rest = command.lower(), rest.strip()
-    zh = detect_language(rest) == "zh"
+    zh = detect_language(rest, default=language) == "zh"
     lang = "zh" if zh else "en"
     if command == "help":
         return Reflex("help", reply=HELP[lang])
@@ -322,6 +322,8 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
         reflex = _remind(text, rest, now, zone, zh)
         return reflex or Reflex("remind", reply="什么时候提醒你？比如 /remind 20分钟后 喝水" if zh else
                                 "When? For example: /remind in 20 minutes drink water")
+    if detect_language(text, default=language) == "zh":
+        return Reflex("help", reply=(f"命令 /{command} 不认识或不完整。" if command else "") + HELP["zh"])
     return Reflex("help", reply=(f"Unknown or incomplete command /{command}. " if command else "") + HELP["en"])
 
 
@@ -351,18 +353,19 @@ _LOOKS_LIKE_REQUEST = re.compile(
 )
 
 
-def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
-    """The reflex for this message, or None to let the model answer."""
+def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") -> Reflex | None:
+    """The reflex for this message, or None to let the model answer.
+    `language`: the conversation's, for a /command with no words of its own."""
     text = " ".join(text.split())
     if not text:
         return None
     if text.startswith("/"):
-        return _slash(text, now, zone)
+        return _slash(text, now, zone, language)
     # "Forget it, …", "算了，…": the subject is dropped. What follows may be a
     # request of its own, but never one to forget.
     rest = dismissal(text)
     if rest is not None:
-        reflex = match(rest, now, zone) if rest else None
+        reflex = match(rest, now, zone, language) if rest else None
         return None if reflex is None or any(c.name == "forget" for c in reflex.calls) else reflex
     # Several requests in one message: each clause must be a request on its
     # own, else the whole message is the model's (one reflex must not
