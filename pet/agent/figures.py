@@ -33,6 +33,11 @@ class Asked:
     def time(self) -> bool:
         return not self.expression
 
+    @property
+    def tool(self) -> str:
+        """The tool whose result holds the figure."""
+        return "get_current_time" if self.time else "calculate"
+
 
 def asked(message: str) -> Asked | None:
     """What figure `message` asks for, or None when it asks for none."""

@@ -257,8 +257,8 @@ class Agent:
             limit = self.config.max_message_chars
             yield Notice(_says(
                 language,
-                f"That message is {len(text):,} characters long; the limit is {limit:,}. It is saved, but the pet "
-                "did not read it. Send a shorter message or split it.",
+                f"That message is {len(text):,} characters long; the limit is {limit:,}. "
+                "It is saved, but the pet did not read it. Send a shorter message or split it.",
                 f"这条消息有 {len(text):,} 个字符，上限是 {limit:,}。消息已保存，但没有读它；请发短一点，或分几次发。",
             ), "warning")
             return
@@ -307,7 +307,8 @@ class Agent:
         if not text.startswith("/"):
             return detect_language(text, default=self.persona.languages[0])
         spoken = self.persona.languages[0]
-        for stored in reversed(self.conversations.history(conversation_id, limit=self.config.history_messages)):
+        recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
+        for stored in reversed(recent):
             words = _without_command(stored.message.content)
             if stored.message.role == "user" and detect_language(words, default="") in ("zh", "en"):
                 spoken = detect_language(words)
@@ -350,8 +351,9 @@ class Agent:
         shown_before = ""  # text the person already saw from a step that was corrected
         # A brain with constrained tool calls never writes a real call as prose.
         text_calls = not getattr(self.brain, "constrained_tool_calls", False)
-        if self.tools.get("calculate") and self.tools.get("get_current_time"):
-            turn.asked = figures.asked(turn.tool_context.message)
+        asked = figures.asked(turn.tool_context.message)
+        if asked is not None and self.tools.get(asked.tool) is not None:
+            turn.asked = asked
         for step in range(self.config.max_model_calls):
             set_log_fields(step=step)
             gate = _StreamGate(turn.hold_at, text_calls)
@@ -401,7 +403,8 @@ class Agent:
                     honest = gate.text[: gate.emitted].rstrip()
                     line = honest_notice(unsupported, turn.language, self.persona)
                     yield TextDelta((" " if honest else "") + line)
-                    yield Notice(_says(turn.language, "The pet claimed something it did not do; the claim was withheld.",
+                    yield Notice(_says(turn.language,
+                                       "The pet claimed something it did not do; the claim was withheld.",
                                        "宠物说了一件没做的事，这句话已拦下。"), "warning")
                     yield from self._finish(turn, shown_before + (honest + " " if honest else "") + line,
                                             streamed=False, emit=False)
@@ -419,7 +422,8 @@ class Agent:
             calls = _unique_ids(calls)  # results are matched to calls by id
             if any(repeats.hit(call) for call in calls):
                 self._record_calls(turn, prose, calls)
-                yield Notice(_says(turn.language, "Stopped: the model asked for the same tool call three times.",
+                yield Notice(_says(turn.language,
+                                   "Stopped: the model asked for the same tool call three times.",
                                    "已停下：模型把同一个工具调用要了三次。"), "warning")
                 yield from self._finish(turn, fallback_line("repeat", turn.language, self.persona), streamed=False)
                 return
@@ -433,7 +437,9 @@ class Agent:
                            f"模型调用了 {most} 次仍没有给出回答，已停下。"), "warning")
         yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
 
-    def _figures_in_code(self, turn: _Turn, shown_before: str, gate: _StreamGate, final: str) -> Iterator[Event]:
+    def _figures_in_code(
+        self, turn: _Turn, shown_before: str, gate: _StreamGate, final: str
+    ) -> Iterator[Event]:
         """The reply states a figure no tool of this turn gave ("128 * 7 =
         964"): compute it in code, as a tool call of this turn. The reply
         stands if that result bears out its figures; otherwise the person
@@ -441,22 +447,24 @@ class Agent:
         asked, check = turn.asked, turn.figure_check()
         assert asked is not None and check is not None
         log.info("figure guard: reply states %s without a tool result", check.unsupported(final))
-        call = (ToolCall("get_current_time", {}) if asked.time
-                else ToolCall("calculate", {"expression": asked.expression}))
-        results = yield from self._execute(turn, "", (call,), person=True)
+        arguments = {"expression": asked.expression} if asked.expression else {}
+        [result] = yield from self._execute(turn, "", (ToolCall(asked.tool, arguments),), person=True)
         check = turn.figure_check()
-        if results[0].ok and check is not None and not check.unsupported(final):
+        if result.ok and check is not None and not check.unsupported(final):
             rest = gate.flush()
             if rest:
                 yield TextDelta(rest)
             yield from self._finish(turn, shown_before + final)
             return
         shown = gate.text[: gate.emitted].rstrip()
-        line = plain_result(results[0]) if asked.time or not results[0].ok else f"{asked.expression} = {results[0].content}"
+        ok_sum = asked.expression and result.ok
+        line = f"{asked.expression} = {result.content}" if ok_sum else plain_result(result)
         yield TextDelta((" " if shown else "") + line)
-        yield Notice(_says(turn.language, "The pet stated a figure no tool gave; the program's own figure is shown.",
+        yield Notice(_says(turn.language,
+                           "The pet stated a figure no tool gave; the program's own figure is shown.",
                            "宠物说的数字没有工具依据，已换成程序算出的结果。"), "warning")
-        yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line, streamed=False, emit=False)
+        yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line,
+                                streamed=False, emit=False)
 
     # -- reflexes -------------------------------------------------------------
 
