@@ -60,7 +60,15 @@ class BrainResponseError(BrainError):
 
 
 class ToolError(PetError):
-    pass
+    """`zh`: the same message in Chinese, which the registry returns when
+    the person writes Chinese (str(error) stays the English one)."""
+
+    def __init__(self, message: str, *, zh: str | None = None) -> None:
+        super().__init__(message)
+        self.zh = zh
+
+    def worded(self, language: str) -> str:
+        return self.zh if language == "zh" and self.zh else str(self)
 
 
 class ToolArgumentError(ToolError):

@@ -279,7 +279,8 @@ def test_empty_message_is_refused_without_calling_the_model():
     app = make_app(model)
     for text in ["", "   \n\t", "\x00\x01"]:
         events = run(app, text)
-        assert events == [Notice("The message was empty. Type something for the pet to answer.", "warning")]
+        # no words to tell the language by: the pet's first language (小钳: Chinese)
+        assert events == [Notice("消息是空的，写点什么再发吧。", "warning")]
     assert model.calls == []
 
 
@@ -288,7 +289,7 @@ def test_huge_message_is_saved_but_not_sent():
     app = make_app(model)
     text = "长" * 200_000
     events = run(app, text)
-    assert len(events) == 1 and "200,000 characters" in events[0].text and "16,000" in events[0].text
+    assert len(events) == 1 and "200,000 个字符" in events[0].text and "16,000" in events[0].text
     assert model.calls == []
     stored = app.conversations.history(app.current_conversation())
     assert stored[0].message.content == text and stored[0].status == "rejected"

@@ -232,7 +232,8 @@ def test_forget_and_undo_as_commands(pet_home):
     assert "蓝色" in reply_of(run(app, "/undo"))
     assert [m.id for m in app.memories.listing(app.pet.id)] == [memory.id]
     assert "no forgotten memory" in reply_of(run(app, "/undo")).lower() or "没有" in reply_of(run(app, "/undo"))
-    assert "no memory" in reply_of(run(app, "/approve 999")).lower()
+    # a command with no words of its own answers in the conversation's language
+    assert "没有编号为 999 的记忆" in reply_of(run(app, "/approve 999"))
     app.close()
 
 

@@ -308,6 +308,44 @@ def test_todo_reflex_writes_the_markdown_checklist():
     assert "- [ ] buy milk" in text
 
 
+# --- "forget it" is not a forget (issue 23) ---------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["Forget it, never mind.", "forget it", "Forget about it, I'll ask later",
+                                  "never mind", "算了，别管了", "别管了，那个不重要", "forget it, never mind the peanuts"])
+def test_forget_it_and_never_mind_are_never_a_forget(text):
+    reflex = match(text)
+    assert reflex is None or all(c.name != "forget" for c in reflex.calls)
+
+
+def test_what_follows_a_dismissal_is_still_understood():
+    assert single_call("算了，帮我记一下明天买牛奶").arguments == {"content": "明天买牛奶"}
+    assert single_call("never mind, what time is it?").name == "get_current_time"
+
+
+def test_a_fresh_pet_keeps_the_fact_and_forget_it_deletes_nothing():
+    """The held-out case: the memory kept ", keep it in mind", and "Forget it, never mind." deleted it."""
+    model = ScriptedModel([ValueError("no wording"),  # the remember reflex's wording: plain result
+                           Completion("", (call("forget", what="I'm allergic to peanuts"),)), "Okay, dropped it!"])
+    app = make_app(model)
+    events = turn(app, "Note that I'm allergic to peanuts, keep it in mind.")
+    assert events[-1].text == "Saved memory #1: I'm allergic to peanuts"
+    events = turn(app, "Forget it, never mind.")
+    forget = next(e.result for e in events if isinstance(e, ToolFinished))
+    assert not forget.ok and "nothing forgotten" in forget.content
+    assert [m.content for m in app.memories.listing(app.pet.id, status="active")] == ["I'm allergic to peanuts"]
+    assert "Forgot" not in events[-1].text
+
+
+def test_an_unsure_forget_names_the_candidates_and_deletes_nothing():
+    app = make_app(ScriptedModel([ValueError("no wording")] * 2))
+    turn(app, "remember that I like green tea")
+    turn(app, "remember that I like black tea")
+    events = turn(app, "forget that I like tea")
+    assert "#1 I like green tea" in events[-1].text and "#2 I like black tea" in events[-1].text
+    assert app.memories.count(app.pet.id) == 2
+
+
 # --- the claim guard ------------------------------------------------------------------
 
 

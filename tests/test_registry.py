@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from dataclasses import replace
 from typing import Literal, Optional
 from zoneinfo import ZoneInfo
 
@@ -408,6 +409,42 @@ def test_forget_with_an_ambiguous_description_forgets_nothing(memory_setup):
         assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (2,)
 
 
+def test_forget_with_a_weak_match_asks_which_memory_instead(memory_setup):
+    registry, ctx, path = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    result = run(registry, ctx, "forget", what="green apples and tea leaves")  # 2 of 4 words
+    assert result.ok is False
+    assert "do you mean #1 likes green tea?" in result.content and "/forget #1" in result.content
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (1,)
+
+
+@pytest.mark.parametrize("message", ["Forget it, never mind.", "never mind, forget likes green tea", "算了，别管了"])
+def test_forget_it_never_mind_deletes_nothing_even_when_the_model_names_a_memory(memory_setup, message):
+    registry, ctx, path = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    said = replace(ctx, message=message)
+    for what in ("likes green tea", "#1"):
+        result = run(registry, said, "forget", what=what)
+        assert result.ok is False and "nothing forgotten" in result.content
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (1,)
+
+
+def test_never_mind_then_an_explicit_id_forgets_that_id(memory_setup):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="likes green tea")
+    result = run(registry, replace(ctx, message="算了，把#1删了吧"), "forget", what="#1")
+    assert result.ok and result.content == "Forgot memory #1: likes green tea"
+
+
+def test_remember_keeps_the_fact_not_the_request(memory_setup):
+    registry, ctx, _ = memory_setup
+    saved = run(registry, ctx, "remember", content="\"I'm allergic to peanuts\", keep it in mind")
+    assert saved.content == "Saved memory #1: I'm allergic to peanuts"
+    assert run(registry, ctx, "remember", content="it").content.startswith("Error: content is empty")
+
+
 def test_forget_without_a_match_is_an_error(memory_setup):
     registry, ctx, _ = memory_setup
     run(registry, ctx, "remember", content="likes green tea")
@@ -453,13 +490,15 @@ def test_get_current_time_in_the_pet_zone():
     assert tool.name == "get_current_time"
     assert tool.parameters == {"type": "object", "properties": {}, "required": []}
 
-    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}))
+    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1))
     assert result.ok
     assert result.content == "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)"
+    chinese = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1, language="zh"))
+    assert chinese.content == "2026年12月1日 星期二 09:30（Asia/Shanghai，UTC+08:00）"
 
 
 def test_get_current_time_crosses_the_date_line():
     moment = dt.datetime(2026, 12, 1, 20, 5, tzinfo=dt.timezone.utc)
     tool = clock_tool(lambda: ZoneInfo("Asia/Shanghai"), clock=lambda: moment)
-    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}))
+    result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1))
     assert result.content == "Wednesday 2026-12-02 04:05 (Asia/Shanghai, UTC+08:00)"

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
-from pet.agent import confirm, reflexes
+from pet.agent import confirm, figures, reflexes
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context, fold_history
 from pet.agent.guards import (
     RepeatGuard,
@@ -108,6 +108,21 @@ class _Turn:
     #: the question asking leave for calls that wait for the person's /yes;
     #: set, it ends the turn
     asking: str = ""
+    #: what succeeding tool calls of this turn returned (the figures a reply may state)
+    results: list[str] = field(default_factory=list)
+    #: the figure the message asks for (a sum, the time), checked in the reply
+    asked: figures.Asked | None = None
+
+    def figure_check(self) -> figures.Check | None:
+        if self.asked is None:
+            return None
+        return figures.check(self.asked, self.tool_context.message, self.results)
+
+    def hold_at(self, text: str) -> int | None:
+        """Where the stream stops: a claim of an action not done, or a figure no tool gave."""
+        check = self.figure_check()
+        holds = [first_unsupported_claim(text, self.done), check.first_unsupported(text) if check else None]
+        return min((at for at in holds if at is not None), default=None)
 
 
 class _StreamGate:
@@ -291,19 +306,21 @@ class Agent:
 
     def _turn(self, conversation_id: int, raw_text: str, trace: TurnTrace) -> Iterator[Event]:
         text = clean_text(raw_text)
-        language = detect_language(text, default=self.persona.languages[0])
+        language = self._language(conversation_id, text)
         if not text.strip():
-            yield Notice("The message was empty. Type something for the pet to answer.", "warning")
+            yield Notice(_says(language, "The message was empty. Type something for the pet to answer.",
+                               "消息是空的，写点什么再发吧。"), "warning")
             return
         if len(text) > self.config.max_message_chars:
             # Kept in the history so nothing is lost, but never sent to the model.
             self.conversations.append(conversation_id, Message("user", text), status="rejected")
-            yield Notice(
-                f"That message is {len(text):,} characters long; the limit is "
-                f"{self.config.max_message_chars:,}. It is saved, but the pet did not read it. "
-                "Send a shorter message or split it.",
-                "warning",
-            )
+            limit = self.config.max_message_chars
+            yield Notice(_says(
+                language,
+                f"That message is {len(text):,} characters long; the limit is {limit:,}. "
+                "It is saved, but the pet did not read it. Send a shorter message or split it.",
+                f"这条消息有 {len(text):,} 个字符，上限是 {limit:,}。消息已保存，但没有读它；请发短一点，或分几次发。",
+            ), "warning")
             return
 
         now = self.clock().astimezone(self.persona.zone())
@@ -337,12 +354,26 @@ class Agent:
 
         # Slash commands are the person's own commands: they work with reflexes off too.
         wanted = self.config.reflexes or text.startswith("/")
-        reflex = reflexes.match(text, now, self.persona.zone()) if wanted else None
+        reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
         if reflex is not None:
             trace.reflex = reflex.intent
             yield from self._reflex(turn, reflex)
         else:
             yield from self._model_loop(turn, specs)
+
+    def _language(self, conversation_id: int, text: str) -> str:
+        """The message's language. A /command speaks the language of its own
+        words ("/remember 我喜欢猫"), else of the person's last message ("/undo")."""
+        if not text.startswith("/"):
+            return detect_language(text, default=self.persona.languages[0])
+        spoken = self.persona.languages[0]
+        recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
+        for stored in reversed(recent):
+            words = _without_command(stored.message.content)
+            if stored.message.role == "user" and detect_language(words, default="") in ("zh", "en"):
+                spoken = detect_language(words)
+                break
+        return detect_language(_without_command(text), default=spoken)
 
     def _greeting(self, now: dt.datetime, language: str, message_id: int) -> str | None:
         """The day's greeting when this is the person's first message of the
@@ -372,7 +403,7 @@ class Agent:
                    if m.message.role == "tool" and m.status in ("ok", "error")
                    and self._outside_content(m.message.name, m.status == "ok")]
         return ToolContext(self.pet.id, conversation_id, message_id, language,
-                           person_words="\n".join(said), tool_output=outputs)
+                           person_words="\n".join(said), message=text, tool_output=outputs)
 
     def _model_loop(self, turn: _Turn, specs: list) -> Iterator[Event]:
         repeats = RepeatGuard()
@@ -380,9 +411,12 @@ class Agent:
         shown_before = ""  # text the person already saw from a step that was corrected
         # A brain with constrained tool calls never writes a real call as prose.
         text_calls = not getattr(self.brain, "constrained_tool_calls", False)
+        asked = figures.asked(turn.tool_context.message)
+        if asked is not None and self.tools.get(asked.tool) is not None:
+            turn.asked = asked
         for step in range(self.config.max_model_calls):
             set_log_fields(step=step)
-            gate = _StreamGate(lambda text: first_unsupported_claim(text, turn.done), text_calls)
+            gate = _StreamGate(turn.hold_at, text_calls)
             completion: Completion | None = None
             started = time.perf_counter()
             record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
@@ -429,9 +463,15 @@ class Agent:
                     honest = gate.text[: gate.emitted].rstrip()
                     line = honest_notice(unsupported, turn.language, self.persona)
                     yield TextDelta((" " if honest else "") + line)
-                    yield Notice("The pet claimed something it did not do; the claim was withheld.", "warning")
+                    yield Notice(_says(turn.language,
+                                       "The pet claimed something it did not do; the claim was withheld.",
+                                       "宠物说了一件没做的事，这句话已拦下。"), "warning")
                     yield from self._finish(turn, shown_before + (honest + " " if honest else "") + line,
                                             streamed=False, emit=False)
+                    return
+                check = turn.figure_check()
+                if check is not None and check.unsupported(final):
+                    yield from self._figures_in_code(turn, shown_before, gate, final)
                     return
                 rest = gate.flush()
                 if rest:
@@ -442,7 +482,9 @@ class Agent:
             calls = _unique_ids(calls)  # results are matched to calls by id
             if any(repeats.hit(call) for call in calls):
                 self._record_calls(turn, prose, calls)
-                yield Notice("Stopped: the model asked for the same tool call three times.", "warning")
+                yield Notice(_says(turn.language,
+                                   "Stopped: the model asked for the same tool call three times.",
+                                   "已停下：模型把同一个工具调用要了三次。"), "warning")
                 yield from self._finish(turn, fallback_line("repeat", turn.language, self.persona), streamed=False)
                 return
             yield from self._execute(turn, prose, calls)
@@ -450,8 +492,39 @@ class Agent:
                 yield from self._finish(turn, turn.asking, streamed=False)
                 return
 
-        yield Notice(f"Stopped after {self.config.max_model_calls} model calls without a final answer.", "warning")
+        most = self.config.max_model_calls
+        yield Notice(_says(turn.language, f"Stopped after {most} model calls without a final answer.",
+                           f"模型调用了 {most} 次仍没有给出回答，已停下。"), "warning")
         yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
+
+    def _figures_in_code(
+        self, turn: _Turn, shown_before: str, gate: _StreamGate, final: str
+    ) -> Iterator[Event]:
+        """The reply states a figure no tool of this turn gave ("128 * 7 =
+        964"): compute it in code, as a tool call of this turn. The reply
+        stands if that result bears out its figures; otherwise the person
+        gets the code's figure after what they already saw."""
+        asked, check = turn.asked, turn.figure_check()
+        assert asked is not None and check is not None
+        log.info("figure guard: reply states %s without a tool result", check.unsupported(final))
+        arguments = {"expression": asked.expression} if asked.expression else {}
+        [result] = yield from self._execute(turn, "", (ToolCall(asked.tool, arguments),), person=True)
+        check = turn.figure_check()
+        if result.ok and check is not None and not check.unsupported(final):
+            rest = gate.flush()
+            if rest:
+                yield TextDelta(rest)
+            yield from self._finish(turn, shown_before + final)
+            return
+        shown = gate.text[: gate.emitted].rstrip()
+        ok_sum = asked.expression and result.ok
+        line = f"{asked.expression} = {result.content}" if ok_sum else plain_result(result)
+        yield TextDelta((" " if shown else "") + line)
+        yield Notice(_says(turn.language,
+                           "The pet stated a figure no tool gave; the program's own figure is shown.",
+                           "宠物说的数字没有工具依据，已换成程序算出的结果。"), "warning")
+        yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line,
+                                streamed=False, emit=False)
 
     # -- reflexes -------------------------------------------------------------
 
@@ -560,6 +633,8 @@ class Agent:
                 turn.messages.append(Message("tool", wrapped, tool_call_id=event.call_id, name=event.name))
                 if event.ok and (tool := self.tools.get(event.name)) is not None and tool.claim:
                     turn.done.add(tool.claim)
+                if event.ok:
+                    turn.results.append(event.content)
                 if self._outside_content(event.name, event.ok):
                     turn.tool_context.tool_output.append(event.content)
                 results.append(event)
@@ -669,7 +744,7 @@ class Agent:
         """Store and announce the final reply. `streamed`: the person already
         saw the text as deltas; otherwise it is sent now (unless `emit` is off)."""
         if not text:
-            yield Notice("The model returned an empty reply.", "warning")
+            yield Notice(_says(turn.language, "The model returned an empty reply.", "模型的回复是空的。"), "warning")
             text, streamed = fallback_line("empty", turn.language, self.persona), False
         if not streamed and emit:
             yield TextDelta(text)
@@ -698,6 +773,15 @@ WORDING_NOTE = (
     "exactly as written. Do not call tools."
 )
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _without_command(text: str) -> str:
+    """A message without its leading /command: "/remember 我喜欢猫" → "我喜欢猫"."""
+    return text.partition(" ")[2] if text.startswith("/") else text
+
+
+def _says(language: str, english: str, chinese: str) -> str:
+    return chinese if language == "zh" else english
 
 
 def _unique_ids(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:

@@ -12,8 +12,10 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from pet.agent import arithmetic
 from pet.events import ToolCall
-from pet.text import detect_language, zh_int
+from pet.text import detect_language
+from pet.tools.facts import dismissal, memory_fact
 from pet.tools.when import TimeProblem, find_when
 
 
@@ -136,6 +138,13 @@ _FORGET.extend([
     re.compile(r"^(?:.*?[，,。])?\s*把(?P<x>[^，,。？?]+?)(?:的事|那条|这条)?(?:都)?(?:给)?(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
 ])
 _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有"}
+_CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
+
+
+def _vague(target: str) -> bool:
+    """A forget that names nothing: "it", and "it, never mind" (its first clause is all that counts)."""
+    first = _CLAUSE_MARK.split(target, maxsplit=1)[0]
+    return _clean(first).lower() in _FORGET_VAGUE or _clean(target).lower() in _FORGET_VAGUE
 _RECALL = [
     re.compile(r"^what do you (?:remember|know|recall) about\s+(?P<x>.+?)\s*[?？]?$", _I),
     re.compile(r"^(?P<x>[^?？]+?)\s*[?？.,]\s*(?:please\s+)?(?:check|search|look in) your memory(?: for me)?[.!?\s]*$", _I),
@@ -238,100 +247,6 @@ _TIME = [
     ),
 ]
 
-_NUM = r"[0-9０-９]+(?:[.．][0-9０-９]+)?"
-_OP = r"[-+*/×÷xX^＋－＊／%]"
-_EXPR = rf"[-(（]*\s*{_NUM}(?:\s*[)）]*\s*{_OP}\s*[(（]*\s*{_NUM})+\s*[)）]*"
-_CALC = [
-    re.compile(rf"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<e>{_EXPR})\s*=?\s*[?？]?$", _I),
-    re.compile(rf"^(?P<e>{_EXPR})\s*=?\s*[?？]?$"),
-    re.compile(rf"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
-]
-_ZH_OPS = [("乘以", "*"), ("除以", "/"), ("加上", "+"), ("减去", "-"), ("加", "+"), ("减", "-"), ("乘", "*")]
-_EN_VERB_OPS = [
-    (re.compile(rf"^divide (?P<a>{_NUM}) by (?P<b>{_NUM})$", _I), "{a} / {b}"),
-    (re.compile(rf"^multiply (?P<a>{_NUM}) (?:by|and) (?P<b>{_NUM})$", _I), "{a} * {b}"),
-    (re.compile(rf"^add (?P<a>{_NUM}) (?:and|to) (?P<b>{_NUM})$", _I), "{a} + {b}"),
-    (re.compile(rf"^subtract (?P<a>{_NUM}) from (?P<b>{_NUM})$", _I), "{b} - {a}"),
-    (re.compile(rf"^(?P<a>{_NUM}) squared$", _I), "{a} ^ 2"),
-    (re.compile(rf"^(?P<a>{_NUM}) cubed$", _I), "{a} ^ 3"),
-    (re.compile(rf"^(?P<a>{_NUM})\s*的平方$"), "{a} ^ 2"),
-    (re.compile(rf"^(?P<a>{_NUM})\s*的立方$"), "{a} ^ 3"),
-    (re.compile(rf"^(?P<a>{_NUM})\s*(?:和|与|跟)\s*(?P<b>{_NUM})\s*的和$"), "{a} + {b}"),
-    (re.compile(rf"^(?P<a>{_NUM})\s*(?:和|与|跟)\s*(?P<b>{_NUM})\s*的(?:乘)?积$"), "{a} * {b}"),
-]
-_EN_OPS = [
-    (r"multiplied by|times", "*"), (r"divided by|over", "/"), (r"plus|added to", "+"), (r"minus", "-"),
-    (r"to the power of|raised to(?: the power of)?", "^"),
-]
-_PERCENT_OF = [
-    re.compile(rf"^(?P<p>{_NUM})\s*%\s*of\s*(?P<n>{_NUM})$", _I),
-    re.compile(rf"^(?P<n>{_NUM})\s*的\s*(?P<p>{_NUM})\s*%$"),
-    re.compile(rf"^(?P<n>{_NUM})\s*的\s*百分之\s*(?P<p>{_NUM})$"),
-]
-_POWER_ZH = re.compile(rf"(?P<b>{_NUM})\s*的\s*(?P<e>{_NUM})\s*次方")
-_ROOT = [
-    re.compile(rf"^(?:the\s+)?square\s+root\s+of\s+(?P<n>{_NUM})$", _I),
-    re.compile(rf"^(?P<n>{_NUM})\s*(?:开平方|开方|的平方根)$"),
-    re.compile(rf"^根号\s*(?P<n>{_NUM})$"),
-]
-_CALC_FRAME = [
-    re.compile(r"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<q>.+?)\s*=?\s*[?？]?$", _I),
-    re.compile(r"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|得|=)?\s*(?:多少|几)?[？?]?$"),
-]
-
-
-_DISCOUNT_ZH = re.compile(rf"^(?P<n>{_NUM})\s*(?:块钱|块|元)?\s*打\s*(?P<d>[一二两三四五六七八九]|[1-9])\s*(?P<h>五)?折"
-                          rf"(?:后|以后)?(?:是|要)?(?:多少|几)(?:钱)?[？?]?$")
-_SUM_ZH = re.compile(rf"^(?:.*?)(?P<items>{_NUM}(?:\s*(?:块|元)?\s*[、,，和跟及加]\s*{_NUM})+)\s*(?:块|元)?"
-                     rf"[，,\s]*(?:一共|总共|加起来|合计)(?:是)?(?:多少|几)(?:钱)?[？?]?$")
-
-
-def _worded_expression(text: str) -> str | None:
-    """Arithmetic said in words ("15% of 80", "2的10次方", "square root of 144",
-    "100 divided by 8", "360块打八折", "89、156和42.5一共多少") as an expression, or None."""
-    discount = _DISCOUNT_ZH.match(text)
-    if discount:
-        tenths = zh_int(discount.group("d"))
-        rate = tenths / 10 + (0.05 if discount.group("h") else 0)
-        return f"{discount.group('n')} * {rate:g}"
-    total = _SUM_ZH.match(text)
-    if total:
-        return " + ".join(re.findall(_NUM, total.group("items")))
-    for frame in _CALC_FRAME:
-        found = frame.match(text)
-        if not found:
-            continue
-        question = found.group("q").strip()
-        for pattern in _PERCENT_OF:
-            hit = pattern.match(question)
-            if hit:
-                return f"{hit.group('p')} / 100 * {hit.group('n')}"
-        for pattern in _ROOT:
-            hit = pattern.match(question)
-            if hit:
-                return f"sqrt({hit.group('n')})"
-        question = re.sub(r"^(?:can (?:you|u)|could you|pls|please)\s+", "", question, flags=_I)
-        question = re.sub(r"\s+(?:for me|pls|please)$", "", question, flags=_I)
-        for pattern, template in _EN_VERB_OPS:
-            hit = pattern.match(question)
-            if hit:
-                return template.format(**hit.groupdict())
-        question = _POWER_ZH.sub(lambda m: f"{m.group('b')}^{m.group('e')}", question)
-        for words, symbol in _EN_OPS:
-            question = re.sub(rf"(?<=\d)\s+(?:{words})\s+(?=[\d(])", f" {symbol} ", question, flags=_I)
-        if re.fullmatch(_EXPR, question.strip()) and not _DATE_LIKE.match(question):
-            return question.strip()
-    return None
-# Dates (2026-12-01, 12/03/2026) and phone numbers (138-0000-0000) are not sums.
-_DATE_LIKE = re.compile(r"^\s*\d+(?:\s*[-/.]\s*\d+){2,}\s*$")
-
-
-def _zh_operators(text: str) -> str:
-    for word, symbol in _ZH_OPS:
-        text = re.sub(rf"(?<=[0-9０-９])\s*{word}\s*(?=[0-9０-９(（])", symbol, text)
-    return text
-
-
 def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
     for pattern in patterns:
         match = pattern.match(text)
@@ -358,9 +273,9 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
         return Reflex("remind", reply=str(problem))
     if when is None:
         # "remind me to call the dentist": a clear request missing its time.
-        task = _TASK_WITHOUT_TIME.match(text)
-        if task:
-            what = _clean(task.group("x") or task.group("x2"))
+        asked = _TASK_WITHOUT_TIME.match(text)
+        if asked:
+            what = _clean(asked.group("x") or asked.group("x2"))
             return Reflex("remind", reply=f"什么时候提醒你{what}？" if zh else f"When should I remind you to {what}?")
         return None
     task = rest[: when.span[0]] + " " + rest[when.span[1] :]
@@ -377,10 +292,10 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
     return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
 
 
-def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
+def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Reflex:
     command, _, rest = text[1:].partition(" ")
     command, rest = command.lower(), rest.strip()
-    zh = detect_language(rest) == "zh"
+    zh = detect_language(rest, default=language) == "zh"
     lang = "zh" if zh else "en"
     if command == "help":
         return Reflex("help", reply=HELP[lang])
@@ -407,6 +322,8 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex:
         reflex = _remind(text, rest, now, zone, zh)
         return reflex or Reflex("remind", reply="什么时候提醒你？比如 /remind 20分钟后 喝水" if zh else
                                 "When? For example: /remind in 20 minutes drink water")
+    if detect_language(text, default=language) == "zh":
+        return Reflex("help", reply=(f"命令 /{command} 不认识或不完整。" if command else "") + HELP["zh"])
     return Reflex("help", reply=(f"Unknown or incomplete command /{command}. " if command else "") + HELP["en"])
 
 
@@ -436,13 +353,20 @@ _LOOKS_LIKE_REQUEST = re.compile(
 )
 
 
-def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
-    """The reflex for this message, or None to let the model answer."""
+def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") -> Reflex | None:
+    """The reflex for this message, or None to let the model answer.
+    `language`: the conversation's, for a /command with no words of its own."""
     text = " ".join(text.split())
     if not text:
         return None
     if text.startswith("/"):
-        return _slash(text, now, zone)
+        return _slash(text, now, zone, language)
+    # "Forget it, …", "算了，…": the subject is dropped. What follows may be a
+    # request of its own, but never one to forget.
+    rest = dismissal(text)
+    if rest is not None:
+        reflex = match(rest, now, zone, language) if rest else None
+        return None if reflex is None or any(c.name == "forget" for c in reflex.calls) else reflex
     # Several requests in one message: each clause must be a request on its
     # own, else the whole message is the model's (one reflex must not
     # swallow two requests into one call).
@@ -450,17 +374,21 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if len(clauses) > 1:
         found = [_single(clause, now, zone) for clause in clauses]
         requests = [f for f in found if f is not None]
-        if len(requests) > 1 or _SECOND_REQUEST.search(text):
-            if len(requests) < len(clauses) or any(not r.calls for r in requests):
-                return None
+        others = [c for c, f in zip(clauses, found) if f is None]
+        several = len(requests) > 1 or _SECOND_REQUEST.search(text)
+        if several and not others and all(r.calls for r in requests):
             return Reflex("multi", tuple(c for r in requests for c in r.calls))
         whole = _single(text, now, zone)
-        if whole is not None or not requests:
-            return whole
+        if whole is not None and (not several or whole.intent == "calc"):
+            return whole  # one request, or one sum read whole ("1250 / 5, 再加12")
+        if any(r.intent == "calc" for r in requests) and any(arithmetic.has_numbers(c) for c in others):
+            # "12 times 4, and then divide it by 3": never the sum of one part
+            return Reflex("calc", reply=arithmetic.partial(text))
+        if several or not requests:
+            return None
         # One request among clauses of context ("actually cancel the rent
         # reminder, I already paid it"), unless another clause is a request
         # of its own that no reflex understood.
-        others = [c for c, f in zip(clauses, found) if f is None]
         return None if any(_LOOKS_LIKE_REQUEST.match(c.strip()) for c in others) else requests[0]
     return _single(text, now, zone)
 
@@ -492,6 +420,11 @@ def _strip_fillers(text: str) -> str:
     question = text.endswith(("?", "？"))
     core = _TRAILING_FILLER.sub("", text.rstrip("?？ ")).strip()
     return (core + ("?" if question else "")) if core else text
+
+
+def asks_time(text: str) -> bool:
+    """Whether the message asks the current time, date or weekday."""
+    return _first(_TIME, _strip_fillers(" ".join(text.split()))) is not None
 
 
 def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
@@ -527,14 +460,15 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return Reflex("todo", _call("add_todo", text=_clean(found.group("x"))))
 
     found = _first(_REMEMBER, text)
+    fact = _clean(memory_fact(found.group("x"))) if found else ""
     # A question is not a request to remember, except "…, could you remember that?"
-    if found and len(_clean(found.group("x"))) >= 2 and (
+    if found and len(fact) >= 2 and (
         not _QUESTION_END.search(text) or found.re in (_REMEMBER_AFTER, _REMEMBER_ASKED)
     ):
-        return Reflex("remember", _call("remember", content=_clean(found.group("x"))))
+        return Reflex("remember", _call("remember", content=fact))
     if not _QUESTION_END.search(text):
         found = _first(_FORGET, text)
-        if found and _clean(found.group("x")).lower() not in _FORGET_VAGUE:
+        if found and not _vague(found.group("x")):
             return Reflex("forget", _call("forget", what=_clean(found.group("x"))))
 
     found = _first(_RECALL, text)
@@ -543,11 +477,9 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if _first(_TIME, text):
         return Reflex("time", _call("get_current_time"))
 
-    expression_text = _zh_operators(text)
-    found = _first(_CALC, expression_text)
-    if found and not _DATE_LIKE.match(found.group("e")):
-        return Reflex("calc", _call("calculate", expression=found.group("e").strip()))
-    worded = _worded_expression(expression_text)
-    if worded:
-        return Reflex("calc", _call("calculate", expression=worded))
-    return None
+    reading = arithmetic.read(text)
+    if reading is None:
+        return None
+    if reading.question:
+        return Reflex("calc", reply=reading.question)
+    return Reflex("calc", _call("calculate", expression=reading.expression))

@@ -7,9 +7,13 @@ from typing import Protocol
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
 from pet.memory.recall import best_matches, query_terms, read_id
+from pet.tools.facts import dismissal, memory_fact
 from pet.tools.registry import Label, Tool, ToolContext
 
 MAX_MEMORY_CHARS = 1000
+#: a forget by words deletes only a memory holding at least this share of the words' terms; a weaker
+#: match is a question
+STRONG_MATCH = 2 / 3
 
 
 class MemoryStoreLike(Protocol):
@@ -50,6 +54,19 @@ def _forgot(record: MemoryRecord, language: str) -> str:
     return f"Forgot memory #{record.id}: {record.content}"
 
 
+def _which(candidates: list[MemoryRecord], weak: bool) -> ToolError:
+    """The question a forget asks instead of deleting, naming the candidates."""
+    listing_en = "; ".join(f"#{m.id} {m.content}" for m in candidates)
+    listing_zh = "；".join(f"#{m.id} {m.content}" for m in candidates)
+    example = f"/forget #{candidates[0].id}"
+    if weak:
+        return ToolError(f"nothing forgotten yet: do you mean {listing_en}? Say {example} to forget it",
+                         zh=f"还没有忘掉：是指 {listing_zh} 吗？要忘掉就说 {example}")
+    return ToolError(f"several memories match, so nothing is forgotten yet: {listing_en}. Which one? "
+                     f"Say its number, e.g. {example}",
+                     zh=f"有几条记忆都对得上，还没有忘掉：{listing_zh}。是哪一条？说编号就行，比如 {example}")
+
+
 def memory_tools(store: MemoryStoreLike) -> list[Tool]:
     def remember(content: str, ctx: ToolContext) -> str:
         """Save a fact about the person in long-term memory. Use it when they ask you to remember something.
@@ -57,11 +74,12 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         Args:
             content: the fact, short and in the person's words, e.g. "codes after 11pm"
         """
-        content = " ".join(content.split())
+        content = memory_fact(content)
         if not content:
-            raise ToolArgumentError("content is empty: say what to remember")
+            raise ToolArgumentError("content is empty: say what to remember", zh="要记住什么呢？内容是空的。")
         if len(content) > MAX_MEMORY_CHARS:
-            raise ToolArgumentError(f"content is {len(content)} characters; keep a memory under {MAX_MEMORY_CHARS}")
+            raise ToolArgumentError(f"content is {len(content)} characters; keep a memory under {MAX_MEMORY_CHARS}",
+                                    zh=f"内容有{len(content)}个字符，一条记忆请少于{MAX_MEMORY_CHARS}个字符。")
         asserted_by = who_asserted(content, ctx.person_words, ctx.tool_output)
         # Not the person's words while outside content is in view: the model may be
         # restating a note in its own words, so the person approves it first.
@@ -90,21 +108,29 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
             what: the memory's id, or words from it
         """
         memory_id = read_id(what)
-        if memory_id is not None:
-            record = store.forget(ctx.pet_id, memory_id)
-            if record is None:
-                raise ToolError(f"there is no memory #{memory_id}")
-            return _forgot(record, ctx.language)
+        if dismissal(ctx.message) is not None and (memory_id is None or str(memory_id) not in ctx.message):
+            raise ToolError("nothing forgotten: \"forget it\" and \"never mind\" drop the subject, they do not "
+                            "delete a memory; to delete one the person says /forget and its number",
+                            zh="没有忘掉任何记忆：“算了”“别管了”只是不提这件事，不是删除记忆；要删除请说 /forget 加编号")
+        if memory_id is None:
+            memory_id = _chosen(what, ctx)
+        record = store.forget(ctx.pet_id, memory_id)
+        if record is None:
+            raise ToolError(f"there is no memory #{memory_id}", zh=f"没有编号为 #{memory_id} 的记忆")
+        return _forgot(record, ctx.language)
+
+    def _chosen(what: str, ctx: ToolContext) -> int:
+        """The one memory `what` describes well; otherwise a question naming the candidates."""
         best = best_matches(what, [(m, m.content) for m in store.search(ctx.pet_id, what, limit=5)])
         if not best:
-            raise ToolError(f"no memory matches {what!r}; use recall to find it first")
+            raise ToolError(f"no memory matches {what!r}; use recall to find it first",
+                            zh=f"没有记忆对得上“{what}”；可以先用 /recall 关键词 找一找")
         if len(best) > 1:
-            listing = "; ".join(f"#{m.id} {m.content}" for m in best)
-            raise ToolError(f"several memories match: {listing}. Call forget again with one id")
-        record = store.forget(ctx.pet_id, best[0].id)
-        if record is None:
-            raise ToolError(f"memory #{best[0].id} was already forgotten")
-        return _forgot(record, ctx.language)
+            raise _which(best, weak=False)
+        terms = query_terms(what, limit=64)
+        if terms and _share(terms, best[0].content) < STRONG_MATCH:
+            raise _which(best, weak=True)
+        return best[0].id
 
     def recall(query: str, ctx: ToolContext) -> str:
         """Search long-term memory for what you know about a topic.

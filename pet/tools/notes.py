@@ -40,9 +40,10 @@ def todo_tools(workspace: Path) -> list[Tool]:
         """
         text = " ".join(text.split())
         if not text:
-            raise ToolArgumentError("say what to add to the todo list")
+            raise ToolArgumentError("say what to add to the todo list", zh="要往待办里加什么呢？")
         if len(text) > MAX_TODO_CHARS:
-            raise ToolArgumentError(f"keep a todo under {MAX_TODO_CHARS} characters")
+            raise ToolArgumentError(f"keep a todo under {MAX_TODO_CHARS} characters",
+                                    zh=f"一条待办请少于{MAX_TODO_CHARS}个字符。")
         with lock:
             workspace.mkdir(parents=True, exist_ok=True)
             existing = _read(path)

@@ -33,6 +33,8 @@ class ToolContext:
     language: str = "en"
     #: the person's own words: this message and their recent ones (provenance of memories)
     person_words: str = ""
+    #: the message this turn answers ("forget it, never mind" must not delete a memory)
+    message: str = ""
     #: what tools that read outside content (Tool.reads_outside: files, notes,
     #: programs) returned in this conversation lately; the agent appends as
     #: tools finish (provenance of memories, confirmation of side effects)
@@ -298,7 +300,7 @@ class ToolRegistry:
         try:
             value = tool.function(**arguments)
         except ToolError as exc:
-            return error(str(exc))
+            return error(exc.worded(context.language if context is not None else "en"))
         except Exception as exc:  # a tool bug must not end the turn
             log.exception("tool %s raised", tool.name)
             return error(f"{tool.name} failed: {type(exc).__name__}: {exc}")

@@ -46,9 +46,10 @@ def reminder_tools(
         """
         text = " ".join(text.split())
         if not text:
-            raise ToolArgumentError("say what the reminder is for")
+            raise ToolArgumentError("say what the reminder is for", zh="要提醒什么呢？请说一下提醒的内容。")
         if len(text) > MAX_REMINDER_CHARS:
-            raise ToolArgumentError(f"keep a reminder under {MAX_REMINDER_CHARS} characters")
+            raise ToolArgumentError(f"keep a reminder under {MAX_REMINDER_CHARS} characters",
+                                    zh=f"提醒内容请少于{MAX_REMINDER_CHARS}个字符。")
         now = clock()
         parsed = parse_when(when, now, zone())
         record = store.add(
@@ -78,13 +79,15 @@ def reminder_tools(
         if reminder_id is None:
             best = best_matches(which, [(r.id, r.text) for r in store.pending(ctx.pet_id)])
             if not best:
-                raise ToolError(f"no upcoming reminder matches {which!r}; list_reminders shows them")
+                raise ToolError(f"no upcoming reminder matches {which!r}; list_reminders shows them",
+                                zh=f"没有对得上“{which}”的提醒；说“我有哪些提醒”可以看全部。")
             if len(best) > 1:
-                raise ToolError("several reminders match; call cancel_reminder again with one id from list_reminders")
+                raise ToolError("several reminders match; call cancel_reminder again with one id from list_reminders",
+                                zh="有几个提醒都对得上；请说要取消的编号，比如“取消提醒 #2”。")
             reminder_id = best[0]
         record = store.cancel(ctx.pet_id, reminder_id)
         if record is None:
-            raise ToolError(f"there is no upcoming reminder #{reminder_id}")
+            raise ToolError(f"there is no upcoming reminder #{reminder_id}", zh=f"没有编号为 #{reminder_id} 的待发提醒。")
         return f"已取消提醒 #{record.id}：{record.text}" if ctx.language == "zh" else (
             f"Cancelled reminder #{record.id}: {record.text}"
         )

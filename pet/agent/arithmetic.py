@@ -1,0 +1,327 @@
+"""Arithmetic said in words, read whole into an expression the calculator
+takes, or a question back when it cannot be read whole. Never part of it.
+
+- "1250 divided by 5, plus 12" is (1250 / 5) + 12: a comma, "then", "再" or
+  "然后" before an operator applies it to everything said so far.
+- Chinese numerals are read where they are operands: 三百六十五乘以二 is
+  365*2, 一千二百五十除以五再加十二 is (1250/5)+12.
+- A simple word problem ("I had 20 apples and ate 3, how many left?",
+  "我有二十个苹果，吃了三个，还剩几个？") adds and subtracts when every number
+  has a verb this reader knows; anything else about it is a question.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from pet.text import ZH_DIGITS, ZH_NUMERAL, detect_language, zh_int
+
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a message asks to compute: an expression for the calculator, or
+    (when it cannot be read whole) a question for the person."""
+
+    expression: str = ""
+    question: str = ""
+
+
+_NUM = r"[0-9０-９]+(?:[.．][0-9０-９]+)?"
+_OP = r"[-+*/×÷xX^＋－＊／%]"
+_EXPR = rf"[-(（]*\s*{_NUM}(?:\s*[)）]*\s*{_OP}\s*[(（]*\s*{_NUM})+\s*[)）]*"
+_CALC = [
+    re.compile(rf"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<e>{_EXPR})\s*=?\s*[?？]?$", _I),
+    re.compile(rf"^(?P<e>{_EXPR})\s*=?\s*[?？]?$"),
+    re.compile(rf"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
+]
+_ZH_OPS = [("乘以", "*"), ("除以", "/"), ("加上", "+"), ("减去", "-"), ("加", "+"), ("减", "-"), ("乘", "*")]
+_EN_VERB_OPS = [
+    (re.compile(rf"^divide (?P<a>{_NUM}) by (?P<b>{_NUM})$", _I), "{a} / {b}"),
+    (re.compile(rf"^multiply (?P<a>{_NUM}) (?:by|and) (?P<b>{_NUM})$", _I), "{a} * {b}"),
+    (re.compile(rf"^add (?P<a>{_NUM}) (?:and|to) (?P<b>{_NUM})$", _I), "{a} + {b}"),
+    (re.compile(rf"^subtract (?P<a>{_NUM}) from (?P<b>{_NUM})$", _I), "{b} - {a}"),
+    (re.compile(rf"^(?P<a>{_NUM}) squared$", _I), "{a} ^ 2"),
+    (re.compile(rf"^(?P<a>{_NUM}) cubed$", _I), "{a} ^ 3"),
+    (re.compile(rf"^(?P<a>{_NUM})\s*的平方$"), "{a} ^ 2"),
+    (re.compile(rf"^(?P<a>{_NUM})\s*的立方$"), "{a} ^ 3"),
+    (re.compile(rf"^(?P<a>{_NUM})\s*(?:和|与|跟)\s*(?P<b>{_NUM})\s*的和$"), "{a} + {b}"),
+    (re.compile(rf"^(?P<a>{_NUM})\s*(?:和|与|跟)\s*(?P<b>{_NUM})\s*的(?:乘)?积$"), "{a} * {b}"),
+]
+_PERCENT_OF = [
+    re.compile(rf"^(?P<p>{_NUM})\s*%\s*of\s*(?P<n>{_NUM})$", _I),
+    re.compile(rf"^(?P<n>{_NUM})\s*的\s*(?P<p>{_NUM})\s*%$"),
+    re.compile(rf"^(?P<n>{_NUM})\s*的\s*百分之\s*(?P<p>{_NUM})$"),
+]
+_POWER_ZH = re.compile(rf"(?P<b>{_NUM})\s*的\s*(?P<e>{_NUM})\s*次方")
+_ROOT = [
+    re.compile(rf"^(?:the\s+)?square\s+root\s+of\s+(?P<n>{_NUM})$", _I),
+    re.compile(rf"^(?P<n>{_NUM})\s*(?:开平方|开方|的平方根)$"),
+    re.compile(rf"^根号\s*(?P<n>{_NUM})$"),
+]
+_CALC_FRAME = [
+    re.compile(r"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<q>.+?)\s*=?\s*[?？]?$", _I),
+    re.compile(r"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|得|=)?\s*(?:多少|几)?[？?]?$"),
+]
+_DISCOUNT_ZH = re.compile(rf"^(?P<n>{_NUM})\s*(?:块钱|块|元)?\s*打\s*(?P<d>[一二两三四五六七八九]|[1-9])\s*(?P<h>五)?折"
+                          rf"(?:后|以后)?(?:是|要)?(?:多少|几)(?:钱)?[？?]?$")
+_SUM_ZH = re.compile(rf"^(?P<before>.*?)(?P<items>{_NUM}(?:\s*(?:块|元)?\s*[、,，和跟及加]\s*{_NUM})+)\s*(?:块|元)?"
+                     rf"[，,\s]*(?:一共|总共|加起来|合计)(?:是)?(?:多少|几)(?:钱)?[？?]?$")
+# Dates (2026-12-01, 12/03/2026) and phone numbers (138-0000-0000) are not sums.
+_DATE_LIKE = re.compile(r"^\s*\d+(?:\s*[-/.]\s*\d+){2,}\s*$")
+
+# --- Chinese numerals as operands ---------------------------------------------------------
+
+_ZH_NUMBER = re.compile(rf"{ZH_NUMERAL}+(?:点[{ZH_DIGITS}]+)?")
+_ZH_OPERATOR_AFTER = re.compile(r"\s*(?:乘以|除以|加上|减去|加|减|乘|的|次方|开平方|开方|[-+*/×÷^＋－＊／xX])")
+_ZH_OPERATOR_BEFORE = re.compile(r"(?:乘以|除以|加上|减去|加|减|乘|再|的|根号|[-+*/×÷^＋－＊／xX(（])\s*$")
+
+
+def _zh_number(numeral: str) -> str | None:
+    whole, _, decimals = numeral.partition("点")
+    try:
+        value = str(zh_int(whole))
+        return value + ("." + "".join(str(zh_int(d)) for d in decimals) if decimals else "")
+    except ValueError:
+        return None
+
+
+def _zh_numerals(text: str) -> str:
+    """Chinese numerals next to an operator as digits: 三百六十五乘以二 → 365乘以2."""
+    out, last = [], 0
+    for found in _ZH_NUMBER.finditer(text):
+        operand = _ZH_OPERATOR_AFTER.match(text, found.end()) or _ZH_OPERATOR_BEFORE.search(text[: found.start()])
+        digits = _zh_number(found.group()) if operand else None
+        if digits is not None:
+            out += [text[last : found.start()], digits]
+            last = found.end()
+    return "".join(out) + text[last:]
+
+
+def _zh_operators(text: str) -> str:
+    for word, symbol in _ZH_OPS:
+        text = re.sub(rf"(?<=[0-9０-９])\s*{word}\s*(?=[0-9０-９(（])", symbol, text)
+    return text
+
+
+# --- a whole expression, token by token ------------------------------------------------------
+
+_WORD_OPS = {
+    "multiplied by": "*", "times": "*", "divided by": "/", "over": "/", "plus": "+", "added to": "+",
+    "minus": "-", "to the power of": "^", "raised to the power of": "^", "raised to": "^",
+    "乘以": "*", "除以": "/", "加上": "+", "减去": "-", "加": "+", "减": "-", "乘": "*",
+}
+_SYMBOLS = {"×": "*", "x": "*", "X": "*", "÷": "/", "＋": "+", "－": "-", "＊": "*", "／": "/", "（": "(", "）": ")"}
+_WORDS = "|".join(sorted(map(re.escape, _WORD_OPS), key=len, reverse=True))
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9０-９]+(?:[.．][0-9０-９]+)?)"
+    rf"|(?P<op>{_WORDS}|[-+*/×÷^＋－＊／xX])|(?P<paren>[()（）])"
+    r"|(?P<then>,|，|;|；|、|and then|then|然后|之后|再))\s*",
+    _I,
+)
+
+
+def _tokens(text: str) -> list[tuple[str, str]] | None:
+    """(kind, text) for every piece of `text`, or None when something in it is not arithmetic."""
+    tokens, at = [], 0
+    while at < len(text):
+        found = _TOKEN.match(text, at)
+        if not found or found.end() == at:
+            return None
+        kind = found.lastgroup or ""
+        tokens.append((kind, found.group(kind)))
+        at = found.end()
+    return tokens
+
+
+def _spoken(text: str) -> str | None:
+    """The whole of `text` as one expression; a pause before an operator
+    ("…, plus 12", "…再加12", "then divided by 7") closes what came before."""
+    tokens = _tokens(text.strip().rstrip("=?？ "))
+    if not tokens:
+        return None
+    groups: list[list[str]] = [[]]
+    for kind, piece in tokens:
+        if kind == "then":
+            if groups[-1]:
+                groups.append([])
+        elif kind == "num":
+            groups[-1].append(unicodedata.normalize("NFKC", piece).replace(",", ""))
+        elif kind == "op":
+            groups[-1].append(_WORD_OPS.get(piece.lower(), _SYMBOLS.get(piece, piece)))
+        else:
+            groups[-1].append(_SYMBOLS.get(piece, piece))
+    groups = [g for g in groups if g]
+    if any(g[0] not in "+-*/^" for g in groups[1:]):
+        return None  # "3, 4": a list, not a sum
+    expression = " ".join(groups[0])
+    for group in groups[1:]:
+        expression = f"({expression}) {' '.join(group)}"
+    if not re.fullmatch(_EXPR, expression) or _DATE_LIKE.match(expression):
+        return None
+    return expression
+
+
+def _worded(text: str) -> str | None:
+    """Arithmetic said in words ("15% of 80", "2的10次方", "square root of 144",
+    "100 divided by 8", "360块打八折", "89、156和42.5一共多少") as an expression, or None."""
+    discount = _DISCOUNT_ZH.match(text)
+    if discount:
+        tenths = zh_int(discount.group("d"))
+        rate = tenths / 10 + (0.05 if discount.group("h") else 0)
+        return f"{discount.group('n')} * {rate:g}"
+    total = _SUM_ZH.match(text)
+    if total and not re.search(r"[0-9０-９]", total.group("before")):  # a number before the list is no part of it
+        return " + ".join(re.findall(_NUM, total.group("items")))
+    for frame in _CALC_FRAME:
+        found = frame.match(text)
+        if not found:
+            continue
+        question = found.group("q").strip()
+        for pattern in _PERCENT_OF:
+            hit = pattern.match(question)
+            if hit:
+                return f"{hit.group('p')} / 100 * {hit.group('n')}"
+        for pattern in _ROOT:
+            hit = pattern.match(question)
+            if hit:
+                return f"sqrt({hit.group('n')})"
+        question = re.sub(r"^(?:can (?:you|u)|could you|pls|please)\s+", "", question, flags=_I)
+        question = re.sub(r"\s+(?:for me|pls|please)$", "", question, flags=_I)
+        for pattern, template in _EN_VERB_OPS:
+            hit = pattern.match(question)
+            if hit:
+                return template.format(**hit.groupdict())
+        question = _POWER_ZH.sub(lambda m: f"{m.group('b')}^{m.group('e')}", question)
+        if re.fullmatch(_EXPR, question.strip()) and not _DATE_LIKE.match(question):
+            return question.strip()
+        spoken = _spoken(question)
+        if spoken:
+            return spoken
+    return None
+
+
+# --- word problems ------------------------------------------------------------------------
+
+_HOW_MANY_LEFT = re.compile(
+    r"\bhow (?:many|much)\b.*\b(?:left|remain(?:s|ing)?|now|in total|total|altogether|all together)\b"
+    r"|\bwhat(?:'s| is) left\b|还剩|剩下|剩了|剩几|剩多少|还有(?:多少|几)|一共|总共|现在有(?:多少|几)|加起来",
+    _I,
+)
+# Numbers in a word problem: digits, or a Chinese numeral before a measure word (三个, not 一共)
+_MEASURE = "个只本块元支颗张辆位条件瓶杯片根斤米岁次天页名人盒袋枚朵碗"
+_PROBLEM_NUMBER = re.compile(rf"[0-9]+(?:\.[0-9]+)?|{ZH_NUMERAL}+(?=[{_MEASURE}])")
+_GAIN_EN = r"gave me|gives me|give me|got|gets|get|bought|buys|found|finds|received|receives|picked|earned|won"
+_GAIN_ZH = r"又买了|又有|买了|捡了|收到|得到|加了|多了|赚了|又来了|送我|给我|给了我|又"
+_LOSS_EN = r"ate|eats|eat|gave away|gave|gives|give|lost|loses|sold|sells|spent|spends|used|uses|broke|threw away" \
+           r"|took away|dropped"
+_LOSS_ZH = r"吃了|吃掉了?|送了|送给|给了|丢了|卖了|用了|用掉|花了|花掉|拿走了?|少了|掉了|借给"
+_START = r"\b(?:had|have|has|there (?:are|were|was|is)|started with)\b|有|带了|攒了"
+_VERB = re.compile(rf"(?P<gain>\b(?:{_GAIN_EN})\b|{_GAIN_ZH})|(?P<loss>\b(?:{_LOSS_EN})\b|{_LOSS_ZH})|(?P<start>{_START})", _I)
+_MORE_AFTER = re.compile(r"\s*(?:more|another)\b", _I)
+_ALSO = re.compile(r"\band\b|和|跟|与|、|,|，")
+# Sharing, rates and fractions need more than adding and taking away.
+_NOT_ADDITIVE = re.compile(r"\b(?:each|every|per|half|twice|double|triple|times|percent|share|split)\b|每|倍|一半|%|平分|分给",
+                           _I)
+
+
+def _word_problem(text: str) -> Reading | None:
+    """A "how many are left" story as a sum, a question when it is not simple, None when it is no such story."""
+    if not _HOW_MANY_LEFT.search(text):
+        return None
+    numbers = list(_PROBLEM_NUMBER.finditer(text))
+    if len(numbers) < 2 and not (numbers and _NOT_ADDITIVE.search(text)):
+        return None
+    if _NOT_ADDITIVE.search(text):
+        return Reading(question=_ask(text))
+    terms: list[str] = []
+    kind: str | None = None
+    last, total = 0, 0.0
+    for index, number in enumerate(numbers):
+        window = text[last : number.start()]
+        verbs = list(_VERB.finditer(window))
+        if _MORE_AFTER.match(text, number.end()):  # "3 more"
+            kind = "gain"
+        elif verbs:  # the verb closest before the number
+            kind = verbs[-1].lastgroup
+        elif not (kind and _ALSO.search(window)):  # "3 cats and 2 dogs": like the one before
+            return Reading(question=_ask(text))
+        if index == 0 and kind not in ("start", "gain") or index > 0 and kind == "start" and not _ALSO.search(window):
+            return Reading(question=_ask(text))
+        value = number.group() if number.group()[0].isdigit() else _zh_number(number.group())
+        if value is None:
+            return Reading(question=_ask(text))
+        terms.append(value if index == 0 else ("- " if kind == "loss" else "+ ") + value)
+        total += -float(value) if kind == "loss" else float(value)
+        if total < 0:  # ate more than there was: the story is not what this reader thinks
+            return Reading(question=_ask(text))
+        last = number.end()
+    return Reading(expression=" ".join(terms))
+
+
+def _ask(text: str) -> str:
+    if detect_language(text) == "zh":
+        return "我想算对：能把它写成一个算式吗，比如用 + − × ÷ 和括号？"
+    return "I want to get this right: could you write it as one calculation, with + − × ÷ and brackets?"
+
+
+# --- reading a message ---------------------------------------------------------------------
+
+
+def read(text: str) -> Reading | None:
+    """What `text` (one request, fillers already stripped) asks to compute;
+    None when it is not arithmetic."""
+    text = _zh_numerals(text)
+    expression_text = _zh_operators(text)
+    found = next((m for m in (p.match(expression_text) for p in _CALC) if m), None)
+    if found and not _DATE_LIKE.match(found.group("e")):
+        return Reading(expression=found.group("e").strip())
+    worded = _worded(expression_text)
+    if worded:
+        return Reading(expression=worded)
+    return _word_problem(text)
+
+
+_MATH_WORDS = re.compile(
+    rf"{_NUM}|{ZH_NUMERAL}{{2,}}|\b(?:plus|minus|times|divided|multiplied|half|double|twice|sum|total)\b"
+    r"|[+*/×÷^=]|乘|除|加|减|一半|倍",
+    _I,
+)
+
+
+def has_numbers(text: str) -> bool:
+    """Whether `text` holds a number or an arithmetic word: a clause that must not be left out of a sum."""
+    return _MATH_WORDS.search(text) is not None
+
+
+def partial(text: str) -> str:
+    """The question when only part of `text` reads as a sum."""
+    return _ask(text)
+
+
+# Words that ask for a result, in the same clause as the sum: "so what's 128*7 then", "128乘7是多少呀"
+_ASKS = r"(?:\b(?:what(?:'s| is)?|whats|how much|tell me|give me|calculate|compute|work out|equals?|solve)\b|=|等于|多少|几|算)"
+_ASKS_BEFORE = re.compile(_ASKS + r"[^,.;!?，。；！？]{0,20}$", _I)
+_ASKS_AFTER = re.compile(r"[^,.;!?，。；！？]{0,12}?" + _ASKS, _I)
+
+
+def expression_in(text: str) -> str | None:
+    """An expression the calculator can take in a message that asks for a
+    result, read from anywhere in it ("so what's 128*7 then, buddy?"), or
+    None. A sum in passing ("we won 10-3") asks for nothing."""
+    reading = read(text.strip())
+    if reading is not None:
+        return reading.expression or None
+    words = _zh_operators(_zh_numerals(text))
+    for word, symbol in _WORD_OPS.items():
+        pattern = rf"(?<=\d)\s*\b{re.escape(word)}\b\s*(?=[\d(])" if word.isascii() else rf"(?<=\d)\s*{word}\s*(?=[\d(])"
+        words = re.sub(pattern, f" {symbol} ", words, flags=_I)
+    for found in re.finditer(_EXPR, words):
+        candidate = found.group().strip()
+        asks = _ASKS_BEFORE.search(words[: found.start()]) or _ASKS_AFTER.match(words, found.end())
+        if asks and re.search(r"\d\s*[-+*/×÷xX^＋－＊／%]\s*[\d(-]", candidate) and not _DATE_LIKE.match(candidate):
+            return candidate
+    return None

@@ -1,0 +1,104 @@
+"""What a person asks the pet to keep or to drop, without the asking.
+
+"Note that I'm allergic to peanuts, keep it in mind." holds one fact, "I'm
+allergic to peanuts": the request around it ("keep it in mind", "记一下",
+"记住了吗") and quotes around it are not part of it. `memory_fact` is the one
+place that knows the request wording; reflexes and the remember tool both use it.
+
+"Forget it, never mind." and "算了，别管了" drop a subject; they never ask to
+delete a memory (`dismissal`).
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+# "remember that …", "note: …", "帮我记一下：…"
+_LEAD = [
+    re.compile(
+        r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget)\b"
+        r"(?:\s+that\b)?\s*[:：,，-]?\s*",
+        _I,
+    ),
+    re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记)(?:一下)?"
+               r"[：:，,\s]*"),
+]
+# "it: my wifi is hunter2", "这个：…" (a pronoun standing for what follows)
+_BARE_PRONOUN = re.compile(r"^(?:it|that|this|这个|这件事|这)\s*[:：,，]\s*", _I)
+_ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$", _I)
+# "…, keep it in mind", "… don't forget", "…，记住了吗？"
+_TAIL_END = r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|thank you))*[\s?？!.。~～]*$"
+_ZH_ASK = (r"(?:记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
+           r"|存一下|存下来|存起来|记在心上|记在心里|放在心上)")
+_ZH_TAIL_END = r"(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|没有|嘛|呗)*[\s？?！!。~～]*$"
+_TAIL = [
+    re.compile(
+        r"[\s,.;:!—–-]*\b(?:(?:and|so|please|pls|plz|ok|okay|now|just)[,\s]+)*"
+        r"(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        r"(?:keep (?:it|that|this) in mind|remember (?:it|that|this)|don'?t forget (?:it|that|this)"
+        r"|do not forget (?:it|that|this)|note (?:it|that|this)(?: down)?|make a note of (?:it|that|this)"
+        r"|write (?:it|that|this) down|save (?:it|that|this)|memori[sz]e (?:it|that|this))" + _TAIL_END,
+        _I,
+    ),
+    # without an object the request needs a mark before it: "…, don't forget" (not "things I don't forget")
+    re.compile(r"\s*[,.;:!—–-]+\s*(?:(?:and|so|please|pls|now|just)\s+)*"
+               r"(?:keep in mind|don'?t forget|do not forget|make a note)" + _TAIL_END, _I),
+    re.compile(r"\s*[,.;!]\s*(?:got (?:it|that)|ok(?:ay)?|please|pls|thanks|thank you|alright)[\s?？!.]*$", _I),
+    # "…，记住了吗？", "…，一定要记住哦"; with no mark only when the words ask the pet ("我搬家了，记一下" but
+    # not "我终于把乘法表记住了")
+    re.compile(r"(?:[\s，,。！!；;、~～]+(?:请|你|要|一定|帮我|可以)*|(?:请|你|帮我)+(?:一定)?(?:要)?)" + _ZH_ASK + _ZH_TAIL_END),
+    re.compile(r"(?:记住了吗|记住了没有?|记住没有?|记得住吗|记一下|记下来)" + _ZH_TAIL_END),
+    re.compile(r"\s*[，,]\s*(?:好吗|好不好|行吗|可以吗|谢谢|谢啦)[\s？?！!。~～]*$"),
+]
+_QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’", "「": "」", "『": "』"}
+
+
+def _unquote(text: str) -> str:
+    """Quotes around the whole text go; quotes inside it stay ("my motto is "carpe diem"")."""
+    close = _QUOTES.get(text[:1])
+    inner = text[1:-1]
+    if close and len(text) >= 2 and text.endswith(close) and text[0] not in inner and close not in inner:
+        return inner.strip()
+    return text
+
+
+def memory_fact(text: str) -> str:
+    """The fact a request to remember carries, without the request wording
+    ("keep it in mind", "don't forget", "记住了吗", "记一下"), surrounding quotes
+    or a bare pronoun. Empty when nothing is left ("remember it")."""
+    text = " ".join(text.split())
+    while True:
+        before = text
+        for pattern in _LEAD:
+            text = pattern.sub("", text, count=1)
+        text = _BARE_PRONOUN.sub("", text, count=1)
+        for pattern in _TAIL:
+            text = pattern.sub("", text, count=1)
+        text = _unquote(text.strip().strip(",，;；:：").strip())
+        if text == before:
+            break
+    return "" if _ONLY_PRONOUN.match(text) else text
+
+
+# "Forget it", "never mind", "算了", "别管了", whatever follows.
+_DISMISSAL = re.compile(
+    r"^(?:(?:oh|ok|okay|ah|well|hmm|um|no|nah|actually)[,\s]+)*"
+    r"(?:forget (?:about )?it\b|never\s?mind\b|nvm\b|算了(?![一算下])|别管了|不管了|当我没说)"
+    r"[\s,，.。!！;；…~～?？-]*",
+    _I,
+)
+
+
+def dismissal(text: str) -> str | None:
+    """None when `text` does not open by dropping the subject; else what
+    follows the dismissal ("" for "Forget it, never mind.")."""
+    text = text.strip()
+    found = _DISMISSAL.match(text)
+    if not found:
+        return None
+    rest = text[found.end():]
+    again = dismissal(rest)
+    return rest if again is None else again

@@ -1,0 +1,98 @@
+"""Arithmetic in words: the whole sum or a question, never a part of it (issue 23, item 3)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from pet.agent import arithmetic, reflexes
+from pet.app import build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+from pet.tools.calc import calculate
+
+ASK = None  # the pet asks instead of answering
+
+# Each phrasing gives the right number or a question; a wrong number is a failure.
+PHRASINGS = [
+    ("1250 divided by 5, plus 12", "262"),
+    ("what's 1250 divided by 5, then plus 12?", "262"),
+    ("25 + 17, minus 8", "34"),
+    ("what's 2 plus 3, times 4?", "20"),
+    ("100 minus 30 then divided by 7", "10"),
+    ("1,250 divided by 5", "250"),
+    ("三百六十五乘以二", "730"),
+    ("三百六十五乘以二等于多少", "730"),
+    ("一千二百五十除以五再加十二", "262"),
+    ("一千二百五十除以五，再加十二", "262"),
+    ("算一下一百二十八乘以七", "896"),
+    ("二的十次方是多少", "1024"),
+    ("三点五乘以二", "7"),
+    ("I had 20 apples and ate 3, how many left?", "17"),
+    ("I had 20 apples, ate 3 and gave 5 to Tom. How many are left?", "12"),
+    ("I have 5 apples and my friend gives me 3 more, how many do I have now?", "8"),
+    ("I have 3 cats and 2 dogs, how many pets in total?", "5"),
+    ("我有二十个苹果，吃了三个，还剩几个？", "17"),
+    ("我有20个苹果，吃了3个，又买了5个，现在有多少个？", "22"),
+    ("我买了3个苹果和5个梨，一共几个？", "8"),
+    # what this reader cannot place whole becomes a question
+    ("what's 12 times 4, and then divide it by 3", ASK),
+    ("what is 12 times 4, and add 3 to that", ASK),
+    ("I had 20 apples and ate half, how many left?", ASK),
+    ("I had 3 apples and ate 5, how many left?", ASK),
+    ("we were 4 friends and each paid 12, how much in total?", ASK),
+    ("我有20块钱，每本书5块，能买几本，还剩多少？", ASK),
+]
+
+ZONE = ZoneInfo("Asia/Shanghai")
+NOW = dt.datetime(2026, 11, 29, 10, 15, tzinfo=ZONE)
+
+
+@pytest.mark.parametrize("text, number", PHRASINGS)
+def test_the_reader_gives_the_whole_sum_or_a_question(text, number):
+    reading = arithmetic.read(text)
+    reflex = reflexes.match(text, NOW, ZONE)
+    if number is ASK:
+        assert reflex is not None and reflex.reply and not reflex.calls, reflex
+        assert not re.search(r"\d", reflex.reply)
+    else:
+        assert reading is not None and reading.expression, reading
+        assert calculate(reading.expression) == number
+        assert reflex is not None and reflex.calls[0].arguments == {"expression": reading.expression}
+
+
+@pytest.mark.parametrize("text, number", PHRASINGS)
+def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatch):
+    monkeypatch.setenv("PET_HOME", str(tmp_path))
+    # The model, asked to word the result, gets it wrong: the pet must not pass that on.
+    model = ScriptedModel(["It's 250, easy!"], repeat_last=True)
+    app = build(load_settings(None), brain=model, clock=lambda: NOW)
+    reply = list(app.agent.run(app.current_conversation(), text))[-1].text
+    said, given = (set(re.findall(r"\d+(?:\.\d+)?", words)) for words in (reply, text))
+    if number is ASK:
+        assert reply.endswith(("?", "？")) and said <= given, reply
+    else:
+        assert number in said and said <= given | {number}, reply
+
+
+@pytest.mark.parametrize("text", ["I have 3 cats", "我有3只猫", "the score was 3 to 1", "what's 3 times the fun?",
+                                  "2026-12-01", "how many days until my birthday?", "我有两个妹妹"])
+def test_numbers_that_are_no_sum_are_left_alone(text):
+    assert arithmetic.read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text, expression",
+    [
+        ("so what's 128*7 then, buddy?", "128*7"),
+        ("hey, 128 times 7 is what", "128 * 7"),
+        ("一百二十八乘以七是多少呀小钳", "128*7"),
+        ("what day is it", None),
+        ("I was born on 1990-05-03", None),
+    ],
+)
+def test_an_expression_is_found_anywhere_in_a_message(text, expression):
+    assert arithmetic.expression_in(text) == expression

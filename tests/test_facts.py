@@ -1,0 +1,76 @@
+"""The fact inside a request to remember, and "forget it" that forgets nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from pet.tools.facts import dismissal, memory_fact
+
+
+@pytest.mark.parametrize(
+    "said, fact",
+    [
+        # English: request wording after the fact, before it, or both
+        ("I'm allergic to peanuts, keep it in mind", "I'm allergic to peanuts"),
+        ("Note that I'm allergic to peanuts, keep it in mind.", "I'm allergic to peanuts"),
+        ("my sister's birthday is May 3, don't forget", "my sister's birthday is May 3"),
+        ("My locker is 327. Remember that!", "My locker is 327"),
+        ("I moved to Hangzhou, could you remember that for me?", "I moved to Hangzhou"),
+        ("peanuts make me sick - keep in mind", "peanuts make me sick"),
+        ("my PIN hint is blue, got it?", "my PIN hint is blue"),
+        ("Remember that I code after 11pm", "I code after 11pm"),
+        ("please note: the gate code is 4411", "the gate code is 4411"),
+        # quotes around the fact and a bare pronoun go
+        ('"my locker is 327"', "my locker is 327"),
+        ("'I take the 8:10 train', don't forget it", "I take the 8:10 train"),
+        ("it: my wifi password is hunter2", "my wifi password is hunter2"),
+        ("it", ""),
+        # Chinese
+        ("以后叫我小鱼就行，记住了吗？", "以后叫我小鱼就行"),
+        ("我搬到杭州了，记一下", "我搬到杭州了"),
+        ("我搬家了记一下", "我搬家了"),
+        ("我喜欢绿茶，别忘了哦", "我喜欢绿茶"),
+        ("我对花生过敏，一定要记住哦！", "我对花生过敏"),
+        ("妈妈的生日是3月5日，请记好了", "妈妈的生日是3月5日"),
+        ("帮我记一下：妈妈的生日是3月5日", "妈妈的生日是3月5日"),
+        ("“我对花生过敏”", "我对花生过敏"),
+        ("「车位是B2-117」，记住", "车位是B2-117"),
+        ("小明的生日是5月3日你记住了吗", "小明的生日是5月3日"),
+        ("这个", ""),
+        # facts that merely contain such words stay whole
+        ("I never forget a face", "I never forget a face"),
+        ("Things I don't forget", "Things I don't forget"),
+        ("It is good to keep in mind", "It is good to keep in mind"),
+        ("Remembering names is hard for me", "Remembering names is hard for me"),
+        ('my motto is "carpe diem"', 'my motto is "carpe diem"'),
+        ("it's raining in my flat", "it's raining in my flat"),
+        ("我终于把乘法表记住了", "我终于把乘法表记住了"),
+        ("i like GREEN tea!", "i like GREEN tea!"),
+    ],
+)
+def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
+    assert memory_fact(said) == fact
+
+
+@pytest.mark.parametrize(
+    "said, rest",
+    [
+        ("Forget it, never mind.", ""),
+        ("forget it", ""),
+        ("Forget about it, what time is it?", "what time is it?"),
+        ("never mind", ""),
+        ("nvm, I found it", "I found it"),
+        ("算了，别管了", ""),
+        ("算了，帮我记一下明天买牛奶", "帮我记一下明天买牛奶"),
+        ("别管了。", ""),
+    ],
+)
+def test_dismissals_drop_the_subject(said, rest):
+    assert dismissal(said) == rest
+
+
+@pytest.mark.parametrize("said", ["forget that I like coffee", "forget my old address", "forgetting things",
+                                  "忘掉我喜欢咖啡这件事", "算数题好难",
+                                  "算了一下，3+5等于几"])
+def test_real_requests_are_not_dismissals(said):
+    assert dismissal(said) is None

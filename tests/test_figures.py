@@ -1,0 +1,105 @@
+"""The figure guard: numbers, dates and times in a reply come from this
+turn's tools, or the program computes them itself (issue 23, item 4)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from pet.agent import figures
+from pet.app import build
+from pet.brain.scripted import ScriptedModel, call
+from pet.config import load_settings
+from pet.events import Completion, TextDelta, ToolStarted
+
+ZONE = ZoneInfo("Asia/Shanghai")
+NOW = dt.datetime(2026, 11, 29, 10, 15, tzinfo=ZONE)  # a Sunday morning
+
+
+@pytest.fixture(autouse=True)
+def shanghai_persona(tmp_path, monkeypatch):
+    from pet.persona.model import PERSONA_DIR
+
+    text = (PERSONA_DIR / "xiaoqian.toml").read_text(encoding="utf-8")
+    path = tmp_path / "xiaoqian-shanghai.toml"
+    path.write_text(text.replace('timezone = "local"', 'timezone = "Asia/Shanghai"'), encoding="utf-8")
+    monkeypatch.setenv("PET_PERSONA", str(path))
+
+
+def turn(model, text):
+    """A turn on the model's path (reflexes off, as when no reflex understands the phrasing)."""
+    app = build(load_settings({"reflexes": False, "greeting": False}), brain=model, clock=lambda: NOW)
+    events = list(app.agent.run(app.current_conversation(), text))
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    ran = [e.call.name for e in events if isinstance(e, ToolStarted)]
+    return events[-1].text, shown, ran
+
+
+def test_a_wrong_product_never_reaches_the_person():
+    model = ScriptedModel(["Easy! 128 * 7 = 964."])
+    reply, shown, ran = turn(model, "what is 128 * 7?")
+    assert "964" not in shown and "964" not in reply
+    assert ran == ["calculate"] and reply.endswith("128 * 7 = 896")
+    model.assert_complete()
+
+
+def test_a_right_figure_without_a_tool_stands_once_the_code_agrees():
+    reply, shown, ran = turn(ScriptedModel(["Easy! 128 * 7 = 896."]), "hey, 128 times 7 is what")
+    assert reply == "Easy! 128 * 7 = 896." == shown
+    assert ran == ["calculate"]  # computed in code this turn: the figure now has a tool result
+
+
+def test_a_figure_the_tool_gave_passes_without_another_call():
+    model = ScriptedModel([Completion("", (call("calculate", expression="128*7"),)), "That makes 896!"])
+    reply, _, ran = turn(model, "so what's 128*7 then, buddy?")
+    assert reply == "That makes 896!" and ran == ["calculate"]
+
+
+def test_a_tool_result_for_part_of_the_sum_is_not_the_answer():
+    model = ScriptedModel([Completion("", (call("calculate", expression="1250/5"),)), "It's 250."])
+    reply, shown, ran = turn(model, "1250 divided by 5, plus 12")
+    assert "250." not in shown and reply.endswith("(1250 / 5) + 12 = 262")
+    assert ran == ["calculate", "calculate"]
+
+
+def test_chinese_arithmetic_with_a_wrong_answer():
+    reply, shown, _ = turn(ScriptedModel(["三百六十五乘以二等于七百二十！"]), "三百六十五乘以二等于多少？")
+    assert "七百二十" not in shown and reply.endswith("365*2 = 730")
+
+
+def test_a_wrong_date_is_replaced_by_the_clock():
+    model = ScriptedModel(["Today is Monday, November 30, 2026."])
+    reply, shown, ran = turn(model, "what's the date today?")
+    assert "Monday" not in shown and "30" not in shown
+    assert ran == ["get_current_time"]
+    assert "2026-11-29" in reply and "10:15" in reply
+
+
+def test_a_wrong_time_in_chinese_is_replaced_by_the_clock():
+    reply, shown, ran = turn(ScriptedModel(["现在是下午三点二十分哦～"]), "现在几点了？")
+    assert "三点" not in shown and ran == ["get_current_time"]
+    assert reply == "2026年11月29日 星期日 10:15（Asia/Shanghai，UTC+08:00）"
+
+
+def test_the_right_time_said_by_the_model_stands():
+    reply, _, ran = turn(ScriptedModel(["It's 10:15 on Sunday, November 29."]), "what time is it?")
+    assert reply == "It's 10:15 on Sunday, November 29." and ran == ["get_current_time"]
+
+
+@pytest.mark.parametrize("text", ["tell me a joke", "I have 3 cats and 2 dogs", "we won 10-3 today!",
+                                  "what time do you usually sleep?", "remind me what 3 things to buy"])
+def test_messages_that_ask_no_figure_are_not_checked(text):
+    assert figures.asked(text) is None
+
+
+def test_small_talk_with_numbers_passes_untouched():
+    reply, _, ran = turn(ScriptedModel(["Three cats and 2 dogs, 5 pets! Lucky you."]), "I have 3 cats and 2 dogs")
+    assert reply == "Three cats and 2 dogs, 5 pets! Lucky you." and ran == []
+
+
+def test_a_rounded_result_matches():
+    check = figures.check(figures.asked("what is 1/3?"), "what is 1/3?", ["0.333333333333"])
+    assert check.unsupported("About 0.33!") == []
+    assert check.unsupported("About 0.4!") == ["0.4"]
