@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -73,6 +75,15 @@ def test_the_shipped_weights_were_trained_on_the_shipped_data_for_this_encoder()
         assert saved["weights"].shape == (meaning.DIM, len(saved["kinds"]))
 
 
+@pytest.mark.parametrize("module, other", [("kinds", "meaning"), ("meaning", "kinds")])
+def test_kinds_and_meaning_load_without_each_other(module, other):
+    """kinds.py only reads weights; training, which needs the encoder, is
+    kinds_train.py. meaning.py loads the classifier when it first needs it."""
+    check = (f"import sys, pet.memory.{module}; "
+             f"sys.exit('pet.memory.{other}' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", check], cwd=kinds.ROOT, check=False).returncode == 0
+
+
 def test_stale_weights_are_not_used(tmp_path, monkeypatch):
     data = tmp_path / "kinds.txt"
     data.write_text("## food\nI like soup\n## job\nI am a nurse\n", encoding="utf-8")
@@ -80,10 +91,10 @@ def test_stale_weights_are_not_used(tmp_path, monkeypatch):
     kinds.save(found, meaning.MODEL, data.read_text(encoding="utf-8"), tmp_path / "kinds.npz")
     monkeypatch.setattr(kinds, "DATA", data)
     monkeypatch.setattr(kinds, "WEIGHTS", tmp_path / "kinds.npz")
-    assert kinds._load(meaning.MODEL) is not None
-    assert kinds._load("another-encoder") is None
+    assert kinds._load(meaning.MODEL, meaning.DIM) is not None
+    assert kinds._load("another-encoder", meaning.DIM) is None
     data.write_text("## food\nI like soup a lot\n## job\nI am a nurse\n", encoding="utf-8")
-    assert kinds._load(meaning.MODEL) is None
+    assert kinds._load(meaning.MODEL, meaning.DIM) is None
 
 
 def test_damaged_weights_leave_recall_by_words_and_meaning_working(tmp_path, monkeypatch):
@@ -91,7 +102,7 @@ def test_damaged_weights_leave_recall_by_words_and_meaning_working(tmp_path, mon
     damaged.write_bytes(kinds.WEIGHTS.read_bytes()[:30_000])  # cut off
     monkeypatch.setattr(kinds, "WEIGHTS", damaged)
     monkeypatch.setattr(kinds, "_loaded", {})
-    assert kinds.classifier(meaning.MODEL) is None
+    assert kinds.classifier(meaning.MODEL, meaning.DIM) is None
     db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
     try:
         memories = MemoryStore(db)
@@ -134,7 +145,7 @@ UNSEEN = [
 
 @real
 def test_the_classifier_tells_the_kind_of_sentences_it_never_saw():
-    found = kinds.classifier(meaning.MODEL)
+    found = kinds.classifier(meaning.MODEL, meaning.DIM)
     assert found is not None
     vectors = meaning.encoder().encode([sentence for _, sentence in UNSEEN])
     ranked = [[found.kinds[i] for i in row[::-1][:3]] for row in found.probabilities(vectors).argsort(axis=1)]
@@ -149,7 +160,7 @@ def test_the_classifier_tells_the_kind_of_sentences_it_never_saw():
 def test_training_again_on_the_data_holds_out_a_fifth_and_gets_most_right():
     found, accuracy = kinds.build(meaning.encoder().encode, kinds.DATA.read_text(encoding="utf-8"))
     assert accuracy >= 0.8
-    assert found.kinds == kinds.classifier(meaning.MODEL).kinds
+    assert found.kinds == kinds.classifier(meaning.MODEL, meaning.DIM).kinds
 
 
 # Everything about two people: the question names one and shares no other word with the answer.
@@ -201,7 +212,7 @@ def test_kinds_lift_the_fact_of_the_kind_asked_about(tmp_path, monkeypatch):
     (tmp_path / "with").mkdir()
     (tmp_path / "without").mkdir()
     with_kinds = answered_first(tmp_path / "with")
-    monkeypatch.setattr(kinds, "classifier", lambda model: None)
+    monkeypatch.setattr(kinds, "classifier", lambda model, dim: None)
     without = answered_first(tmp_path / "without")
     # When written: 8 of 9 with the kinds (not the allergy), 6 without.
     assert sum(with_kinds) >= 8, list(zip(with_kinds, ASKED))

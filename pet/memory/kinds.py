@@ -19,8 +19,9 @@ stale file (another encoder, changed data) is not used. Rebuild with
 
     python -m pet.memory.kinds
 
-which retrains (a few seconds), prints the held-out accuracy and writes
-the weights. numpy only.
+which retrains (a few seconds; kinds_train.py, which needs the encoder),
+prints the held-out accuracy and writes the weights. numpy only: this
+module imports nothing of meaning.py, which imports it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
@@ -115,18 +116,18 @@ _loaded: dict[str, Classifier | None] = {}
 _lock = threading.Lock()
 
 
-def classifier(model: str) -> Classifier | None:
-    """The trained classifier for the encoder called `model` (read once);
-    None when the weights are missing, damaged, or were trained for other
-    data or another encoder."""
+def classifier(model: str, dim: int) -> Classifier | None:
+    """The trained classifier for the encoder called `model`, whose vectors
+    have `dim` numbers (read once); None when the weights are missing,
+    damaged, or were trained for other data or another encoder."""
     if model not in _loaded:
         with _lock:
             if model not in _loaded:
-                _loaded[model] = _load(model)
+                _loaded[model] = _load(model, dim)
     return _loaded[model]
 
 
-def _load(model: str) -> Classifier | None:
+def _load(model: str, dim: int) -> Classifier | None:
     import numpy as np
 
     try:
@@ -139,9 +140,7 @@ def _load(model: str) -> Classifier | None:
             found = Classifier(tuple(str(k) for k in saved["kinds"]),
                                np.asarray(saved["weights"], dtype=np.float32),
                                np.asarray(saved["bias"], dtype=np.float32))
-        from pet.memory.meaning import DIM
-
-        if found.weights.shape != (DIM, len(found.kinds)) or found.bias.shape != (len(found.kinds),):
+        if found.weights.shape != (dim, len(found.kinds)) or found.bias.shape != (len(found.kinds),):
             raise ValueError(f"weights of shape {found.weights.shape} for {len(found.kinds)} kinds")
         return found
     except Exception as exc:  # a damaged file (a cut-off zip...) must not break recall
@@ -174,20 +173,7 @@ def save(found: Classifier, model: str, data: str, path: Path = WEIGHTS) -> None
                         model=np.array(model), digest=np.array(digest(data)))
 
 
-def main(argv: Sequence[str] = ()) -> int:
-    from pet.memory import meaning
+if __name__ == "__main__":  # the command above: the training run lives in kinds_train.py
+    from pet.memory.kinds_train import main
 
-    encode = meaning.encoder()
-    if encode is None:
-        print("the sentence encoder is not installed: pip install -r requirements.txt", file=sys.stderr)
-        return 1
-    data = DATA.read_text(encoding="utf-8")
-    found, accuracy = build(encode.encode, data)
-    save(found, meaning.MODEL, data)
-    print(f"{len(parse(data))} sentences, {len(found.kinds)} kinds; held-out accuracy {accuracy:.3f}; "
-          f"wrote {WEIGHTS.relative_to(ROOT)}")
-    return 0
-
-
-if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -382,7 +382,7 @@ def _vectors(conn: Connection, pet_id: int) -> _PetVectors:
         if index is None:
             from pet.memory import kinds
 
-            index = pets[pet_id] = _PetVectors(classifier=kinds.classifier(MODEL))
+            index = pets[pet_id] = _PetVectors(classifier=kinds.classifier(MODEL, DIM))
     if conn.dialect.name == "sqlite":  # asked at every search
         newest = sqlite_rows(conn, f"SELECT max(id) FROM {TABLE}")[0][0] or 0
     else:

@@ -119,9 +119,11 @@ import heapq
 import math
 import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple, Sequence
 
 from sqlalchemy import Connection, case, func, literal, or_, select
+from sqlalchemy.engine.interfaces import DBAPICursor
 
 from pet.memory import meaning as meanings
 from pet.memory import replica
@@ -493,8 +495,40 @@ def _phrase(text: str) -> str:
 
 def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime,
          lifts: dict[int, float], asked: meanings.Asked | None = None) -> dict[int, float]:
+    """The FTS5 path: the steps of the module's docstring, in that order."""
     cursor = conn.connection.dbapi_connection.cursor()  # SQLite only: the plain sqlite3 cursor is fastest
     try:
+        index = _Index(conn, cursor, pet_id)
+        terms = _cut_chinese(index, terms)
+        related = expand(terms)
+        kinds_on = asked is not None and asked.kind is not None
+        lists = _term_lists(index, terms)  # steps 1. and 2.
+        listed = {row_id for ids in lists.rows.values() for row_id in ids}
+        fits = asked.fits(listed) if kinds_on else {}
+        scales = _kind_scales(asked, terms, lists.rows, fits)
+        # With the kinds' classifier and more candidates than the pool holds, the kind's fit
+        # picks among them: related words are looked for only with a cut term (step 3.).
+        _related_lists(index, lists, related, lean=kinds_on and len(listed) > POOL)
+        partial, by_related = _partial_scores(lists)
+        if len(partial) > POOL:  # step 3.
+            _intersect(index, lists, partial, by_related, AND_PAIRS_WITH_KINDS if kinds_on else AND_PAIRS)
+        if kinds_on:
+            fits.update(asked.fits(row_id for row_id in partial if row_id not in fits))
+        rows = index.read(_pool(partial, fits), now)  # step 4.
+        if len(rows) < limit:  # step 5.
+            rows += _short_terms(index, pet_id, terms, related, rows, now)
+        _df_from_rows(index, terms, lists, rows, by_related)
+        return _score(rows, [*terms, *related], index.df, index.n, now, lifts, scales)
+    finally:
+        cursor.close()
+
+
+class _Index:
+    """The FTS5 index as one search for one pet reads it. Which rows are the
+    pet's and recallable, and their text, come from the copy (replica.py);
+    `df` holds each term's rows as far as they are known so far."""
+
+    def __init__(self, conn: Connection, cursor: DBAPICursor, pet_id: int) -> None:
         if not conn.info.get(_VOCAB):  # per connection: temp tables, nothing in the file
             cursor.execute(
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS {_VOCAB} USING fts5vocab(main, {FTS_TABLE}, row)"
@@ -503,198 +537,277 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS {_INSTANCES} USING fts5vocab(main, {FTS_TABLE}, instance)"
             )
             conn.info[_VOCAB] = True
-        n = float(cursor.execute("SELECT max(rowid) FROM memories").fetchone()[0] or 0)
+        self.cursor = cursor
+        self.n = float(cursor.execute("SELECT max(rowid) FROM memories").fetchone()[0] or 0)
+        self.live = replica.rows(conn, pet_id)  # the pet's recallable rows
+        self.df: dict[str, float] = {}
+        #: a two-character term's trigrams in the vocabulary ("张伟是", "张伟的"; EXPANSIONS + 1 at most)
+        self.expansions: dict[str, list[str]] = {}
+        #: a two-character term's rows in full (any pet's, any state), newest first, from `instances`
+        self.every: dict[str, list[int]] = {}
 
-        live = replica.rows(conn, pet_id)  # the pet's recallable rows
+    def look_up(self, text: str) -> None:
+        """A two-character term's trigrams, and so a lower bound of its rows."""
+        found = self.cursor.execute(
+            f"SELECT term, doc FROM {_VOCAB} WHERE term >= ? AND term < ? LIMIT ?",
+            (text, text + "\U0010ffff", EXPANSIONS + 1),
+        ).fetchall()
+        self.df[text] = float(sum(doc for _, doc in found))
+        self.expansions[text] = [trigram for trigram, _ in found]
 
-        def recallable(ids: list[int], cap: int = CAP) -> list[int]:
-            # The pet's recallable ones of `ids` (newest first), the newest `cap`: another
-            # pet's many newer matches must not crowd this pet's out.
-            kept: list[int] = []
-            for start in range(0, len(ids), cap):
-                kept += [row_id for row_id in ids[start: start + cap] if row_id in live]
-                if len(kept) >= cap:
-                    break
-            return kept[:cap]
-
-        def matches(query: str, cap: int = CAP) -> list[int]:
-            found = cursor.execute(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? ORDER BY rowid DESC",
-                                   (query,))
-            kept: list[int] = []
-            while len(kept) < cap and (part := found.fetchmany(cap)):  # as many as the cap at a time
-                kept += [row_id for (row_id,) in part if row_id in live]
-            return kept[:cap]
-
-        # A two-character term with few rows: all of them (any pet's, any state), newest first,
-        # from the index's instances of the trigrams it starts: one read of the index, where
-        # the OR of those trigrams would open each of them.
-        every: dict[str, list[int]] = {}
-
-        def instances(text: str) -> list[int]:
-            found = cursor.execute(f"SELECT doc FROM {_INSTANCES} WHERE term >= ? AND term < ?",
-                                   (text, text + "\U0010ffff"))
-            return sorted({doc for (doc,) in found}, reverse=True)
-
-        def both(one: str, other: str) -> list[int] | None:
-            # The newest CAP rows holding both terms, when their rows are known in full: a
-            # two-character term's (`every`), a term's whole list. Else None: FTS5 finds them.
-            sets = [every.get(text) or (lists[text] if len(lists[text]) < CAP else None) for text in (one, other)]
-            if sets[0] is None or sets[1] is None:
-                return None
-            held = sorted(set(sets[0]).intersection(sets[1]), reverse=True)
-            return held[:CAP] if one not in every or other not in every else recallable(held)
-
-        # Two-character terms: the trigrams they start, and so a lower bound of their rows.
-        df: dict[str, float] = {}
-        expansions: dict[str, list[str]] = {}
-
-        def look_up(text: str) -> None:
-            found = cursor.execute(
-                f"SELECT term, doc FROM {_VOCAB} WHERE term >= ? AND term < ? LIMIT ?",
-                (text, text + "\U0010ffff", EXPANSIONS + 1),
-            ).fetchall()
-            df[text] = float(sum(doc for _, doc in found))
-            expansions[text] = [trigram for trigram, _ in found]
-
-        for term in terms:
-            if len(term.text) == 2 and term.text not in expansions:
-                look_up(term.text)
-        trigrams = [piece for piece in segment_pieces(terms) if len(piece) == 3]
+    def count(self, trigrams: list[str]) -> None:
+        """The rows of each of `trigrams`, into `df`."""
         if trigrams:
             marks = ",".join("?" * len(trigrams))
             sql = f"SELECT term, doc FROM {_VOCAB} WHERE term IN ({marks})"
-            df.update(cursor.execute(sql, trigrams).fetchall())
-        terms = resolve(terms, df)
-        related = expand(terms)
-        kinds_on = asked is not None and asked.kind is not None
+            self.df.update(self.cursor.execute(sql, trigrams).fetchall())
 
-        lists: dict[str, list[int]] = {}
-        queries: dict[str, str] = {}
-        cut: set[str] = set()  # terms whose list stopped at CAP
-        for term in terms:
-            if len(term.text) >= 3:
-                query = _phrase(term.text)
-            elif 0 < len(expansions.get(term.text, ())) <= EXPANSIONS:
-                query = " OR ".join(_phrase(trigram) for trigram in expansions[term.text])
-            else:
-                continue  # one character, a piece with no trigram or with too many: scoring only
-            if len(term.text) == 2 and df.get(term.text, 0.0) <= INSTANCE_ROWS:
-                every[term.text] = instances(term.text)
-                ids = recallable(every[term.text])
-            else:
-                ids = matches(query)
-            if len(ids) == CAP and _SHORT_WORD.fullmatch(term.text) and not _kind_word(term.text):
-                # Many rows hold these letters, most inside other words ("eli" in "believe",
-                # "mila" in "family"): read those where a word starts with them, at the start
-                # or after a space, and of the rows already found, those where it starts a
-                # word after anything else (_score's rule: "(Eli)", 和Eli吃饭).
-                starts = f"^{query} OR {_phrase(' ' + term.text)}"
-                found = matches(starts)
-                if len(found) < CAP:
-                    query = starts
-                    glued = _word_starts(live, term.text, set(ids) - set(found))
-                    ids = sorted({*found, *glued}, reverse=True)
-            queries[term.text], lists[term.text] = query, ids
-            if len(ids) < CAP:
-                df[term.text] = max(df.get(term.text, 0.0), float(len(ids)))
-            else:
-                cut.add(term.text)
-                df[term.text] = CAP * n / max(1.0, n - ids[-1] + 1)
+    def recallable(self, ids: list[int], cap: int = CAP) -> list[int]:
+        """The pet's recallable ones of `ids` (newest first), the newest `cap`: another
+        pet's many newer matches must not crowd this pet's out."""
+        live = self.live
+        kept: list[int] = []
+        for start in range(0, len(ids), cap):
+            kept += [row_id for row_id in ids[start: start + cap] if row_id in live]
+            if len(kept) >= cap:
+                break
+        return kept[:cap]
 
-        weight = {t.text: t.weight * idf(_rows(t.text, df, n), n) for t in terms}
-        listed = {row_id for ids in lists.values() for row_id in ids}
-        fits = asked.fits(listed) if kinds_on else {}
-        scales = _kind_scales(asked, terms, lists, fits)
-        # A term's related words: one list, the newest rows holding any of them.
-        sources: dict[str, str] = {}  # the key of such a list: its term
-        # With the kinds' classifier and more candidates than the pool holds, the kind's fit
-        # picks among them: related words are looked for only with a cut term (step 3.).
-        lean = kinds_on and len(listed) > POOL
-        if lean and not cut:
-            related_found = {}
-        else:
-            two = [t for t in related if len(t.text) == 2 and t.text not in expansions]
-            for term in two[:RELATED_LOOKUPS]:
-                look_up(term.text)
-            related_found = _related_phrases(related, expansions)
-        for source, found in related_found.items():
-            key = "~" + source  # never a term: those are letters, digits and Chinese
-            sources[key] = source
-            queries[key] = " OR ".join(_phrase(phrase) for phrase in found)
-            weight[key] = RELATED_WEIGHT * weight[source]
-            if lean:  # not read alone: only with the cut term
-                lists[key] = []
-                cut.add(key)
-                continue
-            lists[key] = matches(queries[key], RELATED_CAP)
-            if len(lists[key]) == RELATED_CAP:
-                cut.add(key)
-        partial: dict[int, float] = defaultdict(float)
-        for text, ids in lists.items():
-            own = set(lists.get(sources[text], ())) if text in sources else ()  # as in _score
-            for row_id in ids:
-                if row_id not in own:
-                    partial[row_id] += weight[text]
-        # rows that only related words brought in (they do not tell how common a term is, below)
-        by_related = {row_id for key in sources for row_id in lists[key]}
-        by_related.difference_update(*(lists[text] for text in lists if text not in sources))
+    def matches(self, query: str, cap: int = CAP) -> list[int]:
+        """The newest `cap` of the pet's recallable rows that match the FTS5 `query`."""
+        found = self.cursor.execute(
+            f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? ORDER BY rowid DESC", (query,)
+        )
+        live = self.live
+        kept: list[int] = []
+        while len(kept) < cap and (part := found.fetchmany(cap)):  # as many as the cap at a time
+            kept += [row_id for (row_id,) in part if row_id in live]
+        return kept[:cap]
 
-        # AND: when the pool cannot hold every candidate, rows holding a common
-        # term and a strong one may sit beyond the common term's cut: fetch them.
-        if len(partial) > POOL:
-            # the strongest terms that some row holds
-            strong = sorted((text for text in lists if text not in sources and lists[text]),
-                            key=lambda text: -weight[text])
-            commons, others = AND_PAIRS_WITH_KINDS if kinds_on else AND_PAIRS
-            for common in sorted(cut - sources.keys(), key=lambda text: -weight[text])[:commons]:
-                for other in [text for text in strong if text != common][:others]:
-                    bonus = weight[common] + weight[other]
-                    held = both(common, other)
-                    if held is None:
-                        held = matches(f"({queries[common]}) AND ({queries[other]})")
-                    for row_id in held:
-                        partial[row_id] = max(partial[row_id], bonus)
-                        by_related.discard(row_id)
-            # A cut list of related words, with the strongest term besides their own (a name,
-            # most often) when that list was cut too: else all of its rows are candidates.
-            for key in sorted(cut & sources.keys(), key=lambda text: -weight[text])[:RELATED_ANDS]:
-                other = next((text for text in strong if text != sources[key]), None)
-                if other in cut:
-                    bonus = weight[key] + weight[other]
-                    for row_id in matches(f"({queries[key]}) AND ({queries[other]})"):
-                        if row_id not in partial:
-                            by_related.add(row_id)
-                        partial[row_id] = max(partial[row_id], bonus)
+    def instances(self, text: str) -> list[int]:
+        """A two-character term's rows, all of them (kept in `every`), from the index's
+        instances of the trigrams it starts: one read of the index, where the OR of
+        those trigrams would open each of them."""
+        found = self.cursor.execute(f"SELECT doc FROM {_INSTANCES} WHERE term >= ? AND term < ?",
+                                    (text, text + "\U0010ffff"))
+        self.every[text] = sorted({doc for (doc,) in found}, reverse=True)
+        return self.every[text]
 
-        if kinds_on:
-            fits.update(asked.fits(row_id for row_id in partial if row_id not in fits))
-        if fits and len(partial) > POOL:
-            # Of the many holding the same words (the person's name), read those of the kind asked about.
-            pool = _by_kind(partial, fits)
-        else:
-            best = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
-            pool = [row_id for row_id, _ in best]
+    def word_starts(self, text: str, query: str, ids: list[int]) -> tuple[str, list[int]]:
+        """A full list (`query`, `ids`) of a short word of letters, read again as the
+        rows where a word starts with it, when those are fewer than CAP: (query, rows)."""
+        # Many rows hold these letters, most inside other words ("eli" in "believe",
+        # "mila" in "family"): read those where a word starts with them, at the start
+        # or after a space, and of the rows already found, those where it starts a
+        # word after anything else (_score's rule: "(Eli)", 和Eli吃饭).
+        starts = f"^{query} OR {_phrase(' ' + text)}"
+        found = self.matches(starts)
+        if len(found) >= CAP:
+            return query, ids
+        glued = _word_starts(self.live, text, set(ids) - set(found))
+        return starts, sorted({*found, *glued}, reverse=True)
+
+    def read(self, ids: list[int], now: dt.datetime) -> list[_Row]:
+        """The rows of `ids` that are the pet's and recallable, from the copy."""
         # SQLite's julianday, as the copy's are: the same ages as SQLite would work out
-        now_julian = cursor.execute("SELECT julianday(?)", (_julian(now),)).fetchone()[0]
-        rows = [_Row._make((row_id, row[0], row[1], now_julian - row[2]))
-                for row_id in pool if (row := live.get(row_id)) is not None]
-        if len(rows) < limit:
-            short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
-            short += [t for t in related if len(t.text) == 2]
-            if short:
-                seen = {row.id for row in rows}
-                rows += [row for row in _like_rows(cursor, pet_id, short, now) if row.id not in seen]
-        # A term with no list of its own: its share among the rows read stands in for its df.
-        basis = [row for row in rows if row.id not in by_related] or rows
-        for term in terms:
-            if term.text not in lists and basis:
-                share = _seen_in(basis, term.text) / len(basis)
-                df[term.text] = max(df.get(term.text, 0.0), share * n)
-            elif len(term.text) == 2:  # its list misses the rows it ends ("想要礼物"): at least those read
-                df[term.text] = max(df.get(term.text, 0.0), float(_seen_in(rows, term.text)))
-        return _score(rows, [*terms, *related], df, n, now, lifts, scales)
-    finally:
-        cursor.close()
+        now_julian = self.cursor.execute("SELECT julianday(?)", (_julian(now),)).fetchone()[0]
+        live = self.live
+        return [_Row._make((row_id, row[0], row[1], now_julian - row[2]))
+                for row_id in ids if (row := live.get(row_id)) is not None]
+
+
+@dataclass
+class _Lists:
+    """The rows the index gave each term (steps 1. and 2.) and each term's
+    related words (keyed "~" and the term), newest first."""
+
+    rows: dict[str, list[int]] = field(default_factory=dict)
+    #: the FTS5 query that finds a list's rows (for the AND of step 3.)
+    queries: dict[str, str] = field(default_factory=dict)
+    #: lists that stopped at their cap
+    cut: set[str] = field(default_factory=set)
+    weight: dict[str, float] = field(default_factory=dict)
+    #: the key of a list of related words: its term
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+def _cut_chinese(index: _Index, terms: list[Term]) -> list[Term]:
+    """Chinese terms cut into words (recall.resolve) by the rows of their two-
+    and three-character pieces; on the way, the trigrams of each two-character
+    term (step 2.)."""
+    for term in terms:
+        if len(term.text) == 2 and term.text not in index.expansions:
+            index.look_up(term.text)
+    index.count([piece for piece in segment_pieces(terms) if len(piece) == 3])
+    return resolve(terms, index.df)
+
+
+def _term_lists(index: _Index, terms: list[Term]) -> _Lists:
+    """Steps 1. and 2.: each term's list. One shorter than CAP is complete and
+    its length is the term's df; a full one's df is estimated from how densely
+    its matches fill the newest rowids. Then each term's weight."""
+    lists = _Lists()
+    for term in terms:
+        found = _term_list(index, term.text)
+        if found is None:
+            continue  # one character, a piece with no trigram or with too many: scoring only
+        lists.queries[term.text], ids = found
+        lists.rows[term.text] = ids
+        if len(ids) < CAP:
+            index.df[term.text] = max(index.df.get(term.text, 0.0), float(len(ids)))
+        else:
+            lists.cut.add(term.text)
+            index.df[term.text] = CAP * index.n / max(1.0, index.n - ids[-1] + 1)
+    lists.weight = {t.text: t.weight * idf(_rows(t.text, index.df, index.n), index.n) for t in terms}
+    return lists
+
+
+def _term_list(index: _Index, text: str) -> tuple[str, list[int]] | None:
+    """A term's FTS5 query and its newest CAP rows: a phrase (step 1.), a
+    two-character term's instances or the OR of its trigrams (step 2.). None
+    for a term that only takes part in scoring."""
+    if len(text) >= 3:
+        query = _phrase(text)
+    elif 0 < len(index.expansions.get(text, ())) <= EXPANSIONS:
+        query = " OR ".join(_phrase(trigram) for trigram in index.expansions[text])
+    else:
+        return None
+    if len(text) == 2 and index.df.get(text, 0.0) <= INSTANCE_ROWS:
+        ids = index.recallable(index.instances(text))
+    else:
+        ids = index.matches(query)
+    if len(ids) == CAP and _SHORT_WORD.fullmatch(text) and not _kind_word(text):
+        return index.word_starts(text, query, ids)
+    return query, ids
+
+
+def _related_lists(index: _Index, lists: _Lists, related: Sequence[Term], lean: bool) -> None:
+    """A term's related words: one more list, the newest RELATED_CAP rows
+    holding any of them, weighing RELATED_WEIGHT of the term. When `lean`,
+    such a list is not read alone, only with a cut term (step 3.), and not
+    at all when no term's list was cut."""
+    if lean and not lists.cut:
+        return
+    two = [t for t in related if len(t.text) == 2 and t.text not in index.expansions]
+    for term in two[:RELATED_LOOKUPS]:
+        index.look_up(term.text)
+    for source, found in _related_phrases(related, index.expansions).items():
+        key = "~" + source  # never a term: those are letters, digits and Chinese
+        lists.sources[key] = source
+        lists.queries[key] = " OR ".join(_phrase(phrase) for phrase in found)
+        lists.weight[key] = RELATED_WEIGHT * lists.weight[source]
+        if lean:
+            lists.rows[key] = []
+            lists.cut.add(key)
+        else:
+            lists.rows[key] = index.matches(lists.queries[key], RELATED_CAP)
+            if len(lists.rows[key]) == RELATED_CAP:
+                lists.cut.add(key)
+
+
+def _partial_scores(lists: _Lists) -> tuple[defaultdict[int, float], set[int]]:
+    """Each row's partial score, from the lists it is on (a list of related
+    words counts where the term's own does not, as in _score); and the rows
+    that only related words brought in (they do not tell how common a term
+    is: `_df_from_rows`)."""
+    partial: defaultdict[int, float] = defaultdict(float)
+    for text, ids in lists.rows.items():
+        own = set(lists.rows.get(lists.sources[text], ())) if text in lists.sources else ()
+        weight = lists.weight[text]
+        for row_id in ids:
+            if row_id not in own:
+                partial[row_id] += weight
+    by_related = {row_id for key in lists.sources for row_id in lists.rows[key]}
+    by_related.difference_update(*(ids for text, ids in lists.rows.items() if text not in lists.sources))
+    return partial, by_related
+
+
+def _intersect(index: _Index, lists: _Lists, partial: defaultdict[int, float], by_related: set[int],
+               pairs: tuple[int, int]) -> None:
+    """Step 3.: when the pool cannot hold every candidate, rows holding a
+    common term and a strong one may sit beyond the common term's cut: the
+    strongest cut lists (`pairs`: how many) with the strongest others (how
+    many), then lists of related words; the rows holding both score both."""
+    # the strongest terms that some row holds
+    strong = sorted((text for text, ids in lists.rows.items() if text not in lists.sources and ids),
+                    key=lambda text: -lists.weight[text])
+    commons, others = pairs
+    for common in sorted(lists.cut - lists.sources.keys(), key=lambda text: -lists.weight[text])[:commons]:
+        for other in [text for text in strong if text != common][:others]:
+            bonus = lists.weight[common] + lists.weight[other]
+            held = _both(index, lists, common, other)
+            if held is None:
+                held = index.matches(f"({lists.queries[common]}) AND ({lists.queries[other]})")
+            for row_id in held:
+                partial[row_id] = max(partial[row_id], bonus)
+                by_related.discard(row_id)
+    _intersect_related(index, lists, strong, partial, by_related)
+
+
+def _intersect_related(index: _Index, lists: _Lists, strong: list[str], partial: defaultdict[int, float],
+                       by_related: set[int]) -> None:
+    """A cut list of related words, with the strongest term besides their own
+    (a name, most often) when that list was cut too: else all of its rows
+    are candidates already."""
+    for key in sorted(lists.cut & lists.sources.keys(), key=lambda text: -lists.weight[text])[:RELATED_ANDS]:
+        other = next((text for text in strong if text != lists.sources[key]), None)
+        if other is None or other not in lists.cut:
+            continue
+        bonus = lists.weight[key] + lists.weight[other]
+        for row_id in index.matches(f"({lists.queries[key]}) AND ({lists.queries[other]})"):
+            if row_id not in partial:
+                by_related.add(row_id)
+            partial[row_id] = max(partial[row_id], bonus)
+
+
+def _both(index: _Index, lists: _Lists, one: str, other: str) -> list[int] | None:
+    """The newest CAP rows holding both terms, when their rows are known in
+    full: a two-character term's (`_Index.every`), a term's whole list. Else
+    None: FTS5 finds them."""
+    sets = [index.every.get(text) or (lists.rows[text] if len(lists.rows[text]) < CAP else None)
+            for text in (one, other)]
+    if sets[0] is None or sets[1] is None:
+        return None
+    held = sorted(set(sets[0]).intersection(sets[1]), reverse=True)
+    return held[:CAP] if one not in index.every or other not in index.every else index.recallable(held)
+
+
+def _pool(partial: dict[int, float], fits: dict[int, float]) -> list[int]:
+    """Step 4.: the rows read and scored in full, the best POOL by their
+    partial score (ties: newest first); with the kinds' fits and more rows
+    than that, `_by_kind`."""
+    if fits and len(partial) > POOL:
+        # Of the many holding the same words (the person's name), read those of the kind asked about.
+        return _by_kind(partial, fits)
+    best = heapq.nlargest(POOL, partial.items(), key=lambda item: (item[1], item[0]))
+    return [row_id for row_id, _ in best]
+
+
+def _short_terms(index: _Index, pet_id: int, terms: list[Term], related: list[Term], rows: list[_Row],
+                 now: dt.datetime) -> list[_Row]:
+    """Step 5.: the rows besides `rows` that LIKE finds for the two-character
+    terms (else the one-character ones) and two-character related words."""
+    short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
+    short += [t for t in related if len(t.text) == 2]
+    if not short:
+        return []
+    seen = {row.id for row in rows}
+    return [row for row in _like_rows(index.cursor, pet_id, short, now) if row.id not in seen]
+
+
+def _df_from_rows(index: _Index, terms: list[Term], lists: _Lists, rows: list[_Row],
+                  by_related: set[int]) -> None:
+    """A term with no list of its own: its share among the rows read stands
+    in for its df (of the rows that not only related words brought in). A
+    two-character term's list misses the rows it ends ("想要礼物"): its df is
+    at least those read."""
+    basis = [row for row in rows if row.id not in by_related] or rows
+    for term in terms:
+        if term.text not in lists.rows and basis:
+            share = _seen_in(basis, term.text) / len(basis)
+            index.df[term.text] = max(index.df.get(term.text, 0.0), share * index.n)
+        elif len(term.text) == 2:
+            index.df[term.text] = max(index.df.get(term.text, 0.0), float(_seen_in(rows, term.text)))
 
 
 def _word_starts(live: dict[int, replica.Held], term: str, ids: set[int]) -> list[int]:
