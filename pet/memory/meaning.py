@@ -292,11 +292,11 @@ class _PetVectors:
             if top > 4 * self.size + 1_000_000:  # ids far beyond the rows (a script?): the dict only
                 self.sparse, self.row_of = True, None
             elif self.row_of is None or top >= len(self.row_of):
-                grown = np.full(max(top + 1, 2 * (0 if self.row_of is None else len(self.row_of)), 1024), -1,
+                table = np.full(max(top + 1, 2 * (0 if self.row_of is None else len(self.row_of)), 1024), -1,
                                 dtype=np.int64)
                 if self.row_of is not None:
-                    grown[: len(self.row_of)] = self.row_of
-                self.row_of = grown
+                    table[: len(self.row_of)] = self.row_of
+                self.row_of = table
             if self.row_of is not None:
                 self.row_of[fresh] = [self.where[i] for i in fresh]
         rows = np.fromiter((self.where[i] for i in memory_ids), dtype=np.int64, count=len(memory_ids))

@@ -464,8 +464,8 @@ def _score(rows: Iterable[_Row], terms: Sequence[Term], df: dict[str, float], n:
             for i in held:
                 relevance[i] += weight * (K1 + 1) / (1 + norms[i])
             if held:
-                held = set(held)
-                left = [i for i in left if i not in held]
+                taken = set(held)
+                left = [i for i in left if i not in taken]
     scored = {}
     for row, value in zip(rows, relevance):
         if value > 0:
@@ -496,7 +496,9 @@ def _phrase(text: str) -> str:
 def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.datetime,
          lifts: dict[int, float], asked: meanings.Asked | None = None) -> dict[int, float]:
     """The FTS5 path: the steps of the module's docstring, in that order."""
-    cursor = conn.connection.dbapi_connection.cursor()  # SQLite only: the plain sqlite3 cursor is fastest
+    dbapi = conn.connection.dbapi_connection
+    assert dbapi is not None, "a checked-out connection has its DB-API connection"
+    cursor = dbapi.cursor()  # SQLite only: the plain sqlite3 cursor is fastest
     try:
         index = _Index(conn, cursor, pet_id)
         terms = _cut_chinese(index, terms)
@@ -504,7 +506,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         kinds_on = asked is not None and asked.kind is not None
         lists = _term_lists(index, terms)  # steps 1. and 2.
         listed = {row_id for ids in lists.rows.values() for row_id in ids}
-        fits = asked.fits(listed) if kinds_on else {}
+        fits = asked.fits(listed) if asked is not None and kinds_on else {}
         scales = _kind_scales(asked, terms, lists.rows, fits)
         # With the kinds' classifier and more candidates than the pool holds, the kind's fit
         # picks among them: related words are looked for only with a cut term (step 3.).
@@ -512,7 +514,7 @@ def _fts(conn: Connection, pet_id: int, terms: list[Term], limit: int, now: dt.d
         partial, by_related = _partial_scores(lists)
         if len(partial) > POOL:  # step 3.
             _intersect(index, lists, partial, by_related, AND_PAIRS_WITH_KINDS if kinds_on else AND_PAIRS)
-        if kinds_on:
+        if asked is not None and kinds_on:
             fits.update(asked.fits(row_id for row_id in partial if row_id not in fits))
         rows = index.read(_pool(partial, fits), now)  # step 4.
         if len(rows) < limit:  # step 5.
