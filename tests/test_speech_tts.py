@@ -10,7 +10,7 @@ import wave
 import pytest
 
 from pet.speech.errors import SpeechError
-from pet.speech.tts import VOICES, Speaker, espeak_installed, wav_seconds
+from pet.speech.tts import VOICES, Speaker, espeak_installed, wait_for_wav, wav_seconds, wav_whole
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +102,57 @@ def test_two_speakers_speaking_at_once_share_the_one_engine_safely(speaker):
     assert not any(thread.is_alive() for thread in threads), "speaking hung"
     assert together.keys() == alone.keys()
     assert all(together[text] == pytest.approx(alone[text], rel=0.02) for text in texts)
+
+
+def _wav(frames: int = 100) -> bytes:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as writer:
+        writer.setnchannels(1)
+        writer.setsampwidth(2)
+        writer.setframerate(22_050)
+        writer.writeframes(b"\1\0" * frames)
+    return out.getvalue()
+
+
+def test_a_wav_is_whole_only_when_its_header_sizes_reach_its_last_byte():
+    whole = _wav()
+    assert wav_whole(whole)
+    assert not wav_whole(whole[:-2])  # cut while being written
+    assert not wav_whole(whole[:44])  # the header alone promises frames that are not there
+    assert not wav_whole(b"")
+    assert not wav_whole(_wav(0))  # no audio at all
+
+
+def test_waiting_for_a_wav_returns_it_once_whole_and_no_longer_growing(tmp_path):
+    path = tmp_path / "said.wav"
+    whole = _wav(1000)
+    steps = iter([b"", whole[:44], whole[:1500], whole, whole])
+    now = [0.0]
+
+    def sleep(seconds):
+        now[0] += seconds
+        chunk = next(steps, None)
+        if chunk:
+            path.write_bytes(chunk)
+
+    assert wait_for_wav(path, deadline=5.0, clock=lambda: now[0], sleep=sleep) == whole
+
+
+def test_waiting_for_a_wav_that_never_completes_gives_up_at_the_deadline(tmp_path):
+    path = tmp_path / "said.wav"
+    path.write_bytes(_wav(1000)[:1500])
+    now = [0.0]
+
+    def sleep(seconds):
+        now[0] += seconds
+
+    assert wait_for_wav(path, deadline=1.0, clock=lambda: now[0], sleep=sleep) == b""
+    assert now[0] >= 1.0
+
+
+def test_the_issue_sentence_is_spoken_whole(speaker):
+    # "what time is it" went unspoken: this sentence's WAV was read half-written
+    for _ in range(5):
+        speech = speaker.say("Tuesday 2026-12-01 12:44 (Etc/UTC,", "en")
+        assert wav_whole(speech.wav)
+        assert speech.seconds > 1.0

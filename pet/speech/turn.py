@@ -59,9 +59,13 @@ class Said:
 
 @dataclass(frozen=True)
 class Muted:
-    """The answer goes on in text only: speaking failed (the reason says why)."""
+    """Speaking failed (the reason says why). With a `sentence`, that one
+    sentence was tried twice and skipped, and the turn speaks on; without,
+    speaking cannot work (espeak-ng or pyttsx3 is missing) and the rest of the
+    answer goes on in text only."""
 
     reason: str
+    sentence: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,16 @@ class Voice:
         """The recording's words; raises RecordingRejected or SpeechUnavailable."""
         return self.transcriber.transcribe(load_recording(audio, self.max_seconds), language)
 
+    def _say(self, text: str, language: str) -> Speech:
+        """`text` spoken; a sentence that fails is tried once more."""
+        try:
+            return self.speaker.say(text, language)
+        except SpeechUnavailable:
+            raise
+        except SpeechError as exc:
+            log.info("voice turn: speaking a sentence failed, trying once more: %s", exc)
+            return self.speaker.say(text, language)
+
     def turn(
         self,
         agent: Answering,
@@ -138,10 +152,15 @@ class Voice:
                 if muted or not text:
                     continue
                 try:
-                    speech = self.speaker.say(text, detect_language(text, default=transcript.language))
-                except SpeechError as exc:
+                    speech = self._say(text, detect_language(text, default=transcript.language))
+                except SpeechUnavailable as exc:
                     muted = True  # one explanation, then the answer goes on as text
+                    log.warning("voice turn: the answer goes on in text only: %s", exc)
                     yield Muted(str(exc))
+                    continue
+                except SpeechError as exc:
+                    log.warning("voice turn: skipped a sentence that could not be spoken twice (%r): %s", text, exc)
+                    yield Muted(str(exc), sentence=text)
                     continue
                 if first_audio is None:
                     first_audio = clock() - started

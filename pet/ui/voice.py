@@ -91,6 +91,7 @@ class VoiceChat:
         runtime, conversation = self.app.turn_target()
         shown: list[dict] = []
         spoken: list[bytes] = []
+        mutes: list[Muted] = []
         note = "🎧 listening…"
         language = self.language(runtime.persona)
         steps_in = language  # tool steps are worded in the language of the words heard
@@ -108,9 +109,11 @@ class VoiceChat:
                 sound = event.speech.wav
                 spoken.append(sound)
             elif isinstance(event, Muted):
-                note = f"🔇 {event.reason}"
+                mutes.append(event)
+                note = _mute_note(mutes)
             elif isinstance(event, Timings):
-                note = _timings_note(event)
+                # the timings do not hide why something went unspoken: both show
+                note = " · ".join(filter(None, [_timings_note(event), _mute_note(mutes)]))
                 answer = join_wavs(spoken) if spoken else None
             elif isinstance(event, ConversationStarted):
                 self.app.switch_conversation(event.conversation_id)
@@ -121,6 +124,20 @@ class VoiceChat:
 
 def _notice(text: str) -> dict:
     return {"role": "assistant", "content": f"⚠️ *{text}*"}
+
+
+def _mute_note(mutes: list[Muted]) -> str:
+    """Why some or all of the answer was not spoken; "" when all of it was."""
+    parts = []
+    whole = [m for m in mutes if m.sentence is None]
+    skipped = [m for m in mutes if m.sentence is not None]
+    if whole:
+        parts.append(f"🔇 {whole[0].reason}")
+    if len(skipped) == 1:
+        parts.append(f"🔇 one sentence could not be spoken: {skipped[0].reason}")
+    elif skipped:
+        parts.append(f"🔇 {len(skipped)} sentences could not be spoken: {skipped[-1].reason}")
+    return " · ".join(parts)
 
 
 def _timings_note(timings: Timings) -> str:
