@@ -157,6 +157,7 @@ def test_the_classifier_tells_the_kind_of_sentences_it_never_saw():
 
 
 @real
+@pytest.mark.slow
 def test_training_again_on_the_data_holds_out_a_fifth_and_gets_most_right():
     found, accuracy = kinds.build(meaning.encoder().encode, kinds.DATA.read_text(encoding="utf-8"))
     assert accuracy >= 0.8

@@ -151,6 +151,7 @@ def test_an_import_while_running_brings_in_pets_and_reminder_jobs(tmp_path, monk
         target.close()
 
 
+@pytest.mark.slow
 def test_search_reaches_past_the_newest_five_hundred(app):
     panel = MemoryPanel(app)
     old, _ = app.memories.remember(app.pet.id, "the very first thing: 100% sure_of it")

@@ -565,6 +565,7 @@ def test_the_recall_bench_runs_on_a_small_corpus(tmp_path):
     assert abs(fts.recall - like.recall) <= 0.1
 
 
+@pytest.mark.slow
 def test_the_recall_bench_by_meaning_never_leaks_a_hidden_memory(tmp_path):
     bench = _bench()
     if not bench.meaning.available():
