@@ -14,6 +14,7 @@ from pet.api.auth import (
     Authenticator,
     PasswordRecord,
     generate_password,
+    password_problem,
     setup_password,
 )
 from pet.api.gate import password_from_header, safe_next
@@ -154,3 +155,58 @@ def test_the_password_never_shows_in_the_settings_repr(monkeypatch):
     settings = load_settings()
     assert settings.password == "hunter2-secret"
     assert "hunter2-secret" not in repr(settings)
+
+
+def test_a_signed_out_session_stays_out_after_a_restart(pet_home, monkeypatch):
+    monkeypatch.setenv("PET_PASSWORD", "first secret")
+    path = pet_home / AUTH_FILE
+    before = Authenticator(setup_password(load_settings()).record, store=path)
+    ended, kept = before.new_session(), before.new_session()
+    before.end_session(ended)
+    assert ended not in path.read_text()  # only a digest of it is kept
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+    after = Authenticator(setup_password(load_settings()).record, store=path)  # a restart, same home
+    assert not after.check_session(ended)
+    assert after.check_session(kept)
+
+
+def test_revocations_are_dropped_once_their_session_would_have_expired(pet_home):
+    clock = Clock()
+    path = pet_home / AUTH_FILE
+    record = setup_password(load_settings()).record
+    auth = Authenticator(record, clock, store=path)
+    old = auth.new_session()
+    auth.end_session(old)
+    clock.now += SESSION_SECONDS + 1
+    auth.end_session(auth.new_session())
+    assert len(json.loads(path.read_text())["revoked_sessions"]) == 1
+
+
+@pytest.mark.parametrize(
+    "password, complaint",
+    [
+        ("1", "too short (1 characters)"),
+        ("hunter2", "too short (7 characters)"),
+        ("aaaaaaaaaaaaaaaa", "one character repeated"),
+        ("12345678", "only 8 digits"),
+        ("12345678901", "only 11 digits"),
+        ("123456789012", None),
+        ("correct horse 42", None),
+        ("pässwörd", None),
+    ],
+)
+def test_a_weak_password_setting_is_refused_with_what_is_wanted(pet_home, monkeypatch, password, complaint):
+    problem = password_problem(password)
+    if complaint is None:
+        assert problem is None
+        return
+    assert complaint in problem and "at least 8 characters" in problem
+    monkeypatch.setenv("PET_PASSWORD", password)
+    with pytest.raises(ConfigError, match="PET_PASSWORD"):
+        setup_password(load_settings())
+    assert not (pet_home / AUTH_FILE).exists()
+
+
+def test_a_generated_password_is_strong_enough():
+    assert all(password_problem(generate_password()) is None for _ in range(50))
