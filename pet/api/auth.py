@@ -34,12 +34,17 @@ SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 SESSION_SECONDS = 30 * 24 * 3600
 #: password attempts allowed per client address before it must wait
 MAX_ATTEMPTS = 10
+#: password checks allowed from all addresses together in the same window: many
+#: addresses (a botnet, or one machine taking many LAN addresses) share this budget
+MAX_GUESSES_IN_ALL = 30
 #: scrypt checks running at once: each takes 16 MB, and guesses must not eat the machine
 MAX_PARALLEL_CHECKS = 2
 ATTEMPT_WINDOW_SECONDS = 600.0
 #: the weakest password the pet accepts from its settings
 MIN_PASSWORD_LENGTH = 8
 MIN_DIGITS_LENGTH = 12
+#: the key of the window that counts every address's guesses together
+ALL_CLIENTS = "*all*"
 # No 0/O, 1/l/i: the generated password is typed on a phone keyboard.
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
@@ -223,6 +228,8 @@ class Authenticator:
         self._slow = threading.BoundedSemaphore(MAX_PARALLEL_CHECKS)
         #: password attempts per client address; a right one clears its count
         self.attempts = SlidingWindow(MAX_ATTEMPTS, ATTEMPT_WINDOW_SECONDS)
+        #: password checks from everyone, under the one key ALL_CLIENTS; a right one is given back
+        self.guesses = SlidingWindow(MAX_GUESSES_IN_ALL, ATTEMPT_WINDOW_SECONDS)
 
     def _fingerprint(self, password: str) -> bytes:
         return hmac.new(self._key, b"password:" + password.encode("utf-8"), hashlib.sha256).digest()

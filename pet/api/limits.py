@@ -71,6 +71,18 @@ class SlidingWindow:
             events.append(now)
             return 0.0
 
+    def count(self, key: str) -> int:
+        """Events of `key` still inside the window."""
+        with self._lock:
+            return len(self._recent(key, self._clock()))
+
+    def give_back(self, key: str) -> None:
+        """Forget the latest event of `key` (one that turned out not to count)."""
+        with self._lock:
+            events = self._events.get(key)
+            if events:
+                events.pop()
+
     def clear(self, key: str) -> None:
         with self._lock:
             self._events.pop(key, None)
