@@ -31,7 +31,19 @@ from pet.api.auth import (
     USER,
     Authenticator,
 )
-from pet.api.limits import ASGIApp, Receive, Scope, Send, client_address, send_json, wait_words
+from pet.api.limits import (
+    ASGIApp,
+    BodyClock,
+    BodyTooSlow,
+    Receive,
+    Scope,
+    Send,
+    body_seconds,
+    client_address,
+    send_json,
+    send_too_slow,
+    wait_words,
+)
 from pet.persona.messages import sign_in_heading
 
 log = logging.getLogger(__name__)
@@ -199,7 +211,12 @@ class AuthGate:
                 {"allow": "GET, HEAD, POST"},
             )
             return
-        form = await _read_form(receive)
+        reading = BodyClock(receive, body_seconds(scope["path"]))
+        try:
+            form = await _read_form(reading.receive)
+        except BodyTooSlow:
+            await send_too_slow(send, reading.seconds)
+            return
         if form is None:
             await send_json(send, 413, "A sign-in form is only a password; this one is too large.")
             return

@@ -88,6 +88,10 @@ class RunningServer:
 
 
 ALL_INTERFACES = "0.0.0.0"
+#: an idle kept-alive connection is closed after this many seconds
+KEEP_ALIVE_SECONDS = 5
+#: the request line and headers together may not be larger
+MAX_HEADER_BYTES = 16 * 1024
 
 
 def bind_host(settings: Settings) -> str:
@@ -159,6 +163,13 @@ def make_server(app: App, port: int | None = None, *, host: str | None = None,
         # Never behind a proxy: the socket's peer is the client, and a
         # forwarded-for header must not pick another address for the limits.
         proxy_headers=False,
+        # A client that opens a connection and sends nothing more is let go
+        # soon; headers larger than this are refused. h11 is named because
+        # the header limit is its setting (httptools, if installed, would
+        # otherwise be picked). A slow body meets BodyLimit's clock.
+        http="h11",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         **tls,
     )
     return uvicorn.Server(config)
