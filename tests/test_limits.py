@@ -226,3 +226,36 @@ def test_the_body_clock_stops_once_the_body_is_whole():
         return got
 
     assert asyncio.run(scenario()) == ["http.request", "http.disconnect", "too slow"]
+
+
+@pytest.mark.slow
+def test_headers_that_trickle_in_lose_the_connection(monkeypatch):
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    import pet.api.headerclock
+
+    monkeypatch.setattr(pet.api.headerclock, "HEADER_SECONDS", 2.0)
+    with lan_pet() as lan:
+        where = urlsplit(lan.url)
+        raw = socket.create_connection((where.hostname, where.port), timeout=30)
+        with lan.tls().wrap_socket(raw, server_hostname=where.hostname) as conn:
+            conn.sendall(f"GET /healthz HTTP/1.1\r\nHost: {where.netloc}\r\n".encode())
+            conn.settimeout(1.0)
+            started, closed = time.monotonic(), False
+            for _ in range(10):
+                try:
+                    conn.sendall(b"X")
+                    closed = conn.recv(1024) == b""
+                except TimeoutError:
+                    continue
+                except OSError:
+                    closed = True
+                if closed:
+                    break
+            took = time.monotonic() - started
+        # and a client that sends its request at once is served as ever
+        with lan.client(auth=("pet", PASSWORD)) as client:
+            assert [client.get("/healthz").status_code for _ in range(3)] == [200] * 3
+    assert closed and took < 5

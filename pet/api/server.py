@@ -13,6 +13,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from pet import __version__
+from pet.api.headerclock import HeaderClockProtocol
 from pet.api.lan import LanAccess, prepare_lan
 from pet.api.limits import BodyLimit, RateLimit
 from pet.app import App
@@ -164,10 +165,11 @@ def make_server(app: App, port: int | None = None, *, host: str | None = None,
         # forwarded-for header must not pick another address for the limits.
         proxy_headers=False,
         # A client that opens a connection and sends nothing more is let go
-        # soon; headers larger than this are refused. h11 is named because
-        # the header limit is its setting (httptools, if installed, would
-        # otherwise be picked). A slow body meets BodyLimit's clock.
-        http="h11",
+        # soon; headers larger than this, or slower than HEADER_SECONDS, are
+        # refused. h11 is named because both are its settings (httptools, if
+        # installed, would otherwise be picked). A slow body meets
+        # BodyLimit's clock.
+        http=HeaderClockProtocol,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         **tls,
