@@ -9,14 +9,17 @@ import stat
 import pytest
 
 from pet.api.auth import (
+    ALL_CLIENTS,
     AUTH_FILE,
     SESSION_SECONDS,
     Authenticator,
     PasswordRecord,
     generate_password,
+    password_problem,
     setup_password,
 )
 from pet.api.gate import password_from_header, safe_next
+from pet.api.limits import SlidingWindow
 from pet.config import load_settings
 from pet.errors import ConfigError
 
@@ -154,3 +157,152 @@ def test_the_password_never_shows_in_the_settings_repr(monkeypatch):
     settings = load_settings()
     assert settings.password == "hunter2-secret"
     assert "hunter2-secret" not in repr(settings)
+
+
+def test_a_signed_out_session_stays_out_after_a_restart(pet_home, monkeypatch):
+    monkeypatch.setenv("PET_PASSWORD", "first secret")
+    path = pet_home / AUTH_FILE
+    before = Authenticator(setup_password(load_settings()).record, store=path)
+    ended, kept = before.new_session(), before.new_session()
+    before.end_session(ended)
+    assert ended not in path.read_text()  # only a digest of it is kept
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+    after = Authenticator(setup_password(load_settings()).record, store=path)  # a restart, same home
+    assert not after.check_session(ended)
+    assert after.check_session(kept)
+
+
+def test_revocations_are_dropped_once_their_session_would_have_expired(pet_home):
+    clock = Clock()
+    path = pet_home / AUTH_FILE
+    record = setup_password(load_settings()).record
+    auth = Authenticator(record, clock, store=path)
+    old = auth.new_session()
+    auth.end_session(old)
+    clock.now += SESSION_SECONDS + 1
+    auth.end_session(auth.new_session())
+    assert len(json.loads(path.read_text())["revoked_sessions"]) == 1
+
+
+@pytest.mark.parametrize(
+    "password, complaint",
+    [
+        ("1", "too short (1 characters)"),
+        ("hunter2", "too short (7 characters)"),
+        ("aaaaaaaaaaaaaaaa", "one character repeated"),
+        ("12345678", "only 8 digits"),
+        ("12345678901", "only 11 digits"),
+        ("123456789012", None),
+        ("correct horse 42", None),
+        ("pässwörd", None),
+    ],
+)
+def test_a_weak_password_setting_is_refused_with_what_is_wanted(pet_home, monkeypatch, password, complaint):
+    problem = password_problem(password)
+    if complaint is None:
+        assert problem is None
+        return
+    assert complaint in problem and "at least 8 characters" in problem
+    monkeypatch.setenv("PET_PASSWORD", password)
+    with pytest.raises(ConfigError, match="PET_PASSWORD"):
+        setup_password(load_settings())
+    assert not (pet_home / AUTH_FILE).exists()
+
+
+def test_a_generated_password_is_strong_enough():
+    assert all(password_problem(generate_password()) is None for _ in range(50))
+
+
+class Gate:
+    """The gate as plain ASGI in front of an app that answers 200, with the
+    client address set per call as uvicorn sets it from the socket."""
+
+    def __init__(self, auth: Authenticator):
+        from pet.api.gate import AuthGate
+
+        async def inner(scope, receive, send):
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+
+        self.gate = AuthGate(inner, auth=auth)
+
+    def call(self, client: str, password: str) -> tuple[int, dict[str, str]]:
+        import asyncio
+
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "http.request", "body": b""}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": "/healthz",
+            "client": (client, 40000),
+            "server": ("127.0.0.1", 7777),
+            "headers": [(b"authorization", f"Bearer {password}".encode())],
+        }
+        asyncio.run(self.gate(scope, receive, send))
+        headers = {k.decode(): v.decode() for k, v in sent[0].get("headers", [])}
+        return sent[0]["status"], headers
+
+
+def test_many_addresses_share_one_budget_of_guesses():
+    from pet.api.auth import MAX_GUESSES_IN_ALL
+
+    clock = Clock()
+    auth = Authenticator(PasswordRecord.new("the right one"))
+    auth.guesses = SlidingWindow(MAX_GUESSES_IN_ALL, 600, clock)
+    gate = Gate(auth)
+    addresses = [f"192.168.1.{n}" for n in range(10, 40)]  # 30 addresses, 9 guesses each
+    statuses = [gate.call(address, f"guess {i}")[0] for i in range(9) for address in addresses]
+    first_refusal = statuses.index(429)
+    assert first_refusal == MAX_GUESSES_IN_ALL < 270
+    assert set(statuses[first_refusal:]) == {429}
+
+    # everyone waits, a new address with the right password too, and is told how long
+    status, headers = gate.call("192.168.1.200", "the right one")
+    assert status == 429 and 0 < int(headers["retry-after"]) <= 601
+    clock.now += 601  # the window moves on
+    assert gate.call("192.168.1.200", "the right one")[0] == 200
+
+
+def test_the_shared_budget_counts_right_passwords_as_nothing():
+    from pet.api.auth import MAX_GUESSES_IN_ALL
+
+    auth = Authenticator(PasswordRecord.new("the right one"))
+    gate = Gate(auth)
+    for n in range(MAX_GUESSES_IN_ALL + 2):  # the right password, first checked from many addresses
+        auth._known.clear()  # each a slow check, not the remembered one
+        assert gate.call(f"10.0.0.{n}", "the right one")[0] == 200
+    assert auth.guesses.count(ALL_CLIENTS) == 0
+
+
+def test_parallel_guesses_from_many_addresses_cannot_outrun_the_shared_count():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pet.api.auth import MAX_GUESSES_IN_ALL
+
+    gate = Gate(Authenticator(PasswordRecord.new("the right one")))
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = list(pool.map(lambda n: gate.call(f"10.1.{n // 200}.{n % 200}", f"guess {n}")[0], range(60)))
+    assert statuses.count(401) == MAX_GUESSES_IN_ALL and statuses.count(429) == 60 - MAX_GUESSES_IN_ALL
+
+
+def test_wrong_passwords_and_lock_outs_are_logged_without_the_password(caplog):
+    from pet.api.auth import MAX_ATTEMPTS
+
+    gate = Gate(Authenticator(PasswordRecord.new("the right one")))
+    with caplog.at_level("WARNING", logger="pet.api.gate"):
+        for i in range(MAX_ATTEMPTS):
+            gate.call("192.168.1.66", f"hunter{i}-guess")
+        gate.call("192.168.1.66", "one more guess")  # refused unchecked
+    lines = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert "wrong password from 192.168.1.66 (1 of 10" in lines[0]
+    assert any(f"({MAX_ATTEMPTS} of {MAX_ATTEMPTS}" in line for line in lines)
+    assert any("192.168.1.66 is locked out after 10 wrong passwords" in line for line in lines)
+    assert "guess" not in caplog.text and "hunter" not in caplog.text

@@ -229,6 +229,24 @@ def test_a_session_cookie_stops_working_after_sign_out_even_if_replayed(pet):
         assert replay.get("/config", headers={"accept": "application/json"}).status_code == 401
 
 
+def test_a_signed_out_cookie_stays_refused_after_a_restart(tmp_path):
+    def session(pet: LanPet) -> str:
+        with pet.client() as client:
+            client.post("/login", data={"password": PASSWORD})
+            return next(iter(client.cookies.values()))
+
+    with lan_pet(home=tmp_path / "home") as pet:
+        ended, kept = session(pet), session(pet)
+        with pet.client(cookies={f"__Host-pet-{pet.server.port}": ended}) as client:
+            client.get("/logout")
+    with lan_pet(home=tmp_path / "home") as again:
+        # the cookie's name carries the port, and the new server may have another one
+        name = f"__Host-pet-{again.server.port}"
+        for token, status in ((ended, 401), (kept, 200)):
+            with again.client(cookies={name: token}) as replay:
+                assert replay.get("/config", headers={"accept": "application/json"}).status_code == status
+
+
 def test_a_forged_cookie_is_refused(pet):
     with pet.client() as client:
         client.post("/login", data={"password": PASSWORD})

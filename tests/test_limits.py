@@ -148,3 +148,114 @@ def test_a_message_over_the_character_limit_gets_a_clear_reply_in_the_chat():
         final = client.predict("y" * 1500, api_name="/chat")
         assert "1,500 characters" in final[-1]["content"]
         assert pet.model.calls == []  # the model never saw it
+
+
+def _trickle(pet, path: str, headers: str, seconds: int = 8) -> tuple[bytes, float]:
+    """Send the headers of a POST, then one body byte a second; return what
+    the server answered and after how long (stops when the server closes)."""
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    where = urlsplit(pet.url)
+    raw = socket.create_connection((where.hostname, where.port), timeout=30)
+    with pet.tls().wrap_socket(raw, server_hostname=where.hostname) as conn:
+        conn.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: {where.netloc}\r\nContent-Length: 100\r\n{headers}\r\n".encode()
+        )
+        conn.settimeout(1.0)
+        started, answer = time.monotonic(), b""
+        for _ in range(seconds):
+            try:
+                conn.sendall(b"x")
+            except OSError:
+                break  # closed on us: the answer is already in
+            try:
+                chunk = conn.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                break
+            answer += chunk
+        return answer, time.monotonic() - started
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path, headers",
+    [
+        # the sign-in form, read by the gate before anyone is known
+        ("/login", "Content-Type: application/x-www-form-urlencoded\r\n"),
+        # a route of ours, read by the app behind the body cap
+        ("/api/chat", f"Content-Type: application/json\r\nAuthorization: Bearer {PASSWORD}\r\n"),
+    ],
+)
+def test_a_body_that_trickles_in_gets_408_and_the_connection_closes(monkeypatch, path, headers):
+    import pet.api.limits
+
+    monkeypatch.setattr(pet.api.limits, "BODY_SECONDS", 2.0)
+    with lan_pet() as lan:
+        answer, took = _trickle(lan, path, headers)
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b"did not arrive within 2 seconds" in answer and b"connection: close" in answer.lower()
+    assert took < 6  # answered at the time limit, not when the trickle ended
+
+
+def test_the_body_clock_stops_once_the_body_is_whole():
+    from pet.api.limits import BodyClock, BodyTooSlow
+
+    async def scenario() -> list[str]:
+        messages = asyncio.Queue()
+        await messages.put({"type": "http.request", "body": b"{}", "more_body": False})
+        body = BodyClock(messages.get, 0.05)
+        got = [(await body.receive())["type"]]
+
+        async def later():  # a streaming app waits for the client to leave
+            await asyncio.sleep(0.2)
+            await messages.put({"type": "http.disconnect"})
+
+        task = asyncio.create_task(later())
+        got.append((await body.receive())["type"])
+        await task
+
+        stalled = BodyClock(asyncio.Queue().get, 0.05)
+        try:
+            await stalled.receive()
+        except BodyTooSlow:
+            got.append("too slow")
+        return got
+
+    assert asyncio.run(scenario()) == ["http.request", "http.disconnect", "too slow"]
+
+
+@pytest.mark.slow
+def test_headers_that_trickle_in_lose_the_connection(monkeypatch):
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    import pet.api.headerclock
+
+    monkeypatch.setattr(pet.api.headerclock, "HEADER_SECONDS", 2.0)
+    with lan_pet() as lan:
+        where = urlsplit(lan.url)
+        raw = socket.create_connection((where.hostname, where.port), timeout=30)
+        with lan.tls().wrap_socket(raw, server_hostname=where.hostname) as conn:
+            conn.sendall(f"GET /healthz HTTP/1.1\r\nHost: {where.netloc}\r\n".encode())
+            conn.settimeout(1.0)
+            started, closed = time.monotonic(), False
+            for _ in range(10):
+                try:
+                    conn.sendall(b"X")
+                    closed = conn.recv(1024) == b""
+                except TimeoutError:
+                    continue
+                except OSError:
+                    closed = True
+                if closed:
+                    break
+            took = time.monotonic() - started
+        # and a client that sends its request at once is served as ever
+        with lan.client(auth=("pet", PASSWORD)) as client:
+            assert [client.get("/healthz").status_code for _ in range(3)] == [200] * 3
+    assert closed and took < 5

@@ -3,7 +3,9 @@
 The password is kept only as a salted scrypt hash in `<home>/auth.json`
 (mode 0600), beside a random secret that signs session cookies. A session
 token is `<issued>.<nonce>.<mac>`; its key mixes the secret with the password
-hash, so a new password ends every old session.
+hash, so a new password ends every old session. A signed-out session is kept
+in the same file (as a digest, until it would have expired anyway), so a
+restart does not bring it back.
 """
 
 from __future__ import annotations
@@ -32,9 +34,17 @@ SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 SESSION_SECONDS = 30 * 24 * 3600
 #: password attempts allowed per client address before it must wait
 MAX_ATTEMPTS = 10
+#: password checks allowed from all addresses together in the same window: many
+#: addresses (a botnet, or one machine taking many LAN addresses) share this budget
+MAX_GUESSES_IN_ALL = 30
 #: scrypt checks running at once: each takes 16 MB, and guesses must not eat the machine
 MAX_PARALLEL_CHECKS = 2
 ATTEMPT_WINDOW_SECONDS = 600.0
+#: the weakest password the pet accepts from its settings
+MIN_PASSWORD_LENGTH = 8
+MIN_DIGITS_LENGTH = 12
+#: the key of the window that counts every address's guesses together
+ALL_CLIENTS = "*all*"
 # No 0/O, 1/l/i: the generated password is typed on a phone keyboard.
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
@@ -79,7 +89,7 @@ class PasswordRecord:
     def matches(self, password: str) -> bool:
         return hmac.compare_digest(hash_password(password, self.salt, self.n, self.r, self.p), self.digest)
 
-    def to_json(self) -> str:
+    def to_json(self, revoked: dict[str, int] | None = None) -> str:
         return json.dumps(
             {
                 "version": 1,
@@ -90,6 +100,8 @@ class PasswordRecord:
                 "salt": _b64(self.salt),
                 "hash": _b64(self.digest),
                 "session_secret": _b64(self.secret),
+                # signed-out sessions: token digest -> when it would have expired
+                "revoked_sessions": revoked or {},
             },
             indent=2,
         )
@@ -114,17 +126,44 @@ class PasswordRecord:
                 "on the next --lan start, or set PET_PASSWORD"
             ) from None
 
-    def write(self, path: Path) -> None:
+    def write(self, path: Path, revoked: dict[str, int] | None = None) -> None:
         """Atomically, readable by the owner only: never a moment with loose permissions."""
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(self.to_json())
+                out.write(self.to_json(revoked))
+                out.flush()
+                os.fsync(out.fileno())
             os.replace(partial, path)
         finally:
             partial.unlink(missing_ok=True)
+
+
+def read_revoked(path: Path) -> dict[str, int]:
+    """The signed-out sessions kept in auth.json (none in a file from before they were kept)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")).get("revoked_sessions") or {}
+        return {str(digest): int(until) for digest, until in data.items()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
+
+
+def password_problem(password: str) -> str | None:
+    """What is wrong with a chosen password, in words that say what is wanted; None if fine."""
+    wanted = (
+        f"use at least {MIN_PASSWORD_LENGTH} characters that are not all the same, and at least "
+        f"{MIN_DIGITS_LENGTH} if only digits — e.g. four words like 'maple river cold lamp', "
+        "or leave it unset and a strong one is generated"
+    )
+    if len(password) < MIN_PASSWORD_LENGTH:
+        return f"the password is too short ({len(password)} characters): {wanted}"
+    if len(set(password)) == 1:
+        return f"the password is one character repeated: {wanted}"
+    if password.isdigit() and len(password) < MIN_DIGITS_LENGTH:
+        return f"the password is only {len(password)} digits: {wanted}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -144,6 +183,9 @@ def setup_password(settings: Settings) -> PasswordSetup:
     if existing is not None:
         _tighten(path)
     if settings.password:
+        problem = password_problem(settings.password)
+        if problem:
+            raise ConfigError(f"PET_PASSWORD (or password in config.toml): {problem}")
         if existing is not None and existing.matches(settings.password):
             return PasswordSetup(existing, None, "the password setting (PET_PASSWORD or config.toml)")
         record = PasswordRecord.new(settings.password)
@@ -169,18 +211,25 @@ def _tighten(path: Path) -> None:
 class Authenticator:
     """Checks passwords and session tokens; counts wrong passwords per client."""
 
-    def __init__(self, record: PasswordRecord, clock: Callable[[], float] = time.time):
+    def __init__(
+        self, record: PasswordRecord, clock: Callable[[], float] = time.time, store: Path | None = None
+    ):
+        """`store`: the auth.json that keeps signed-out sessions across restarts."""
         self._record = record
         self._clock = clock
+        self._store = store
         self._key = hmac.new(record.secret, b"session:" + record.digest, hashlib.sha256).digest()
         # A right password is remembered as a keyed digest, so API clients that
         # send it with every request do not pay for scrypt each time.
         self._known: set[bytes] = set()
-        self._revoked: set[str] = set()
+        #: signed-out sessions: token digest -> when the token would have expired
+        self._revoked: dict[str, int] = read_revoked(store) if store is not None else {}
         self._lock = threading.Lock()
         self._slow = threading.BoundedSemaphore(MAX_PARALLEL_CHECKS)
         #: password attempts per client address; a right one clears its count
         self.attempts = SlidingWindow(MAX_ATTEMPTS, ATTEMPT_WINDOW_SECONDS)
+        #: password checks from everyone, under the one key ALL_CLIENTS; a right one is given back
+        self.guesses = SlidingWindow(MAX_GUESSES_IN_ALL, ATTEMPT_WINDOW_SECONDS)
 
     def _fingerprint(self, password: str) -> bytes:
         return hmac.new(self._key, b"password:" + password.encode("utf-8"), hashlib.sha256).digest()
@@ -222,10 +271,21 @@ class Authenticator:
             return False
         age = self._clock() - int(issued)
         with self._lock:
-            revoked = token in self._revoked
+            revoked = self._token_digest(token) in self._revoked
         return not revoked and -60 <= age < SESSION_SECONDS
 
+    def _token_digest(self, token: str) -> str:
+        # The file holds no usable cookie: only a keyed digest of it.
+        return hmac.new(self._key, b"revoked:" + token.encode(), hashlib.sha256).hexdigest()
+
     def end_session(self, token: str) -> None:
-        if self.check_session(token):
-            with self._lock:
-                self._revoked.add(token)
+        """Sign the session out, here and (with a store) after a restart."""
+        if not self.check_session(token):
+            return
+        now = int(self._clock())
+        with self._lock:
+            self._revoked[self._token_digest(token)] = int(token.split(".")[0]) + SESSION_SECONDS
+            # a revocation outlives its token by nothing: expired ones are dropped
+            self._revoked = {digest: until for digest, until in self._revoked.items() if until > now}
+            if self._store is not None:
+                self._record.write(self._store, self._revoked)

@@ -3,7 +3,9 @@
 A request passes with a valid session cookie (browsers, after /login) or with
 the password as HTTP Basic or a Bearer token (gradio_client, curl). Anything
 else gets the login page (a browser opening a page), 401 (anything else), or
-429 after too many wrong passwords from its address. Only /login is public.
+429 after too many wrong passwords from its address, or from all addresses
+together. Only /login is public. Wrong passwords and lock-outs are logged
+with the address and the count, never the password tried.
 """
 
 from __future__ import annotations
@@ -12,15 +14,39 @@ import base64
 import binascii
 import html
 import json
+import logging
 import urllib.parse
+from dataclasses import dataclass
 
 from starlette.authentication import AuthCredentials, SimpleUser
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import cookie_parser
 
-from pet.api.auth import SESSION_SECONDS, USER, Authenticator
-from pet.api.limits import ASGIApp, Receive, Scope, Send, client_address, send_json, wait_words
+from pet.api.auth import (
+    ALL_CLIENTS,
+    ATTEMPT_WINDOW_SECONDS,
+    MAX_ATTEMPTS,
+    MAX_GUESSES_IN_ALL,
+    SESSION_SECONDS,
+    USER,
+    Authenticator,
+)
+from pet.api.limits import (
+    ASGIApp,
+    BodyClock,
+    BodyTooSlow,
+    Receive,
+    Scope,
+    Send,
+    body_seconds,
+    client_address,
+    send_json,
+    send_too_slow,
+    wait_words,
+)
 from pet.persona.messages import sign_in_heading
+
+log = logging.getLogger(__name__)
 
 LOGIN_PATH = "/login"
 LOGOUT_PATH = "/logout"
@@ -32,6 +58,23 @@ NOT_SIGNED_IN = (
     f"(user {USER}) or as 'Authorization: Bearer <password>'."
 )
 WRONG_PASSWORD = "Wrong password. Type it as shown in the pet's terminal (or set PET_PASSWORD and restart)."
+
+
+@dataclass(frozen=True)
+class Lockout:
+    """No password is checked for a while: `everyone` when the shared budget is spent."""
+
+    wait: float
+    everyone: bool = False
+
+    def detail(self, client: str) -> str:
+        if self.everyone:
+            return (
+                "Too many wrong passwords from all addresses together: signing in with a password is "
+                f"paused for everyone. Wait {wait_words(self.wait)} and try again (signed-in browsers "
+                "keep working)."
+            )
+        return f"Too many wrong passwords from {client}. Wait {wait_words(self.wait)} and try again."
 
 
 def cookie_name(scope: Scope) -> str:
@@ -103,7 +146,7 @@ class AuthGate:
             await self.app(scope, receive, send)
         elif kind == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": "sign in first"})
-        elif isinstance(verdict, float):
+        elif isinstance(verdict, Lockout):
             await self._locked(scope, send, verdict)
         elif verdict == "none" and _wants_page(scope):
             path = scope["path"] + (
@@ -114,8 +157,8 @@ class AuthGate:
             detail = WRONG_PASSWORD if verdict == "wrong" else NOT_SIGNED_IN
             await send_json(send, 401, detail, {"www-authenticate": f'Bearer realm="{USER}"'})
 
-    async def _identify(self, scope: Scope) -> str | float:
-        """ "ok", "none" (no credentials), "wrong", or the seconds a locked-out client waits."""
+    async def _identify(self, scope: Scope) -> str | Lockout:
+        """ "ok", "none" (no credentials), "wrong", or how long a locked-out client waits."""
         token = cookie_parser(_header(scope, b"cookie")).get(cookie_name(scope))
         if token and self.auth.check_session(token):
             return "ok"
@@ -124,27 +167,35 @@ class AuthGate:
             return "none"
         return await self._try_password(client_address(scope), password_from_header(header) or "")
 
-    async def _try_password(self, client: str, password: str) -> str | float:
-        wait = self.auth.attempts.retry_after(client)
+    async def _try_password(self, client: str, password: str) -> str | Lockout:
+        attempts, guesses = self.auth.attempts, self.auth.guesses
+        wait = attempts.retry_after(client)
         if wait:
-            return max(wait, 1.0)
+            return Lockout(max(wait, 1.0))
+        wait = guesses.retry_after(ALL_CLIENTS)
+        if wait:
+            return Lockout(max(wait, 1.0), everyone=True)
         if self.auth.is_cached(password):
             return "ok"
         # Counted before the slow check, so a burst of parallel guesses
         # cannot all start before the first wrong one is recorded.
-        wait = self.auth.attempts.allow(client)
+        wait = guesses.allow(ALL_CLIENTS)
         if wait:
-            return max(wait, 1.0)
+            return Lockout(max(wait, 1.0), everyone=True)
+        wait = attempts.allow(client)
+        if wait:
+            guesses.give_back(ALL_CLIENTS)
+            return Lockout(max(wait, 1.0))
         if await run_in_threadpool(self.auth.check_password, password):
-            self.auth.attempts.clear(client)
+            attempts.clear(client)
+            guesses.give_back(ALL_CLIENTS)
             return "ok"
+        _log_wrong_password(client, attempts.count(client), guesses.count(ALL_CLIENTS))
         return "wrong"
 
-    async def _locked(self, scope: Scope, send: Send, wait: float) -> None:
-        detail = (
-            f"Too many wrong passwords from {client_address(scope)}. Wait {wait_words(wait)} and try again."
-        )
-        await send_json(send, 429, detail, {"retry-after": str(int(wait) + 1)})
+    async def _locked(self, scope: Scope, send: Send, lockout: Lockout) -> None:
+        detail = lockout.detail(client_address(scope))
+        await send_json(send, 429, detail, {"retry-after": str(int(lockout.wait) + 1)})
 
     async def _login(self, scope: Scope, receive: Receive, send: Send) -> None:
         query = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1"))
@@ -160,18 +211,21 @@ class AuthGate:
                 {"allow": "GET, HEAD, POST"},
             )
             return
-        form = await _read_form(receive)
+        reading = BodyClock(receive, body_seconds(scope["path"]))
+        try:
+            form = await _read_form(reading.receive)
+        except BodyTooSlow:
+            await send_too_slow(send, reading.seconds)
+            return
         if form is None:
             await send_json(send, 413, "A sign-in form is only a password; this one is too large.")
             return
         target = safe_next(form.get("next", target))
         verdict = await self._try_password(client_address(scope), form.get("password", ""))
         browser = "text/html" in _header(scope, b"accept")
-        if isinstance(verdict, float):
+        if isinstance(verdict, Lockout):
             if browser:
-                await _page(
-                    send, 429, login_page(target, f"Too many wrong passwords. Wait {wait_words(verdict)}.")
-                )
+                await _page(send, 429, login_page(target, verdict.detail(client_address(scope))))
             else:
                 await self._locked(scope, send, verdict)
             return
@@ -210,6 +264,23 @@ class AuthGate:
             self.auth.end_session(token)
         await _redirect(
             send, LOGIN_PATH, [("set-cookie", f"{name}=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Lax")]
+        )
+
+
+def _log_wrong_password(client: str, from_there: int, in_all: int) -> None:
+    """One line per wrong password, one more when it starts a lock-out. The
+    password tried is never logged: it may be the right one mistyped."""
+    minutes = wait_words(ATTEMPT_WINDOW_SECONDS)
+    log.warning(
+        "LAN sign-in: wrong password from %s (%d of %d allowed from there, %d of %d from all addresses, "
+        "in %s)", client, from_there, MAX_ATTEMPTS, in_all, MAX_GUESSES_IN_ALL, minutes,
+    )
+    if from_there >= MAX_ATTEMPTS:
+        log.warning("LAN sign-in: %s is locked out after %d wrong passwords in %s", client, from_there, minutes)
+    if in_all >= MAX_GUESSES_IN_ALL:
+        log.warning(
+            "LAN sign-in: password sign-in is paused for every address after %d wrong passwords in %s "
+            "(the last from %s)", in_all, minutes, client,
         )
 
 

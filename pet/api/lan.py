@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-from pet.api.auth import Authenticator, PasswordSetup, setup_password
+from pet.api.auth import AUTH_FILE, Authenticator, PasswordSetup, setup_password
 from pet.api.tls import Certificate, ensure_certificate
 from pet.config import Settings
 
@@ -149,7 +149,8 @@ def prepare_lan(settings: Settings) -> LanAccess:
         ipaddress.ip_address("::1"),
     ]
     certificate = ensure_certificate(settings.home / TLS_FOLDER, ips, hostnames())
-    return LanAccess(password, Authenticator(password.record), certificate)
+    authenticator = Authenticator(password.record, store=settings.home / AUTH_FILE)
+    return LanAccess(password, authenticator, certificate)
 
 
 def print_lan_banner(access: LanAccess, port: int, out: TextIO | None = None) -> None:

@@ -1,12 +1,16 @@
-"""Request limits: a body-size cap and a per-client request rate, as ASGI
-middleware over the whole app (our routes and the mounted Gradio UI alike).
+"""Request limits: a body-size cap, a body time limit and a per-client request
+rate, as ASGI middleware over the whole app (our routes and the mounted Gradio
+UI alike).
 
-Both answer with a short JSON body that says what to do: 413 for a body that
-is too large, 429 (with Retry-After) for too many requests.
+Each answers with a short JSON body that says what to do: 413 for a body that
+is too large, 408 for one that does not arrive in time (a client trickling a
+byte a second would otherwise hold a connection for ever), 429 (with
+Retry-After) for too many requests.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import threading
@@ -24,6 +28,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Any]
 UPLOAD_PATH = "/gradio_api/upload"
 #: multipart framing around an uploaded file (boundaries, part headers)
 UPLOAD_OVERHEAD = 64 * 1024
+#: a request body must arrive whole within this many seconds of its headers
+BODY_SECONDS = 30.0
+#: an upload is larger and may come over slow Wi-Fi
+UPLOAD_BODY_SECONDS = 300.0
 #: how many client addresses a window remembers; the least recently seen go first
 MAX_CLIENTS = 10_000
 #: GETs of the page's scripts, styles and fonts; a page load fetches dozens of
@@ -71,6 +79,18 @@ class SlidingWindow:
             events.append(now)
             return 0.0
 
+    def count(self, key: str) -> int:
+        """Events of `key` still inside the window."""
+        with self._lock:
+            return len(self._recent(key, self._clock()))
+
+    def give_back(self, key: str) -> None:
+        """Forget the latest event of `key` (one that turned out not to count)."""
+        with self._lock:
+            events = self._events.get(key)
+            if events:
+                events.pop()
+
     def clear(self, key: str) -> None:
         with self._lock:
             self._events.pop(key, None)
@@ -81,6 +101,50 @@ def client_address(scope: Scope) -> str:
     socket's peer and an X-Forwarded-For header cannot forge it."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
+
+
+class BodyTooSlow(Exception):
+    """The request body did not arrive whole in time."""
+
+
+def body_seconds(path: str) -> float:
+    """How long the body sent to `path` may take to arrive."""
+    return UPLOAD_BODY_SECONDS if path.rstrip("/") == UPLOAD_PATH else BODY_SECONDS
+
+
+class BodyClock:
+    """Reads a request body with a deadline that starts now (after the headers).
+    Once the body is complete, later reads (an app waiting for the client to
+    go away while it streams) wait as long as they like."""
+
+    def __init__(self, receive: Receive, seconds: float):
+        self._receive = receive
+        self.seconds = seconds
+        self._deadline = asyncio.get_running_loop().time() + seconds
+        self._complete = False
+
+    async def receive(self) -> Message:
+        if self._complete:
+            return await self._receive()
+        remaining = self._deadline - asyncio.get_running_loop().time()
+        try:
+            message = await asyncio.wait_for(self._receive(), max(remaining, 0.0))
+        except TimeoutError:
+            raise BodyTooSlow from None
+        if message["type"] != "http.request" or not message.get("more_body"):
+            self._complete = True
+        return message
+
+
+async def send_too_slow(send: Send, seconds: float) -> None:
+    # Connection: close, so the trickling client does not keep the socket either.
+    await send_json(
+        send,
+        408,
+        f"The request body did not arrive within {wait_words(seconds)}. Send it again "
+        "(on a better connection, or in smaller pieces).",
+        {"connection": "close"},
+    )
 
 
 async def send_json(send: Send, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
@@ -174,12 +238,19 @@ class BodyLimit:
 
         received = 0
         started = refused = False
+        body = BodyClock(receive, body_seconds(path))
 
         async def counted_receive() -> Message:
             nonlocal received, refused
             if refused:
                 return {"type": "http.disconnect"}
-            message = await receive()
+            try:
+                message = await body.receive()
+            except BodyTooSlow:
+                refused = True
+                if not started:
+                    await send_too_slow(send, body.seconds)
+                return {"type": "http.disconnect"}
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > cap:
@@ -193,7 +264,7 @@ class BodyLimit:
         async def guarded_send(message: Message) -> None:
             nonlocal started
             if refused:
-                return  # our 413 is the answer; the app's late reply goes nowhere
+                return  # our 413 or 408 is the answer; the app's late reply goes nowhere
             if message["type"] == "http.response.start":
                 started = True
             await send(message)

@@ -13,6 +13,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from pet import __version__
+from pet.api.headerclock import HeaderClockProtocol
 from pet.api.lan import LanAccess, prepare_lan
 from pet.api.limits import BodyLimit, RateLimit
 from pet.app import App
@@ -88,6 +89,10 @@ class RunningServer:
 
 
 ALL_INTERFACES = "0.0.0.0"
+#: an idle kept-alive connection is closed after this many seconds
+KEEP_ALIVE_SECONDS = 5
+#: the request line and headers together may not be larger
+MAX_HEADER_BYTES = 16 * 1024
 
 
 def bind_host(settings: Settings) -> str:
@@ -159,6 +164,14 @@ def make_server(app: App, port: int | None = None, *, host: str | None = None,
         # Never behind a proxy: the socket's peer is the client, and a
         # forwarded-for header must not pick another address for the limits.
         proxy_headers=False,
+        # A client that opens a connection and sends nothing more is let go
+        # soon; headers larger than this, or slower than HEADER_SECONDS, are
+        # refused. h11 is named because both are its settings (httptools, if
+        # installed, would otherwise be picked). A slow body meets
+        # BodyLimit's clock.
+        http=HeaderClockProtocol,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         **tls,
     )
     return uvicorn.Server(config)

@@ -1,0 +1,45 @@
+"""Request headers must arrive whole in time.
+
+uvicorn lets a client send its headers as slowly as it likes: one byte a
+second keeps a connection (and a slot of the machine) for hours, and its
+keep-alive timer is reset by every byte. This protocol closes a connection
+whose request headers are not complete within HEADER_SECONDS of the
+connection opening or of the previous answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+#: the request line and headers must be complete within this many seconds
+HEADER_SECONDS = 10.0
+
+
+class HeaderClockProtocol(H11Protocol):
+    _header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._start_header_clock()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._start_header_clock()  # the next request on this connection gets its own time
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+        super().connection_lost(exc)
+
+    def _start_header_clock(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+        self._header_timer = self.loop.call_later(HEADER_SECONDS, self._headers_too_slow)
+
+    def _headers_too_slow(self) -> None:
+        # IDLE: h11 has not yet seen a whole request line and headers.
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
