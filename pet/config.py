@@ -47,7 +47,8 @@ class Settings:
     embedded_model: str = "small"
     #: a GGUF file to run instead of the packaged model
     embedded_model_path: str = ""
-    embedded_context: int = 2048
+    #: tokens; the tools section takes ~1,300 of them, history a quarter
+    embedded_context: int = 4096
     #: llama.cpp threads; 0 picks them at load from the cores that are free
     #: (two threads on two busy cores ran many times slower than one)
     embedded_threads: int = 0

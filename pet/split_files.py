@@ -13,8 +13,8 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 _CHUNK = 1 << 20
 

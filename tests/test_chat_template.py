@@ -58,10 +58,25 @@ def test_qwen_renders_a_call_and_its_result_as_the_model_was_trained(qwen):
     )
 
 
-def test_qwen_without_tools_and_with_several_system_messages(qwen):
-    prompt = qwen.render([Message("system", "A."), Message("user", "hi"), Message("system", "B.")])
-    # merged into one, first: some templates refuse a second system message
-    assert prompt == "<|im_start|>system\nA.\n\nB.<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+def test_leading_system_messages_merge_and_a_late_one_stays_in_place(qwen):
+    messages = [Message("system", "A."), Message("system", "A2."), Message("user", "hi"),
+                Message("assistant", "hello"), Message("system", "Now 20:01."), Message("user", "and now?")]
+    assert qwen.abilities.late_system
+    assert qwen.render(messages) == (
+        "<|im_start|>system\nA.\n\nA2.<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n"
+        "<|im_start|>assistant\nhello<|im_end|>\n<|im_start|>system\nNow 20:01.<|im_end|>\n"
+        "<|im_start|>user\nand now?<|im_end|>\n<|im_start|>assistant\n"
+    )
+
+
+def test_a_template_that_refuses_a_late_system_message_gets_it_in_the_first():
+    strict = ChatTemplate(
+        "{% for m in messages %}{% if m.role == 'system' and not loop.first %}"
+        "{{ raise_exception('System role only first') }}{% endif %}[{{ m.role }}] {{ m.content }}\n{% endfor %}"
+    )
+    assert not strict.abilities.late_system
+    assert strict.render([Message("system", "A."), Message("user", "hi"), Message("system", "B."),
+                          Message("user", "yo")]) == "[system] A.\n\nB.\n[user] hi\n[user] yo\n"
 
 
 def test_the_call_the_pet_writes_is_the_call_the_template_writes(qwen):

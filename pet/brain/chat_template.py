@@ -22,8 +22,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from jinja2 import TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -88,14 +89,14 @@ def parse_call(text: str) -> ToolCall:
     try:
         data = json.loads(body, strict=False)  # the grammar lets raw newlines into strings
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-            raise ValueError('expected {"name": NAME, "arguments": {...}}')
+            raise TypeError('expected {"name": NAME, "arguments": {...}}')
         arguments = data.get("arguments", {})
         if isinstance(arguments, str):  # some models send the arguments as a JSON string
             arguments = json.loads(arguments)
         if not isinstance(arguments, dict):
-            raise ValueError("arguments must be a JSON object")
+            raise TypeError("arguments must be a JSON object")
         return ToolCall(name=data["name"], arguments=arguments)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         match = re.search(r'"name"\s*:\s*"([^"]*)"', body)
         return ToolCall(
             name=match.group(1) if match else "unknown",
@@ -103,12 +104,26 @@ def parse_call(text: str) -> ToolCall:
         )
 
 
+def _describe_tool(tool: ToolSpec) -> str:
+    """One tool in a line or few: `- name(arg: type, opt?: type): what it does`.
+    A model never trained on tool schemas reads this better than JSON, and
+    it costs a third of the tokens."""
+    props: dict[str, Any] = tool.parameters.get("properties", {}) or {}
+    required = set(tool.parameters.get("required", []) or [])
+    params = []
+    for pname, pschema in props.items():
+        ptype = pschema.get("type", "any") if isinstance(pschema, dict) else "any"
+        params.append(f"{pname}{'' if pname in required else '?'}: {ptype}")
+    line = f"- {tool.name}({', '.join(params)}): {tool.description.strip()}"
+    for pname, pschema in props.items():
+        if isinstance(pschema, dict) and pschema.get("description"):
+            line += f"\n    {pname}: {pschema['description']}"
+    return line
+
+
 def describe_tools(tools: Sequence[ToolSpec]) -> str:
-    """The tools section for a template that has none: each tool as JSON."""
-    lines = [TOOLS_FALLBACK_HEADING]
-    lines += [json.dumps(tool_json(t)["function"], ensure_ascii=False) for t in tools]
-    lines.append(TOOLS_FALLBACK_RULE)
-    return "\n".join(lines)
+    """The tools section for a template that has none."""
+    return "\n".join([TOOLS_FALLBACK_HEADING, *(_describe_tool(t) for t in tools), TOOLS_FALLBACK_RULE])
 
 
 @dataclass(frozen=True)
@@ -118,6 +133,8 @@ class TemplateAbilities:
     tools: bool
     tool_calls: bool
     tool_results: bool
+    #: a system message after the first turns is rendered where it stands
+    late_system: bool
 
 
 class ChatTemplate:
@@ -164,22 +181,33 @@ class ChatTemplate:
             tool_calls=shows([user, {"role": "assistant", "content": "", "tool_calls": [call]}]),
             tool_results=shows([user, {"role": "assistant", "content": "", "tool_calls": [call]},
                                 {"role": "tool", "content": _PROBE, "tool_call_id": "c1", "name": "x"}]),
+            late_system=shows([{"role": "system", "content": "s"}, user, {"role": "assistant", "content": "a"},
+                               {"role": "system", "content": _PROBE}, user]),
         )
 
     def render(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *,
                add_generation_prompt: bool = True) -> str:
         """The prompt text for `messages`, ending where the assistant's answer
-        begins. System messages are merged into one, first: some templates
-        refuse a second one."""
+        begins. The leading system messages are merged into one. A later one
+        (the volatile end of the pet's prompt, placed late so that the cached
+        prefix stays long) stays where it is when the template renders it
+        there; otherwise it joins the first."""
         able = self.abilities
-        system = "\n\n".join(m.content for m in messages if m.role == "system")
+        lead = 0
+        while lead < len(messages) and messages[lead].role == "system":
+            lead += 1
+        late = [m for m in messages[lead:] if m.role == "system"]
+        first = [m.content for m in messages[:lead]] + ([] if able.late_system else [m.content for m in late])
+        system = "\n\n".join(first)
         if tools and not able.tools:
             system = f"{system}\n\n{describe_tools(tools)}" if system else describe_tools(tools)
         names_by_id = {c.id: c.name for m in messages for c in m.tool_calls}
         dicts: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
-        for message in messages:
+        for message in messages[lead:]:
             if message.role != "system":
                 dicts.append(_as_dict(message, able, names_by_id))
+            elif able.late_system:
+                dicts.append({"role": "system", "content": message.content})
         tool_dicts = [tool_json(t) for t in tools] if tools and able.tools else None
         return self._raw(dicts, tool_dicts, add_generation_prompt)
 

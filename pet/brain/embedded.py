@@ -33,7 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-DEFAULT_N_CTX = 2048
+#: Qwen's tools section alone is ~1,300 tokens for the pet's 13 tools
+DEFAULT_N_CTX = 4096
 #: 0: choose at load from the cores that are free (see auto_threads)
 DEFAULT_THREADS = 0
 MAX_AUTO_THREADS = 4
@@ -95,6 +96,9 @@ class EmbeddedChatModel:
 
     #: tool calls come only through the grammar, so JSON in prose is never a call
     constrained_tool_calls = True
+    #: llama.cpp re-reads only what follows the longest prefix shared with
+    #: the last prompt: the agent puts the volatile part of its prompt late
+    reuses_prompt_prefix = True
 
     def __init__(
         self,
@@ -393,14 +397,19 @@ def _fit_prompt(
     what follows it: the current turn's tool calls and results) stay. If that
     is still too long, the longest of those loses its middle.
     """
-    system = "\n\n".join(m.content for m in messages if m.role == "system") or None
+    lead = 0
+    while lead < len(messages) and messages[lead].role == "system":
+        lead += 1
+    system = "\n\n".join(m.content for m in messages[:lead]) or None
 
     def render_prompt(system: str | None, turns: Sequence[Message]) -> str:
         return render([Message("system", system), *turns] if system else turns)
 
-    turns = [m for m in messages if m.role != "system"]
+    turns = list(messages[lead:])
     users = [i for i, m in enumerate(turns) if m.role == "user"]
     keep_from = users[-1] if users else max(0, len(turns) - 1)
+    while keep_from > 0 and turns[keep_from - 1].role == "system":
+        keep_from -= 1  # the turn's own system note (time, memories) stays with it
     tokens = _tokenize(llm, render_prompt(system, turns))
     while len(tokens) > limit and keep_from > 0:
         # Dropping whole chunks keeps the cut at the same message for several

@@ -177,9 +177,8 @@ def damaged_parts(rung: Rung, *, hashes: bool) -> list[Part]:
         if path is None:
             continue
         size, digest = _recorded(part)
-        if size is not None and path.stat().st_size != size:
-            damaged.append(part)
-        elif hashes and digest is not None and sha256_of(path) != digest:
+        wrong_size = size is not None and path.stat().st_size != size
+        if wrong_size or (hashes and digest is not None and sha256_of(path) != digest):
             damaged.append(part)
     return damaged
 
