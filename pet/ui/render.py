@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from pet.agent.confirm import AWAITING, DECLINED
 from pet.events import Event, Notice, Reply, StoredMessage, TextDelta, ToolCall, ToolFinished, ToolStarted
-from pet.persona.prompt import detect_language
+from pet.text import detect_language
 from pet.tools.registry import ToolRegistry
 
 ChatMessage = dict[str, Any]
