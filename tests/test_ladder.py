@@ -266,3 +266,16 @@ def test_the_small_model_makes_a_constrained_call_in_its_native_format_when_forc
 
 if sys.platform == "win32":  # pragma: no cover
     pytestmark = pytest.mark.skip("the fake packages use POSIX paths")
+
+
+def test_the_chat_header_says_which_rung_runs_and_how_to_get_a_better_brain(tmp_path):
+    from pet.app import build
+    from pet.ui.chat import status_line
+
+    app = build(load_settings({"brain": "embedded", "embedded_model": "small"}), scheduler="off")
+    try:
+        line = status_line(app)
+    finally:
+        app.close()
+    assert "`embedded small: Qwen2.5-Coder-0.5B-Instruct`" in line
+    assert "ollama pull qwen2.5:3b" in line and "PET_EMBEDDED_MODEL=medium" in line
