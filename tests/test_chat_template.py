@@ -58,15 +58,24 @@ def test_qwen_renders_a_call_and_its_result_as_the_model_was_trained(qwen):
     )
 
 
-def test_leading_system_messages_merge_and_a_late_one_stays_in_place(qwen):
-    messages = [Message("system", "A."), Message("system", "A2."), Message("user", "hi"),
-                Message("assistant", "hello"), Message("system", "Now 20:01."), Message("user", "and now?")]
+def test_a_later_system_message_stays_in_place(qwen):
     assert qwen.abilities.late_system
+    messages = [Message("system", "A."), Message("user", "hi"), Message("assistant", "hello"),
+                Message("system", "Now 20:01."), Message("user", "and now?")]
     assert qwen.render(messages) == (
-        "<|im_start|>system\nA.\n\nA2.<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n"
+        "<|im_start|>system\nA.<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n"
         "<|im_start|>assistant\nhello<|im_end|>\n<|im_start|>system\nNow 20:01.<|im_end|>\n"
         "<|im_start|>user\nand now?<|im_end|>\n<|im_start|>assistant\n"
     )
+
+
+def test_on_the_first_turn_the_volatile_part_still_follows_the_tools(qwen):
+    # the first turn's prompt must be a prefix of the second's up to the history
+    first = qwen.render([Message("system", "A."), Message("system", "Now 20:00."), Message("user", "hi")], [REMEMBER])
+    second = qwen.render([Message("system", "A."), Message("user", "hi"), Message("assistant", "hello"),
+                          Message("system", "Now 20:01."), Message("user", "and now?")], [REMEMBER])
+    shared = first.index("<|im_start|>system\nNow 20:00.")
+    assert first[:shared] == second[:shared] and first[:shared].endswith("</tool_call><|im_end|>\n")
 
 
 def test_a_template_that_refuses_a_late_system_message_gets_it_in_the_first():

@@ -188,14 +188,12 @@ class ChatTemplate:
     def render(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *,
                add_generation_prompt: bool = True) -> str:
         """The prompt text for `messages`, ending where the assistant's answer
-        begins. The leading system messages are merged into one. A later one
-        (the volatile end of the pet's prompt, placed late so that the cached
-        prefix stays long) stays where it is when the template renders it
-        there; otherwise it joins the first."""
+        begins. A system message after the first (the volatile end of the
+        pet's prompt, placed late so that the cached prefix stays long, even
+        when no history stands between them) stays where it is when the
+        template renders it there; otherwise it joins the first."""
         able = self.abilities
-        lead = 0
-        while lead < len(messages) and messages[lead].role == "system":
-            lead += 1
+        lead = 1 if messages and messages[0].role == "system" else 0
         late = [m for m in messages[lead:] if m.role == "system"]
         first = [m.content for m in messages[:lead]] + ([] if able.late_system else [m.content for m in late])
         system = "\n\n".join(first)

@@ -397,10 +397,8 @@ def _fit_prompt(
     what follows it: the current turn's tool calls and results) stay. If that
     is still too long, the longest of those loses its middle.
     """
-    lead = 0
-    while lead < len(messages) and messages[lead].role == "system":
-        lead += 1
-    system = "\n\n".join(m.content for m in messages[:lead]) or None
+    lead = 1 if messages and messages[0].role == "system" else 0
+    system = messages[0].content if lead else None
 
     def render_prompt(system: str | None, turns: Sequence[Message]) -> str:
         return render([Message("system", system), *turns] if system else turns)
