@@ -105,7 +105,8 @@ def test_a_template_without_tools_still_shows_tools_calls_and_results():
         TOOLS,
     )
     assert prompt.startswith("<|im_start|>system\nBe kind.\n\nYou can use these tools:\n")
-    assert '{"name": "remember", "description": "Store a fact about the person for later."' in prompt
+    assert "- remember(content: string): Store a fact about the person for later.\n    content: the fact to remember" \
+        in prompt
     assert prompt.endswith(
         "<|im_start|>user\nMy cat is Tom.<|im_end|>\n"
         '<|im_start|>assistant\n<tool_call>\n{"name": "remember", "arguments": {"content": "cat is Tom"}}\n'
