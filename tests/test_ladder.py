@@ -279,3 +279,16 @@ def test_the_chat_header_says_which_rung_runs_and_how_to_get_a_better_brain(tmp_
         app.close()
     assert "`embedded small: Qwen2.5-Coder-0.5B-Instruct`" in line
     assert "ollama pull qwen2.5:3b" in line and "PET_EMBEDDED_MODEL=medium" in line
+
+
+def test_threads_are_the_idle_cores_less_one_and_at_least_one(monkeypatch):
+    from pet.brain import embedded
+
+    monkeypatch.setattr(embedded.os, "sched_getaffinity", lambda _pid: set(range(2)), raising=False)
+    for load, threads in ((0.0, 1), (11.5, 1)):
+        monkeypatch.setattr(embedded.os, "getloadavg", lambda load=load: (load, load, load))
+        assert embedded.auto_threads() == threads
+    monkeypatch.setattr(embedded.os, "sched_getaffinity", lambda _pid: set(range(8)), raising=False)
+    for load, threads in ((0.2, 4), (4.4, 3), (7.9, 1)):
+        monkeypatch.setattr(embedded.os, "getloadavg", lambda load=load: (load, load, load))
+        assert embedded.auto_threads() == threads

@@ -71,15 +71,17 @@ def find_smollm2_gguf() -> Path | None:
 
 
 def auto_threads() -> int:
-    """Threads for llama.cpp: the cores not already busy, at least one.
-    On a loaded machine two threads ran 4-50x slower than one (a thread
-    that loses its core stalls the others at every step)."""
+    """Threads for llama.cpp: the idle cores less one spare, at least one.
+    llama.cpp's threads wait for each other at every step, so one that loses
+    its core stalls them all: on 2 busy cores, 2 threads generated 6-33x slower
+    than 1 (README, Figures). The spare core is for the rest of
+    the pet and whatever else the machine runs."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     try:
         busy = os.getloadavg()[0]
     except OSError:
         busy = 0.0
-    return max(1, min(MAX_AUTO_THREADS, int(cores - busy)))
+    return max(1, min(MAX_AUTO_THREADS, round(cores - busy) - 1))
 
 
 @dataclass(frozen=True)
