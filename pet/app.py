@@ -285,7 +285,8 @@ class App:
             self.scheduler.shutdown()
         # An in-process model still generating in a worker thread (a brief's
         # rewording past its time limit) must stop before the process ends.
-        # A model the caller gave (tests, benchmarks) is the caller's to close.
+        # A brain given to build() belongs to the caller, who may share it
+        # between apps (the tool benchmark builds one app per case).
         close_model = getattr(self.brain.model, "close", None)
         if callable(close_model) and self.brain.tier != "custom":
             close_model()

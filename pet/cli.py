@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Sequence
 
 from pet import __version__
-from pet.config import BRAINS, Settings, load_settings
+from pet.config import BRAINS, EMBEDDED_MODELS, Settings, load_settings
 from pet.errors import PetError, StorageError
 
-_FLAG_KEYS = ("home", "port", "brain", "model", "base_url", "persona", "log_level", "workspace", "lan")
+_FLAG_KEYS = ("home", "port", "brain", "model", "embedded_model", "base_url", "persona", "log_level", "workspace",
+              "lan")
 
 
 def _add_settings_flags(parser: argparse.ArgumentParser, *, port: bool = True, brain: bool = True) -> None:
@@ -26,6 +27,8 @@ def _add_settings_flags(parser: argparse.ArgumentParser, *, port: bool = True, b
         parser.add_argument("--brain", choices=BRAINS,
                             help="auto (default): the server if it answers, else embedded")
         parser.add_argument("--model", help="model name on the server (default qwen2.5:3b)")
+        parser.add_argument("--embedded-model", dest="embedded_model", choices=EMBEDDED_MODELS,
+                            help="the packaged model of the embedded brain (default small)")
         parser.add_argument("--base-url", dest="base_url", help="OpenAI-compatible server (default Ollama's)")
         parser.add_argument("--persona", help="persona name in assets/personas or a .toml path")
     parser.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING, ERROR")

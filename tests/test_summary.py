@@ -388,7 +388,9 @@ def test_history_tokens_setting_and_the_embedded_budget():
     assert history_budget(settings, "server") == 800
     # The embedded brain's small window: a quarter of it, so folding happens
     # before the brain would have to drop turns itself.
-    assert history_budget(settings, "embedded") == settings.embedded_context // 4
+    default = load_settings(environ={})
+    assert history_budget(default, "embedded") == default.embedded_context // 4 < default.history_tokens
+    assert history_budget(settings, "embedded") == min(800, settings.embedded_context // 4)
 
 
 def test_a_huge_old_conversation_is_read_in_a_bounded_window(pet_home):

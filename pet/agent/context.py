@@ -8,7 +8,7 @@ from typing import Protocol, Sequence
 
 from pet.events import MemoryRecord, Message, StoredMessage
 from pet.persona.model import Persona
-from pet.persona.prompt import system_prompt
+from pet.persona.prompt import system_prompt_parts
 
 
 class HistorySource(Protocol):
@@ -109,7 +109,14 @@ def build_context(
     with_tools: bool,
     memory_tokens: int = 600,
     summarizer: HistorySummarizer | None = None,
+    volatile_last: bool = False,
 ) -> TurnContext:
+    """The messages for one turn: the system prompt, earlier messages (or a
+    summary of the oldest and the recent ones verbatim) and the new message.
+    With `volatile_last` the system prompt's volatile end (the time and the
+    recalled memories) comes as a second system message just before the new
+    message, so that a brain which caches the prompt's prefix re-reads only
+    the last exchange and this turn's part."""
     summary = ""
     if summarizer is None:
         earlier = earlier_messages(history.history(conversation_id, limit=history_messages))
@@ -126,10 +133,18 @@ def build_context(
     recalled = memories.for_context(
         pet_id, text, memory_tokens, limit=recall_limit, earlier=recent_user[::-1]
     )
-    system = system_prompt(
+    stable, volatile = system_prompt_parts(
         persona, now=now, adopted=adopted, language=language, memories=recalled, tools=with_tools,
         memory_tokens=memory_tokens,
     )
+    if volatile_last:
+        # The summary changes only when older turns fold into it, which
+        # changes the history after it anyway: it stays with the stable part.
+        system = stable + ("\n\n" + SUMMARY_HEADING + summary if summary else "")
+        return TurnContext(
+            [Message("system", system), *earlier, Message("system", volatile), Message("user", text)], recalled
+        )
+    system = stable + "\n" + volatile
     if summary:
         # In the one system message: some chat templates refuse a second one.
         system += "\n\n" + SUMMARY_HEADING + summary

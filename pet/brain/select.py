@@ -38,10 +38,15 @@ def server_brain(settings: Settings) -> ChatModel:
 
 def embedded_brain(settings: Settings) -> ChatModel:
     from pet.brain.embedded import EmbeddedChatModel
+    from pet.brain.ladder import RUNGS
 
     path = Path(settings.embedded_model_path).expanduser() if settings.embedded_model_path else None
     return EmbeddedChatModel(
-        model_path=path, n_ctx=settings.embedded_context, n_threads=settings.embedded_threads
+        model_path=path,
+        n_ctx=settings.embedded_context,
+        n_threads=settings.embedded_threads,
+        rung=RUNGS[settings.embedded_model],
+        home=settings.home,
     )
 
 

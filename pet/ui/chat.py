@@ -32,9 +32,11 @@ CSS = """
 
 def status_line(app: App) -> str:
     choice = app.brain
+    # the embedded brain says how to get a better one (a server model, a bigger rung)
+    advice = getattr(choice.model, "advice", "")
     return (
         f"**{app.persona.full_name()}** · 🧠 `{choice.model.label}` "
-        f"<span class='pet-status'>({choice.reason})</span>"
+        f"<span class='pet-status'>({choice.reason}){' — ' + advice if advice else ''}</span>"
     )
 
 

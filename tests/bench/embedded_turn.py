@@ -55,7 +55,7 @@ def main() -> None:
     os.environ["PET_HOME"] = tempfile.mkdtemp(prefix="pet-bench-")
 
     from pet.app import build
-    from pet.brain.embedded import EmbeddedChatModel, _fit_prompt, _system_with_tools
+    from pet.brain.embedded import EmbeddedChatModel, _fit_prompt
     from pet.config import load_settings
 
     embedded = EmbeddedChatModel()
@@ -76,8 +76,12 @@ def main() -> None:
         generated = recorder.usage.completion_tokens
 
         messages, tools = recorder.last
-        system = _system_with_tools(messages, tools)
-        prompt_tokens = _fit_prompt(llm, system, messages, embedded.n_ctx - 256 - 64)
+
+        def render(turns, tools=tools):
+            return embedded.template.render(turns, tools)
+
+        prompt_tokens = _fit_prompt(llm, render, messages,
+                                    embedded.n_ctx - 256 - 64)
         llm.reset()
         started = time.perf_counter()
         count = 0

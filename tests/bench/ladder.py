@@ -1,0 +1,147 @@
+"""Time to first token, turn by turn, for one rung of the embedded ladder.
+
+    python tests/bench/ladder.py --rung small --threads 1 [--layout current|volatile-last]
+
+Runs a short conversation (5 turns, reflexes off) through the whole pet with
+the real persona prompt and tools, on a clock that moves a minute per turn
+as a real chat does, with a few memories to recall. For each turn it prints
+the prompt tokens, how many of them llama.cpp could reuse from its cache, the
+time to the first token the model sends, and the whole model time. Then a
+40-token reply on the last conversation, and the process's peak RSS.
+
+`--layout current` sends the whole system prompt first (as for a server
+brain); `volatile-last` (what the embedded brain asks for) puts its volatile
+end, the time and the recalled memories, in a system message just before
+the new message, so that llama.cpp's prefix cache covers the rest. Timings
+on a shared machine are noisy: the load average is printed with each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+TURNS = [
+    "你好呀！今天过得怎么样？",
+    "我今天加班到很晚，有点累。",
+    "你喜欢吃什么？",
+    "周末我想去公园散步，你觉得呢？",
+    "给我讲个简短的笑话吧。",
+]
+MEMORIES = ["主人养了一只叫Tom的猫", "主人喜欢喝绿茶", "主人晚上11点以后写代码", "主人住在杭州"]
+
+
+class Timed:
+    """Wraps the embedded model: times each call's first part and its end."""
+
+    def __init__(self, model, layout: str):
+        self.model = model
+        self.label = model.label
+        # the agent puts the time and the memories late for a brain that says so
+        self.reuses_prompt_prefix = layout == "volatile-last"
+        self.calls: list[dict] = []
+
+    def stream(self, messages, tools=(), **kwargs):
+        llm = self.model._llm
+        cached = list(llm._input_ids) if llm is not None else []
+        started, cpu = time.perf_counter(), time.process_time()
+        first = first_cpu = None
+        for part in self.model.stream(messages, tools, **kwargs):
+            if first is None:
+                first, first_cpu = time.perf_counter() - started, time.process_time() - cpu
+            if hasattr(part, "usage") and part.usage is not None:
+                prompt = part.usage.prompt_tokens
+                reused = 0
+                current = list(self.model._llm._input_ids)
+                while reused < min(len(cached), len(current)) and cached[reused] == current[reused]:
+                    reused += 1
+                self.calls.append({"prompt_tokens": prompt, "reused": min(reused, prompt), "first_s": first,
+                                   "first_cpu_s": first_cpu, "total_s": time.perf_counter() - started,
+                                   "total_cpu_s": time.process_time() - cpu,
+                                   "completion_tokens": part.usage.completion_tokens,
+                                   "tool_calls": [c.name for c in part.tool_calls]})
+            yield part
+
+    def complete(self, messages, tools=(), **kwargs):
+        from pet.brain.base import complete_from_stream
+
+        return complete_from_stream(self.stream(messages, tools, **kwargs))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rung", default="small")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--layout", choices=("current", "volatile-last"), default="current")
+    parser.add_argument("--models-home", default=os.path.join(tempfile.gettempdir(), "pet-bench-models"),
+                        help="where joined models are kept between runs")
+    args = parser.parse_args()
+    os.environ["PET_HOME"] = tempfile.mkdtemp(prefix="pet-bench-")
+
+    from pet.app import build
+    from pet.brain import ladder
+    from pet.brain.embedded import EmbeddedChatModel
+    from pet.config import load_settings
+    from pet.events import Message
+
+    rung = ladder.RUNGS[args.rung]
+    model = EmbeddedChatModel(rung=rung, home=Path(args.models_home), n_threads=args.threads)
+    started = time.perf_counter()
+    model.load()
+    load_s = time.perf_counter() - started
+    timed = Timed(model, args.layout)
+    minute = [0]
+    base = dt.datetime(2026, 12, 1, 20, 0, tzinfo=dt.UTC)
+    app = build(load_settings({"reflexes": False}), brain=timed, clock=lambda: base + dt.timedelta(minutes=minute[0]),
+                scheduler="off")
+    pet_id = app.pet.id
+    for fact in MEMORIES:
+        app.memories.remember(pet_id, fact)
+    conversation = app.new_conversation()
+    print(f"{rung.label}, {args.threads} thread(s), layout {args.layout}; load {load_s:.2f} s; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {time.strftime('%H:%M UTC', time.gmtime())}")
+    turns = []
+    for i, text in enumerate(TURNS, 1):
+        minute[0] = i
+        before = len(timed.calls)
+        reply = ""
+        for event in app.agent.run(conversation, text):
+            if type(event).__name__ == "Reply":
+                reply = event.text
+        calls = timed.calls[before:]
+        first = calls[0]
+        turns.append({"turn": i, **first, "calls": len(calls), "reply": reply})
+        print(f"turn {i}: prompt {first['prompt_tokens']} tok, reused {first['reused']}, "
+              f"first token {first['first_s']:.2f} s ({first['first_cpu_s']:.2f} CPU-s), "
+              f"model {sum(c['total_s'] for c in calls):.2f} s ({sum(c['total_cpu_s'] for c in calls):.2f} CPU-s) "
+              f"({len(calls)} call(s), {first['completion_tokens']} tok{', tools ' + str(first['tool_calls']) if first['tool_calls'] else ''})"
+              f" — {reply[:60]!r}", flush=True)
+
+    # A 40-token reply on the conversation so far (its prefix is cached).
+    history = [Message("system", "你是小钳，一只住在主人电脑里的小龙虾。"), Message("user", "给我讲一个关于小龙虾的长故事。")]
+    model.complete(history, max_tokens=4)  # the prompt is read and cached
+    started, cpu = time.perf_counter(), time.process_time()
+    done = model.complete(history, max_tokens=40, temperature=0.7)
+    forty, forty_cpu = time.perf_counter() - started, time.process_time() - cpu
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"40-token reply: {done.usage.completion_tokens} tokens in {forty:.2f} s ({forty_cpu:.2f} CPU-s) "
+          f"({done.usage.completion_tokens / forty:.1f} tok/s, prompt cached); peak RSS {rss:.0f} MB; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(json.dumps({"rung": rung.key, "threads": args.threads, "layout": args.layout, "load_s": load_s,
+                      "turns": turns, "forty_s": forty, "forty_cpu_s": forty_cpu, "forty_tokens": done.usage.completion_tokens,
+                      "rss_mb": rss}, ensure_ascii=False))
+    app.close()
+    model.close()
+
+
+if __name__ == "__main__":
+    main()
