@@ -96,3 +96,9 @@ def test_numbers_that_are_no_sum_are_left_alone(text):
 )
 def test_an_expression_is_found_anywhere_in_a_message(text, expression):
     assert arithmetic.expression_in(text) == expression
+
+
+@pytest.mark.parametrize("text", [";", " ; ", "; ;", "then", "then then", "，", "再", ";?"])
+def test_pauses_alone_are_no_sum_and_no_crash(text):
+    # found by the API's schema fuzzing: {"message": ";"} was an IndexError (HTTP 500)
+    assert arithmetic.read(text) is None

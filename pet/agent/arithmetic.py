@@ -155,6 +155,8 @@ def _spoken(text: str) -> str | None:
         else:
             groups[-1].append(_SYMBOLS.get(piece, piece))
     groups = [g for g in groups if g]
+    if not groups:
+        return None  # only pauses (";", "then"): nothing to add up
     if any(g[0] not in "+-*/^" for g in groups[1:]):
         return None  # "3, 4": a list, not a sum
     expression = " ".join(groups[0])
