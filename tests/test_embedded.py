@@ -55,7 +55,7 @@ def _gguf_or_skip() -> Path:
 
 @pytest.fixture(scope="module")
 def model() -> EmbeddedChatModel:
-    brain = EmbeddedChatModel(_gguf_or_skip())
+    brain = EmbeddedChatModel(_gguf_or_skip(), n_ctx=2048)  # a smaller window keeps the overlong test quick
     brain.load()
     return brain
 

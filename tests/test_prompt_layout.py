@@ -21,7 +21,7 @@ NOW = dt.datetime(2027, 3, 1, 9, 30, tzinfo=SHANGHAI)
 
 def test_the_two_parts_are_the_whole_prompt_and_only_the_second_moves_with_the_clock():
     memories = (MemoryRecord(3, "has a cat called Mochi"),)
-    args = dict(adopted=dt.date(2027, 2, 1), language="en", memories=memories)
+    args = {"adopted": dt.date(2027, 2, 1), "language": "en", "memories": memories}
     stable, volatile = system_prompt_parts(XIAOQIAN, now=NOW, **args)
     assert system_prompt(XIAOQIAN, now=NOW, **args) == stable + "\n" + volatile
     assert volatile.startswith("Now it is Monday 2027-03-01 09:30") and MEMORY_HEADING in volatile
