@@ -462,14 +462,10 @@ class Agent:
                     turn.messages.append(Message("user", correction(unsupported)))
                     continue
                 if unsupported:
-                    honest = gate.text[: gate.emitted].rstrip()
-                    line = honest_notice(unsupported, turn.language, self.persona)
-                    yield TextDelta((" " if honest else "") + line)
-                    yield Notice(_says(turn.language,
-                                       "The pet claimed something it did not do; the claim was withheld.",
-                                       "宠物说了一件没做的事，这句话已拦下。"), "warning")
-                    yield from self._finish(turn, shown_before + (honest + " " if honest else "") + line,
-                                            streamed=False, emit=False)
+                    yield from self._end_with_line(
+                        turn, shown_before, gate, honest_notice(unsupported, turn.language, self.persona),
+                        _says(turn.language, "The pet claimed something it did not do; the claim was withheld.",
+                              "宠物说了一件没做的事，这句话已拦下。"))
                     return
                 check = turn.figure_check()
                 if check is not None and check.unsupported(final):
@@ -518,13 +514,20 @@ class Agent:
                 yield TextDelta(rest)
             yield from self._finish(turn, shown_before + final)
             return
-        shown = gate.text[: gate.emitted].rstrip()
         ok_sum = asked.expression and result.ok
         line = f"{asked.expression} = {result.content}" if ok_sum else plain_result(result)
+        yield from self._end_with_line(
+            turn, shown_before, gate, line,
+            _says(turn.language, "The pet stated a figure no tool gave; the program's own figure is shown.",
+                  "宠物说的数字没有工具依据，已换成程序算出的结果。"))
+
+    def _end_with_line(self, turn: _Turn, shown_before: str, gate: _StreamGate, line: str,
+                       notice: str) -> Iterator[Event]:
+        """A guard held the rest of the reply back: after what the person
+        already saw comes the program's own `line`, with a warning notice."""
+        shown = gate.text[: gate.emitted].rstrip()
         yield TextDelta((" " if shown else "") + line)
-        yield Notice(_says(turn.language,
-                           "The pet stated a figure no tool gave; the program's own figure is shown.",
-                           "宠物说的数字没有工具依据，已换成程序算出的结果。"), "warning")
+        yield Notice(notice, "warning")
         yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line,
                                 streamed=False, emit=False)
 
