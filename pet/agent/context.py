@@ -45,6 +45,10 @@ class HistorySummarizer(Protocol):
         code stands in for them and the fold is marked due (`take_due`)."""
         ...
 
+    def fold(self, conversation_id: int, earlier: Sequence[StoredMessage]) -> str | None:
+        """Fold what no longer fits now; how the summary was made, or None."""
+        ...
+
     def take_due(self, conversation_id: int) -> bool:
         """Whether a turn found this conversation's fold due (and forget it)."""
         ...
@@ -86,11 +90,7 @@ def fold_history(summarizer: HistorySummarizer, history: HistorySource, conversa
     """Fold what no longer fits into the stored summary (the model writes
     it, checked). Returns how it was made ("model" or "extractive"), or None
     when nothing needed folding."""
-    before = summarizer.folded_through(conversation_id)
-    summarizer.condense(conversation_id, _unfolded(summarizer, history, conversation_id, history_messages))
-    if summarizer.folded_through(conversation_id) == before:
-        return None
-    return getattr(summarizer, "last_method", None) or "model"
+    return summarizer.fold(conversation_id, _unfolded(summarizer, history, conversation_id, history_messages))
 
 
 def build_context(

@@ -467,8 +467,6 @@ class HistorySummarizer:
         self.store = store
         self.budget_tokens = budget_tokens
         self.max_messages = max_messages
-        #: how the last fold's summary was made ("model" or "extractive")
-        self.last_method: str | None = None
         self._due: set[int] = set()
         self._due_lock = threading.Lock()
 
@@ -483,6 +481,15 @@ class HistorySummarizer:
 
     def _fits(self, messages: Sequence[StoredMessage], tokens: int, count: int) -> bool:
         return len(messages) <= count and sum(message_tokens(m.message) for m in messages) <= tokens
+
+    def fold(self, conversation_id: int, earlier: Sequence[StoredMessage]) -> str | None:
+        """Fold what of `earlier` no longer fits into the stored summary now.
+        Returns how that summary was made ("model" or "extractive"), or None
+        when nothing needed folding."""
+        before = self.folded_through(conversation_id)
+        self.condense(conversation_id, earlier)
+        latest = self.store.latest(conversation_id)
+        return latest.method if latest is not None and latest.through_message_id != before else None
 
     def folded_through(self, conversation_id: int) -> int:
         """The id of the last message already in the summary (0: none)."""
@@ -512,7 +519,6 @@ class HistorySummarizer:
                 self._due.add(conversation_id)
             return Condensed(extractive_summary([m.message for m in folded], previous, SUMMARY_TOKENS), recent)
         summary = summarize(self.model, [m.message for m in folded], previous=previous)
-        self.last_method = summary.method
         self.store.save(conversation_id, folded[-1].id, summary.text, summary.method)
         log.info(
             "folded %d messages of conversation %d into the summary (%s)", len(folded), conversation_id, summary.method
