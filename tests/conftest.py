@@ -50,3 +50,15 @@ def pet_home(tmp_path, monkeypatch):
     # no joining; the ones about the bigger rungs ask for them.
     monkeypatch.setenv("PET_EMBEDDED_MODEL", "tiny")
     return home
+
+
+@pytest.fixture
+def shanghai_persona(tmp_path, monkeypatch):
+    """The default pet, living in Asia/Shanghai: tests with a fixed clock in
+    that zone get the same local day and hour on any machine."""
+    from pet.persona.model import PERSONA_DIR
+
+    text = (PERSONA_DIR / "xiaoqian.toml").read_text(encoding="utf-8")
+    path = tmp_path / "xiaoqian-shanghai.toml"
+    path.write_text(text.replace('timezone = "local"', 'timezone = "Asia/Shanghai"'), encoding="utf-8")
+    monkeypatch.setenv("PET_PERSONA", str(path))

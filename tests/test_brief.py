@@ -405,17 +405,7 @@ def test_pet_brief_without_now_explains_itself(capsys):
 # --- the daily job in the running app ------------------------------------------------------
 
 
-@pytest.fixture
-def shanghai_pet(tmp_path, monkeypatch):
-    from pet.persona.model import PERSONA_DIR
-
-    text = (PERSONA_DIR / "xiaoqian.toml").read_text(encoding="utf-8")
-    path = tmp_path / "xiaoqian-shanghai.toml"
-    path.write_text(text.replace('timezone = "local"', 'timezone = "Asia/Shanghai"'), encoding="utf-8")
-    monkeypatch.setenv("PET_PERSONA", str(path))
-
-
-def test_the_daily_job_puts_one_brief_per_morning_in_the_inbox(workspace, shanghai_pet, monkeypatch):
+def test_the_daily_job_puts_one_brief_per_morning_in_the_inbox(workspace, shanghai_persona, monkeypatch):
     from apscheduler.util import ref_to_obj
 
     from pet.app import build

@@ -18,14 +18,7 @@ ZONE = ZoneInfo("Asia/Shanghai")
 NOW = dt.datetime(2026, 11, 29, 10, 15, tzinfo=ZONE)  # a Sunday morning
 
 
-@pytest.fixture(autouse=True)
-def shanghai_persona(tmp_path, monkeypatch):
-    from pet.persona.model import PERSONA_DIR
-
-    text = (PERSONA_DIR / "xiaoqian.toml").read_text(encoding="utf-8")
-    path = tmp_path / "xiaoqian-shanghai.toml"
-    path.write_text(text.replace('timezone = "local"', 'timezone = "Asia/Shanghai"'), encoding="utf-8")
-    monkeypatch.setenv("PET_PERSONA", str(path))
+pytestmark = pytest.mark.usefixtures("shanghai_persona")  # the default pet in NOW's zone (conftest)
 
 
 def turn(model, text):

@@ -27,14 +27,7 @@ def english_sentences(text: str) -> list[str]:
     return ENGLISH_RUN.findall(QUOTED.sub("", text))
 
 
-@pytest.fixture(autouse=True)
-def shanghai_persona(tmp_path, monkeypatch):
-    from pet.persona.model import PERSONA_DIR
-
-    text = (PERSONA_DIR / "xiaoqian.toml").read_text(encoding="utf-8")
-    path = tmp_path / "xiaoqian-shanghai.toml"
-    path.write_text(text.replace('timezone = "local"', 'timezone = "Asia/Shanghai"'), encoding="utf-8")
-    monkeypatch.setenv("PET_PERSONA", str(path))
+pytestmark = pytest.mark.usefixtures("shanghai_persona")  # the default pet in NOW's zone (conftest)
 
 
 @pytest.fixture

@@ -183,15 +183,7 @@ def test_slash_help_new_and_unknown():
 # --- through the agent --------------------------------------------------------------
 
 
-@pytest.fixture(autouse=True)
-def shanghai_persona(tmp_path, monkeypatch):
-    """The default pet, living in Asia/Shanghai (NOW's zone)."""
-    from pet.persona.model import PERSONA_DIR
-
-    text = (PERSONA_DIR / "xiaoqian.toml").read_text(encoding="utf-8")
-    path = tmp_path / "xiaoqian-shanghai.toml"
-    path.write_text(text.replace('timezone = "local"', 'timezone = "Asia/Shanghai"'), encoding="utf-8")
-    monkeypatch.setenv("PET_PERSONA", str(path))
+pytestmark = pytest.mark.usefixtures("shanghai_persona")  # the default pet in NOW's zone (conftest)
 
 
 def make_app(model, **settings):
