@@ -137,9 +137,21 @@ def test_same_call_three_times_stops_the_loop():
     app = make_app(model, max_model_calls=8)
     events = run(app, "what time is it")
     assert len(model.calls) == 3
-    assert len([e for e in events if isinstance(e, ToolFinished)]) == 2  # the third was not run
+    assert model.calls[2].tools == ()  # after the repeat, one more chance without tools
+    assert len([e for e in events if isinstance(e, ToolFinished)]) == 1  # the repeats were not run
     assert any("same tool call three times" in e.text for e in events if isinstance(e, Notice))
     assert "round in circles" in events[-1].text
+
+
+def test_a_call_asked_for_again_is_not_run_twice_and_the_model_words_the_reply_without_tools():
+    remember = call("remember", content="I like green tea")
+    model = ScriptedModel([Completion("", (remember,)), Completion("", (remember,)), "Noted, green tea it is!"])
+    app = make_app(model, max_model_calls=8)
+    events = run(app, "Remember that I like green tea.")
+    assert len([e for e in events if isinstance(e, ToolFinished)]) == 1
+    assert [len(recorded.tools) > 0 for recorded in model.calls] == [True, True, False]
+    assert not any(isinstance(e, Notice) for e in events)
+    assert events[-1].text.endswith("Noted, green tea it is!")
 
 
 def test_tool_call_written_as_text_is_parsed_and_not_shown():

@@ -28,9 +28,17 @@ class RepeatGuard:
         self.limit = limit
         self._seen: Counter[str] = Counter()
 
+    @staticmethod
+    def _key(call: ToolCall) -> str:
+        return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False, default=str)
+
+    def seen(self, call: ToolCall) -> bool:
+        """True when this very call was already asked for in the turn."""
+        return self._seen[self._key(call)] > 0
+
     def hit(self, call: ToolCall) -> bool:
         """Record the call; True when it has now been asked for `limit` times."""
-        key = call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False, default=str)
+        key = self._key(call)
         self._seen[key] += 1
         return self._seen[key] >= self.limit
 

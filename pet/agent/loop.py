@@ -478,6 +478,13 @@ class Agent:
                 return
 
             calls = _unique_ids(calls)  # results are matched to calls by id
+            if specs and all(repeats.seen(call) for call in calls):
+                # Small models often ask again for the call they just made. Its
+                # result is already in the messages: ask for the reply without tools.
+                log.info("repeated tool call at step %d; asking for the reply without tools", step)
+                repeats.hit(calls[0])
+                specs = []
+                continue
             if any(repeats.hit(call) for call in calls):
                 self._record_calls(turn, prose, calls)
                 yield Notice(_says(turn.language,
