@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from pet import __version__
 from pet.config import BRAINS, EMBEDDED_MODELS, Settings, load_settings
 from pet.errors import PetError, StorageError
+
+if TYPE_CHECKING:
+    from pet.app import App
+
+log = logging.getLogger(__name__)
 
 _FLAG_KEYS = ("home", "port", "brain", "model", "embedded_model", "base_url", "persona", "log_level", "workspace",
               "lan")
@@ -241,6 +247,24 @@ def _setup_logging(settings: Settings, command: str | None = None, *, level_aske
                   to_file=command not in ("doctor", "export", "import"))
 
 
+def _warm_in_background(app: "App") -> None:
+    """The embedded model reads the stable start of the pet's prompt while the
+    person opens the page, so the first reply does not wait for it."""
+    import threading
+
+    def warm() -> None:
+        try:
+            runtime, conversation = app.turn_target()
+            took = time.perf_counter()
+            tokens = runtime.agent.warm(conversation)
+            if tokens:
+                log.info("read %d prompt tokens ahead in %.1f s", tokens, time.perf_counter() - took)
+        except Exception as exc:  # a cache warm-up never stops the pet
+            log.warning("prompt warm-up failed: %s", exc)
+
+    threading.Thread(target=warm, name="prompt-warm-up", daemon=True).start()
+
+
 def run(settings: Settings) -> int:
     started = time.perf_counter()
     from pet.api.server import bind_host, check_port
@@ -256,6 +280,7 @@ def run(settings: Settings) -> int:
     from pet.api.server import start_in_thread
 
     running = start_in_thread(app)
+    _warm_in_background(app)
     print(f"chat:        {running.url}  (ready in {time.perf_counter() - started:.1f} s; Ctrl+C stops)")
     if running.access is not None:
         from pet.api.lan import print_lan_banner

@@ -47,14 +47,15 @@ def _server_env() -> dict[str, str]:
 class LlamaServer:
     """`python -m llama_cpp.server` serving one GGUF on 127.0.0.1."""
 
-    def __init__(self, gguf: Path, *, alias: str, n_ctx: int = 2048, n_threads: int = 2):
+    def __init__(self, gguf: Path, *, alias: str, n_ctx: int = 2048, n_threads: int = 2,
+                 extra: tuple[str, ...] = ()):
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self.command = [
             sys.executable, "-m", "llama_cpp.server",
             "--model", str(gguf), "--model_alias", alias,
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--n_ctx", str(n_ctx), "--n_threads", str(n_threads),
+            "--n_ctx", str(n_ctx), "--n_threads", str(n_threads), *extra,
         ]  # fmt: skip
         self.process: subprocess.Popen[bytes] | None = None
         # A file, not a pipe: a full pipe would block the chatty server.

@@ -424,3 +424,35 @@ def test_two_calls_with_one_id_each_get_their_own_result():
     assert len(results) == 2 and "5" in results[0] + results[1] and "40" in results[0] + results[1]
     sent = [m for m in model.calls[-1].messages if m.role == "tool"]
     assert len({m.tool_call_id for m in sent}) == 2  # the model can tell the answers apart
+
+
+class _Warmable(ScriptedModel):
+    reuses_prompt_prefix = True
+
+    def __init__(self):
+        super().__init__()
+        self.warmed: list[tuple[list[Message], list[str]]] = []
+
+    def warm(self, messages, tools=()):
+        self.warmed.append((list(messages), [t.name for t in tools]))
+        return 42
+
+
+def test_warming_hands_the_brain_the_prompt_up_to_where_a_new_message_begins():
+    model = _Warmable()
+    app = make_app(model)
+    conversation = app.current_conversation()
+    app.conversations.append(conversation, Message("user", "I like oolong"))
+    app.conversations.append(conversation, Message("assistant", "Oolong is lovely!"))
+    assert app.agent.warm(conversation) == 42
+    (messages, tools), = model.warmed
+    assert [m.role for m in messages] == ["system", "user", "assistant"]
+    assert messages[-1].content == "Oolong is lovely!"
+    assert "remember" in tools
+    # the time is the volatile part: it comes with the turn, not in the warmed prefix
+    assert "Now it is" not in messages[0].content and "现在是" not in messages[0].content
+
+
+def test_a_brain_without_a_prefix_cache_is_not_warmed():
+    app = make_app(ScriptedModel())
+    assert app.agent.warm(app.current_conversation()) == 0

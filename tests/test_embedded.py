@@ -263,3 +263,18 @@ def test_a_schema_the_grammar_cannot_express_falls_back_with_a_warning(model, ca
         completion = model.complete([SYSTEM, Message("user", "hello")], (odd,), max_tokens=16)
     assert "without constraints" in caplog.text
     assert completion.text or completion.tool_calls
+
+
+def test_warming_reads_a_prefix_of_the_next_turns_prompt(model):
+    system = Message("system", "You are Pip, a small cheerful robot. Answer in one short sentence.")
+    earlier = [Message("user", "Hi Pip!"), Message("assistant", "Hello! Beep boop.")]
+    read = model.warm([system, *earlier])
+    assert read > 10
+    warmed = list(model._llm._input_ids)
+    assert len(warmed) == read
+    model.complete([system, *earlier, Message("user", "How are you?")], max_tokens=4)
+    after = list(model._llm._input_ids)
+    # the turn's prompt starts with what was warmed (all but the last token or two,
+    # where the tokenizer may split the boundary differently)
+    shared = next((i for i, (a, b) in enumerate(zip(warmed, after, strict=False)) if a != b), len(warmed))
+    assert shared >= read - 2

@@ -304,6 +304,25 @@ class Agent:
 
     # -- the turn -----------------------------------------------------------
 
+    def warm(self, conversation_id: int) -> int:
+        """Let a brain that caches the prompt's prefix read this conversation's
+        prompt, up to where a new message's part begins, before the person
+        writes. Returns the tokens read (0: nothing to do)."""
+        warm = getattr(self.brain, "warm", None)
+        if warm is None or not getattr(self.brain, "reuses_prompt_prefix", False):
+            return 0
+        specs = self.tools.specs()
+        context = build_context(
+            persona=self.persona, pet_id=self.pet.id, adopted=self.pet.adopted_on,
+            conversation_id=conversation_id, text="", language=self.persona.languages[0],
+            now=self.clock().astimezone(self.persona.zone()), history=self.conversations,
+            memories=self.memories, history_messages=self.config.history_messages,
+            recall_limit=self.config.recall_limit, memory_tokens=self.config.memory_tokens,
+            with_tools=bool(specs), summarizer=self.summarizer, volatile_last=True,
+        )
+        # the last two are this turn's: the volatile system note and the message
+        return int(warm(context.messages[:-2], specs))
+
     def _turn(self, conversation_id: int, raw_text: str, trace: TurnTrace) -> Iterator[Event]:
         text = clean_text(raw_text)
         language = self._language(conversation_id, text)

@@ -294,6 +294,26 @@ class EmbeddedChatModel:
             temp = DEFAULT_TEMPERATURE if temperature is None else temperature
             yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(tools))
 
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
+        """Read the start of a coming prompt (the system prompt, the tools and
+        the earlier messages) into llama.cpp's cache now, so that the first
+        turn re-reads only what follows it. Returns the tokens read."""
+        with self._lock:
+            llm = self._load()
+            template = self.template
+            assert template is not None
+            try:
+                text = template.render(messages, tools, add_generation_prompt=False)
+                tokens = _tokenize(llm, text)[: self.n_ctx // 2]
+                if self._closing.is_set():
+                    return 0
+                llm.reset()
+                llm.eval(tokens)
+            except (RuntimeError, TemplateRenderError) as exc:
+                log.warning("could not warm the embedded model's prompt cache: %s", exc)
+                return 0
+            return len(tokens)
+
     # --- generation ------------------------------------------------------------
 
     def _generate(

@@ -1,6 +1,6 @@
 """Time to first token, turn by turn, for one rung of the embedded ladder.
 
-    python tests/bench/ladder.py --rung small --threads 1 [--layout current|volatile-last]
+    python tests/bench/ladder.py --rung small --threads 1 [--layout current|volatile-last] [--warm]
 
 Runs a short conversation (5 turns, reflexes off) through the whole pet with
 the real persona prompt and tools, on a clock that moves a minute per turn
@@ -71,6 +71,9 @@ class Timed:
                                    "tool_calls": [c.name for c in part.tool_calls]})
             yield part
 
+    def warm(self, messages, tools=()):
+        return self.model.warm(messages, tools)
+
     def complete(self, messages, tools=(), **kwargs):
         from pet.brain.base import complete_from_stream
 
@@ -84,6 +87,8 @@ def main() -> None:
     parser.add_argument("--layout", choices=("current", "volatile-last"), default="current")
     parser.add_argument("--models-home", default=os.path.join(tempfile.gettempdir(), "pet-bench-models"),
                         help="where joined models are kept between runs")
+    parser.add_argument("--warm", action="store_true",
+                        help="read the prompt's stable start before turn 1, as `run` does at start")
     args = parser.parse_args()
     os.environ["PET_HOME"] = tempfile.mkdtemp(prefix="pet-bench-")
 
@@ -107,6 +112,9 @@ def main() -> None:
     for fact in MEMORIES:
         app.memories.remember(pet_id, fact)
     conversation = app.new_conversation()
+    if args.warm:
+        started = time.perf_counter()
+        print(f"warm-up: {app.agent.warm(conversation)} tokens read in {time.perf_counter() - started:.2f} s")
     print(f"{rung.label}, {args.threads} thread(s), layout {args.layout}; load {load_s:.2f} s; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {time.strftime('%H:%M UTC', time.gmtime())}")
     turns = []
