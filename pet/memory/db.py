@@ -157,6 +157,14 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _reason(exc: SQLAlchemyError) -> str:
+    """What went wrong, in the database's own words: never the SQL statement
+    or its parameters (the person's text), which SQLAlchemy's message carries
+    and which must reach neither a page nor the log."""
+    orig = getattr(exc, "orig", None)
+    return str(orig) if orig is not None else type(exc).__name__
+
+
 class Database:
     def __init__(self, engine: Engine, fts: bool = False):
         self.engine = engine
@@ -175,7 +183,7 @@ class Database:
                 session.commit()
             except SQLAlchemyError as exc:
                 session.rollback()
-                raise StorageError(f"database error: {exc}") from exc
+                raise StorageError(f"database error: {_reason(exc)}") from exc
             except BaseException:
                 session.rollback()
                 raise
