@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from pet.errors import StorageError
 from pet.memory import replica
 from pet.memory.models import Base, InboxRow, MemoryRow, MemoryVectorRow, SchemaVersion, SummaryRow, TraceRow
+from pet.memory.opening import check_database_file
 from pet.private import private_file
 
 log = logging.getLogger(__name__)
@@ -234,6 +235,7 @@ def open_database(url: str) -> Database:
                     f"cannot create the database {path} ({exc.strerror or exc}) — check that folder's "
                     "permissions, or start with another --home"
                 ) from exc
+            check_database_file(path)  # damaged or read-only: refused before anything writes
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
