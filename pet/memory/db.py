@@ -236,10 +236,11 @@ def open_database(url: str) -> Database:
                     "permissions, or start with another --home"
                 ) from exc
             check_database_file(path)  # damaged or read-only: refused before anything writes
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        # hide_parameters: an error's text (and so a logged traceback) never carries the person's words
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True, hide_parameters=True)
     try:
         _migrate(engine)
         with engine.connect() as conn:
@@ -257,5 +258,5 @@ def open_database(url: str) -> Database:
                 with engine.begin() as conn:
                     upkeep(conn)
             except SQLAlchemyError as exc:
-                log.warning("%s: %s", left, exc)
+                log.warning("%s: %s", left, _reason(exc))
     return Database(engine, fts)
