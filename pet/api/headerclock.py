@@ -5,6 +5,11 @@ second keeps a connection (and a slot of the machine) for hours, and its
 keep-alive timer is reset by every byte. This protocol closes a connection
 whose request headers are not complete within HEADER_SECONDS of the
 connection opening or of the previous answer.
+
+The same clock covers what is left of a body after its answer: a route that
+answers without reading the body (a 404, a refusal, a bad upload) would
+otherwise let the client trickle the rest for ever, since BodyLimit's clock
+only runs while the app reads.
 """
 
 from __future__ import annotations
@@ -40,6 +45,14 @@ class HeaderClockProtocol(H11Protocol):
         self._header_timer = self.loop.call_later(HEADER_SECONDS, self._headers_too_slow)
 
     def _headers_too_slow(self) -> None:
+        if self.transport.is_closing():
+            return
         # IDLE: h11 has not yet seen a whole request line and headers.
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        waiting_for_headers = self.conn.their_state is h11.IDLE
+        # Answered, yet the client is still sending that request's body.
+        answered_mid_body = self.conn.their_state is h11.SEND_BODY and self.conn.our_state in (
+            h11.DONE,
+            h11.MUST_CLOSE,
+        )
+        if waiting_for_headers or answered_mid_body:
             self.transport.close()

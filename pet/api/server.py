@@ -115,6 +115,7 @@ def guard(api: FastAPI, settings: Settings, access: LanAccess | None, host: str)
     from pet.api.gate import AuthGate
     from pet.api.headers import SafeHeaders
     from pet.api.hosts import HostCheck, accepted_hosts
+    from pet.api.nofetch import NoRemoteFiles
 
     hosts = (
         accepted_hosts(host)
@@ -123,13 +124,14 @@ def guard(api: FastAPI, settings: Settings, access: LanAccess | None, host: str)
     )
     # The last added runs first: the headers (on every answer, refusals
     # included), the host check (a rebinding page meets no gate, no login
-    # page), the rate limit, the gate (which reads no body of a stranger),
-    # then the body cap.
+    # page), no fetching of remote files (for anyone), the rate limit, the
+    # gate (which reads no body of a stranger), then the body cap.
     api.add_middleware(BodyLimit, max_body=settings.max_body_kb * 1024,
                        max_upload=settings.max_upload_mb * 1024 * 1024)
     if access is not None:
         api.add_middleware(AuthGate, auth=access.authenticator)
         api.add_middleware(RateLimit, per_minute=settings.requests_per_minute)
+    api.add_middleware(NoRemoteFiles)
     api.add_middleware(HostCheck, hosts=hosts)
     api.add_middleware(SafeHeaders)
 

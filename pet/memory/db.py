@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from pet.errors import StorageError
 from pet.memory import replica
 from pet.memory.models import Base, InboxRow, MemoryRow, MemoryVectorRow, SchemaVersion, SummaryRow, TraceRow
+from pet.memory.opening import check_database_file
 from pet.private import private_file
 
 log = logging.getLogger(__name__)
@@ -157,6 +158,14 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _reason(exc: SQLAlchemyError) -> str:
+    """What went wrong, in the database's own words: never the SQL statement
+    or its parameters (the person's text), which SQLAlchemy's message carries
+    and which must reach neither a page nor the log."""
+    orig = getattr(exc, "orig", None)
+    return str(orig) if orig is not None else type(exc).__name__
+
+
 class Database:
     def __init__(self, engine: Engine, fts: bool = False):
         self.engine = engine
@@ -175,7 +184,7 @@ class Database:
                 session.commit()
             except SQLAlchemyError as exc:
                 session.rollback()
-                raise StorageError(f"database error: {exc}") from exc
+                raise StorageError(f"database error: {_reason(exc)}") from exc
             except BaseException:
                 session.rollback()
                 raise
@@ -226,10 +235,12 @@ def open_database(url: str) -> Database:
                     f"cannot create the database {path} ({exc.strerror or exc}) — check that folder's "
                     "permissions, or start with another --home"
                 ) from exc
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+            check_database_file(path)  # damaged or read-only: refused before anything writes
+        # hide_parameters: an error's text (and so a logged traceback) never carries the person's words
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True, hide_parameters=True)
     try:
         _migrate(engine)
         with engine.connect() as conn:
@@ -247,5 +258,5 @@ def open_database(url: str) -> Database:
                 with engine.begin() as conn:
                     upkeep(conn)
             except SQLAlchemyError as exc:
-                log.warning("%s: %s", left, exc)
+                log.warning("%s: %s", left, _reason(exc))
     return Database(engine, fts)

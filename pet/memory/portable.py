@@ -268,10 +268,28 @@ def parse_export(data: Any) -> dict[str, list[dict]]:
     return tables
 
 
+#: an export file larger than this is not read (it would be parsed in memory whole)
+MAX_EXPORT_BYTES = 1024**3
+#: an export nests four deep (the file, its tables, a table's rows, a row);
+#: Python's parser stops with a RecursionError far deeper, said here in words
+TOO_DEEP = (
+    "is not a pet export (its JSON nests far deeper than an export does: objects inside "
+    "lists inside objects hundreds of times). Choose a file made by `python run.py export`"
+)
+
+
 def read_export(path: Path) -> dict[str, list[dict]]:
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_EXPORT_BYTES:
+            raise ExportFileError(
+                f"{path} is {size:,} bytes, larger than the {MAX_EXPORT_BYTES:,} bytes an export may be; "
+                "nothing was imported"
+            )
         data = json.loads(path.read_bytes().decode("utf-8"))
+    except RecursionError:
+        raise ExportFileError(f"{path} {TOO_DEEP}") from None
     except FileNotFoundError:
         raise ExportFileError(f"no such file: {path}") from None
     except OSError as exc:
@@ -284,6 +302,8 @@ def read_export(path: Path) -> dict[str, list[dict]]:
         return parse_export(data)
     except ExportFileError as exc:
         raise ExportFileError(f"{path}: {exc}") from None
+    except RecursionError:  # a deep value quoted in a message about a column
+        raise ExportFileError(f"{path} {TOO_DEEP}") from None
 
 
 # --- import ------------------------------------------------------------------

@@ -418,7 +418,8 @@ def summarize(
         lost = missing(text, source)
         if not lost:
             return Summary(text, "model")
-        log.info("summary attempt %d dropped %s", attempt + 1, lost)
+        # the items are the person's words: counted in the log, never quoted
+        log.info("summary attempt %d dropped %d must-keep items", attempt + 1, len(lost))
         messages += [
             Message("assistant", text),
             Message("user", RETRY_NOTE.format(items="\n".join(f"- {item}" for item in lost))),

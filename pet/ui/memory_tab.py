@@ -13,7 +13,7 @@ from typing import Any
 import gradio as gr
 
 from pet.app import App
-from pet.errors import PetError
+from pet.errors import PetError, StorageError
 from pet.events import MemoryRecord
 from pet.memory.portable import export_to, import_from
 from pet.memory.recall import read_id
@@ -28,6 +28,12 @@ def _row(memory: MemoryRecord) -> list[Any]:
     updated = memory.updated_at.strftime("%Y-%m-%d %H:%M") if memory.updated_at else ""
     return [memory.id, memory.content, "📌" if memory.pinned else "", WHO.get(memory.asserted_by, memory.asserted_by),
             state, updated]
+
+
+def search_trouble(exc: StorageError) -> str:
+    """What the page says when the memories cannot be listed: the store's
+    reason (never its SQL) and what to try."""
+    return f"⚠️ that search could not run ({exc}) — try fewer or shorter words"
 
 
 class MemoryPanel:
@@ -48,7 +54,10 @@ class MemoryPanel:
             found = [m for m in (store.get(self._pet, number),) if m is not None]
             return [_row(m) for m in found if view == "all" or m.status == view]
         options = {"forgotten": True} if view == "forgotten" else {"status": "pending"} if view == "pending" else {}
-        return [_row(m) for m in store.listing(self._pet, contains=query, **options)]
+        try:
+            return [_row(m) for m in store.listing(self._pet, contains=query, **options)]
+        except StorageError as exc:
+            raise gr.Error(search_trouble(exc), print_exception=False) from exc
 
     def _id(self, memory_id: Any) -> int:
         number = read_id(str(memory_id)) if memory_id not in (None, "") else None
