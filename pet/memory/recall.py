@@ -292,6 +292,21 @@ def words(text: str) -> list[str]:
     return list(found)
 
 
+#: words that ask for everything rather than name a topic ("what do you know about me?")
+_GENERAL = frozenset(
+    """everything anything all stuff things thing about know remember recall me myself life 一切 所有 全部 事 事情
+    东西 了解 关于 哪些 多少 自己 情况 信息 资料""".split()
+)
+_GENERAL_TERMS = _GENERAL | {stem(word) for word in _GENERAL}
+
+
+def about_the_person(text: str) -> bool:
+    """Whether a question about memories asks what the pet knows of the
+    person in general ("me", "what do you know about me?", "你记得我什么"),
+    not about a topic: no word of it names one."""
+    return all(word in _GENERAL_TERMS for word in words(text))
+
+
 def segment_pieces(terms: Sequence[Term]) -> list[str]:
     """The two- and three-character pieces of the longer Chinese segments,
     whose rows `split_segment` needs."""

@@ -69,7 +69,10 @@ memory (replica.py), not from a lookup in the table each:
    one plus their kind's fit is highest: of the many rows that hold just
    the person's name, those of the kind asked about.
 5. When that finds fewer than `limit` memories (a small home, or a query
-   whose only terms are short), LIKE looks for the short terms too.
+   whose only terms are short), LIKE looks for the short terms too, in the
+   newest LIKE_RECENT rows (a range of rowids, never the whole table: a
+   one-character word, or a two-character one at the very end of an older
+   memory, is left to meaning there).
 
 A term's related words are one more list: the newest RELATED_CAP rows
 matching the OR of their phrases (concepts.phrases; a two-character word's
@@ -172,8 +175,8 @@ LINE_TOKENS = 4
 #: a two-character term in at most this many rows (by its trigrams' counts) is read from the
 #: index's instances, not by the OR of its trigrams (step 2.)
 INSTANCE_ROWS = 2048
-#: rows the LIKE fallback of the FTS5 path reads
-LIKE_POOL = 2000
+#: rows the LIKE fallback of the FTS5 path reads at most, of the newest LIKE_RECENT rowids
+LIKE_POOL, LIKE_RECENT = 2000, 5000
 #: rows the LIKE path reads at most, and scores in full
 LIKE_ROWS = 20_000
 _VOCAB = "temp.memories_fts_vocab"
@@ -326,6 +329,53 @@ def for_context(
             chosen.append(row_id)
             said.add(rows[row_id][1])
             left -= cost
+    return chosen
+
+
+#: kinds of fact (kinds.py) that pass: what happened once, small talk, a mood
+PASSING_KINDS = ("event", "chat", "mood", "schedule")
+#: the newest memories an overview chooses from, besides the pinned ones
+OVERVIEW_POOL = 300
+#: what a memory not in the person's own words (the pet inferred it) counts for in an overview
+INFERRED = 0.7
+
+
+def overview(conn: Connection, pet_id: int, limit: int, *, meaning: bool = False,
+             now: dt.datetime | None = None) -> list[int]:
+    """Ids of what the pet knows about the person, for "what do you know
+    about me?": every pinned memory first (oldest first), then of the newest
+    OVERVIEW_POOL the most useful: lasting facts (by the kinds' classifier,
+    when `meaning` and it are there: not an event, small talk or a mood) in
+    the person's own words, newer first among equals; one of each fact,
+    `limit` in all (pinned ones too, when there are more than `limit`).
+    Through the indexes on (pet_id, pinned) and (pet_id, updated_at)."""
+    now = now or utcnow()
+    live = _live(pet_id)
+    pinned = conn.execute(
+        select(MemoryRow.id, MemoryRow.key)
+        .where(MemoryRow.pet_id == pet_id, MemoryRow.pinned.is_(True), *live[1:])
+        .order_by(MemoryRow.id)
+    ).all()
+    newest = conn.execute(
+        select(MemoryRow.id, MemoryRow.key, MemoryRow.asserted_by, MemoryRow.updated_at)
+        .where(MemoryRow.pet_id == pet_id, *live[1:])
+        .order_by(MemoryRow.updated_at.desc(), MemoryRow.id.desc()).limit(OVERVIEW_POOL)
+    ).all()
+    passing = meanings.kind_shares(conn, pet_id, [row.id for row in newest], PASSING_KINDS) if meaning else {}
+    useful = {
+        row.id: (1.5 - passing.get(row.id, 0.0)) * (1.0 if row.asserted_by == "person" else INFERRED)
+        * _lift(False, row.updated_at, now)
+        for row in newest
+    }
+    ranked = sorted(newest, key=lambda row: (useful[row.id], row.id), reverse=True)
+    chosen: list[int] = []
+    said: set[str] = set()
+    for row_id, key in [*((row.id, row.key) for row in pinned), *((row.id, row.key) for row in ranked)]:
+        if len(chosen) >= limit:
+            break
+        if key not in said and row_id not in chosen:
+            said.add(key)
+            chosen.append(row_id)
     return chosen
 
 
@@ -816,7 +866,8 @@ def _short_terms(index: _Index, pet_id: int, terms: list[Term], related: list[Te
     if not short:
         return []
     seen = {row.id for row in rows}
-    return [row for row in _like_rows(index.cursor, pet_id, short, now) if row.id not in seen]
+    return [row for row in _like_rows(index.cursor, pet_id, short, now, index.n - LIKE_RECENT)
+            if row.id not in seen]
 
 
 def _df_from_rows(index: _Index, terms: list[Term], lists: _Lists, rows: list[_Row],
@@ -883,11 +934,13 @@ def _julian(now: dt.datetime) -> str:
     return now.isoformat(sep=" ")
 
 
-def _like_rows(cursor, pet_id: int, terms: list[Term], now: dt.datetime) -> list[_Row]:
+def _like_rows(cursor, pet_id: int, terms: list[Term], now: dt.datetime, after: float) -> list[_Row]:
+    """The newest LIKE_POOL recallable rows past rowid `after` that hold any of `terms`."""
     where = " OR ".join("content LIKE ?" for _ in terms)
-    sql = (f"SELECT id, content, pinned, {_AGE} FROM memories WHERE {replica.LIVE} AND ({where}) "
+    sql = (f"SELECT id, content, pinned, {_AGE} FROM memories WHERE id > ? AND {replica.LIVE} AND ({where}) "
            f"ORDER BY id DESC LIMIT {LIKE_POOL}")
-    return [_Row(*r) for r in cursor.execute(sql, (_julian(now), pet_id, *(f"%{t.text}%" for t in terms)))]
+    params = (_julian(now), int(after), pet_id, *(f"%{t.text}%" for t in terms))
+    return [_Row(*r) for r in cursor.execute(sql, params)]
 
 
 # --- LIKE (any database) --------------------------------------------------------
