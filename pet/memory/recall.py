@@ -149,6 +149,13 @@ def _dictionary() -> jieba.Tokenizer | None:
     return _jieba
 
 
+def warm_in_background() -> None:
+    """Build jieba's dictionary in a daemon thread (a pet that speaks Chinese:
+    its first Chinese message need not wait for it)."""
+    if _jieba is None and not _jieba_missing:
+        threading.Thread(target=_dictionary, name="chinese-words", daemon=True).start()
+
+
 @functools.lru_cache(maxsize=4096)
 def dictionary_words(run: str) -> tuple[str, ...] | None:
     """A run of Chinese cut into the dictionary's words (unknown ones, names
