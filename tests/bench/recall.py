@@ -262,7 +262,8 @@ def main() -> None:
                         help="folder for the corpus database (reused when it matches)")
     parser.add_argument("--no-like", action="store_true", help="skip the (slow) LIKE run")
     parser.add_argument("--no-meaning", action="store_true", help="words only: skip the runs by meaning")
-    parser.add_argument("--every", type=int, default=1, help="ask only every N-th question of the corpus")
+    parser.add_argument("--every", type=int, default=1,
+                        help="ask only every N-th question of the corpus in each language")
     parser.add_argument("--no-own", action="store_true",
                         help="only the corpus's questions: no zh-own and across facts added to the file")
     parser.add_argument("--no-kinds", action="store_true",
@@ -281,8 +282,8 @@ def main() -> None:
         if done:
             print(f"sentence vectors: {done:,} memories embedded in {seconds:.1f} s (kept in the file)")
     if args.every > 1:  # a sample of the corpus's questions, for a loaded machine
-        corpus = Corpus(corpus.path, corpus.pet_id, corpus.questions[::args.every], corpus.hidden, corpus.size,
-                        corpus.build_seconds)
+        sample = [q for lang in CORPUS_LANGUAGES for q in [q for q in corpus.questions if q.language == lang][::args.every]]
+        corpus = Corpus(corpus.path, corpus.pet_id, sample, corpus.hidden, corpus.size, corpus.build_seconds)
     if not args.no_own:
         corpus = add_own_facts(corpus)
     languages = sorted({q.language for q in corpus.questions}, key=["en", "zh", "zh-own", "across"].index)
