@@ -2,15 +2,16 @@
 
 English: words lose stop words, a possessive "'s" and a common ending, so
 "coding" searches for "cod" and finds "code" and "codes" (the index matches
-substrings). Chinese has no spaces: a run of Chinese is cut into words by
+substrings). Chinese has no spaces: a run of Chinese is cut at function
+words (的, 吗, 什么, 哪里…) into segments; a segment gives its two-character
+pieces (names like 张伟, words like 咖啡), which the trigram index cannot
+match directly, and when longer its three-character pieces, which it can.
+A one-character segment (鞋, 猫) is a word too, kept for scoring. Each
+longer segment is then cut into words by the rows of its pieces and by
 jieba's dictionary (no guessing of unknown words: a name stays single
-characters), then at function words (的, 吗, 什么, 哪里…) into segments; a
-segment gives its two-character pieces (names like 张伟, words like 咖啡),
-which the trigram index cannot match directly, and when longer its
-three-character pieces, which it can. A one-character segment (鞋, 猫) is a
-word too, kept for scoring. A piece that cuts through a dictionary word
-(这周 and 末有 of 这周末有) is taken only when the memories hold it more
-often than the word. Without jieba, runs are cut at function words alone.
+characters for the rows to decide): a piece that cuts through a dictionary
+word (这周 and 末有 of 这/周末/有) is taken only when the memories hold it
+more often than the word. Without jieba, the rows alone decide.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ ZH_STOP = frozenset(
     会不会 要不要 可不可以 我们 你们 他们 她们 它们 咱们 自己 大家 这个 那个 这些 那些 这样 那样 这么 那么
     这里 那里 这儿 那儿 一个 一下 一些 一点 一直 还是 就是 不是 可以 可能 知道 记得 记住 告诉 没有 现在
     时候 已经 因为 所以 如果 但是 然后 还有 的话 或者 而且 其实 比较 非常 特别 觉得 好像 应该 需要 请问
-    问你 对了 一般 平时 东西 有点 之前 之后 以前 以后 忘了 想想 知不知道""".split()
+    问你 对了 一般 平时 东西 有点 之前 之后 以前 以后 忘了 想想 知不知道 了解""".split()
 )
 #: single characters that are (nearly always) function words: 的 了 吗, pronouns
 ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀哦嘛么呗哈嗯是在我你他她它和也很最谁啥哪几还又就给跟让把被对请个")
@@ -166,30 +167,9 @@ def dictionary_words(run: str) -> tuple[str, ...] | None:
     return tuple(tokenizer.cut(run, HMM=False))
 
 
-def _is_stop(word: str) -> bool:
-    return word in ZH_STOP or all(char in ZH_STOP_CHARS for char in word)
-
-
 def _segments(run: str) -> list[str]:
-    """A run of Chinese cut into the dictionary's words, then at stop words
-    and stop characters; the words between two stops make one segment."""
-    words = dictionary_words(run)
-    if words is None:
-        return _segments_by_stops(run)
-    segments: list[str] = []
-    current = ""
-    for word in words:
-        if _is_stop(word):
-            segments.append(current)
-            current = ""
-        else:
-            current += word
-    segments.append(current)
-    return [segment for segment in segments if segment]
-
-
-def _segments_by_stops(run: str) -> list[str]:
-    """A run of Chinese cut at stop words and stop characters."""
+    """A run of Chinese cut at stop words and stop characters (the dictionary
+    cuts each segment later: split_segment)."""
     segments: list[str] = []
     current: list[str] = []
     i = 0
