@@ -15,8 +15,10 @@ The rule, and its limits:
 - Words after "|" are kinds of the concept: a kind brings in the
   concept's general words, never the other kinds (dog looks for "pet",
   not for "cat"); a general word brings in everything.
-- A term reaches only words of its own script: an English question does
-  not look for Chinese words, nor the other way round.
+- A term's related words are of its own script. Its translations, the
+  words of the other script in the same concepts (`across`: tea -> 茶,
+  乌龙; 名字 -> name), are looked for only when the words of the
+  message's own language found too little (search.py).
 - Chinese words match as substrings, like every Chinese search term: 猫
   finds 猫咪, and now and then a word it is only a part of (熊猫).
 - No word senses: "watch" is always watching a film, "call" both a phone
@@ -38,6 +40,8 @@ from pet.text import CJK_CHAR
 PER_TERM = 8
 #: related words one message brings in at most
 MAX_RELATED = 24
+#: words of the other script one term brings in at most (`across`)
+ACROSS_PER_TERM = 12
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("birthday", "birthday birth born bday age old",
             "生日 出生 生辰 岁 年龄 多大 属相"),
     Concept("name", "name called nickname nicknamed",
-            "名字 叫 名叫 小名 昵称 外号 绰号 全名"),
+            "名字 我叫 叫我 名叫 叫 小名 昵称 外号 绰号 全名"),
     Concept("family", "family relative parent sibling | mom mum mother dad father sister brother "
                       "grandma grandpa aunt uncle cousin son daughter wife husband",
             "家人 家里人 亲戚 亲人 家庭 父母 | 妈妈 爸爸 姐姐 妹妹 哥哥 弟弟 奶奶 爷爷 "
@@ -115,9 +119,9 @@ CONCEPTS: tuple[Concept, ...] = (
                     "restaurant taste delicious hungry",
             "吃 饭 菜 做饭 美食 饭菜 菜品 爱吃 好吃 口味 餐厅 饭店 早饭 午饭 晚饭 零食"),
     Concept("drink", "drink drank beverage | coffee tea juice beer wine milk soda smoothie cocktail",
-            "喝 饮料 饮品 | 咖啡 茶 奶茶 果汁 啤酒 红酒 酒 牛奶 可乐"),
+            "喝 饮料 饮品 | 咖啡 茶 奶茶 绿茶 红茶 乌龙 果汁 啤酒 红酒 酒 牛奶 可乐"),
     Concept("coffee", "coffee latte espresso cappuccino americano mocha", "咖啡 拿铁 美式 卡布奇诺 浓缩"),
-    Concept("tea", "tea matcha oolong", "茶 奶茶 绿茶 红茶 乌龙 抹茶"),
+    Concept("tea", "tea matcha oolong", "茶 喝茶 奶茶 绿茶 红茶 乌龙 抹茶 茶叶"),
     Concept("allergy", "allergy allergic intolerant intolerance sensitive reaction avoid",
             "过敏 忌口 不能吃 不吃 不耐受 过敏源"),
     Concept("diet", "diet vegetarian vegan halal kosher gluten", "素食 吃素 节食 减肥 清真 忌口"),
@@ -287,6 +291,52 @@ def related(text: str) -> list[str]:
                 if rank < len(choice):
                     found.setdefault(choice[rank])
     return list(found)[:PER_TERM]
+
+
+def _translations() -> dict[str, list[str]]:
+    """Each search term's words of the other script (`across`), best first:
+    all the words of the concepts it is a general word of, then the general
+    words of those it is a kind of; at most ACROSS_PER_TERM. English words
+    as search terms (recall.stem), so that they find their other forms."""
+    named: dict[str, dict[str, None]] = {}
+    kinds: dict[str, dict[str, None]] = {}
+    for concept in CONCEPTS:
+        for line, other in ((concept.english, concept.chinese), (concept.chinese, concept.english)):
+            theirs = _terms_of(other)
+            for word in _words(line):
+                for key in word.keys:
+                    if word.general:
+                        named.setdefault(key, {}).update(dict.fromkeys(text for text, _ in theirs))
+                    else:
+                        kinds.setdefault(key, {}).update(dict.fromkeys(text for text, general in theirs if general))
+    return {key: list({**named.get(key, {}), **kinds.get(key, {})})[:ACROSS_PER_TERM]
+            for key in {*named, *kinds}}
+
+
+def _terms_of(line: str) -> list[tuple[str, bool]]:
+    """(search term, general) for the words of one script of a concept: Chinese
+    words folded as for related words (茶 for 奶茶), English ones each as
+    the search term it would be ("birthday" stays itself: "birth" is not
+    found in it by a word's rule)."""
+    if CJK_CHAR.search(line):
+        return [(w.text, w.general) for w in _words(line)]
+    general, _, kinds = line.partition("|")
+    return [(stem(word), is_general) for is_general, part in ((True, general), (False, kinds)) for word in part.split()]
+
+
+_TRANSLATIONS = _translations()
+
+
+def across(terms: Sequence[Term], weight: float) -> list[Term]:
+    """The words of the other script that `terms` name in the concepts
+    (tea -> 茶, 乌龙; 名字 -> name), as terms of their own weighing `weight`
+    of the term they translate; at most MAX_RELATED."""
+    found: dict[str, Term] = {}
+    for term in terms:
+        for text in _TRANSLATIONS.get(term.text, ()):
+            if len(found) < MAX_RELATED:
+                found.setdefault(text, Term(text, weight * term.weight))
+    return list(found.values())
 
 
 def phrases(text: str) -> list[str]:

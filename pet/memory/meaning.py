@@ -462,6 +462,22 @@ class Asked:
         return Likeness(cosines, self.fits(cosines), index)
 
 
+def kind_shares(conn: Connection, pet_id: int, memory_ids: Iterable[int], kinds: Iterable[str]) -> dict[int, float]:
+    """For each of `memory_ids` that has a vector, how likely its sentence is
+    of one of `kinds` (kinds.py), 0 to 1; empty without the classifier. Needs
+    the stored vectors only, not the encoder."""
+    import numpy as np
+
+    index = _vectors(conn, pet_id)
+    if index.classifier is None or index.kinds is None:
+        return {}
+    wanted = [i for i, kind in enumerate(index.classifier.kinds) if kind in set(kinds)]
+    with index.lock:
+        known, rows = index.rows(memory_ids)
+        roots = index.kinds[rows][:, wanted]  # square roots of the probabilities
+    return dict(zip(known.tolist(), np.square(roots).sum(axis=1).tolist()))
+
+
 def ask(conn: Connection, pet_id: int, question: str) -> Asked | None:
     """The question's vector against the pet's memories; None when recall by
     meaning is off (no encoder), the encoder fails (words still answer) or

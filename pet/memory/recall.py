@@ -6,17 +6,28 @@ substrings). Chinese has no spaces: a run of Chinese is cut at function
 words (的, 吗, 什么, 哪里…) into segments; a segment gives its two-character
 pieces (names like 张伟, words like 咖啡), which the trigram index cannot
 match directly, and when longer its three-character pieces, which it can.
-A one-character segment (鞋, 猫) is a word too, kept for scoring.
+A one-character segment (鞋, 猫) is a word too, kept for scoring. Each
+longer segment is then cut into words by the rows of its pieces and by
+jieba's dictionary (no guessing of unknown words: a name stays single
+characters for the rows to decide): a piece that cuts through a dictionary
+word (这周 and 末有 of 这/周末/有) is taken only when the memories hold it
+more often than the word. Without jieba, the rows alone decide.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
 import re
+import threading
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, TypeVar
 
 from pet.text import CJK_RUN
+
+if TYPE_CHECKING:
+    import jieba
 
 T = TypeVar("T")
 
@@ -44,10 +55,10 @@ ZH_STOP = frozenset(
     会不会 要不要 可不可以 我们 你们 他们 她们 它们 咱们 自己 大家 这个 那个 这些 那些 这样 那样 这么 那么
     这里 那里 这儿 那儿 一个 一下 一些 一点 一直 还是 就是 不是 可以 可能 知道 记得 记住 告诉 没有 现在
     时候 已经 因为 所以 如果 但是 然后 还有 的话 或者 而且 其实 比较 非常 特别 觉得 好像 应该 需要 请问
-    问你 对了 一般 平时 东西 有点 之前 之后 以前 以后 忘了 想想 知不知道""".split()
+    问你 对了 一般 平时 东西 有点 之前 之后 以前 以后 忘了 想想 知不知道 了解""".split()
 )
 #: single characters that are (nearly always) function words: 的 了 吗, pronouns
-ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀哦嘛么呗哈嗯是在我你他她它和也很最谁啥哪几还又就给跟让把被对请")
+ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀哦嘛么呗哈嗯是在我你他她它和也很最谁啥哪几还又就给跟让把被对请个")
 _ZH_STOP_LONGEST = max(len(word) for word in ZH_STOP)
 
 #: more terms than this add noise and time, not recall
@@ -56,6 +67,10 @@ MAX_TERMS = 24
 EARLIER_WEIGHT = 0.5
 #: a three-character piece is one word when it holds this share of its parts' rows
 WORD_SHARE = 0.5
+#: what a piece that is one of the dictionary's words adds to a cut's score
+DICTIONARY_BONUS = math.log(2)
+#: a piece that cuts through a dictionary word must be in at least this many rows (and more than the word)
+CROSSING_ROWS = 2
 
 
 @dataclass(frozen=True)
@@ -108,8 +123,53 @@ def _inside_sentence(text: str, start: int) -> bool:
     return bool(before) and before[-1] not in ".!?:;\n"
 
 
+_jieba: jieba.Tokenizer | None = None
+_jieba_lock = threading.Lock()
+_jieba_missing = False
+
+
+def _dictionary() -> jieba.Tokenizer | None:
+    """jieba's tokenizer on its own dictionary, built on first use (about a
+    second and 60 MB) and then shared: cutting only reads it. No cache file
+    is written and nothing is logged. None when jieba is not installed."""
+    global _jieba, _jieba_missing
+    if _jieba is None and not _jieba_missing:
+        with _jieba_lock:
+            if _jieba is None and not _jieba_missing:
+                try:
+                    import jieba
+                except ImportError:
+                    _jieba_missing = True
+                    return None
+                logging.getLogger("jieba").setLevel(logging.WARNING)
+                tokenizer = jieba.Tokenizer()
+                # What initialize() does, minus the cache file in the temp folder and its log lines.
+                tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(tokenizer.get_dict_file())
+                tokenizer.initialized = True
+                _jieba = tokenizer
+    return _jieba
+
+
+def warm_in_background() -> None:
+    """Build jieba's dictionary in a daemon thread (a pet that speaks Chinese:
+    its first Chinese message need not wait for it)."""
+    if _jieba is None and not _jieba_missing:
+        threading.Thread(target=_dictionary, name="chinese-words", daemon=True).start()
+
+
+@functools.lru_cache(maxsize=4096)
+def dictionary_words(run: str) -> tuple[str, ...] | None:
+    """A run of Chinese cut into the dictionary's words (unknown ones, names
+    most often, as single characters); None without jieba."""
+    tokenizer = _dictionary()
+    if tokenizer is None:
+        return None
+    return tuple(tokenizer.cut(run, HMM=False))
+
+
 def _segments(run: str) -> list[str]:
-    """A run of Chinese cut at stop words and stop characters."""
+    """A run of Chinese cut at stop words and stop characters (the dictionary
+    cuts each segment later: split_segment)."""
     segments: list[str] = []
     current: list[str] = []
     i = 0
@@ -163,7 +223,14 @@ def split_segment(segment: str, df: Mapping[str, float]) -> list[str]:
     pieces; it scores for two. The cut with the highest total wins. So 朱静养 is 朱静 + 养 when
     the memories often hold 朱静 and rarely 静养: a piece straddling two
     words would match by accident, and weigh most because it is rare.
+
+    The dictionary (jieba) speaks too: a piece that is one of its words adds
+    DICTIONARY_BONUS (and a three-character one, 乌龙茶, needs no rows); one
+    that cuts through a word of it (这周 of 这/周末/有) is taken only when in
+    CROSSING_ROWS rows or more and in more rows than that word. So with no
+    rows known (`words`) the cut is the dictionary's.
     """
+    words = _spans(segment)
     best: list[tuple[float, list[str]]] = [(0.0, [])]
     for end in range(1, len(segment) + 1):
         score, pieces = best[end - 1]
@@ -174,13 +241,57 @@ def split_segment(segment: str, df: Mapping[str, float]) -> list[str]:
             piece = segment[end - size : end]
             rows = df.get(piece, 0.0)
             parts = max(df.get(piece[:2], 0.0), df.get(piece[1:], 0.0))
-            if size == 3 and rows < max(2.0, WORD_SHARE * parts):
+            known = (end - size, end, piece) in words
+            if size == 3 and not known and rows < max(2.0, WORD_SHARE * parts):
                 continue
-            gain = best[end - size][0] + (size - 1) * math.log(2 + rows)
+            crossed = [word for start, stop, word in words if start < end and end - size < stop
+                       and not (start <= end - size and end <= stop) and not (end - size <= start and stop <= end)]
+            if any(rows < CROSSING_ROWS or rows <= df.get(word, 0.0) for word in crossed):
+                continue  # 这周 of 这周末: the memories do not say so often enough
+            bonus = DICTIONARY_BONUS if known else 0.0
+            gain = best[end - size][0] + (size - 1) * math.log(2 + rows) + bonus
             if gain > choice[0]:
                 choice = (gain, [*best[end - size][1], piece])
         best.append(choice)
     return best[-1][1]
+
+
+def _spans(segment: str) -> list[tuple[int, int, str]]:
+    """(start, end, word): the dictionary's words of two characters or more in a segment."""
+    spans = []
+    start = 0
+    for word in dictionary_words(segment) or ():
+        if len(word) >= 2:
+            spans.append((start, start + len(word), word))
+        start += len(word)
+    return spans
+
+
+def words(text: str) -> list[str]:
+    """The words of a message as search cuts them before it knows the
+    memories: English terms (stemmed), Chinese words by the dictionary."""
+    found: dict[str, None] = {}
+    for term in search_terms(text):
+        if term.segment:
+            found.update(dict.fromkeys(split_segment(term.segment, {})))
+        else:
+            found[term.text] = None
+    return list(found)
+
+
+#: words that ask for everything rather than name a topic ("what do you know about me?")
+_GENERAL = frozenset(
+    """everything anything all stuff things thing about know remember recall me myself life 一切 所有 全部 事 事情
+    东西 了解 关于 哪些 多少 自己 情况 信息 资料""".split()
+)
+_GENERAL_TERMS = _GENERAL | {stem(word) for word in _GENERAL}
+
+
+def about_the_person(text: str) -> bool:
+    """Whether a question about memories asks what the pet knows of the
+    person in general ("me", "what do you know about me?", "你记得我什么"),
+    not about a topic: no word of it names one."""
+    return all(word in _GENERAL_TERMS for word in words(text))
 
 
 def segment_pieces(terms: Sequence[Term]) -> list[str]:

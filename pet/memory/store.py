@@ -26,7 +26,7 @@ from pet.memory.models import (
     utcnow,
 )
 from pet.memory.recall import memory_key
-from pet.memory.search import for_context, rank
+from pet.memory.search import for_context, overview, rank
 from pet.memory.summary import SummaryRecord
 
 log = logging.getLogger(__name__)
@@ -405,6 +405,15 @@ class MemoryStore:
         with self.db.session() as session:
             ids = rank(session.connection(), pet_id, text, limit, fts=self.db.fts, earlier=earlier,
                        meaning=self.db.meaning)
+            return _records(session, ids)
+
+    def overview(self, pet_id: int, limit: int = 10) -> list[MemoryRecord]:
+        """What the pet knows about the person, for "what do you know about
+        me?": pinned memories first, then the most useful (lasting facts in
+        their own words, newer first), one of each fact, at most `limit`.
+        See pet.memory.search.overview."""
+        with self.db.session() as session:
+            ids = overview(session.connection(), pet_id, limit, meaning=self.db.meaning)
             return _records(session, ids)
 
     def pinned(self, pet_id: int) -> list[MemoryRecord]:

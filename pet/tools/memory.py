@@ -6,7 +6,7 @@ from typing import Protocol
 
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
-from pet.memory.recall import best_matches, query_terms, read_id
+from pet.memory.recall import about_the_person, best_matches, query_terms, read_id
 from pet.tools.facts import dismissal, memory_fact
 from pet.tools.registry import Label, Tool, ToolContext
 
@@ -14,6 +14,8 @@ MAX_MEMORY_CHARS = 1000
 #: a forget by words deletes only a memory holding at least this share of the words' terms; a weaker
 #: match is a question
 STRONG_MATCH = 2 / 3
+#: memories a recall lists at most: found for a topic, or known about the person
+RECALL_LIMIT, OVERVIEW_LIMIT = 8, 12
 
 
 class MemoryStoreLike(Protocol):
@@ -22,6 +24,7 @@ class MemoryStoreLike(Protocol):
                  pending: bool | None = None) -> tuple[MemoryRecord, bool]: ...
     def forget(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
     def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]: ...
+    def overview(self, pet_id: int, limit: int = 10) -> list[MemoryRecord]: ...
 
 
 def _share(terms: list[str], text: str) -> float:
@@ -65,6 +68,16 @@ def _which(candidates: list[MemoryRecord], weak: bool) -> ToolError:
     return ToolError(f"several memories match, so nothing is forgotten yet: {listing_en}. Which one? "
                      f"Say its number, e.g. {example}",
                      zh=f"有几条记忆都对得上，还没有忘掉：{listing_zh}。是哪一条？说编号就行，比如 {example}")
+
+
+def _overview(known: list[MemoryRecord], language: str) -> str:
+    """What the pet knows about the person, pinned ones marked, in the message's language."""
+    lines = "\n".join(f"{'📌 ' if m.pinned else ''}#{m.id}: {m.content}" for m in known)
+    if language == "zh":
+        return f"我记得的关于你的事（{len(known)}条，置顶的在前）：\n{lines}" if known else "我还不知道关于你的事。"
+    if not known:
+        return "I don't know anything about you yet."
+    return f"What I know about you ({len(known)} memories, pinned first):\n{lines}"
 
 
 def memory_tools(store: MemoryStoreLike) -> list[Tool]:
@@ -133,12 +146,14 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         return best[0].id
 
     def recall(query: str, ctx: ToolContext) -> str:
-        """Search long-term memory for what you know about a topic.
+        """Search long-term memory for what you know about a topic, or (query "me") about the person.
 
         Args:
-            query: words to look for, e.g. "birthday" or "咖啡"
+            query: words to look for, e.g. "birthday" or "咖啡"; "me" lists what you know about the person
         """
-        found = store.search(ctx.pet_id, query, limit=8)
+        if about_the_person(query):
+            return _overview(store.overview(ctx.pet_id, limit=OVERVIEW_LIMIT), ctx.language)
+        found = store.search(ctx.pet_id, query, limit=RECALL_LIMIT)
         if not found:
             return f"关于“{query}”，没有找到记忆。" if ctx.language == "zh" else f"No memories match {query!r}."
         return "\n".join(f"#{m.id}: {m.content}" for m in found)

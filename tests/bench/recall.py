@@ -13,6 +13,14 @@ meaning includes the fact-kind classifier of pet.memory.kinds unless
 --no-kinds). Reports recall@5 (the answer among the first five results) and the
 latency of each search, and checks that no row of another pet, no pending and
 no forgotten memory is ever returned.
+
+Beside the corpus's questions (which name a person), two sets are added to
+the pet's memories (once, through MemoryStore, so with their vectors) and
+reported in their own columns: "zh-own", facts the person told about
+themselves in Chinese and questions about them in Chinese alone, without a
+name (这周末有什么安排？); and "across", the bilingual tuning set
+(assets/evals/recall_crosslang.jsonl), each fact asked in the other
+language. Latency is reported for each language too (p95 en, zh, zh-own).
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -42,6 +50,24 @@ from pet.memory.store import MemoryStore, PetStore  # noqa: E402
 #: bump when the generator changes, so that an old cached corpus is not reused
 CORPUS_VERSION = 2
 TOP = 5
+#: the languages of the generated corpus's questions; "zh-own" and "across" are added (add_own_facts)
+CORPUS_LANGUAGES = ("en", "zh")
+CROSSLANG = Path(__file__).resolve().parents[2] / "assets" / "evals" / "recall_crosslang.jsonl"
+#: facts the person tells about themselves in Chinese, and questions in Chinese alone about them
+ZH_OWN = [
+    ("这周末要去杭州爬山", ["这周末有什么安排？", "周末我打算干嘛来着"]),
+    ("我喜欢乌龙茶", ["我爱喝什么茶？", "我喜欢喝什么"]),
+    ("我对花生过敏", ["我对什么过敏？", "有什么我不能吃的"]),
+    ("我叫小明，是个程序员", ["我叫什么名字？", "我是做什么工作的"]),
+    ("我的生日是三月十四号", ["我生日是哪天？", "我几月几号出生的"]),
+    ("我养了一只橘猫叫胖虎", ["我的猫叫什么？", "我养了什么宠物"]),
+    ("我下个月要搬去深圳", ["我要搬到哪里？", "我下个月有什么变动"]),
+    ("我每天早上七点起床跑步", ["我几点起床？", "我早上有什么习惯"]),
+    ("我最近在学吉他", ["我在学什么乐器？", "我最近在学什么"]),
+    ("我怕坐飞机", ["我害怕什么？", "我敢不敢坐飞机"]),
+    ("我的车是一辆白色的特斯拉", ["我开什么车？", "我的车是什么颜色"]),
+    ("我女朋友叫小雨", ["我女朋友叫啥？", "我对象的名字"]),
+]
 
 
 @dataclass(frozen=True)
@@ -75,6 +101,7 @@ class Figures:
     #: recall@5 on the questions that share a word with their answer besides the name
     shared: float
     unshared: float
+    p95_by_language: dict[str, float] = field(default_factory=dict)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -133,10 +160,31 @@ def build_corpus(folder: Path, size: int, queries: int, seed: int = 7) -> Corpus
     return Corpus(path, pet_id, questions, frozenset(hidden), size, seconds)
 
 
+def add_own_facts(corpus: Corpus) -> Corpus:
+    """The "zh-own" and "across" facts written into the pet's memories (again:
+    the same rows, as the store keeps one of each fact), and their questions
+    added to the corpus's."""
+    cases = [(fact, questions, "zh-own") for fact, questions in ZH_OWN]
+    for line in CROSSLANG.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            case = json.loads(line)
+            cases.append((case["fact"], case["questions"], "across"))
+    db = open_database(f"sqlite:///{corpus.path}")
+    try:
+        store = MemoryStore(db)
+        added = [Question(question, store.remember(corpus.pet_id, fact)[0].id, language, True)
+                 for fact, questions, language in cases for question in questions]
+    finally:
+        db.close()
+    return Corpus(corpus.path, corpus.pet_id, [*corpus.questions, *added], corpus.hidden, corpus.size,
+                  corpus.build_seconds)
+
+
 def measure(search: Callable[[str], list[int]], corpus: Corpus, warmup: int = 20) -> Figures:
     for q in corpus.questions[:warmup]:
         search(q.text)
     times: list[float] = []
+    by_language: dict[str, list[float]] = {}
     hits: dict[str, list[bool]] = {}
     by_overlap: dict[bool, list[bool]] = {True: [], False: []}
     leaks = 0
@@ -144,11 +192,15 @@ def measure(search: Callable[[str], list[int]], corpus: Corpus, warmup: int = 20
         started = time.perf_counter()
         found = search(q.text)
         times.append(time.perf_counter() - started)
+        by_language.setdefault(q.language, []).append(times[-1])
         hit = q.answer in found[:TOP]
         hits.setdefault(q.language, []).append(hit)
-        by_overlap[q.shared].append(hit)
+        if q.language in CORPUS_LANGUAGES:
+            by_overlap[q.shared].append(hit)
         leaks += sum(1 for i in found if i in corpus.hidden)
-    every = [h for values in hits.values() for h in values]
+    # The overall figures are the corpus's (comparable across versions); the added sets have their columns.
+    every = [h for lang, values in hits.items() if lang in CORPUS_LANGUAGES for h in values]
+    times = [t for lang, values in by_language.items() if lang in CORPUS_LANGUAGES for t in values]
 
     def share(values: list[bool]) -> float:
         return sum(values) / len(values) if values else float("nan")
@@ -162,6 +214,7 @@ def measure(search: Callable[[str], list[int]], corpus: Corpus, warmup: int = 20
         by_language={lang: share(v) for lang, v in sorted(hits.items())},
         shared=share(by_overlap[True]),
         unshared=share(by_overlap[False]),
+        p95_by_language={lang: percentile(v, 0.95) * 1000 for lang, v in sorted(by_language.items())},
     )
 
 
@@ -209,6 +262,10 @@ def main() -> None:
                         help="folder for the corpus database (reused when it matches)")
     parser.add_argument("--no-like", action="store_true", help="skip the (slow) LIKE run")
     parser.add_argument("--no-meaning", action="store_true", help="words only: skip the runs by meaning")
+    parser.add_argument("--every", type=int, default=1,
+                        help="ask only every N-th question of the corpus in each language")
+    parser.add_argument("--no-own", action="store_true",
+                        help="only the corpus's questions: no zh-own and across facts added to the file")
     parser.add_argument("--no-kinds", action="store_true",
                         help="meaning without the fact-kind classifier (pet/memory/kinds.py)")
     args = parser.parse_args()
@@ -224,11 +281,19 @@ def main() -> None:
         done, seconds = embed(corpus)
         if done:
             print(f"sentence vectors: {done:,} memories embedded in {seconds:.1f} s (kept in the file)")
-    print(f"{'':22s} recall@{TOP}   p50 ms   p95 ms   max ms   en     zh     shared  name-only")
+    if args.every > 1:  # a sample of the corpus's questions, for a loaded machine
+        sample = [q for lang in CORPUS_LANGUAGES for q in [q for q in corpus.questions if q.language == lang][::args.every]]
+        corpus = Corpus(corpus.path, corpus.pet_id, sample, corpus.hidden, corpus.size, corpus.build_seconds)
+    if not args.no_own:
+        corpus = add_own_facts(corpus)
+    languages = sorted({q.language for q in corpus.questions}, key=["en", "zh", "zh-own", "across"].index)
+    print(f"{'':22s} recall@{TOP}   p50 ms   p95 ms   max ms   " + "".join(f"{lang:8s}" for lang in languages)
+          + "shared  name-only   p95 ms: " + " ".join(f"{lang:>7s}" for lang in languages))
     for name, f in run(corpus, like=not args.no_like, by_meaning=not args.no_meaning).items():
         print(f"{name:22s} {f.recall:8.3f} {f.p50_ms:8.2f} {f.p95_ms:8.2f} {f.max_ms:8.2f}   "
-              f"{f.by_language.get('en', 0):.3f}  {f.by_language.get('zh', 0):.3f}  "
-              f"{f.shared:.3f}   {f.unshared:.3f}"
+              + "".join(f"{f.by_language.get(lang, 0):.3f}   " for lang in languages)
+              + f"{f.shared:.3f}   {f.unshared:.3f}       "
+              + " ".join(f"{f.p95_by_language.get(lang, 0):7.2f}" for lang in languages)
               + (f"   LEAKED {f.leaks} hidden rows" if f.leaks else ""))
 
 
