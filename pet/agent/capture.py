@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: the name of the chat step that shows a noted fact (it is no tool the model may call)
+STEP = "note"
 #: the least router score of "note" for a sentence to be noted
 NOTE_FLOOR = 0.28
 #: kinds of sentence that are no lasting fact
@@ -45,10 +47,10 @@ PASSING = frozenset({"chat", "event", "mood", "feelings"})
 SINGLE = frozenset({"name", "home", "hometown", "job", "workplace", "school", "contact", "vehicle",
                     "relationship", "birthday"})
 #: the least cosine between an old and a new fact of one single-valued kind for the new to replace the old
-SAME_TOPIC = 0.35
-#: the least probability the classifier gives an old memory of being of the new fact's kind
-#: ("我叫小明，我是程序员" is as much a name as a job)
-SAME_KIND = 0.15
+SAME_TOPIC = 0.30
+#: the least probability the classifier gives an old memory (or one of its clauses: "我叫小明，我是程序员"
+#: is a name and a job) of being of the new fact's kind
+SAME_KIND = 0.3
 #: recent memories compared with a new fact besides those search finds
 RECENT = 30
 #: the longest sentence read as a fact
@@ -56,6 +58,7 @@ MAX_CHARS = 200
 
 _SENTENCES = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
 _WORDS = re.compile(r"[a-z']+")
+_CLAUSES = re.compile(r"[,，;；、]|\band\b")
 
 
 @runtime_checkable
@@ -128,11 +131,17 @@ def about(text: str) -> frozenset[str]:
     return frozenset(w for w in table.others if _has(lowered, w, language))
 
 
+def _plain(text: str) -> str:
+    return " ".join(text.split()).strip(" .,;:!?。，；：！？~～\"'“”").lower()
+
+
 def worded_as_fact(sentence: str) -> bool:
     """The words alone allow a fact about the person: it speaks of them,
     asks nothing, and no `not_facts` word is in it."""
     if not sentence or len(sentence) > MAX_CHARS or sentence.rstrip().endswith(("?", "？")):
         return False
+    if _plain(memory_fact(sentence)) != _plain(sentence):
+        return False  # it asks to be remembered: a request, for the remember tool
     lowered, language = sentence.lower(), detect_language(sentence)
     table = words().get(language)
     if table is None:
@@ -178,6 +187,11 @@ class Reader:
         found = self.kinds(vector)
         return max(found, key=found.__getitem__) if found else ""
 
+    def share_of(self, text: str, kind: str) -> float:
+        """How likely `text`, or one of its clauses, is of `kind`."""
+        parts = [text] + [c.strip() for c in _CLAUSES.split(text) if c.strip() and c.strip() != text]
+        return max(self.kinds(self.vector(part)).get(kind, 0.0) for part in parts)
+
     def facts(self, text: str) -> list[tuple[str, np.ndarray, str]]:
         """(fact, its vector, its kind) for each sentence of `text` that states one."""
         found = []
@@ -210,7 +224,7 @@ class Reader:
                 continue
             other = self.vector(record.content)
             cosine = float(other @ vector)
-            if cosine >= best_cosine and self.kinds(other).get(kind, 0.0) >= SAME_KIND:
+            if cosine >= best_cosine and self.share_of(record.content, kind) >= SAME_KIND:
                 best, best_cosine = record, cosine
         return best
 
@@ -264,3 +278,12 @@ def said(noted: Noted, language: str) -> str:
     if record.status == "pending":
         return f"#{record.id} pending your /approve {record.id}: {record.content}"
     return f"#{record.id}: {record.content} (/undo takes it back)"
+
+
+def unsaid(record: MemoryRecord, language: str) -> str:
+    """What /undo says after taking a noted fact back."""
+    if record.deleted_at is not None:
+        return f"好，不记这条了 #{record.id}：{record.content}" if language == "zh" else (
+            f"Took back memory #{record.id}: {record.content}")
+    return f"#{record.id} 改回：{record.content}" if language == "zh" else (
+        f"Memory #{record.id} is back to: {record.content}")
