@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 STEP = "note"
 #: the least router score of "note" for a sentence to be noted
 NOTE_FLOOR = 0.28
+#: how far "note" may score behind the best intent for a sentence worded as a fact
+SLACK = 0.1
 #: kinds of sentence that are no lasting fact
 PASSING = frozenset({"chat", "event", "mood", "feelings"})
 #: kinds of fact a person has one of at a time: a new one replaces the old
@@ -51,8 +53,8 @@ SAME_TOPIC = 0.30
 #: the least probability the classifier gives an old memory (or one of its clauses: "我叫小明，我是程序员"
 #: is a name and a job) of being of the new fact's kind
 SAME_KIND = 0.3
-#: recent memories compared with a new fact besides those search finds
-RECENT = 30
+#: memories nearest in meaning, and newest, compared with a new fact
+NEAREST, RECENT = 20, 10
 #: the longest sentence read as a fact
 MAX_CHARS = 200
 
@@ -72,6 +74,7 @@ class NoteBook(Protocol):
                conversation_id: int | None = None) -> MemoryRecord | None: ...
     def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]: ...
     def recent(self, pet_id: int, limit: int = 10) -> list[MemoryRecord]: ...
+    def nearest(self, pet_id: int, text: str, count: int = 20) -> list[MemoryRecord]: ...
     def unnote(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
 
 
@@ -187,6 +190,14 @@ class Reader:
         found = self.kinds(vector)
         return max(found, key=found.__getitem__) if found else ""
 
+    def stated(self, vector: np.ndarray) -> bool:
+        """Whether a sentence worded as a fact reads as one: nearer the "note"
+        examples than small talk, and not far behind any request (the
+        encoder hears what a sentence is about more than what it does)."""
+        scores = {name: score for score, name in self.router.scores(vector)}
+        note = scores.get(intents.NOTE, -1.0)
+        return note >= NOTE_FLOOR and note >= scores.get(intents.CHAT, -1.0) and note >= max(scores.values()) - SLACK
+
     def share_of(self, text: str, kind: str) -> float:
         """How likely `text`, or one of its clauses, is of `kind`."""
         parts = [text] + [c.strip() for c in _CLAUSES.split(text) if c.strip() and c.strip() != text]
@@ -199,8 +210,7 @@ class Reader:
             if not worded_as_fact(sentence):
                 continue
             vector = self.vector(sentence)
-            route = self.router.route(sentence, vector)
-            if route.nearest != intents.NOTE or route.score < NOTE_FLOOR:
+            if not self.stated(vector):
                 continue
             kind = self.kind(vector)
             if kind in PASSING:
@@ -216,7 +226,7 @@ class Reader:
             return None
         who = about(fact)
         seen: dict[int, MemoryRecord] = {}
-        for record in book.search(pet_id, fact, limit=8) + book.recent(pet_id, limit=RECENT):
+        for record in book.nearest(pet_id, fact, NEAREST) + book.recent(pet_id, limit=RECENT):
             seen.setdefault(record.id, record)
         best, best_cosine = None, SAME_TOPIC
         for record in seen.values():

@@ -467,6 +467,21 @@ class MemoryStore:
                        meaning=self.db.meaning)
             return _records(session, ids)
 
+    def nearest(self, pet_id: int, text: str, count: int = 20) -> list[MemoryRecord]:
+        """The recallable memories closest in meaning to `text`, closest first,
+        with no floor (none without the sentence encoder): the candidates a
+        newer fact may update."""
+        if not self.db.meaning:
+            return []
+        with self.db.session() as session:
+            asked = meaning.ask(session.connection(), pet_id, text)
+            if asked is None:
+                return []
+            cosines = asked.likeness((), count * 2).cosines  # forgotten ones are among them
+            ids = sorted(cosines, key=cosines.__getitem__, reverse=True)
+            found = [r for r in _records(session, ids) if r.deleted_at is None and r.status == "active"]
+            return found[:count]
+
     def pinned(self, pet_id: int) -> list[MemoryRecord]:
         with self.db.session() as session:
             rows = session.scalars(self._recallable(pet_id).where(MemoryRow.pinned.is_(True)).order_by(MemoryRow.id))
