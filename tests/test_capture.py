@@ -103,3 +103,36 @@ def test_the_turn_shows_a_noted_step_and_undo_takes_it_back():
     undo = list(app.agent.run(conversation, "/undo"))
     assert "Took back memory" in undo[-1].text
     assert app.memories.listing(app.agent.pet.id) == []
+
+
+def test_undo_of_a_forget_never_brings_back_an_old_version(book):
+    store, pet = book
+    [home] = capture.note(store, pet, "I live in Beijing")
+    capture.note(store, pet, "I moved to Hangzhou")
+    assert store.restore(pet) is None  # the old text is history, not a forgotten memory
+    store.forget(pet, home.record.id)
+    assert store.restore(pet).content == "I moved to Hangzhou"
+
+
+def test_the_memory_bench_reads_its_sets_and_reports(tmp_path):
+    import io
+    import json
+
+    from pet.evals.memory import bench_memory
+
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in [
+        {"id": "a", "lang": "en", "text": "I live in Beijing.", "fact": True, "key_terms": ["Beijing"]},
+        {"id": "b", "lang": "en", "text": "What's my name?", "fact": False},
+        {"id": "c", "lang": "en", "text": "I moved to Hangzhou.", "fact": True, "contradicts": "a"},
+    ]), encoding="utf-8")
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(json.dumps({"id": "q", "lang": "en", "question": "Hangzhou", "answers": ["c"]}),
+                         encoding="utf-8")
+    out = io.StringIO()
+    assert bench_memory(cases, questions, out=out) == 0
+    report = out.getvalue()
+    assert "capture precision                    2/2 = 1.00" in report
+    assert "capture recall                       2/2 = 1.00" in report
+    assert "contradictions updated right         1/1 = 1.00" in report
+    assert "recall@5, every fact stored          1/1 = 1.00" in report
