@@ -103,10 +103,25 @@ def _add_bench_parser(commands: argparse._SubParsersAction) -> None:
     tools.add_argument("--json", dest="json_path", type=Path, default=None, metavar="FILE",
                        help="write every case's calls, reply and verdict to FILE")
     tools.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING (default), ERROR")
+    memory = suites.add_parser(
+        "memory", argument_default=argparse.SUPPRESS,
+        help="facts noted without \"remember\": precision, recall, contradictions, recall@5",
+        description="Note the facts of each case as the chat would, then ask the questions.",
+    )
+    memory.add_argument("--cases", type=Path, default=None, help="a JSONL case file (default assets/evals/memory.jsonl)")
+    memory.add_argument("--questions", type=Path, default=None,
+                        help="a JSONL question file (default assets/evals/memory_questions.jsonl)")
+    memory.add_argument("--verbose", action="store_true", default=False, help="list every miss")
+    memory.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING (default), ERROR")
 
 
 def bench(args: argparse.Namespace, settings: Settings) -> int:
     from pet.evals.bench import bench_tools
+
+    if args.suite == "memory":
+        from pet.evals.memory import bench_memory
+
+        return bench_memory(args.cases, args.questions, verbose=args.verbose)
 
     return bench_tools(settings, models=args.models, reflexes=args.reflexes, cases_path=args.cases,
                        limit=args.limit, json_path=args.json_path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import logging
 import re
 import threading
@@ -11,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
-from pet.agent import confirm, figures, reflexes
+from pet.agent import capture, confirm, figures, intents, reflexes
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context, fold_history
 from pet.agent.guards import (
     RepeatGuard,
@@ -80,6 +81,8 @@ class AgentConfig:
     wording_seconds: float = 1.5
     #: the first message of a local day gets a greeting first
     greeting: bool = True
+    #: facts the person states about themselves are noted without "remember" (pet.agent.capture)
+    notes: bool = True
     #: every side-effect call the model makes waits for the person's /yes
     #: (confirm_tools "always", or "lan" on the network); with it off, calls
     #: made while a tool's output is in view still wait (pet.agent.confirm)
@@ -379,8 +382,103 @@ class Agent:
         if reflex is not None:
             trace.reflex = reflex.intent
             yield from self._reflex(turn, reflex)
-        else:
-            yield from self._model_loop(turn, specs)
+            return
+        # Then intents by meaning (pet.agent.intents): a tool the router is sure
+        # of, facts the person states (noted), or small talk; else the model decides.
+        route = self._route(text) if self.config.reflexes and not text.startswith("/") else None
+        if route is not None and route.intent not in (None, intents.CHAT, intents.NOTE):
+            trace.reflex = f"intent {route.intent}"
+            handled = yield from self._routed(turn, route, text, now, specs)
+            if handled:
+                return
+        elif self.config.notes and not text.startswith("/"):
+            noted = yield from self._note(turn, text)
+            if noted:  # the pet may say it will keep it; a second copy by the model is not wanted
+                turn.done.add("remember")
+                specs = [spec for spec in specs if spec.name != "remember"]
+        if route is not None and route.intent == intents.CHAT:
+            trace.reflex = "intent chat"
+            specs = []  # small talk: no tool, however it mentions time or memory
+        yield from self._model_loop(turn, specs)
+
+    # -- intents by meaning -------------------------------------------------------
+
+    def _route(self, text: str) -> intents.Route | None:
+        router = intents.router()
+        if router is None:
+            return None
+        try:
+            return router.route(text)
+        except Exception as exc:  # the encoder failed: the model decides, as without it
+            log.warning("intent routing failed: %s", exc)
+            return None
+
+    def _routed(self, turn: _Turn, route: intents.Route, text: str, now: dt.datetime,
+                specs: list) -> Generator[Event, None, bool]:
+        """Run the routed intent's tool with its slots filled; False when they
+        cannot be (the model then decides, with every tool)."""
+        tool = self.tools.get(route.tool or "")
+        if tool is None:
+            return False
+        if route.slots == "model":
+            call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
+            if call is None:
+                return False
+            results = yield from self._execute(turn, "", (call,))
+            if turn.asking:
+                yield from self._finish(turn, turn.asking, streamed=False)
+                return True
+            template = "\n".join(plain_result(r) for r in results)
+            worded = self._word(turn, template) if all(r.ok for r in results) else None
+            yield from self._finish(turn, worded or template, streamed=False)
+            return True
+        reflex = reflexes.slots(route.intent or "", tool.name, route.slots, text, now, self.persona.zone())
+        if reflex is None:
+            return False
+        yield from self._reflex(turn, reflex)
+        return True
+
+    def _model_slots(self, turn: _Turn, specs: list) -> ToolCall | None:
+        """The tool's arguments from the model, held to the tool's JSON schema
+        where the brain can (the embedded one); None if it gives no call."""
+        if not specs:
+            return None
+        forced = "force_tool" in inspect.signature(self.brain.complete).parameters
+        record = turn.trace.model_call(0, turn.messages, [spec.name for spec in specs], purpose="slots")
+        try:
+            if forced:
+                completion = self.brain.complete(turn.messages, specs, force_tool=True)  # type: ignore[call-arg]
+            else:
+                completion = self.brain.complete(turn.messages, specs)
+        except BrainError as exc:
+            step_finished(record, None, str(exc))
+            return None
+        step_finished(record, completion)
+        calls = [call for call in completion.tool_calls if call.name == specs[0].name and not call.error]
+        return calls[0] if calls else None
+
+    def _note(self, turn: _Turn, text: str) -> Generator[Event, None, bool]:
+        """Keep the facts the message states about the person, each shown as a
+        "noted" step the person can take back with /undo."""
+        if not isinstance(self.memories, capture.NoteBook):
+            return False
+        started = time.perf_counter()
+        try:
+            noted = capture.note(self.memories, self.pet.id, text, source_message_id=turn.tool_context.message_id,
+                                 conversation_id=turn.conversation_id)
+        except Exception as exc:  # noting is an aid: the answer goes on
+            log.warning("could not note the facts of the message: %s", exc)
+            return False
+        seconds = time.perf_counter() - started
+        for fact in noted:
+            call = ToolCall(capture.STEP, {"content": fact.record.content})
+            result = ToolResult(call.id, capture.STEP, True, capture.said(fact, turn.language))
+            self.conversations.append(turn.conversation_id, Message("assistant", "", tool_calls=(call,)))
+            self.conversations.append(turn.conversation_id, Message("tool", result.content, tool_call_id=call.id,
+                                                                    name=capture.STEP))
+            yield ToolStarted(call)
+            yield ToolFinished(result, seconds / len(noted))
+        return bool(noted)
 
     def _language(self, conversation_id: int, text: str) -> str:
         """The message's language. A /command speaks the language of its own
@@ -569,7 +667,8 @@ class Agent:
             yield from self._finish(turn, line, streamed=False)
             return
         if reflex.command in ("undo", "approve"):
-            yield from self._finish(turn, self._memory_command(reflex, turn.language), streamed=False)
+            yield from self._finish(turn, self._memory_command(reflex, turn.language, turn.conversation_id),
+                                    streamed=False)
             return
         if reflex.command in ("yes", "no"):
             yield from self._answer_waiting(turn, reflex.command == "yes")
@@ -583,10 +682,17 @@ class Agent:
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
 
-    def _memory_command(self, reflex: reflexes.Reflex, language: str) -> str:
+    def _memory_command(self, reflex: reflexes.Reflex, language: str, conversation_id: int | None = None) -> str:
         """/undo and /approve: the person's own commands, never tools, so the
-        model cannot approve what it read somewhere."""
+        model cannot approve what it read somewhere. /undo takes back the
+        facts noted last, if nothing was forgotten or undone since."""
         zh = language == "zh"
+        noted = self._last_noted(conversation_id) if reflex.command == "undo" else []
+        if noted and isinstance(self.memories, capture.NoteBook):
+            undone = [self.memories.unnote(self.pet.id, memory_id) for memory_id in noted]
+            lines = [capture.unsaid(record, language) for record in undone if record is not None]
+            if lines:
+                return "\n".join(lines)
         if reflex.command == "undo":
             record = self.memories.restore(self.pet.id)
             if record is None:
@@ -598,6 +704,25 @@ class Agent:
             return (f"没有编号为 {reflex.argument} 的记忆。" if zh
                     else f"There is no memory {reflex.argument}; the Memory tab lists the pending ones.")
         return f"好，#{record.id} 确认记下：{record.content}" if zh else f"Approved memory #{record.id}: {record.content}"
+
+    def _last_noted(self, conversation_id: int | None) -> list[int]:
+        """The memories noted in the latest turn that noted any, unless a
+        forget or another /undo came after them."""
+        if conversation_id is None:
+            return []
+        recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
+        found: list[int] = []
+        for stored in reversed(recent[:-1]):  # the last is this /undo
+            message = stored.message
+            if message.role == "tool" and message.name == capture.STEP and stored.status == "ok":
+                found.extend(int(n) for n in re.findall(r"^#(\d+)", message.content))
+            elif found and message.role == "user":
+                break
+            elif message.role == "tool" and message.name == "forget" and stored.status == "ok":
+                break
+            elif message.role == "user" and message.content.strip().lower().startswith("/undo"):
+                break
+        return found
 
     def _word(self, turn: _Turn, template: str) -> str | None:
         """The tool's true result, said in character by the model. None (so

@@ -483,3 +483,28 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if reading.question:
         return Reflex("calc", reply=reading.question)
     return Reflex("calc", _call("calculate", expression=reading.expression))
+
+
+def slots(intent: str, tool: str, source: str, text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
+    """The call for an intent the router picked (pet.agent.intents), its
+    arguments filled in code from `source`: "none", "arithmetic" (the
+    calculator's reader), "when" (the time parser, through the reminder
+    code) or "fact" (a request to remember, without its wording). None when
+    the words do not give them: the model then decides."""
+    text = _strip_fillers(" ".join(text.split()))
+    if source == "none":
+        return Reflex(intent, _call(tool))
+    if source == "arithmetic" and tool == "calculate":
+        reading = arithmetic.read(text)
+        if reading is None:
+            return None
+        return Reflex(intent, reply=reading.question) if reading.question else Reflex(
+            intent, _call(tool, expression=reading.expression))
+    if source == "when" and tool == "set_reminder":
+        zh = detect_language(text) == "zh"
+        return _remind(text, text if zh else _REMIND_ANYWHERE_EN.sub(" ", text), now, zone, zh)
+    if source == "fact":
+        fact = _clean(memory_fact(text))
+        # only a message that asks to keep something: a bare fact is noted, not "remembered"
+        return Reflex(intent, _call(tool, content=fact)) if len(fact) >= 2 and fact != _clean(text) else None
+    return None

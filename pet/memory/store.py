@@ -229,6 +229,8 @@ def _memory(row: MemoryRow) -> MemoryRecord:
 
 
 ASSERTERS = ("person", "tool", "model")
+#: the tag of a memory's earlier text kept by `MemoryStore.revise` (a forgotten row): "history:<id>"
+HISTORY_TAG = "history:"
 
 
 class MemoryStore:
@@ -312,7 +314,8 @@ class MemoryStore:
         with self.db.session() as session:
             if memory_id is None:
                 row = session.scalar(
-                    select(MemoryRow).where(MemoryRow.pet_id == pet_id, MemoryRow.deleted_at.is_not(None))
+                    select(MemoryRow).where(MemoryRow.pet_id == pet_id, MemoryRow.deleted_at.is_not(None),
+                                            ~MemoryRow.tag.startswith(HISTORY_TAG))
                     .order_by(MemoryRow.deleted_at.desc(), MemoryRow.id.desc()).limit(1)
                 )
             else:
@@ -324,6 +327,63 @@ class MemoryStore:
                 return _memory(twin)
             row.deleted_at = None
             row.updated_at = utcnow()
+            return _memory(row)
+
+    def revise(self, pet_id: int, memory_id: int, content: str, *, source_message_id: int | None = None,
+               conversation_id: int | None = None) -> MemoryRecord | None:
+        """A newer fact replaces a memory's text ("I live in Beijing" → "I moved
+        to Hangzhou"); the old text stays in its `history`. None if there is
+        no such memory."""
+        content = content.strip()
+        if not content:
+            raise ValueError("a memory cannot be empty; forget it instead")
+        with self.db.session() as session:
+            row = self._row(session, pet_id, memory_id)
+            if row is None:
+                return None
+            now = utcnow()
+            session.add(MemoryRow(pet_id=pet_id, content=row.content, key=row.key, tag=f"{HISTORY_TAG}{row.id}",
+                                  source_message_id=row.source_message_id, conversation_id=row.conversation_id,
+                                  asserted_by=row.asserted_by, status=row.status, created_at=row.created_at,
+                                  updated_at=now, deleted_at=now))
+            row.content, row.key = content, memory_key(content)
+            row.asserted_by, row.status, row.updated_at = "person", "active", now
+            row.source_message_id = source_message_id or row.source_message_id
+            row.conversation_id = conversation_id or row.conversation_id
+            session.flush()
+            if self.db.meaning:
+                meaning.store(session.connection(), [(row.id, row.content)])
+            return _memory(row)
+
+    def history(self, pet_id: int, memory_id: int) -> list[MemoryRecord]:
+        """The texts a memory had before `revise` replaced them, newest first."""
+        with self.db.session() as session:
+            rows = session.scalars(
+                select(MemoryRow).where(MemoryRow.pet_id == pet_id, MemoryRow.tag == f"{HISTORY_TAG}{memory_id}")
+                .order_by(MemoryRow.id.desc())
+            )
+            return [_memory(row) for row in rows]
+
+    def unnote(self, pet_id: int, memory_id: int) -> MemoryRecord | None:
+        """Take back what noting a fact did: a revised memory gets its last
+        text back (that history entry is used up), a new one is forgotten.
+        Returns the memory as it is now; None if there is no such memory."""
+        with self.db.session() as session:
+            row = self._row(session, pet_id, memory_id)
+            if row is None:
+                return None
+            last = session.scalar(
+                select(MemoryRow).where(MemoryRow.pet_id == pet_id, MemoryRow.tag == f"{HISTORY_TAG}{memory_id}")
+                .order_by(MemoryRow.id.desc()).limit(1)
+            )
+            if last is None:
+                row.deleted_at = utcnow()
+                return _memory(row)
+            row.content, row.key, row.updated_at = last.content, last.key, utcnow()
+            session.delete(last)
+            session.flush()
+            if self.db.meaning:
+                meaning.store(session.connection(), [(row.id, row.content)])
             return _memory(row)
 
     def approve(self, pet_id: int, memory_id: int) -> MemoryRecord | None:
@@ -415,6 +475,21 @@ class MemoryStore:
         with self.db.session() as session:
             ids = overview(session.connection(), pet_id, limit, meaning=self.db.meaning)
             return _records(session, ids)
+
+    def nearest(self, pet_id: int, text: str, count: int = 20) -> list[MemoryRecord]:
+        """The recallable memories closest in meaning to `text`, closest first,
+        with no floor (none without the sentence encoder): the candidates a
+        newer fact may update."""
+        if not self.db.meaning:
+            return []
+        with self.db.session() as session:
+            asked = meaning.ask(session.connection(), pet_id, text)
+            if asked is None:
+                return []
+            cosines = asked.likeness((), count * 2).cosines  # forgotten ones are among them
+            ids = sorted(cosines, key=cosines.__getitem__, reverse=True)
+            found = [r for r in _records(session, ids) if r.deleted_at is None and r.status == "active"]
+            return found[:count]
 
     def pinned(self, pet_id: int) -> list[MemoryRecord]:
         with self.db.session() as session:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from pet.agent.capture import STEP as NOTE_STEP
 from pet.agent.confirm import AWAITING, DECLINED
 from pet.events import Event, Notice, Reply, StoredMessage, TextDelta, ToolCall, ToolFinished, ToolStarted
 from pet.text import detect_language
@@ -38,12 +39,16 @@ def _arguments(call: ToolCall) -> str:
     return json.dumps(call.arguments, ensure_ascii=False) if call.arguments else ""
 
 
+_NOTED = {"en": "📝 noted", "zh": "📝 记下了"}
+
+
 def _tool_bubble(call: ToolCall, tools: ToolRegistry, language: str) -> ChatMessage:
     doing = tools.label(call.name).text(language, done=False)
+    title = _NOTED["zh" if language == "zh" else "en"] if call.name == NOTE_STEP else f"🔧 {doing}…"
     return {
         "role": "assistant",
-        "content": _arguments(call),
-        "metadata": {"title": f"🔧 {doing}…", "id": call.id, "status": "pending"},
+        "content": "" if call.name == NOTE_STEP else _arguments(call),
+        "metadata": {"title": title, "id": call.id, "status": "pending"},
     }
 
 
@@ -53,6 +58,8 @@ def _finish_bubble(
     done = tools.label(name).text(language, done=True)
     metadata = dict(bubble["metadata"])
     metadata["title"] = f"🔧 {done}" if ok else f"⚠️ {name} failed"
+    if name == NOTE_STEP and ok:  # a fact the person stated, kept: a small step of its own
+        metadata["title"] = _NOTED["zh" if language == "zh" else "en"]
     metadata["status"] = "done"
     if seconds is not None:
         metadata["duration"] = round(seconds, 3)

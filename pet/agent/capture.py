@@ -1,0 +1,299 @@
+"""Facts the person states about themselves, kept without "remember".
+
+"我叫小明，我是程序员", "I'm allergic to peanuts": each sentence of a message
+is read on its own. It is noted when the intent router (pet.agent.intents)
+finds it nearest the "note" examples, the fact-kind classifier
+(pet.memory.kinds) does not take it for small talk, a passing event or a
+mood, it speaks of the person (the `person` words of the data files'
+[capture] table), and none of the `not_facts` words mark it as a request,
+question, hypothetical, joke or somebody else's words.
+
+A noted fact that says again what a memory of the same single-valued kind
+(where someone lives, their name, job...) about the same person says
+replaces that memory's text, and the old text stays in its history
+(`MemoryStore.revise`): "I live in Beijing", then "I moved to Hangzhou".
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import tomllib
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from pet.agent import intents
+from pet.events import MemoryRecord
+from pet.memory import kinds as fact_kinds
+from pet.memory import meaning
+from pet.text import detect_language
+from pet.tools.facts import memory_fact
+
+if TYPE_CHECKING:
+    import numpy as np
+
+log = logging.getLogger(__name__)
+
+#: the name of the chat step that shows a noted fact (it is no tool the model may call)
+STEP = "note"
+#: the least router score of "note" for a sentence to be noted
+NOTE_FLOOR = 0.28
+#: how far "note" may score behind the best intent for a sentence worded as a fact
+SLACK = 0.1
+#: kinds of sentence that are no lasting fact
+PASSING = frozenset({"chat", "event", "mood", "feelings"})
+#: kinds of fact a person has one of at a time: a new one replaces the old
+SINGLE = frozenset({"name", "home", "hometown", "job", "workplace", "school", "contact", "vehicle",
+                    "relationship", "birthday"})
+#: the least cosine between an old and a new fact of one single-valued kind for the new to replace the old
+SAME_TOPIC = 0.30
+#: the least probability the classifier gives an old memory (or one of its clauses: "我叫小明，我是程序员"
+#: is a name and a job) of being of the new fact's kind
+SAME_KIND = 0.3
+#: memories nearest in meaning, and newest, compared with a new fact
+NEAREST, RECENT = 20, 10
+#: the longest sentence read as a fact
+MAX_CHARS = 200
+
+_SENTENCES = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+_WORDS = re.compile(r"[a-z']+")
+_CLAUSES = re.compile(r"[,，;；、]|\band\b")
+
+
+@runtime_checkable
+class NoteBook(Protocol):
+    """What noting needs of long-term memory."""
+
+    def remember(self, pet_id: int, content: str, *, tag: str = "", source_message_id: int | None = None,
+                 conversation_id: int | None = None, asserted_by: str = "person",
+                 pending: bool | None = None) -> tuple[MemoryRecord, bool]: ...
+    def revise(self, pet_id: int, memory_id: int, content: str, *, source_message_id: int | None = None,
+               conversation_id: int | None = None) -> MemoryRecord | None: ...
+    def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]: ...
+    def recent(self, pet_id: int, limit: int = 10) -> list[MemoryRecord]: ...
+    def nearest(self, pet_id: int, text: str, count: int = 20) -> list[MemoryRecord]: ...
+    def unnote(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
+
+
+@dataclass(frozen=True)
+class Words:
+    person: frozenset[str]
+    not_facts: tuple[str, ...]
+    others: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Noted:
+    record: MemoryRecord
+    #: the memory's text before this fact replaced it; None for a new memory
+    replaced: str | None = None
+    #: the memory already said this
+    again: bool = False
+
+
+def _load_words(folder: Path) -> dict[str, Words]:
+    words = {}
+    for path in sorted(folder.glob("*.toml")):
+        table = tomllib.loads(path.read_text(encoding="utf-8")).get(intents.CAPTURE, {})
+        words[path.stem] = Words(frozenset(w.lower() for w in table.get("person", [])),
+                                 tuple(w.lower() for w in table.get("not_facts", [])),
+                                 tuple(w.lower() for w in table.get("others", [])))
+    return words
+
+
+_words: dict[str, Words] | None = None
+
+
+def words() -> dict[str, Words]:
+    global _words
+    if _words is None:
+        _words = _load_words(intents.FOLDER)
+    return _words
+
+
+def _has(text: str, phrase: str, language: str) -> bool:
+    """Whether `text` (lower case) holds `phrase`: a substring in Chinese, whole words otherwise."""
+    if language == "zh":
+        return phrase in text
+    return re.search(rf"(?<![a-z']){re.escape(phrase)}(?![a-z'])", text) is not None
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCES.split(text) if s and s.strip()]
+
+
+def about(text: str) -> frozenset[str]:
+    """Who a fact is about: the `others` words it names (none: the person)."""
+    lowered, language = text.lower(), detect_language(text)
+    table = words().get(language) or words().get("en")
+    if table is None:
+        return frozenset()
+    return frozenset(w for w in table.others if _has(lowered, w, language))
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split()).strip(" .,;:!?。，；：！？~～\"'“”").lower()
+
+
+def worded_as_fact(sentence: str) -> bool:
+    """The words alone allow a fact about the person: it speaks of them,
+    asks nothing, and no `not_facts` word is in it."""
+    if not sentence or len(sentence) > MAX_CHARS or sentence.rstrip().endswith(("?", "？")):
+        return False
+    if _plain(memory_fact(sentence)) != _plain(sentence):
+        return False  # it asks to be remembered: a request, for the remember tool
+    lowered, language = sentence.lower(), detect_language(sentence)
+    table = words().get(language)
+    if table is None:
+        return False
+    if language == "zh":
+        speaks_of_person = any(w in lowered for w in table.person)
+    else:
+        speaks_of_person = bool(table.person & set(_WORDS.findall(lowered)))
+    return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
+
+
+class Reader:
+    """Decides which sentences state facts, on the router's encoder."""
+
+    def __init__(self, router: intents.Router) -> None:
+        self.router = router
+        self.classifier = fact_kinds.classifier(meaning.MODEL, meaning.DIM)
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def vector(self, text: str) -> np.ndarray:
+        """A text's vector, kept for the next turns (memories are compared again and again)."""
+        with self._lock:
+            found = self._cache.get(text)
+            if found is not None:
+                self._cache.move_to_end(text)
+                return found
+        vector = self.router.encode(text)
+        with self._lock:
+            self._cache[text] = vector
+            while len(self._cache) > 2048:
+                self._cache.popitem(last=False)
+        return vector
+
+    def kinds(self, vector: np.ndarray) -> dict[str, float]:
+        """How likely the sentence is of each kind of fact (empty without the classifier)."""
+        if self.classifier is None:
+            return {}
+        probabilities = self.classifier.probabilities(vector[None, :])[0]
+        return dict(zip(self.classifier.kinds, probabilities.tolist()))
+
+    def kind(self, vector: np.ndarray) -> str:
+        found = self.kinds(vector)
+        return max(found, key=found.__getitem__) if found else ""
+
+    def stated(self, vector: np.ndarray) -> bool:
+        """Whether a sentence worded as a fact reads as one: nearer the "note"
+        examples than small talk, and not far behind any request (the
+        encoder hears what a sentence is about more than what it does)."""
+        scores = {name: score for score, name in self.router.scores(vector)}
+        note = scores.get(intents.NOTE, -1.0)
+        return note >= NOTE_FLOOR and note >= scores.get(intents.CHAT, -1.0) and note >= max(scores.values()) - SLACK
+
+    def share_of(self, text: str, kind: str) -> float:
+        """How likely `text`, or one of its clauses, is of `kind`."""
+        parts = [text] + [c.strip() for c in _CLAUSES.split(text) if c.strip() and c.strip() != text]
+        return max(self.kinds(self.vector(part)).get(kind, 0.0) for part in parts)
+
+    def facts(self, text: str) -> list[tuple[str, np.ndarray, str]]:
+        """(fact, its vector, its kind) for each sentence of `text` that states one."""
+        found = []
+        for sentence in sentences(text):
+            if not worded_as_fact(sentence):
+                continue
+            vector = self.vector(sentence)
+            if not self.stated(vector):
+                continue
+            kind = self.kind(vector)
+            if kind in PASSING:
+                continue
+            fact = memory_fact(sentence).rstrip(".。!！~～ ")
+            if len(fact) >= 2:
+                found.append((fact, vector, kind))
+        return found
+
+    def replaced(self, book: NoteBook, pet_id: int, fact: str, vector: np.ndarray, kind: str) -> MemoryRecord | None:
+        """The memory `fact` updates: one of the same single-valued kind about the same person, close in meaning."""
+        if kind not in SINGLE:
+            return None
+        who = about(fact)
+        seen: dict[int, MemoryRecord] = {}
+        for record in book.nearest(pet_id, fact, NEAREST) + book.recent(pet_id, limit=RECENT):
+            seen.setdefault(record.id, record)
+        best, best_cosine = None, SAME_TOPIC
+        for record in seen.values():
+            if record.content == fact or about(record.content) != who:
+                continue
+            other = self.vector(record.content)
+            cosine = float(other @ vector)
+            if cosine >= best_cosine and self.share_of(record.content, kind) >= SAME_KIND:
+                best, best_cosine = record, cosine
+        return best
+
+
+_reader: Reader | None = None
+
+
+def reader() -> Reader | None:
+    """The process's reader; None without the encoder (nothing is noted)."""
+    global _reader
+    if _reader is None:
+        router = intents.router()
+        if router is not None:
+            _reader = Reader(router)
+    return _reader
+
+
+def note(book: NoteBook, pet_id: int, text: str, *, source_message_id: int | None = None,
+         conversation_id: int | None = None, pending: bool = False) -> list[Noted]:
+    """Keep the facts `text` states about the person; what was kept.
+    `pending`: a tool's output is in view, so the facts wait for approval."""
+    found = reader()
+    if found is None:
+        return []
+    noted = []
+    for fact, vector, kind in found.facts(text):
+        old = None if pending else found.replaced(book, pet_id, fact, vector, kind)
+        if old is not None:
+            record = book.revise(pet_id, old.id, fact, source_message_id=source_message_id,
+                                 conversation_id=conversation_id)
+            if record is not None:
+                noted.append(Noted(record, replaced=old.content))
+                continue
+        record, created = book.remember(pet_id, fact, source_message_id=source_message_id,
+                                        conversation_id=conversation_id, asserted_by="person", pending=pending)
+        noted.append(Noted(record, again=not created))
+    return noted
+
+
+def said(noted: Noted, language: str) -> str:
+    """The noted step's result, as the chat shows it."""
+    record = noted.record
+    if language == "zh":
+        if noted.replaced is not None:
+            return f"#{record.id} 更新为：{record.content}（原来是：{noted.replaced}；/undo 撤销）"
+        if record.status == "pending":
+            return f"#{record.id} 记下了，等你确认（/approve {record.id}）：{record.content}"
+        return f"#{record.id}：{record.content}（/undo 撤销）"
+    if noted.replaced is not None:
+        return f"#{record.id} updated: {record.content} (was: {noted.replaced}; /undo takes it back)"
+    if record.status == "pending":
+        return f"#{record.id} pending your /approve {record.id}: {record.content}"
+    return f"#{record.id}: {record.content} (/undo takes it back)"
+
+
+def unsaid(record: MemoryRecord, language: str) -> str:
+    """What /undo says after taking a noted fact back."""
+    if record.deleted_at is not None:
+        return f"好，不记这条了 #{record.id}：{record.content}" if language == "zh" else (
+            f"Took back memory #{record.id}: {record.content}")
+    return f"#{record.id} 改回：{record.content}" if language == "zh" else (
+        f"Memory #{record.id} is back to: {record.content}")

@@ -1,0 +1,221 @@
+"""Intents as data, routed by meaning.
+
+`assets/intents/<language>.toml` lists, per intent, example messages, the
+tool the intent runs and where that tool's arguments come from (`slots`).
+The router compares a message's sentence vector (pet.memory.meaning, the
+multilingual encoder the pet ships) with every example's: an intent's
+score is the mean cosine of its TOP nearest examples, and the router picks
+the best intent only when it scores at least FLOOR and beats the runner-up
+by MARGIN. Otherwise it abstains and the model decides, as without it.
+
+Two intents run no tool: "chat" (small talk that may mention memory,
+reminders or time: "I remembered my umbrella today", "算了") and "note"
+(the person states a fact about themselves; pet.memory.capture keeps it).
+
+The examples' vectors are computed once: `vectors.npz` beside the files
+holds them with the encoder's name and a digest of the files, and a stale
+or missing file is recomputed in memory (a second or two) at first use.
+Rebuild it with
+
+    python -m pet.agent.intents
+
+Adding an intent or a phrasing is an edit of the data files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sys
+import threading
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from pet.memory import meaning
+
+if TYPE_CHECKING:
+    import numpy as np
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDER = ROOT / "assets" / "intents"
+VECTORS = FOLDER / "vectors.npz"
+#: the intents that run no tool
+CHAT, NOTE = "chat", "note"
+#: the table of each file that is no intent: the word lists of pet.memory.capture
+CAPTURE = "capture"
+SLOT_SOURCES = ("none", "arithmetic", "when", "fact", "model")
+#: an intent's score: the mean cosine of this many of its nearest examples
+TOP = 2
+#: the least score, and the least lead over the runner-up, for the router to decide
+FLOOR = 0.55
+MARGIN = 0.05
+
+
+@dataclass(frozen=True)
+class Intent:
+    name: str
+    tool: str | None
+    slots: str
+    examples: tuple[tuple[str, str], ...]  # (language, sentence)
+
+
+@dataclass(frozen=True)
+class Route:
+    """The router's reading of one message. `intent` is None when it abstains."""
+
+    intent: str | None
+    tool: str | None
+    slots: str
+    score: float
+    margin: float
+    #: the best intent and its score whether or not it decided
+    nearest: str
+    #: the message's sentence vector (for pet.memory.capture: encoded once a turn)
+    vector: np.ndarray | None = None
+
+
+def parse(files: dict[str, str]) -> list[Intent]:
+    """Intents from the texts of the data files ({language: TOML}); an
+    intent found in several files gathers all their examples."""
+    found: dict[str, dict] = {}
+    for language, text in sorted(files.items()):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"assets/intents/{language}.toml: {exc}") from exc
+        for name, body in data.items():
+            if name == CAPTURE:
+                continue
+            if not isinstance(body, dict) or not isinstance(body.get("examples"), list):
+                raise ValueError(f"assets/intents/{language}.toml: [{name}] needs a list of examples")
+            slots = body.get("slots", "none")
+            if slots not in SLOT_SOURCES:
+                raise ValueError(f"assets/intents/{language}.toml: [{name}] slots must be one of {SLOT_SOURCES}")
+            entry = found.setdefault(name, {"tool": body.get("tool"), "slots": slots, "examples": []})
+            if entry["tool"] != body.get("tool") or entry["slots"] != slots:
+                raise ValueError(f"[{name}] names another tool or slot source in {language}.toml")
+            entry["examples"].extend((language, str(e).strip()) for e in body["examples"] if str(e).strip())
+    return [Intent(name, e["tool"], e["slots"], tuple(e["examples"])) for name, e in found.items()]
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {path.stem: path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.toml"))}
+
+
+def digest(files: dict[str, str]) -> str:
+    joined = "\n".join(f"## {language}\n{text}" for language, text in sorted(files.items()))
+    return hashlib.blake2b(joined.encode("utf-8"), digest_size=8).hexdigest()
+
+
+class Router:
+    """Nearest examples by meaning, with a margin; able to abstain."""
+
+    def __init__(self, intents: Sequence[Intent], vectors: np.ndarray, encoder: meaning.Encoder) -> None:
+        import numpy as np
+
+        self.intents = {intent.name: intent for intent in intents}
+        self.names = [intent.name for intent in intents]
+        self.labels = np.array([i for i, intent in enumerate(intents) for _ in intent.examples])
+        self.sentences = [sentence for intent in intents for _, sentence in intent.examples]
+        self.vectors = vectors
+        self.encoder = encoder
+
+    def encode(self, text: str) -> np.ndarray:
+        return self.encoder.encode([text])[0]
+
+    def scores(self, vector: np.ndarray) -> list[tuple[float, str]]:
+        """Each intent's score for a message's vector, best first."""
+        import numpy as np
+
+        cosines = self.vectors @ vector
+        scored = []
+        for index, name in enumerate(self.names):
+            mine = np.sort(cosines[self.labels == index])[::-1][:TOP]
+            scored.append((float(mine.mean()) if len(mine) else -1.0, name))
+        return sorted(scored, reverse=True)
+
+    def route(self, text: str, vector: np.ndarray | None = None) -> Route:
+        vector = self.encode(text) if vector is None else vector
+        (best, name), (second, _) = self.scores(vector)[:2]
+        intent = self.intents[name]
+        decided = best >= FLOOR and best - second >= MARGIN
+        return Route(name if decided else None, intent.tool, intent.slots, best, best - second, name, vector)
+
+
+_router: Router | None = None
+_failed = False
+_lock = threading.Lock()
+
+
+def router() -> Router | None:
+    """The process's router, built on first use; None without the encoder
+    (the model alone decides, as before) or when the data cannot be read."""
+    global _router, _failed
+    if _router is None and not _failed:
+        with _lock:
+            if _router is None and not _failed:
+                try:
+                    _router = _build(FOLDER)
+                except Exception as exc:  # understanding by meaning is an aid: the model still answers
+                    log.warning("intent routing is off: %s", exc)
+                    _failed = True
+    return _router
+
+
+def use_router(replacement: Router | None) -> None:
+    """Put another router in place (tests); None builds it again on next use."""
+    global _router, _failed
+    _router, _failed = replacement, False
+
+
+def _build(folder: Path) -> Router | None:
+    encoder = meaning.encoder()
+    if encoder is None:
+        return None
+    files = _files(folder)
+    intents = parse(files)
+    vectors = _cached(folder / VECTORS.name, files, encoder)
+    if vectors is None:
+        vectors = encoder.encode([sentence for intent in intents for _, sentence in intent.examples])
+    return Router(intents, vectors, encoder)
+
+
+def _cached(path: Path, files: dict[str, str], encoder: meaning.Encoder) -> np.ndarray | None:
+    import numpy as np
+
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            if str(saved["model"]) != getattr(encoder, "name", "") or str(saved["digest"]) != digest(files):
+                log.info("the intent examples changed since vectors.npz was built; encoding them now "
+                         "(python -m pet.agent.intents saves them)")
+                return None
+            return np.asarray(saved["vectors"], dtype=np.float32)
+    except Exception as exc:  # a damaged file: encode again
+        log.warning("intent vectors unreadable (%s); encoding the examples now", exc)
+        return None
+
+
+def save(folder: Path = FOLDER) -> int:
+    """Encode every example and write vectors.npz; returns how many."""
+    import numpy as np
+
+    encoder = meaning.encoder()
+    if encoder is None:
+        raise SystemExit("the sentence encoder is not installed")
+    files = _files(folder)
+    sentences = [sentence for intent in parse(files) for _, sentence in intent.examples]
+    vectors = encoder.encode(sentences)
+    np.savez_compressed(folder / VECTORS.name, vectors=vectors.astype(np.float32),
+                        model=np.array(getattr(encoder, "name", "")), digest=np.array(digest(files)))
+    return len(sentences)
+
+
+if __name__ == "__main__":
+    print(f"encoded {save()} examples into {VECTORS}")
+    sys.exit(0)

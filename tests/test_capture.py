@@ -1,0 +1,138 @@
+"""Facts the person states are noted without "remember": shown as a step,
+undoable, updated when contradicted; questions and the like are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from pet.agent import capture
+from pet.app import build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+from pet.events import ToolFinished, ToolStarted
+from pet.memory.db import open_database
+from pet.memory.store import MemoryStore, PetStore
+from pet.ui.render import apply_event
+
+pytestmark = pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+
+
+@pytest.fixture
+def book(tmp_path):
+    import datetime as dt
+
+    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
+    pet = PetStore(db).ensure("p", "p", dt.date(2026, 1, 1))
+    yield MemoryStore(db), pet.id
+    db.close()
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("我叫小明，我是程序员", "我叫小明，我是程序员"),
+    ("I'm allergic to peanuts", "I'm allergic to peanuts"),
+    ("my sister Lily's birthday is March 14", "my sister Lily's birthday is March 14"),
+    ("我搬到杭州了", "我搬到杭州了"),
+    ("Hi! I have two dogs. What should we do today?", "I have two dogs"),
+])
+def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
+    store, pet = book
+    noted = capture.note(store, pet, text)
+    assert [n.record.content for n in noted] == [kept]
+    assert noted[0].record.asserted_by == "person" and noted[0].record.status == "active"
+
+
+@pytest.mark.parametrize("text", [
+    "what's my name?",  # a question
+    "我叫什么名字？",
+    "If I lived in Paris I'd eat croissants every day",  # a hypothetical
+    "要是我有钱就买个岛",
+    "My boss says I'm always late",  # somebody else's words
+    "她说她讨厌周一",
+    "lol I'm a potato",  # a joke
+    "我是秦始皇，开玩笑的",
+    "I remembered my umbrella today",
+    "I like jazz, keep it in mind",  # a request: the remember tool's
+    "算了",
+])
+def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
+    store, pet = book
+    assert capture.note(store, pet, text) == []
+    assert store.count(pet) == 0
+
+
+def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
+    store, pet = book
+    [first] = capture.note(store, pet, "I live in Beijing")
+    capture.note(store, pet, "I'm allergic to peanuts")
+    [moved] = capture.note(store, pet, "我搬到杭州了")
+    assert moved.record.id == first.record.id and moved.replaced == "I live in Beijing"
+    assert store.get(pet, first.record.id).content == "我搬到杭州了"
+    assert [m.content for m in store.history(pet, first.record.id)] == ["I live in Beijing"]
+    assert store.count(pet) == 2
+    # taking the update back restores the old text
+    assert store.unnote(pet, first.record.id).content == "I live in Beijing"
+    assert store.history(pet, first.record.id) == []
+
+
+def test_a_fact_about_someone_else_does_not_replace_the_persons_own(book):
+    store, pet = book
+    capture.note(store, pet, "I live in Beijing")
+    [sister] = capture.note(store, pet, "My sister lives in Paris")
+    assert sister.replaced is None
+    assert store.count(pet) == 2
+
+
+def test_the_turn_shows_a_noted_step_and_undo_takes_it_back():
+    model = ScriptedModel(["Peanuts are off the menu then!", ])
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
+    conversation = app.current_conversation()
+    events = list(app.agent.run(conversation, "I'm allergic to peanuts"))
+    started = [e for e in events if isinstance(e, ToolStarted)]
+    assert [e.call.name for e in started] == [capture.STEP]
+    finished = [e for e in events if isinstance(e, ToolFinished)]
+    assert "I'm allergic to peanuts" in finished[0].result.content
+    chat = []
+    for event in events:
+        apply_event(chat, event, app.tools, "en")
+    assert chat[0]["metadata"]["title"] == "📝 noted"
+    # the model was not offered a second remember, and may say it noted it
+    assert "remember" not in [spec.name for spec in model.calls[0].tools]
+    [memory] = app.memories.listing(app.agent.pet.id)
+    assert memory.source_message_id is not None
+
+    undo = list(app.agent.run(conversation, "/undo"))
+    assert "Took back memory" in undo[-1].text
+    assert app.memories.listing(app.agent.pet.id) == []
+
+
+def test_undo_of_a_forget_never_brings_back_an_old_version(book):
+    store, pet = book
+    [home] = capture.note(store, pet, "I live in Beijing")
+    capture.note(store, pet, "I moved to Hangzhou")
+    assert store.restore(pet) is None  # the old text is history, not a forgotten memory
+    store.forget(pet, home.record.id)
+    assert store.restore(pet).content == "I moved to Hangzhou"
+
+
+def test_the_memory_bench_reads_its_sets_and_reports(tmp_path):
+    import io
+    import json
+
+    from pet.evals.memory import bench_memory
+
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in [
+        {"id": "a", "lang": "en", "text": "I live in Beijing.", "fact": True, "key_terms": ["Beijing"]},
+        {"id": "b", "lang": "en", "text": "What's my name?", "fact": False},
+        {"id": "c", "lang": "en", "text": "I moved to Hangzhou.", "fact": True, "contradicts": "a"},
+    ]), encoding="utf-8")
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(json.dumps({"id": "q", "lang": "en", "question": "Hangzhou", "answers": ["c"]}),
+                         encoding="utf-8")
+    out = io.StringIO()
+    assert bench_memory(cases, questions, out=out) == 0
+    report = out.getvalue()
+    assert "capture precision                    2/2 = 1.00" in report
+    assert "capture recall                       2/2 = 1.00" in report
+    assert "contradictions updated right         1/1 = 1.00" in report
+    assert "recall@5, every fact stored          1/1 = 1.00" in report

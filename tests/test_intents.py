@@ -1,0 +1,121 @@
+"""Intents as data: the example files, the router on the pet's sentence
+encoder, and the turn that runs a routed intent's tool."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from pet.agent import intents, reflexes
+from pet.app import build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+from pet.events import Reply, ToolStarted
+
+pytestmark = pytest.mark.skipif(intents.router() is None, reason="the sentence encoder is not installed")
+
+NOW = dt.datetime(2026, 3, 10, 9, 0, tzinfo=dt.timezone.utc)
+
+
+def test_every_example_is_nearest_its_own_intent():
+    router = intents.router()
+    assert router is not None
+    wrong = []
+    for intent in router.intents.values():
+        for _, sentence in intent.examples:
+            nearest = router.route(sentence).nearest
+            if nearest != intent.name:
+                wrong.append((intent.name, sentence, nearest))
+    assert not wrong
+
+
+@pytest.mark.parametrize("text", [
+    "I remembered my umbrella today",  # mentions memory, asks nothing
+    "我今天记得带伞了",
+    "Remind me, what's your name?",
+    "time flies",
+    "what should I cook tonight?",
+])
+def test_small_talk_that_mentions_memory_or_time_runs_no_tool(text):
+    route = intents.router().route(text)
+    assert route.intent in (None, intents.CHAT, intents.NOTE)
+    assert reflexes.match(text, NOW, dt.timezone.utc) is None
+
+
+@pytest.mark.parametrize("text, tool", [
+    ("how late is it", "get_current_time"),
+    ("这会儿几点", "get_current_time"),
+    ("anything you're supposed to remind me about", "list_reminders"),
+    ("read me my task list", "list_todos"),
+])
+def test_requests_route_to_their_tool(text, tool):
+    route = intents.router().route(text)
+    assert (route.intent, route.tool) == (route.nearest, tool)
+
+
+def test_a_new_intent_is_a_data_edit(tmp_path):
+    (tmp_path / "en.toml").write_text(
+        (intents.FOLDER / "en.toml").read_text(encoding="utf-8")
+        + '\n[weather]\nslots = "none"\ntool = "get_weather"\n'
+        'examples = ["will it rain tomorrow", "what is the forecast", "how cold is it outside", '
+        '"do I need an umbrella today"]\n',
+        encoding="utf-8",
+    )
+    router = intents._build(tmp_path)
+    assert router is not None
+    route = router.route("is it going to rain later")
+    assert (route.intent, route.tool) == ("weather", "get_weather")
+
+
+def test_a_bad_file_is_a_clear_error():
+    with pytest.raises(ValueError, match="slots must be one of"):
+        intents.parse({"en": '[time]\ntool = "get_current_time"\nslots = "magic"\nexamples = ["what time"]\n'})
+    with pytest.raises(ValueError, match="needs a list of examples"):
+        intents.parse({"en": '[time]\ntool = "get_current_time"\n'})
+
+
+def test_the_shipped_vectors_are_current():
+    files = intents._files(intents.FOLDER)
+    encoder = intents.router().encoder
+    assert intents._cached(intents.VECTORS, files, encoder) is not None, "run python -m pet.agent.intents"
+
+
+def test_slots_come_from_code_and_a_bare_fact_is_not_a_remember_request():
+    zone = dt.timezone.utc
+    calc = reflexes.slots("calculate", "calculate", "arithmetic", "what's 17 times 23", NOW, zone)
+    assert calc is not None and calc.calls[0].arguments == {"expression": "17 * 23"}
+    assert reflexes.slots("calculate", "calculate", "arithmetic", "math is hard", NOW, zone) is None
+    remind = reflexes.slots("remind", "set_reminder", "when", "ping me at 5pm to buy milk", NOW, zone)
+    assert remind is not None and remind.calls[0].name == "set_reminder"
+    assert remind.calls[0].arguments["text"] == "buy milk"
+    assert reflexes.slots("remind", "set_reminder", "when", "remind me, what's your name?", NOW, zone) is None
+    assert reflexes.slots("remember", "remember", "fact", "I'm allergic to cats", NOW, zone) is None
+    kept = reflexes.slots("remember", "remember", "fact", "remember that my gate code is 7781", NOW, zone)
+    assert kept is not None and kept.calls[0].arguments == {"content": "my gate code is 7781"}
+
+
+@pytest.mark.parametrize("text, tool", [
+    ("do you happen to know the hour", "get_current_time"),
+    ("show me what I have on my to-do list", "list_todos"),
+])
+def test_a_request_no_pattern_knows_is_routed(text, tool):
+    assert reflexes.match(text, NOW, dt.timezone.utc) is None
+    assert intents.router().route(text).tool == tool
+
+
+def test_a_routed_request_runs_its_tool_without_the_model():
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
+    events = list(app.agent.run(app.current_conversation(), "do you happen to know the hour"))
+    started = [e.call.name for e in events if isinstance(e, ToolStarted)]
+    assert started == ["get_current_time"]
+    assert isinstance(events[-1], Reply)
+
+
+def test_small_talk_reaches_the_model_without_tools():
+    model = ScriptedModel(["Ha, lucky you!"])
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
+    events = list(app.agent.run(app.current_conversation(), "good morning!"))
+    assert events[-1].text.endswith("Ha, lucky you!")
+    assert model.calls[0].tools == ()
