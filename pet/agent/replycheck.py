@@ -57,6 +57,15 @@ _ASSISTANT = re.compile(
     re.IGNORECASE,
 )
 
+#: how an assistant's phrase begins: an unfinished sentence holding one of
+#: these is held until it ends, as it may still grow into one
+_ASSISTANT_START = re.compile(
+    r"\b(?:as an?|I(?:'m| am)|how (?:can|may|could)|is there|anything|I can(?:'t|not)|sorry|afraid)\b"
+    r"|作为|我(?:只)?是|有什么|有啥|什么(?:我)?(?:可以|能)|在这里|我(?:无法|不能|没法|不可以)|抱歉",
+    re.IGNORECASE,
+)
+_SENTENCE_MARKS = ".!?。！？\n"
+
 _RECALL_QUESTION = re.compile(
     r"\b(?:remember|recall|remind me what)\b|\bwhat (?:do|did) you know about me\b"
     r"|\bwhat did I (?:tell|say|mention)\b|\bwhat (?:do|did) I (?:like|love|do|have)\b"
@@ -91,6 +100,11 @@ def _letters(text: str) -> str:
                    if ch.isalnum() or cjk_count(ch))
 
 
+def letters_in(text: str) -> int:
+    """Chinese characters and Latin letters in `text`."""
+    return cjk_count(text) + sum(ch.isascii() and ch.isalpha() for ch in text)
+
+
 def sentences(text: str) -> list[str]:
     return [part for part in _SENTENCE_END.split(text) if part and part.strip()]
 
@@ -99,7 +113,8 @@ def sentences(text: str) -> list[str]:
 
 
 def wrong_language(reply: str, language: str) -> bool:
-    return detect_language(reply, default="") != language
+    """A reply with no letters at all (a number, an emoji) has no language to be wrong in."""
+    return detect_language(reply, default=language) != language
 
 
 def is_echo(reply: str, message: str) -> bool:
@@ -194,8 +209,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     yet clear or wrong, while it may be the message or a catchphrase coming
     back; else the start of the first sentence with an assistant's phrase
     or a memory restated unasked. None: all of it may be shown."""
-    letters = cjk_count(text) + sum(ch.isascii() and ch.isalpha() for ch in text)
-    if letters < LANGUAGE_LETTERS or wrong_language(text, language):
+    if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language):
         return 0
     answer, said = _letters(text), _letters(message)
     if len(said) >= ECHO_MIN_CHARS and SequenceMatcher(None, answer, said[:len(answer)]).ratio() >= ECHO_SIMILARITY:
@@ -206,6 +220,9 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     match = assistant_speak(text)
     if match:
         starts.append(match.start())
+    tail = max(text.rfind(mark) for mark in _SENTENCE_MARKS) + 1
+    if _ASSISTANT_START.search(text, tail):
+        starts.append(tail)
     if memories and not asks_recall(message):
         at = 0
         for sentence in sentences(text):
@@ -217,7 +234,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     if not starts:
         return None
     first = min(starts)
-    return max(text.rfind(mark, 0, first) for mark in ".!?。！？\n") + 1
+    return max(text.rfind(mark, 0, first) for mark in _SENTENCE_MARKS) + 1
 
 
 def _may_be_catchphrases(answer: str, persona: Persona) -> bool:
@@ -230,6 +247,25 @@ def _may_be_catchphrases(answer: str, persona: Persona) -> bool:
             return any(p.startswith(rest) for p in phrases)
         rest = rest[len(whole):]
     return True
+
+
+@dataclass(frozen=True)
+class Checker:
+    """The checks bound to one turn: its message, language, pet and the
+    memories recalled into its prompt."""
+
+    message: str
+    language: str
+    persona: Persona
+    memories: tuple[str, ...] = ()
+
+    def problems(self, reply: str) -> Found:
+        return problems(reply, message=self.message, language=self.language, persona=self.persona,
+                        memories=self.memories)
+
+    def hold_at(self, text: str) -> int | None:
+        return hold_at(text, message=self.message, language=self.language, persona=self.persona,
+                       memories=self.memories)
 
 
 # --- what the agent does about it ------------------------------------------------
