@@ -47,6 +47,7 @@ def found(reply, message="你好呀", language="zh", memories=()):
     ("我也很开心！", "en", True),
     ("Hi! I'm 小钳 (Xiaoqian), nice to meet you.", "en", False),
     ("1921", "zh", False),  # no letters: nothing to be in the wrong language
+    ("OK!", "zh", False),  # too short to judge
 ])
 def test_language(reply, language, wrong):
     assert (LANGUAGE in found(reply, language=language)) is wrong

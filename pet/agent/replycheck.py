@@ -25,8 +25,10 @@ from pet.text import CJK_RUN, cjk_count, detect_language
 LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE = "language", "echo", "recital", "assistant", "catchphrase"
 CHECKS = (LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE)
 
-#: letters (Chinese characters or Latin letters) a reply needs before its language is judged
+#: letters (Chinese characters or Latin letters) a streaming reply needs before its language is judged
 LANGUAGE_LETTERS = 6
+#: a whole reply with fewer letters ("OK!", "嗯") is not judged for its language
+JUDGED_LETTERS = 3
 #: similarity (0..1) from which a reply, or its first sentence, repeats the message
 ECHO_SIMILARITY = 0.8
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
@@ -186,7 +188,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
              memories: Sequence[str] = ()) -> Found:
     """Every check the whole reply fails."""
     found = []
-    if reply.strip() and wrong_language(reply, language):
+    if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language):
         found.append(LANGUAGE)
     if is_echo(reply, message):
         found.append(ECHO)
