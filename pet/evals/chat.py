@@ -347,6 +347,16 @@ def table(title: str, results: Sequence[ChatResult]) -> str:
     return "\n".join(lines)
 
 
+def write_json(path: Path, model: str, results: Sequence[ChatResult]) -> None:
+    rows = [{"id": r.case.id, "lang": r.case.lang, "topic": r.case.topic, "day": r.case.day,
+             "text": r.case.text, "reply": r.reply, "passed": r.verdict.passed,
+             "problems": list(r.verdict.problems), "stand_in": r.verdict.stand_in,
+             "model_calls": r.model_calls, "first_text_s": r.first_text, "seconds": round(r.seconds, 3),
+             "error": r.error} for r in results]
+    path.write_text(json.dumps({"model": model, "results": rows}, ensure_ascii=False, indent=1) + "\n",
+                    encoding="utf-8")
+
+
 def bench_chat(
     settings: Settings,
     *,
@@ -383,15 +393,12 @@ def bench_chat(
         results.append(result)
         mark = "ok" if result.verdict.passed else "WRONG"
         why = f"  {'; '.join(result.verdict.problems)}" if result.verdict.problems else ""
-        print(f"  [{index}/{len(cases)}] {case.id:<22} {mark:<5} {result.seconds:5.1f} s{why}", file=log, flush=True)
+        said = " ".join(result.reply.split())[:60]
+        print(f"  [{index}/{len(cases)}] {case.id:<22} {mark:<5} {result.seconds:5.1f} s{why}  | {said}",
+              file=log, flush=True)
+        if json_path is not None:  # after every case: a long run stopped early keeps what it measured
+            write_json(json_path, brain.name, results)
     print(table(f"{brain.name} ({brain.tier})", results), file=out, flush=True)
     if json_path is not None:
-        rows = [{"id": r.case.id, "lang": r.case.lang, "topic": r.case.topic, "day": r.case.day,
-                 "text": r.case.text, "reply": r.reply, "passed": r.verdict.passed,
-                 "problems": list(r.verdict.problems), "stand_in": r.verdict.stand_in,
-                 "model_calls": r.model_calls, "first_text_s": r.first_text, "seconds": round(r.seconds, 3),
-                 "error": r.error} for r in results]
-        json_path.write_text(json.dumps({"model": brain.name, "results": rows}, ensure_ascii=False, indent=1)
-                             + "\n", encoding="utf-8")
         print(f"Per-case results: {json_path}", file=log)
     return 0
