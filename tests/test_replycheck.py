@@ -139,6 +139,7 @@ def test_hold_while_it_may_be_the_message_coming_back():
     check = Checker("下班了，好累啊……", "zh", XIAOQIAN)
     assert check.hold_at("下班了，好累") == 0
     assert check.hold_at("辛苦啦，钳钳给你") is None
+    assert Checker("你今天开心吗？", "zh", XIAOQIAN).hold_at("你今天开心吗？我今天") == 0  # echoed first sentence
 
 
 def test_hold_at_the_sentence_with_assistant_speak_or_a_memory():

@@ -213,10 +213,15 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     or a memory restated unasked. None: all of it may be shown."""
     if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language):
         return 0
-    answer, said = _letters(text), _letters(message)
-    if len(said) >= ECHO_MIN_CHARS and SequenceMatcher(None, answer, said[:len(answer)]).ratio() >= ECHO_SIMILARITY:
-        return 0
-    if _may_be_catchphrases(answer, persona):
+    said = _letters(message)
+    if len(said) >= ECHO_MIN_CHARS:
+        answer = _letters(text)
+        parts = sentences(text)
+        opening = _letters(parts[0]) if parts else answer
+        if (SequenceMatcher(None, answer, said[:len(answer)]).ratio() >= ECHO_SIMILARITY
+                or SequenceMatcher(None, opening, said).ratio() >= ECHO_SIMILARITY):
+            return 0  # the message coming back, whole or as the first sentence
+    if _may_be_catchphrases(_letters(text), persona):
         return 0
     starts = []
     match = assistant_speak(text)
