@@ -113,9 +113,32 @@ def _add_bench_parser(commands: argparse._SubParsersAction) -> None:
                         help="a JSONL question file (default assets/evals/memory_questions.jsonl)")
     memory.add_argument("--verbose", action="store_true", default=False, help="list every miss")
     memory.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING (default), ERROR")
+    chat = suites.add_parser(
+        "chat", argument_default=argparse.SUPPRESS,
+        help="everyday chat: language, echoes, recitals, assistant-speak, name, length, speed",
+        description="Send everyday messages to the real agent (a fresh home each) and judge the replies in code.",
+    )
+    chat.add_argument("--model", dest="bench_model", default=None, metavar="NAME",
+                      help="an embedded rung (tiny, small, medium); with --base-url, a model on the server")
+    chat.add_argument("--base-url", dest="base_url", help="an OpenAI-compatible server to benchmark instead")
+    chat.add_argument("--cases", type=Path, default=None,
+                      help="a JSONL case file (default assets/evals/chat.jsonl)")
+    chat.add_argument("--limit", type=_positive_int, default=None, help="run only the first N cases")
+    chat.add_argument("--json", dest="json_path", type=Path, default=None, metavar="FILE",
+                      help="write every case's reply and verdict to FILE")
+    chat.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING (default), ERROR")
 
 
 def bench(args: argparse.Namespace, settings: Settings) -> int:
+    if args.suite == "chat":
+        import dataclasses
+
+        from pet.evals.chat import bench_chat
+
+        if getattr(args, "base_url", None):
+            settings = dataclasses.replace(settings, brain="server")
+        return bench_chat(settings, model=args.bench_model, cases_path=args.cases, limit=args.limit,
+                          json_path=args.json_path)
     from pet.evals.bench import bench_tools
 
     if args.suite == "memory":

@@ -77,7 +77,9 @@ def test_export_maps_what_fits():
     assert data["alternate_greetings"] == [
         "Hello! I'm Xiaoqian, a crayfish. Today is our very first day together; nice to meet you!"
     ]
-    assert "{{char}}: 钳钳出击！" in data["mes_example"]
+    # the first stage's example dialogue, in the card's own format
+    assert data["mes_example"].startswith("<START>\n{{user}}: 今天下雨了\n{{char}}: 下、下雨啦？")
+    assert data["mes_example"].count("<START>\n") == 2
     assert data["tags"] == ["pet", "crayfish"]
     assert data["system_prompt"] == ""  # other tools keep their own system prompt
 
@@ -135,6 +137,31 @@ def test_a_plain_card_becomes_a_sensible_persona():
     assert persona.style["en"]
     assert persona.adopted is None and persona.timezone == "local"
     assert persona.stages == () and persona.anniversaries == ()
+    assert persona.examples == {"en": "<START>\n{{user}}: Hi\n{{char}}: Tea?"}
+
+
+def test_every_stage_example_travels_in_the_extension():
+    table = persona_to_card(XIAOQIAN)["data"]["extensions"][EXTENSION]["persona"]
+    assert all(set(stage["examples"]) == {"zh", "en"} for stage in table["stages"])
+    assert persona_from_card(persona_to_card(XIAOQIAN)).stages[4].examples == XIAOQIAN.stages[4].examples
+
+
+def test_a_foreign_cards_examples_reach_the_prompt_and_narration_is_dropped():
+    from pet.persona.prompt import system_prompt
+
+    card = json.loads(json.dumps(FOREIGN))
+    card["data"]["mes_example"] = "<START>\n<USER>: Busy day?\n*Aria pours tea.*\n<BOT>: Always, for you."
+    persona = persona_from_card(card)
+    assert persona.examples == {"en": "<START>\n{{user}}: Busy day?\n{{char}}: Always, for you."}
+    prompt = system_prompt(persona, now=dt.datetime(2027, 1, 1, 9, tzinfo=dt.timezone.utc),
+                           adopted=dt.date(2027, 1, 1), language="en")
+    assert "Person: Busy day?\nYou: Always, for you." in prompt
+
+
+def test_examples_without_a_line_of_the_pet_are_left_out():
+    card = json.loads(json.dumps(FOREIGN))
+    card["data"]["mes_example"] = "<START>\n{{user}}: Hello?\nSome narration."
+    assert persona_from_card(card).examples == {}
 
 
 def test_a_chinese_card_is_read_as_chinese():

@@ -258,7 +258,8 @@ def test_a_fact_survives_a_restart_and_reaches_another_conversation(pet_home, to
         store.remember(1, f"note {i}: the weather was fine / 第{i}天天气不错")
     db.close()
 
-    second = ScriptedModel(["It is March 5."])
+    # an answer in the language of the question (the reply guards check that)
+    second = ScriptedModel(["三月五日。" if "小雨" in asked else "It is March 5."])
     app = make_app(second)
     other = app.new_conversation()
     run(app, asked, other)

@@ -12,7 +12,7 @@ import pytest
 
 from pet.errors import PersonaError
 from pet.events import MemoryRecord
-from pet.persona.model import PERSONA_DIR, Persona, load_persona, parse_persona
+from pet.persona.model import PERSONA_DIR, Persona, load_persona, parse_persona, persona_data
 from pet.persona.prompt import TOOL_RULES, system_prompt
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -214,16 +214,18 @@ def test_system_prompt_has_the_local_time(persona):
     )
 
 
-def test_system_prompt_lists_every_memory_with_its_id(persona):
+def test_system_prompt_gives_every_memory_as_what_the_person_said(persona):
     prompt = system_prompt(persona, now=NOW, adopted=dt.date(2026, 1, 1), language="en", memories=MEMORIES)
-    assert "[#3] likes green tea" in prompt
-    assert "[#7] (pinned) 生日是五月二十日" in prompt
+    assert "Things the person told you (mention one only when it fits):" in prompt
+    assert "- they said: likes green tea" in prompt
+    assert "- they said: 生日是五月二十日" in prompt
+    assert "[#" not in prompt and "(pinned)" not in prompt  # ids and pins are no use to the model
 
 
 def test_system_prompt_without_memories_says_nothing_about_them(persona):
     prompt = system_prompt(persona, now=NOW, adopted=dt.date(2026, 1, 1), language="en")
-    assert "What you remember" not in prompt
-    assert "[#" not in prompt
+    assert "Things the person told you" not in prompt
+    assert "they said" not in prompt
 
 
 def test_tool_rules_only_when_tools_are_offered(persona):
@@ -383,3 +385,19 @@ def test_a_one_language_persona_needs_only_that_language():
     persona = parse_persona(data)  # the Chinese entries are extra, not missing
     assert persona.languages == ("en",)
     assert persona.language("zh") == "en"
+
+
+def test_stage_examples_must_be_dialogue_with_a_line_of_the_pet():
+    data = grown_persona()
+    data["stages"][0]["examples"] = {"zh": "{{user}}: 你好\n{{char}}: 吱！", "en": "{{user}}: hi\nnarration"}
+    with pytest.raises(PersonaError) as info:
+        parse_persona(data, "doudou.toml")
+    assert "stages[0].examples.en" in str(info.value) and "{{char}}:" in str(info.value)
+    data["stages"][0]["examples"]["en"] = "{{user}}: hi"
+    with pytest.raises(PersonaError) as info:
+        parse_persona(data, "doudou.toml")
+    assert "has no line of the pet's" in str(info.value)
+    data["stages"][0]["examples"]["en"] = "<START>\n{{user}}: hi\n{{char}}: Squeak!"
+    persona = parse_persona(data, "doudou.toml")
+    assert persona.stages[0].examples["en"].endswith("{{char}}: Squeak!")
+    assert parse_persona(persona_data(persona)) == persona

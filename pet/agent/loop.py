@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Callable, Generator, Iterator, Protocol, Sequence
 
-from pet.agent import capture, confirm, figures, intents, reflexes
+from pet.agent import capture, confirm, figures, intents, reflexes, replycheck
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context, fold_history
 from pet.agent.guards import (
     RepeatGuard,
@@ -115,6 +115,8 @@ class _Turn:
     results: list[str] = field(default_factory=list)
     #: the figure the message asks for (a sum, the time), checked in the reply
     asked: figures.Asked | None = None
+    #: the contents of the memories recalled into the prompt (a reply must not recite them unasked)
+    memories: tuple[str, ...] = ()
 
     def figure_check(self) -> figures.Check | None:
         if self.asked is None:
@@ -370,7 +372,8 @@ class Agent:
         trace.begin(now, text, language, user_message_id)
         set_log_fields(turn=user_message_id)
         turn = _Turn(conversation_id, language, context.messages,
-                     self._tool_context(conversation_id, user_message_id, language, text), trace)
+                     self._tool_context(conversation_id, user_message_id, language, text), trace,
+                     memories=tuple(m.content for m in context.memories))
         hello = self._greeting(now, language, user_message_id) if self.config.greeting else None
         if hello:
             turn.prefix = hello + "\n\n"
@@ -533,9 +536,15 @@ class Agent:
         asked = figures.asked(turn.tool_context.message)
         if asked is not None and self.tools.get(asked.tool) is not None:
             turn.asked = asked
+        checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories)
+
+        def hold_at(text: str) -> int | None:
+            holds = [at for at in (turn.hold_at(text), checks.hold_at(text)) if at is not None]
+            return min(holds, default=None)
+
         for step in range(self.config.max_model_calls):
             set_log_fields(step=step)
-            gate = _StreamGate(turn.hold_at, text_calls)
+            gate = _StreamGate(hold_at, text_calls)
             completion: Completion | None = None
             started = time.perf_counter()
             record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
@@ -588,6 +597,17 @@ class Agent:
                 if check is not None and check.unsupported(final):
                     yield from self._figures_in_code(turn, shown_before, gate, final)
                     return
+                found = checks.problems(final) if final else replycheck.Found(())
+                if found and not corrected and step + 1 < self.config.max_model_calls:
+                    # One retry for all guards together: a narrow note, the bad reply unseen.
+                    log.info("reply guard: %s; retrying", ", ".join(found.problems))
+                    corrected = True
+                    shown_before += gate.text[: gate.emitted].rstrip(" ,，") + (" " if gate.emitted else "")
+                    turn.messages = _with_note(turn.messages, replycheck.correction(found, turn.language))
+                    continue
+                if found:
+                    yield from self._end_checked(turn, shown_before, gate, found)
+                    return
                 rest = gate.flush()
                 if rest:
                     yield TextDelta(rest)
@@ -618,6 +638,20 @@ class Agent:
         yield Notice(_says(turn.language, f"Stopped after {most} model calls without a final answer.",
                            f"模型调用了 {most} 次仍没有给出回答，已停下。"), "warning")
         yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
+
+    def _end_checked(self, turn: _Turn, shown_before: str, gate: _StreamGate,
+                     found: replycheck.Found) -> Iterator[Event]:
+        """The reply failed its checks after the retry too: what the person
+        already saw stands when it says something, else the pet's own line."""
+        shown = (shown_before + gate.text[: gate.emitted]).strip()
+        if replycheck.letters_in(shown) >= replycheck.LANGUAGE_LETTERS:
+            log.info("reply guard: %s again; the reply ends with what was shown", ", ".join(found.problems))
+            yield from self._finish(turn, shown, streamed=True)
+            return
+        log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
+        line = replycheck.stand_in(turn.language, self.persona)
+        yield TextDelta((" " if shown else "") + line)
+        yield from self._finish(turn, (shown + " " if shown else "") + line, streamed=False, emit=False)
 
     def _figures_in_code(
         self, turn: _Turn, shown_before: str, gate: _StreamGate, final: str
@@ -938,6 +972,17 @@ def _without_command(text: str) -> str:
 
 def _says(language: str, english: str, chinese: str) -> str:
     return chinese if language == "zh" else english
+
+
+def _with_note(messages: list[Message], note: str) -> list[Message]:
+    """The messages with `note` added to the system message nearest before
+    the person's message (the volatile part, when it comes late), so that a
+    model which caches the prompt's prefix re-reads only the end."""
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=len(messages))
+    at = max((i for i, m in enumerate(messages[:last_user]) if m.role == "system"), default=None)
+    if at is None:
+        return [Message("system", note), *messages]
+    return [*messages[:at], replace(messages[at], content=messages[at].content + "\n" + note), *messages[at + 1:]]
 
 
 def _unique_ids(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from pet.errors import PersonaError
 from pet.persona.greeting import first_meeting
-from pet.persona.model import Persona, parse_persona, persona_data
+from pet.persona.model import Persona, dialogue, parse_persona, persona_data
 from pet.text import detect_language
 
 SPEC = "chara_card_v2"
@@ -73,6 +73,22 @@ def _scenario(persona: Persona, lang: str) -> str:
     return text
 
 
+def _mes_example(persona: Persona, lang: str) -> str:
+    """The example dialogue of the pet's first stage (other stages and
+    languages travel in the extension), else its catchphrases as lines."""
+    first = persona.stages[0].examples if persona.stages else {}
+    text = first.get(lang) or persona.examples.get(lang)
+    if text:
+        out, last = "", "char"
+        for speaker, words in dialogue(text):
+            if speaker == "user" and last == "char":
+                out += "<START>\n"  # a new scene starts with the person
+            out += f"{{{{{speaker}}}}}: {words}\n"
+            last = speaker
+        return out
+    return "".join(f"<START>\n{{{{char}}}}: {line}\n" for line in persona.catchphrases.get(lang, ()))
+
+
 def persona_to_card(persona: Persona) -> dict[str, Any]:
     """The persona as a Character Card V2 dict (JSON-ready)."""
     lang = persona.languages[0]
@@ -87,14 +103,13 @@ def persona_to_card(persona: Persona) -> dict[str, Any]:
         description = (f"{{{{char}}}} ({persona.full_name()}) is a {species} who lives on {{{{user}}}}'s computer "
                        f"as their pet. {about + ' ' if about else ''}Speaking style: {style}")
         personality = ", ".join(persona.traits.get(lang) or next(iter(persona.traits.values())))
-    examples = persona.catchphrases.get(lang, ())
     data: dict[str, Any] = {
         "name": persona.display_name(lang),
         "description": description,
         "personality": personality,
         "scenario": _scenario(persona, lang),
         "first_mes": first_meeting(persona, lang),
-        "mes_example": "".join(f"<START>\n{{{{char}}}}: {line}\n" for line in examples),
+        "mes_example": _mes_example(persona, lang),
         "creator_notes": (
             "A pet from \"pet\", a local-first AI pet companion. Its growth stages, anniversaries and "
             f"every language it speaks are kept in extensions.{EXTENSION}; pet reads them back unchanged."
@@ -225,7 +240,24 @@ def _from_text(data: dict[str, Any], where: str) -> Persona:
     }
     if about:
         table["description"] = {lang: about}
+    examples = _foreign_examples(data.get("mes_example", ""))
+    if examples:
+        table["examples"] = {lang: examples}
     return parse_persona(table, where)
+
+
+def _foreign_examples(text: str) -> str:
+    """Another tool's mes_example in the pet's form: V1's <USER>/<BOT> as
+    {{user}}/{{char}}, lines of neither speaker (narration) left out; "" when
+    no line of the character's is left."""
+    text = re.sub(r"<USER>", "{{user}}", re.sub(r"<BOT>", "{{char}}", text, flags=re.IGNORECASE), flags=re.IGNORECASE)
+    kept = [line.strip() for line in text.splitlines()
+            if line.strip().upper() == "<START>" or re.match(r"\{\{(?:user|char)\}\}:\s*\S", line.strip(), re.I)]
+    try:
+        pairs = dialogue("\n".join(kept))
+    except ValueError:
+        return ""
+    return "\n".join(kept) if any(speaker == "char" for speaker, _ in pairs) else ""
 
 
 def read_card(path: Path) -> dict[str, Any]:

@@ -39,6 +39,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "{name}张了张嘴，却什么也没说出来……再说一遍？",
         "en": "I opened my mouth and nothing came out. Say that again?",
     },
+    # The reply guards (pet.agent.replycheck): the model's reply failed twice.
+    "off_script": {
+        "zh": "嗯……我一时不知道怎么接，再跟我多说一点？",
+        "en": "Hmm, I'm not sure what to say to that yet. Tell me a bit more?",
+    },
     # The claim guard: the reply said the pet did what no tool did.
     "not_done_remember": {
         "zh": "（其实我还没记下来。说“记住……”我就记。）",

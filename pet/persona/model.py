@@ -43,6 +43,9 @@ class Stage:
     add_traits: PerLanguageList = field(default_factory=dict)
     drop_traits: PerLanguageList = field(default_factory=dict)
     behaviours: PerLanguageList = field(default_factory=dict)
+    #: example dialogue of this stage, per language, as a card's mes_example
+    #: ("<START>", "{{user}}: …", "{{char}}: …" lines)
+    examples: PerLanguage = field(default_factory=dict)
 
     def display_name(self, language: str) -> str:
         return self.name.get(language) or next(iter(self.name.values()), "")
@@ -82,6 +85,8 @@ class Persona:
     emoji: str = ""
     #: the pet's own wording of program lines (pet.persona.messages), by key
     lines: dict[str, PerLanguage] = field(default_factory=dict)
+    #: example dialogue for every stage that has none of its own (mes_example format)
+    examples: PerLanguage = field(default_factory=dict)
 
     def display_name(self, language: str = "zh") -> str:
         return self.name.get(language) or next(iter(self.name.values()))
@@ -140,11 +145,13 @@ def load_persona(name_or_path: str) -> Persona:
 
 TOP_KEYS = (
     "id", "species", "adopted", "timezone", "languages", "name", "species_name", "description",
-    "traits", "style", "catchphrases", "stages", "anniversaries", "emoji", "lines",
+    "traits", "style", "catchphrases", "stages", "anniversaries", "emoji", "lines", "examples",
 )
 #: an emoji may be a few code points (a flag, a skin tone, a joined family)
 MAX_EMOJI_CHARS = 8
-STAGE_KEYS = ("days", "name", "add_traits", "drop_traits", "behaviours")
+STAGE_KEYS = ("days", "name", "add_traits", "drop_traits", "behaviours", "examples")
+#: who speaks a line of example dialogue
+USER_MACRO, CHAR_MACRO = "{{user}}", "{{char}}"
 ANNIVERSARY_KEYS = ("days", "date", "line")
 
 
@@ -275,7 +282,40 @@ def parse_persona(data: dict[str, Any], source: Path | str | None = None) -> Per
         anniversaries=_anniversaries(read, data.get("anniversaries")),
         emoji=_emoji(read, data.get("emoji", "")),
         lines=_lines(read, data.get("lines")),
+        examples=_examples(read, data.get("examples"), "examples"),
     )
+
+
+def dialogue(text: str) -> list[tuple[str, str]]:
+    """Example dialogue in a card's mes_example format as (speaker, words)
+    pairs, speaker "user" or "char"; "<START>" lines only separate scenes.
+    ValueError names the first line that is neither."""
+    pairs = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.upper() == "<START>":
+            continue
+        for speaker, macro in (("user", USER_MACRO), ("char", CHAR_MACRO)):
+            if line.lower().startswith(macro + ":"):
+                words = line[len(macro) + 1:].strip()
+                if words:
+                    pairs.append((speaker, words))
+                break
+        else:
+            raise ValueError(f"line {line[:40]!r} does not start with {USER_MACRO}: or {CHAR_MACRO}:")
+    return pairs
+
+
+def _examples(read: _Reader, value: Any, key: str) -> PerLanguage:
+    examples: PerLanguage = read.per_language(value, key, many=False, required=False)
+    for lang, text in examples.items():
+        try:
+            pairs = dialogue(text)
+        except ValueError as exc:
+            raise read.fail(f"{key}.{lang}", f"is not example dialogue: {exc}") from None
+        if not any(speaker == "char" for speaker, _ in pairs):
+            raise read.fail(f"{key}.{lang}", f"has no line of the pet's ({CHAR_MACRO}: …)")
+    return examples
 
 
 def _emoji(read: _Reader, value: Any) -> str:
@@ -349,6 +389,7 @@ def _stages(read: _Reader, value: Any, base_traits: PerLanguageList) -> tuple[St
             add_traits=add,
             drop_traits=drop,
             behaviours=read.per_language(table.get("behaviours"), f"{key}.behaviours", many=True, required=False),
+            examples=_examples(read, table.get("examples"), f"{key}.examples"),
         ))
     return tuple(stages)
 
@@ -419,10 +460,13 @@ def persona_data(persona: Persona) -> dict[str, Any]:
             {"days": s.days, "name": dict(s.name)}
             | {k: lists(v) for k, v in
                (("drop_traits", s.drop_traits), ("add_traits", s.add_traits), ("behaviours", s.behaviours)) if v}
+            | ({"examples": dict(s.examples)} if s.examples else {})
             for s in persona.stages
         ]
     if persona.emoji:
         data["emoji"] = persona.emoji
+    if persona.examples:
+        data["examples"] = dict(persona.examples)
     if persona.lines:
         data["lines"] = {key: dict(table) for key, table in persona.lines.items()}
     if persona.anniversaries:

@@ -1,0 +1,303 @@
+"""Checks on the model's final reply that a person would feel if they failed:
+the wrong language, their own words echoed back, the pet's memories recited
+unasked, an assistant's stock phrases or a refusal of small talk, a
+catchphrase and nothing else.
+
+Pure functions of the reply and what the turn knows. `problems` judges a
+whole reply; `hold_at` says where to stop streaming a reply still being
+written, so that the person never sees a part that may fail. The agent
+retries once with `correction` and otherwise says `stand_in`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Sequence
+
+from pet.persona.messages import say
+from pet.persona.model import Persona
+from pet.text import CJK_RUN, cjk_count, detect_language
+
+#: the checks, in the order a correction names them
+LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE = "language", "echo", "recital", "assistant", "catchphrase"
+CHECKS = (LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE)
+
+#: letters (Chinese characters or Latin letters) a streaming reply needs before its language is judged
+LANGUAGE_LETTERS = 6
+#: a whole reply with fewer letters ("OK!", "嗯") is not judged for its language
+JUDGED_LETTERS = 3
+#: similarity (0..1) from which a reply, or its first sentence, repeats the message
+ECHO_SIMILARITY = 0.8
+#: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
+#: "hi" → "Hi!" is a greeting, not an echo
+ECHO_MIN_CHARS = 4
+#: share of a memory's words (or Chinese character pairs) a reply must hold to restate it
+RESTATE_SHARE = 0.6
+#: memories restated in one reply that make a recital
+RECITAL_COUNT = 2
+
+_ASSISTANT = re.compile(
+    r"\bas an? (?:AI|artificial intelligence|language model|virtual assistant|assistant)\b"
+    r"|\bI(?:'m| am) (?:just )?(?:an? )?(?:AI|artificial intelligence|language model|virtual assistant)\b"
+    r"|\bAI (?:language )?model\b"
+    r"|\bhow (?:can|may|could) I (?:help|assist)(?: you)?\b"
+    r"|\bI(?:'m| am) (?:always )?here to (?:help|assist)\b"
+    r"|\b(?:is there )?anything (?:else )?I can (?:help|assist|do for you)\b"
+    r"|\bI(?:'m| am)? ?(?:sorry|afraid),? (?:but )?I (?:can(?:'t|not)|am unable to|won't) (?:help|assist|provide|"
+    r"do|answer|engage|fulfil)"
+    r"|\bI can(?:'t|not) (?:assist|help) with (?:that|this)\b"
+    r"|\bI(?:'m| am) (?:not able|unable) to (?:help|assist|provide)\b"
+    r"|作为(?:一[个名])?(?:AI|人工智能|语言模型|智能助手|助手|虚拟助手)"
+    r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能|语言模型|智能助手|虚拟助手|聊天机器人)"
+    r"|(?:有什么|有啥|什么)(?:我)?(?:可以|能|能够)(?:帮|为|协助)(?:助)?(?:你|您)"
+    r"|(?:我|我们)?(?:随时)?在这里(?:帮助|帮|协助|为)(?:你|您)"
+    r"|我(?:无法|不能|没法|不可以)(?:帮|协助|提供|回答|满足|处理|参与|讨论|完成|执行|回应)"
+    r"|(?:很|非常)?抱歉[，,]?\s*(?:但)?(?:是)?我(?:无法|不能|没法)",
+    re.IGNORECASE,
+)
+
+#: how an assistant's phrase begins: an unfinished sentence holding one of
+#: these is held until it ends, as it may still grow into one
+_ASSISTANT_START = re.compile(
+    r"\b(?:as an?|I(?:'m| am)|how (?:can|may|could)|is there|anything|I can(?:'t|not)|sorry|afraid)\b"
+    r"|作为|我(?:只)?是|有什么|有啥|什么(?:我)?(?:可以|能)|在这里|我(?:无法|不能|没法|不可以)|抱歉",
+    re.IGNORECASE,
+)
+_SENTENCE_MARKS = ".!?。！？\n"
+
+_RECALL_QUESTION = re.compile(
+    r"\b(?:remember|recall|remind me what)\b|\bwhat (?:do|did) you know about me\b"
+    r"|\bwhat did I (?:tell|say|mention)\b|\bwhat (?:do|did) I (?:like|love|do|have)\b"
+    r"|\bwhat(?:'s| is| are) my\b|\bdo you know (?:what|who|where|when|my|me)\b|\babout me\b"
+    r"|记得|记住|还记|想起|忘了我|我(?:喜欢|爱|讨厌|说过|告诉过你|提过)(?:的)?(?:什么|啥|吗|哪)"
+    r"|(?:知道|了解)我|关于我|我的\S{0,6}(?:是什么|是啥|叫什么)|我叫什么|我是做什么",
+    re.IGNORECASE,
+)
+
+_EN_STOPWORDS = frozenset(
+    "the and that this with for are was were has have had his her their they them you your about from "
+    "into onto just very really like likes liked loves love not but all any one its it's our out who "
+    "what when where which will would can could should than then there these those also".split()
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？…~～])\s*|\n+")
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a reply got wrong: the failed checks, in CHECKS order."""
+
+    problems: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)
+
+
+def _letters(text: str) -> str:
+    """Lowercase letters and digits only (Chinese characters kept)."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower()
+                   if ch.isalnum() or cjk_count(ch))
+
+
+def letters_in(text: str) -> int:
+    """Chinese characters and Latin letters in `text`."""
+    return cjk_count(text) + sum(ch.isascii() and ch.isalpha() for ch in text)
+
+
+def sentences(text: str) -> list[str]:
+    return [part for part in _SENTENCE_END.split(text) if part and part.strip()]
+
+
+# --- the checks ----------------------------------------------------------------
+
+
+def wrong_language(reply: str, language: str) -> bool:
+    """A reply with no letters at all (a number, an emoji) has no language to be wrong in."""
+    return detect_language(reply, default=language) != language
+
+
+def is_echo(reply: str, message: str) -> bool:
+    """The reply repeats the person's message: the whole of it, or as its
+    first sentence, word for word or nearly."""
+    said = _letters(message)
+    if len(said) < ECHO_MIN_CHARS:
+        return False
+    answer = _letters(reply)
+    if not answer:
+        return False
+    if answer == said or SequenceMatcher(None, answer, said).ratio() >= ECHO_SIMILARITY:
+        return True
+    first = _letters(sentences(reply)[0]) if sentences(reply) else answer
+    if first and SequenceMatcher(None, first, said).ratio() >= ECHO_SIMILARITY:
+        return True
+    # "下班了好累啊" + a few words: most of the reply is the message
+    return said in answer and len(said) >= 0.6 * len(answer)
+
+
+def _units(text: str) -> set[str]:
+    """What a text is made of for comparing contents: its Chinese character
+    pairs and its longer English words."""
+    lowered = unicodedata.normalize("NFKC", text).lower()
+    units = {run[i:i + 2] for run in CJK_RUN.findall(lowered) for i in range(max(1, len(run) - 1))}
+    units |= {w for w in _WORD.findall(lowered) if len(w) >= 3 and w not in _EN_STOPWORDS}
+    return units
+
+
+def restates(reply: str, memory: str) -> bool:
+    """The reply holds most of a memory's content (verbatim or nearly)."""
+    units = _units(memory)
+    if len(units) < 2:
+        return False
+    return len(units & _units(reply)) >= RESTATE_SHARE * len(units)
+
+
+def restated(reply: str, memories: Sequence[str]) -> list[str]:
+    return [memory for memory in memories if restates(reply, memory)]
+
+
+def asks_recall(message: str) -> bool:
+    """The person asks what the pet remembers or knows about them."""
+    return _RECALL_QUESTION.search(message) is not None
+
+
+def assistant_speak(reply: str) -> re.Match[str] | None:
+    """The first stock phrase of an assistant, or refusal of small talk, in the reply."""
+    return _ASSISTANT.search(reply)
+
+
+def catchphrase_only(reply: str, persona: Persona) -> bool:
+    """The reply is one or more of the pet's catchphrases and nothing else."""
+    rest = _letters(reply)
+    if not rest:
+        return False
+    phrases = sorted({_letters(p) for items in persona.catchphrases.values() for p in items} - {""},
+                     key=len, reverse=True)
+    changed = True
+    while rest and changed:
+        changed = False
+        for phrase in phrases:
+            if rest.startswith(phrase):
+                rest, changed = rest[len(phrase):], True
+    return not rest
+
+
+def problems(reply: str, *, message: str, language: str, persona: Persona,
+             memories: Sequence[str] = ()) -> Found:
+    """Every check the whole reply fails."""
+    found = []
+    if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language):
+        found.append(LANGUAGE)
+    if is_echo(reply, message):
+        found.append(ECHO)
+    if not asks_recall(message) and len(restated(reply, memories)) >= RECITAL_COUNT:
+        found.append(RECITAL)
+    if assistant_speak(reply):
+        found.append(ASSISTANT)
+    if catchphrase_only(reply, persona):
+        found.append(CATCHPHRASE)
+    return Found(tuple(found))
+
+
+# --- streaming -------------------------------------------------------------------
+
+
+def hold_at(text: str, *, message: str, language: str, persona: Persona,
+            memories: Sequence[str] = ()) -> int | None:
+    """Where to stop streaming `text`, the reply so far, so that nothing a
+    check may still fail reaches the person: 0 while its language is not
+    yet clear or wrong, while it may be the message or a catchphrase coming
+    back; else the start of the first sentence with an assistant's phrase
+    or a memory restated unasked. None: all of it may be shown."""
+    if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language):
+        return 0
+    said = _letters(message)
+    if len(said) >= ECHO_MIN_CHARS:
+        answer = _letters(text)
+        parts = sentences(text)
+        opening = _letters(parts[0]) if parts else answer
+        if (SequenceMatcher(None, answer, said[:len(answer)]).ratio() >= ECHO_SIMILARITY
+                or SequenceMatcher(None, opening, said).ratio() >= ECHO_SIMILARITY):
+            return 0  # the message coming back, whole or as the first sentence
+    if _may_be_catchphrases(_letters(text), persona):
+        return 0
+    starts = []
+    match = assistant_speak(text)
+    if match:
+        starts.append(match.start())
+    tail = max(text.rfind(mark) for mark in _SENTENCE_MARKS) + 1
+    if _ASSISTANT_START.search(text, tail):
+        starts.append(tail)
+    if memories and not asks_recall(message):
+        at = 0
+        for sentence in sentences(text):
+            at = text.find(sentence, at)
+            if restated(sentence, memories):
+                starts.append(at)
+                break
+            at += len(sentence)
+    if not starts:
+        return None
+    first = min(starts)
+    return max(text.rfind(mark, 0, first) for mark in _SENTENCE_MARKS) + 1
+
+
+def _may_be_catchphrases(answer: str, persona: Persona) -> bool:
+    """`answer` (letters only) is a run of catchphrases, the last maybe unfinished."""
+    phrases = {_letters(p) for items in persona.catchphrases.values() for p in items} - {""}
+    rest = answer
+    while rest:
+        whole = next((p for p in phrases if rest.startswith(p)), None)
+        if whole is None:
+            return any(p.startswith(rest) for p in phrases)
+        rest = rest[len(whole):]
+    return True
+
+
+@dataclass(frozen=True)
+class Checker:
+    """The checks bound to one turn: its message, language, pet and the
+    memories recalled into its prompt."""
+
+    message: str
+    language: str
+    persona: Persona
+    memories: tuple[str, ...] = ()
+
+    def problems(self, reply: str) -> Found:
+        return problems(reply, message=self.message, language=self.language, persona=self.persona,
+                        memories=self.memories)
+
+    def hold_at(self, text: str) -> int | None:
+        return hold_at(text, message=self.message, language=self.language, persona=self.persona,
+                       memories=self.memories)
+
+
+# --- what the agent does about it ------------------------------------------------
+
+_LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文) only", "en": "English only"}
+_CORRECTIONS = {
+    ECHO: "Do not repeat the person's words back; answer them.",
+    RECITAL: "Do not list what you know about the person; bring up at most one thing, only if it fits.",
+    ASSISTANT: "You are their pet, not an assistant: no \"as an AI\", no offers of help, no refusals. "
+               "This is harmless small talk; just answer it in character.",
+    CATCHPHRASE: "Say something real, not only your catchphrase.",
+}
+
+
+def correction(found: Found, language: str) -> str:
+    """A narrow note for the one retry: only what went wrong. A language
+    mismatch gets a language-only note."""
+    if found.problems == (LANGUAGE,):
+        return f"[Note from the pet's program] Reply in {_LANGUAGE_NAMES.get(language, language)}."
+    notes = [_CORRECTIONS[p] for p in found.problems if p in _CORRECTIONS]
+    if LANGUAGE in found.problems:
+        notes.append(f"Reply in {_LANGUAGE_NAMES.get(language, language)}.")
+    return "[Note from the pet's program] " + " ".join(notes)
+
+
+def stand_in(language: str, persona: Persona) -> str:
+    """The pet's own line when the model's reply failed twice."""
+    return say("off_script", language, persona)

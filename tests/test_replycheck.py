@@ -1,0 +1,241 @@
+"""The reply guards: each check on its own, then in the agent loop (one retry
+for all guards together, then the pet's own line), with a scripted model."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from pet.agent import replycheck
+from pet.agent.replycheck import (
+    ASSISTANT,
+    CATCHPHRASE,
+    ECHO,
+    LANGUAGE,
+    RECITAL,
+    Checker,
+    asks_recall,
+    assistant_speak,
+    catchphrase_only,
+    correction,
+    is_echo,
+    problems,
+    restated,
+)
+from pet.app import build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+from pet.events import Reply, TextDelta
+from pet.persona.model import load_persona
+
+XIAOQIAN = load_persona("xiaoqian")
+MEMORIES = ("我最喜欢喝乌龙茶", "我养了一只叫团子的柯基", "I have a cat called Mochi", "I work as a nurse on night shifts")
+
+
+def found(reply, message="你好呀", language="zh", memories=()):
+    return problems(reply, message=message, language=language, persona=XIAOQIAN, memories=memories).problems
+
+
+# --- the checks ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "language", "wrong"), [
+    ("You have a bit of a penchant for whistling.", "zh", True),
+    ("辛苦啦，早点休息！", "zh", False),
+    ("Mochi今天乖不乖？", "zh", False),
+    ("我也很开心！", "en", True),
+    ("Hi! I'm 小钳 (Xiaoqian), nice to meet you.", "en", False),
+    ("1921", "zh", False),  # no letters: nothing to be in the wrong language
+    ("OK!", "zh", False),  # too short to judge
+])
+def test_language(reply, language, wrong):
+    assert (LANGUAGE in found(reply, language=language)) is wrong
+
+
+@pytest.mark.parametrize(("reply", "message", "echo"), [
+    ("下班了，好累啊……", "下班了，好累啊……", True),
+    ("下班了好累啊", "下班了，好累啊……", True),
+    ("下班了，好累啊。辛苦啦！", "下班了，好累啊……", True),  # the message, then a few words
+    ("I'm a bit tired.", "I'm a bit tired", True),
+    ("I'm a bit tired. Me too, it's been a long day of pinching things!", "I'm a bit tired", True),
+    ("辛苦啦！钳钳给你捶捶背，要不要先歇一会儿？", "下班了，好累啊……", False),
+    ("Hi!", "hi", False),  # too short to be an echo: a greeting back
+    ("Tired? Let's take five minutes together.", "I'm a bit tired", False),
+])
+def test_echo(reply, message, echo):
+    assert is_echo(reply, message) is echo
+
+
+def test_recital_is_two_memories_restated_when_not_asked():
+    recital = "你最喜欢喝乌龙茶，还养了一只叫团子的柯基！"
+    assert restated(recital, MEMORIES) == ["我最喜欢喝乌龙茶", "我养了一只叫团子的柯基"]
+    assert RECITAL in found(recital, message="今天天气真好", memories=MEMORIES)
+    # one fitting mention is what memories are for
+    assert RECITAL not in found("天气这么好，泡杯乌龙茶吧？", message="今天天气真好", memories=MEMORIES)
+    # asked, it may say all it knows
+    assert RECITAL not in found(recital, message="你还记得我喜欢什么吗？", memories=MEMORIES)
+    english = "You have a cat called Mochi and you work night shifts as a nurse!"
+    assert RECITAL in found(english, message="nice weather today", language="en", memories=MEMORIES)
+    assert RECITAL not in found(english, message="what do you know about me?", language="en", memories=MEMORIES)
+
+
+@pytest.mark.parametrize(("message", "asks"), [
+    ("你还记得我喜欢什么吗？", True), ("我的狗叫什么？", True), ("你知道我是做什么的吗", True),
+    ("do you remember what I like?", True), ("what's my cat called?", True), ("what do you know about me", True),
+    ("我有点累了", False), ("nice weather today", False), ("tell me a joke", False),
+])
+def test_recall_questions(message, asks):
+    assert asks_recall(message) is asks
+
+
+@pytest.mark.parametrize("reply", [
+    "As an AI, I don't get tired.",
+    "How can I assist you today?",
+    "I'm here to help with your creative projects!",
+    "I'm sorry, but I can't assist with that.",
+    "Is there anything else I can help you with?",
+    "作为一个AI，我没有感情。",
+    "有什么可以帮你的吗？",
+    "很抱歉，我无法回答这个问题。",
+    "我无法提供这方面的帮助。",
+])
+def test_assistant_speak_and_refusals(reply):
+    assert assistant_speak(reply) is not None
+
+
+@pytest.mark.parametrize("reply", [
+    "I can't wait to see you!", "我无法想象没有你的日子！", "Help! My claws are stuck.", "我在这里陪你。",
+])
+def test_ordinary_pet_talk_is_not_assistant_speak(reply):
+    assert assistant_speak(reply) is None
+
+
+def test_a_catchphrase_alone_but_not_in_a_sentence():
+    assert catchphrase_only("Claws out!", XIAOQIAN)
+    assert catchphrase_only("钳钳出击！本钳记住啦～", XIAOQIAN)
+    assert CATCHPHRASE in found("Claws out!", message="hello there", language="en")
+    assert not catchphrase_only("Claws out! Let's go find you a snack.", XIAOQIAN)
+
+
+def test_the_language_correction_says_only_the_language():
+    assert correction(replycheck.Found((LANGUAGE,)), "zh") == (
+        "[Note from the pet's program] Reply in Simplified Chinese (简体中文) only.")
+    both = correction(replycheck.Found((ECHO, ASSISTANT)), "en")
+    assert "repeat" in both and "assistant" in both and "English" not in both
+
+
+# --- streaming: what a check may still fail is not shown ------------------------------------
+
+
+def test_hold_while_the_language_is_unclear_or_wrong():
+    check = Checker("我有点累了", "zh", XIAOQIAN)
+    assert check.hold_at("辛") == 0  # too few letters yet
+    assert check.hold_at("You have a bit of") == 0
+    assert check.hold_at("辛苦啦！早点休息") is None
+
+
+def test_hold_while_it_may_be_the_message_coming_back():
+    check = Checker("下班了，好累啊……", "zh", XIAOQIAN)
+    assert check.hold_at("下班了，好累") == 0
+    assert check.hold_at("辛苦啦，钳钳给你") is None
+    assert Checker("你今天开心吗？", "zh", XIAOQIAN).hold_at("你今天开心吗？我今天") == 0  # echoed first sentence
+
+
+def test_hold_at_the_sentence_with_assistant_speak_or_a_memory():
+    check = Checker("nice weather today", "en", XIAOQIAN, MEMORIES)
+    text = "Sunny days are the best! How can I assist"
+    assert check.hold_at(text) == len("Sunny days are the best!")
+    text = "Sunny days are the best! You have a cat called Mochi"
+    assert check.hold_at(text) == len("Sunny days are the best!")
+    # an unfinished sentence that may grow into one waits for its end
+    assert check.hold_at("Sunny days are the best! How can") == len("Sunny days are the best!")
+    assert check.hold_at("Sunny days are the best! How can you resist?") is None
+    assert Checker("hello", "en", XIAOQIAN).hold_at("Claws") == 0  # may be a catchphrase alone
+
+
+# --- in the agent ------------------------------------------------------------------------
+
+
+def make_app(model):
+    return build(load_settings({"reflexes": False}), brain=model, scheduler="off")
+
+
+def run(app, text):
+    return list(app.agent.run(app.new_conversation(), text))
+
+
+def shown(events):
+    return "".join(e.text for e in events if isinstance(e, TextDelta))
+
+
+def test_a_reply_in_the_wrong_language_is_retried_once_with_a_language_note(caplog):
+    model = ScriptedModel(["You have a bit of a penchant for whistling.", "辛苦啦，早点休息吧！"])
+    app = make_app(model)
+    with caplog.at_level(logging.INFO, logger="pet.agent.loop"):
+        events = run(app, "我有点累了")
+    app.close()
+    assert events[-1] == Reply("辛苦啦，早点休息吧！", message_id=events[-1].message_id,
+                               trace_id=events[-1].trace_id)
+    assert "penchant" not in shown(events)  # the person never saw it
+    retry = model.calls[1].messages
+    note = "[Note from the pet's program] Reply in Simplified Chinese (简体中文) only."
+    assert any(note in m.content for m in retry if m.role == "system")
+    assert retry[-1].content == "我有点累了"  # the person's message is still the last word
+    assert "reply guard: language; retrying" in caplog.text and "我有点累了" not in caplog.text
+
+
+def test_a_second_failure_gives_the_pets_own_line_in_the_right_language():
+    model = ScriptedModel(["I'm sorry, but I can't assist with that.", "As an AI, I cannot feel tired."])
+    app = make_app(model)
+    events = run(app, "我有点累了")
+    app.close()
+    line = "钳钳挥了挥大钳子，一时没想好怎么接……再跟我多说一点？"
+    assert events[-1].text == line and shown(events) == line
+    assert len(model.calls) == 2  # one retry, never more
+
+
+def test_an_echo_is_not_shown_and_is_retried():
+    model = ScriptedModel(["下班了，好累啊……", "辛苦啦！钳钳给你捶捶背～"])
+    app = make_app(model)
+    events = run(app, "下班了，好累啊……")
+    app.close()
+    assert shown(events) == "辛苦啦！钳钳给你捶捶背～"
+    assert "Do not repeat the person's words" in model.calls[1].messages[-2].content
+
+
+def test_a_recital_is_caught_with_the_recalled_memories():
+    model = ScriptedModel(["Sunny! You have a cat called Mochi and you work as a nurse on night shifts.",
+                           "Sunny! Perfect for a nap in the warm pond."])
+    app = make_app(model)
+    for memory in ("I have a cat called Mochi", "I work as a nurse on night shifts"):
+        app.memories.remember(app.pet.id, memory)
+    events = run(app, "nice weather today, so sunny")
+    app.close()
+    assert events[-1].text.endswith("Perfect for a nap in the warm pond.")
+    assert "Mochi" not in shown(events)
+    assert "Do not list what you know" in model.calls[1].messages[-2].content
+
+
+def test_a_catchphrase_alone_is_retried_and_a_good_first_answer_is_left_alone():
+    model = ScriptedModel(["Claws out!", "Claws out! Let's find you a snack."])
+    app = make_app(model)
+    events = run(app, "I'm hungry")
+    assert events[-1].text == "Claws out! Let's find you a snack."
+    good = ScriptedModel(["Snack time! What do you fancy?"])
+    app2 = make_app(good)
+    assert run(app2, "I'm hungry")[-1].text == "Snack time! What do you fancy?"
+    assert len(good.calls) == 1
+    app.close()
+    app2.close()
+
+
+def test_the_claim_guard_and_the_reply_guards_share_one_retry():
+    # The claim guard retries; the retried reply then fails a reply check: no third call.
+    model = ScriptedModel(["I've saved that to memory!", "How can I assist you today?"])
+    app = make_app(model)
+    events = run(app, "my favourite colour is green")
+    app.close()
+    assert len(model.calls) == 2
+    assert "assist" not in shown(events)
+    assert events[-1].text == "Qianqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
