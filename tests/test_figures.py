@@ -89,7 +89,8 @@ def test_messages_that_ask_no_figure_are_not_checked(text):
 
 def test_small_talk_with_numbers_passes_untouched():
     reply, _, ran = turn(ScriptedModel(["Three cats and 2 dogs, 5 pets! Lucky you."]), "I have 3 cats and 2 dogs")
-    assert reply == "Three cats and 2 dogs, 5 pets! Lucky you." and ran == []
+    # a fact about the person may be noted; no figure is checked or looked up
+    assert reply == "Three cats and 2 dogs, 5 pets! Lucky you." and set(ran) <= {"note"}
 
 
 def test_a_rounded_result_matches():

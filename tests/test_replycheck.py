@@ -234,7 +234,8 @@ def test_the_claim_guard_and_the_reply_guards_share_one_retry():
     # The claim guard retries; the retried reply then fails a reply check: no third call.
     model = ScriptedModel(["I've saved that to memory!", "How can I assist you today?"])
     app = make_app(model)
-    events = run(app, "my favourite colour is green")
+    # (not a fact about the person, which would be noted and make the claim true)
+    events = run(app, "what a sunny afternoon")
     app.close()
     assert len(model.calls) == 2
     assert "assist" not in shown(events)
