@@ -188,6 +188,14 @@ class ConversationStore:
             row.title = title
             return _conversation(row)
 
+    def touch(self, conversation_id: int) -> None:
+        """Make it the pet's latest (a conversation just started by /new,
+        whose announcement was written in the old one)."""
+        with self.db.session() as session:
+            row = session.get(ConversationRow, conversation_id) if _storable(conversation_id) else None
+            if row is not None:
+                row.updated_at = utcnow()
+
     def delete(self, conversation_id: int) -> bool:
         """Take it off the list; its messages stay, and `restore` brings it back."""
         return self._set_deleted(conversation_id, utcnow())

@@ -172,12 +172,14 @@ class ChatPage:
         with self._guard:
             self._running[page] = (stop, ended)
         shown: list[dict] = []
+        started = None
         events = runtime.agent.run(conversation, text)
         try:
             for event in events:
                 if isinstance(event, ConversationStarted):
                     conversation, before = event.conversation_id, []  # the old one stays as it was
                     self._follow(conversation)
+                    started = conversation
                 apply_event(shown, event, runtime.tools, language)
                 yield before + for_gradio(shown), self.session(runtime, conversation)
                 if stop.is_set():
@@ -189,6 +191,8 @@ class ChatPage:
                 if self._running.get(page) == (stop, ended):
                     del self._running[page]
             ended.set()
+            if started is not None:  # the pet's latest now, for the next page opened
+                self.app.conversations.touch(started)
         if stop.is_set() and whole:  # as stored, with its "cut short" mark
             yield self._render(runtime, conversation), self.session(runtime, conversation)
         elif not shown:  # nothing came back at all; say so rather than show nothing
