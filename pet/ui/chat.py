@@ -34,6 +34,8 @@ CSS = """
 # stands large beside it (the header's small card is for the phone); narrow
 # ones keep the face in the header (pet.ui.phone sizes the chat there).
 CHAT_HEAD = """<style>
+/* the chat's own toolbar holds only a trash icon that would empty the view, not start a conversation */
+#pet-chatbot .icon-button-wrapper.top-panel { display: none !important; }
 @media (min-width: 641px) {
   #pet-chatbot { height: calc(100dvh - 250px) !important; min-height: 280px; }
   .pet-header-card { display: none !important; }
@@ -84,12 +86,14 @@ def build_ui(app: App) -> gr.Blocks:
         remembered = gr.BrowserState(None, storage_key="pet-chat-pet")  # the pet, across reloads
         with gr.Row(equal_height=False, elem_classes=["pet-header"]):
             card = gr.HTML(padding=False, elem_classes=["pet-header-card"])
-            with gr.Column(scale=2):
+            with gr.Column(scale=3):
                 status = gr.Markdown(value=lambda: status_line(app), elem_classes=["pet-status-line"])
+                build_phone_panel(app)
+            with gr.Column(scale=1, min_width=220):
                 # custom values allowed: pets made since the page loaded are checked on switching
                 picker = gr.Dropdown(pet_choices(app), value=app.first_pet().record.id, label="Talking with / 正在和",
-                                     interactive=True, allow_custom_value=True, elem_classes=["pet-picker"])
-                build_phone_panel(app)
+                                     show_label=False, container=False, interactive=True, allow_custom_value=True,
+                                     elem_classes=["pet-picker"])
         with gr.Tabs():
             with gr.Tab("💬 Chat / 聊天", id="chat"):
                 chat = _chat(app, page, session)
