@@ -252,8 +252,13 @@ def test_the_face_follows_the_stage_at_once_when_the_adoption_date_changes(brows
     app.update_persona(runtime.record.id, dataclasses.replace(runtime.persona, adopted=earlier))
 
     expect(page.locator(".pet-stage-face")).to_have_attribute("data-days", "10")  # no reload
-    expect(chat.locator("img[src*='stage-7']").first).to_be_visible()
+    face = chat.locator("img[src*='stage-7']").first
+    expect(face).to_be_visible()
     expect(chat.locator("img[src*='stage-0']")).to_have_count(0)
+    # the new face is an image the browser shows, not a broken one, and big enough to see
+    page.wait_for_function("(img) => img.complete", arg=face.element_handle())
+    assert face.evaluate("(img) => img.naturalWidth") > 0
+    assert face.bounding_box()["width"] >= 40
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

@@ -36,6 +36,8 @@ CSS = """
 CHAT_HEAD = """<style>
 /* the chat's own toolbar holds only a trash icon that would empty the view, not start a conversation */
 #pet-chatbot .icon-button-wrapper.top-panel { display: none !important; }
+/* faces big enough to see the pet's stage in them */
+#pet-chatbot .avatar-container { width: 48px !important; height: 48px !important; }
 @media (min-width: 641px) {
   #pet-chatbot { height: calc(100dvh - 250px) !important; min-height: 280px; }
   .pet-header-card { display: none !important; }
@@ -284,6 +286,10 @@ def face_card(app: App) -> str:
 
 def mount_ui(api: FastAPI, app: App) -> FastAPI:
     """Serve the chat at / on the given FastAPI app (one server, one port)."""
+    # The avatars are served where they are, as images: a path given in an
+    # update (the face following its stage) would otherwise be copied to
+    # Gradio's cache, which serves an SVG as a download (a broken image).
+    gr.set_static_paths([str(AVATAR_DIR)])
     return gr.mount_gradio_app(
         api,
         build_ui(app),
