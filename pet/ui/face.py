@@ -156,10 +156,16 @@ def stage_face_html(persona: Persona, adopted: dt.date, now: dt.datetime, langua
     alt = html.escape(_TEXT[lang]["avatar"].format(name=persona.display_name(lang)))
     day_line = _TEXT[lang]["first_day"] if card.days == 0 else _TEXT[lang]["day"].format(n=card.days)
     about = " · ".join(part for part in (day_line, html.escape(card.stage)) if part)
+    way = ""
+    if card.next_stage is not None and card.next_days is not None and card.days_left is not None:
+        left_key = "left_many" if card.days_left != 1 and "left_many" in _TEXT[lang] else "left"
+        way = (f'<div style="font-size:.8em;opacity:.75">'
+               f'{_TEXT[lang]["next"].format(stage=html.escape(card.next_stage), at=card.next_days)}'
+               f' · {_TEXT[lang][left_key].format(n=card.days_left)}</div>')
     return (
         f'<div class="pet-stage-face" lang="{lang}" data-days="{card.days}" style="text-align:center">'
         f'<img src="{data_uri(avatar_path(persona, card.days))}" alt="{alt}" width="{STAGE_AVATAR_PX}" '
         f'height="{STAGE_AVATAR_PX}" style="width:{STAGE_AVATAR_PX}px;max-width:100%;height:auto">'
         f'<div style="font-weight:600;font-size:1.15em">{name}</div>'
-        f'<div style="font-size:.9em;opacity:.85">{about}</div></div>'
+        f'<div style="font-size:.9em;opacity:.85">{about}</div>{way}</div>'
     )
