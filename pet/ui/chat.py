@@ -128,13 +128,17 @@ def build_ui(app: App) -> gr.Blocks:
             note = pets.switch(pet_id)  # the Pets and Memory tabs follow too
             if note.startswith("⚠️"):
                 gr.Warning(note)
-                return gr.skip(), gr.skip(), gr.skip(), current, gr.skip()
+                return gr.skip(), gr.skip(), gr.skip(), current
             moved = page.switch_pet(pet_id)
             chatbot, face_card, _, line, _, _ = show(moved)
-            return chatbot, face_card, line, moved, moved["pet"]
+            return chatbot, face_card, line, moved
 
-        picker.change(switch, [picker, session], [chat.chatbot, card, status, session, remembered],
-                      api_name="switch_pet").then(show, session, shows, api_visibility="private")
+        def remember(current: Session | None) -> Any:
+            return (current or {}).get("pet")
+
+        picker.change(switch, [picker, session], [chat.chatbot, card, status, session], api_name="switch_pet").then(
+            remember, session, remembered, api_visibility="private").then(
+            show, session, shows, api_visibility="private")
 
         def look(current: Session | None, seen: str) -> tuple:
             """The face follows the pet's stage as soon as it changes."""
