@@ -116,6 +116,8 @@ def test_stop_keeps_what_was_said_marked_cut():
         assert page.stop("no turn here") is False
         turn = page.turn("tell me everything", session, "page-1")
         shown, _ = next(turn)
+        assert shown == [{"role": "user", "content": "tell me everything"}]  # at once, before the pet answers
+        shown, _ = next(turn)
         assert shown[-1]["content"] == "first words "
         stopper = threading.Thread(target=page.stop, args=("page-1",))
         stopper.start()

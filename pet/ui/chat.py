@@ -180,7 +180,7 @@ def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
                     placeholder=f"和{persona.display_name('zh')}聊天… / Chat with {persona.display_name('en')}…",
                     show_label=False, max_lines=8, submit_btn=True, scale=8, elem_id="pet-input",
                 )
-                stop = gr.Button("⏹ Stop / 停止", variant="stop", visible=False, scale=1, min_width=100,
+                stop = gr.Button("⏹ Stop", variant="stop", visible=False, scale=1, min_width=72,
                                  elem_id="pet-stop")
             mirror = gr.State([])  # what the voice panel last showed (it wrote ChatInterface's state before)
             build_voice_panel(app, cast(gr.ChatInterface, ChatParts(chatbot, mirror)))

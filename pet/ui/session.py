@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pet.app import App, PetRuntime
-from pet.events import ConversationStarted
+from pet.events import ConversationStarted, Event
 from pet.persona.growth import days_together
 from pet.ui.face import chat_avatars, growth_card_html, stage_face_html
 from pet.ui.render import apply_event, for_gradio, history_messages, steps_language
@@ -173,8 +173,13 @@ class ChatPage:
             self._running[page] = (stop, ended)
         shown: list[dict] = []
         started = None
-        events = runtime.agent.run(conversation, text)
+        events: Iterator[Event] = iter(())
         try:
+            if whole:  # the person's words at once, whatever the page showed before
+                yield before, self.session(runtime, conversation)
+                if stop.is_set():  # stopped before the pet began: the message is not sent
+                    return
+            events = runtime.agent.run(conversation, text)
             for event in events:
                 if isinstance(event, ConversationStarted):
                     conversation, before = event.conversation_id, []  # the old one stays as it was
