@@ -27,8 +27,12 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module")
 def browser():
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=60_000)  # two cores shared with other tests: slow, never stuck
     with chromium() as launched:
         yield launched
+    expect.set_options(timeout=5_000)
 
 
 @pytest.fixture

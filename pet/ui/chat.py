@@ -10,6 +10,7 @@ import gradio as gr  # Gradio's analytics are off: pet/__init__.py saw to it bef
 
 from pet.app import App, PetRuntime
 from pet.persona.messages import chat_placeholder
+from pet.persona.model import Persona
 from pet.ui.face import AVATAR_DIR, growth_card_html
 from pet.ui.inbox_tab import build_inbox_tab
 from pet.ui.memory_tab import build_memory_tab
@@ -105,17 +106,19 @@ def build_ui(app: App) -> gr.Blocks:
             build_inbox_tab(app)
             build_trace_tab(app)
 
-        shows = [chat.chatbot, card, chat.stage, status, chat.listing, chat.face_key]
+        shows = [chat.chatbot, card, chat.stage, status, chat.listing, chat.face_key, chat.textbox]
 
         def show(current: Session | None) -> tuple:
             """Everything that shows the page's pet and conversation."""
             runtime, _ = page.resolve(current)
+            persona = runtime.persona
             face = page.face(current)
             choices, value = page.listing(current)
             history: list[Any] = page.history(current)
-            chatbot = gr.Chatbot(value=history, label=runtime.persona.full_name(),
-                                 avatar_images=face.avatars)
-            return chatbot, face.card, face.stage, status_line(app, runtime), gr.Radio(choices, value=value), face.key
+            chatbot = gr.Chatbot(value=history, label=persona.full_name(), avatar_images=face.avatars,
+                                 placeholder=chat_placeholder(persona))
+            return (chatbot, face.card, face.stage, status_line(app, runtime), gr.Radio(choices, value=value),
+                    face.key, gr.Textbox(placeholder=box_placeholder(persona)))
 
         def open_page(chosen: Any) -> tuple:
             opened = page.open(chosen)
@@ -130,7 +133,7 @@ def build_ui(app: App) -> gr.Blocks:
                 gr.Warning(note)
                 return gr.skip(), gr.skip(), gr.skip(), current
             moved = page.switch_pet(pet_id)
-            chatbot, face_card, _, line, _, _ = show(moved)
+            chatbot, face_card, _, line, *_ = show(moved)
             return chatbot, face_card, line, moved
 
         def remember(current: Session | None) -> Any:
@@ -155,9 +158,14 @@ def build_ui(app: App) -> gr.Blocks:
 @dataclass
 class _ChatTab:
     chatbot: gr.Chatbot
+    textbox: gr.Textbox
     stage: gr.HTML
     listing: gr.Radio
     face_key: gr.State
+
+
+def box_placeholder(persona: Persona) -> str:
+    return f"和{persona.display_name('zh')}聊天… / Chat with {persona.display_name('en')}…"
 
 
 def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
@@ -177,7 +185,7 @@ def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
             )
             with gr.Row(equal_height=True, elem_classes=["pet-input-row"]):
                 textbox = gr.Textbox(
-                    placeholder=f"和{persona.display_name('zh')}聊天… / Chat with {persona.display_name('en')}…",
+                    placeholder=box_placeholder(persona),
                     show_label=False, max_lines=8, submit_btn=True, scale=8, elem_id="pet-input",
                 )
                 stop = gr.Button("⏹ Stop", variant="stop", visible=False, scale=1, min_width=72,
@@ -275,7 +283,7 @@ def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
         return (moved, *reshow(moved), None, gr.Button(visible=False), "")
 
     undo.click(undo_it, [deleted, session], [session, *shows, deleted, undo, note], api_name="conversation_undo")
-    return _ChatTab(chatbot, stage, listing, face_key)
+    return _ChatTab(chatbot, textbox, stage, listing, face_key)
 
 
 def _page_key(request: gr.Request | None) -> str:
