@@ -11,7 +11,7 @@ import gradio as gr  # Gradio's analytics are off: pet/__init__.py saw to it bef
 from pet.app import App, PetRuntime
 from pet.persona.messages import chat_placeholder
 from pet.persona.model import Persona
-from pet.ui.face import AVATAR_DIR, growth_card_html
+from pet.ui.face import AVATAR_DIR
 from pet.ui.inbox_tab import build_inbox_tab
 from pet.ui.memory_tab import build_memory_tab
 from pet.ui.persona_tab import build_persona_tab, pet_choices
@@ -133,8 +133,8 @@ def build_ui(app: App) -> gr.Blocks:
                 gr.Warning(note)
                 return gr.skip(), gr.skip(), gr.skip(), current
             moved = page.switch_pet(pet_id)
-            chatbot, face_card, _, line, *_ = show(moved)
-            return chatbot, face_card, line, moved
+            chatbot, header, _, line, *_ = show(moved)
+            return chatbot, header, line, moved
 
         def remember(current: Session | None) -> Any:
             return (current or {}).get("pet")
@@ -289,11 +289,6 @@ def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
 def _page_key(request: gr.Request | None) -> str:
     """The page a request comes from (a turn and its stop button share it)."""
     return str(getattr(request, "session_hash", None) or "")
-
-
-def face_card(app: App) -> str:
-    persona = app.persona
-    return growth_card_html(persona, app.adopted_on, app.clock(), persona.languages[0])
 
 
 def mount_ui(api: FastAPI, app: App) -> FastAPI:
