@@ -69,9 +69,12 @@ class PetRuntime:
 
 @dataclass
 class App:
-    """The running home: its stores, its brain, and its pets, one of them
-    current (the one the chat talks to). `persona`, `pet`, `tools` and
-    `agent` are the current pet's."""
+    """The running home: what every device shares (its stores, its brain,
+    its pets). Each browser page keeps its own pet and conversation and
+    names them with `target`; so does the HTTP API. The "current" pet and
+    conversation here are the terminal client's, and the tabs' that do not
+    follow a page yet: the last ones a page or client chose. `persona`,
+    `pet`, `tools` and `agent` are the current pet's."""
 
     settings: Settings
     db: Database
@@ -252,6 +255,32 @@ class App:
         meaning.start_backfill(self.db.engine)  # the imported memories' vectors
         return added
 
+    # -- a pet and conversation named explicitly (a page, an API request) -------------
+
+    def first_pet(self) -> PetRuntime:
+        """The home's first pet (the one it started with)."""
+        with self._lock:
+            return self._pets[min(self._pets)]
+
+    def latest_conversation(self, pet_id: int) -> int:
+        """The pet's most recently active conversation, created if it has none."""
+        return self.conversations.latest(pet_id) or self.conversations.create(pet_id)
+
+    def target(self, pet_id: int | None = None, conversation_id: int | None = None) -> tuple[PetRuntime, int]:
+        """A pet and one of its conversations. By default the first pet; a
+        conversation names its own pet; without one, the pet's latest.
+        KeyError (saying which) for a pet or conversation that is not there,
+        or a conversation of another pet."""
+        if conversation_id is not None:
+            owner = self.conversations.pet_of(conversation_id)
+            if owner is None:
+                raise KeyError(f"there is no conversation #{conversation_id}")
+            if pet_id is not None and pet_id != owner:
+                raise KeyError(f"conversation #{conversation_id} belongs to pet #{owner}, not to pet #{pet_id}")
+            return self.runtime(owner), conversation_id
+        runtime = self.runtime(pet_id) if pet_id is not None else self.first_pet()
+        return runtime, self.latest_conversation(runtime.record.id)
+
     def turn_target(self) -> tuple[PetRuntime, int]:
         """The current pet and its current conversation, taken together so a
         pet switch in between cannot pair one pet's agent with another's chat."""
@@ -265,7 +294,7 @@ class App:
         with self._lock:
             pet_id = self._current
             if pet_id not in self._conversations:
-                self._conversations[pet_id] = self.conversations.latest(pet_id) or self.conversations.create(pet_id)
+                self._conversations[pet_id] = self.latest_conversation(pet_id)
             return self._conversations[pet_id]
 
     def new_conversation(self) -> int:

@@ -165,6 +165,7 @@ class StoredMessage:
     id: int
     conversation_id: int
     message: Message
-    #: "ok"; "partial" (cut short); "rejected" (never sent to the model); "error" (a failed tool)
+    #: "ok"; "partial" (cut short by a failure); "cut" (stopped by the person); "rejected"
+    #: (never sent to the model); "error" (a failed tool)
     status: str = "ok"
     created_at: datetime | None = None

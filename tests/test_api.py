@@ -160,7 +160,7 @@ def test_new_starts_a_conversation_that_later_turns_follow(served):
     first = client.post("/api/chat", json={"message": "hello"}).json()
     new = client.post("/api/chat", json={"message": "/new"}).json()
     assert new["conversation_id"] != first["conversation_id"]
-    assert app.current_conversation() == new["conversation_id"]  # the browser follows too
+    assert app.conversations.latest(app.pet.id) == new["conversation_id"]  # the latest, which later turns get
     again = client.post("/api/chat", json={"message": "hi again"}).json()
     assert again["conversation_id"] == new["conversation_id"] and again["reply"] == "Second!"
     older = client.post(
@@ -378,3 +378,37 @@ def test_made_up_tool_names_cannot_grow_the_metrics_without_end():
              if line.startswith("pet_tool_calls_total{")}
     assert len(named) == MAX_TOOL_LABELS + 1 and "other" in named
     assert 'pet_tool_calls_total{outcome="error",tool="other"} 50.0' in text
+
+
+def test_conversations_are_listed_renamed_deleted_and_restored(served):
+    app, client = served(ScriptedModel(["One.", "Two.", "Three."]))
+    first = client.post("/api/chat", json={"message": "first   words of the first"}).json()["conversation_id"]
+    second = client.post("/api/conversations", json={}).json()["conversation_id"]
+    client.post("/api/chat", json={"message": "second one", "conversation_id": second})
+    listed = client.get("/api/conversations").json()
+    assert [(c["id"], c["title"]) for c in listed] == [(second, "second one"), (first, "first words of the first")]
+
+    renamed = client.patch(f"/api/conversations/{first}", json={"title": "  tea  talk "})
+    assert renamed.status_code == 200 and renamed.json()["title"] == "tea talk"
+    assert client.patch(f"/api/conversations/{first}", json={"title": "   "}).status_code == 422
+
+    gone = client.delete(f"/api/conversations/{second}")
+    assert gone.status_code == 200 and gone.json()["deleted"] is True
+    assert [c["id"] for c in client.get("/api/conversations").json()] == [first]
+    assert len(app.conversations.history(second)) == 2  # deleted from the list, not erased
+    # a request naming no conversation talks in the latest one on the list
+    assert client.post("/api/chat", json={"message": "where am I?"}).json()["conversation_id"] == first
+    back = client.post(f"/api/conversations/{second}/restore")
+    assert back.status_code == 200 and back.json()["deleted"] is False
+    assert second in [c["id"] for c in client.get("/api/conversations").json()]
+    assert client.delete("/api/conversations/999").status_code == 404
+
+
+def test_a_request_naming_no_pet_talks_with_the_first_whatever_the_pages_chose(served):
+    app, client = served(ScriptedModel(["Xiaoqian here.", "Doudou here."]))
+    doudou = app.create_pet("Doudou")
+    app.switch_pet(doudou.record.id)  # what a page or the terminal chose last
+    body = client.post("/api/chat", json={"message": "who is there?"}).json()
+    assert body["pet_id"] == app.first_pet().record.id != doudou.record.id
+    named = client.post("/api/chat", json={"message": "and you?", "pet": "doudou"}).json()
+    assert named["pet_id"] == doudou.record.id and named["reply"] == "Doudou here."

@@ -187,3 +187,17 @@ def test_a_pet_without_stages_shows_its_days_and_default_face_but_no_milestone()
     assert "Doudou" in card and "Day 10 together" in card
     assert "Fully grown" not in card and "progressbar" not in card
     assert card_image(card) == (AVATAR_DIR / "default" / "stage-0.svg").read_bytes()
+
+
+def test_the_stage_face_is_large_and_names_the_stage_and_the_way_on():
+    import datetime as dt
+
+    from pet.persona.model import load_persona
+    from pet.ui.face import STAGE_AVATAR_PX, stage_face_html
+
+    persona = load_persona("xiaoqian")
+    adopted = dt.date(2026, 1, 1)
+    shown = stage_face_html(persona, adopted, dt.datetime(2026, 1, 11, 12, 0), "en")
+    assert f'width="{STAGE_AVATAR_PX}"' in shown and 'data-days="10"' in shown
+    assert "Day 10 together" in shown and "Next:" in shown and "days to go" in shown
+    assert "image/svg+xml" in shown  # the face inline: no file server needed

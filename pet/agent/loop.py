@@ -548,8 +548,9 @@ class Agent:
             completion: Completion | None = None
             started = time.perf_counter()
             record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
+            stream = self.brain.stream(turn.messages, specs)
             try:
-                for part in self.brain.stream(turn.messages, specs):
+                for part in stream:
                     if isinstance(part, TextDelta):
                         step_started(record)
                         shown = gate.feed(part.text)
@@ -559,6 +560,10 @@ class Agent:
                             step_paused(record, time.perf_counter() - held)
                     else:
                         completion = part
+            except GeneratorExit:  # the person stopped the turn (or left): keep what they saw
+                getattr(stream, "close", lambda: None)()
+                self._store_cut(turn, shown_before + gate.text[: gate.emitted])
+                raise
             except BrainError as exc:
                 log.warning("model call failed at step %d: %s", step, exc)
                 step_finished(record, completion, str(exc))
@@ -941,6 +946,12 @@ class Agent:
         text = turn.prefix + text
         message_id = self.conversations.append(turn.conversation_id, Message("assistant", text))
         yield Reply(text, message_id=message_id)
+
+    def _store_cut(self, turn: _Turn, said: str) -> None:
+        """Store the words shown before the person stopped the turn, marked "cut"."""
+        text = (turn.prefix + said).strip()
+        if text:
+            self.conversations.append(turn.conversation_id, Message("assistant", text), status="cut")
 
     def _cut_short(self, turn: _Turn, partial: str, error: str) -> Iterator[Event]:
         """The model failed mid-turn: keep what was said, mark it, explain."""

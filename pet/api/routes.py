@@ -23,7 +23,9 @@ from pet.api.schemas import (
     MAX_ID,
     ChatReply,
     ChatRequest,
+    ConversationListed,
     ConversationOut,
+    ConversationRename,
     ConversationRequest,
     DebugOut,
     MemoryCreate,
@@ -43,6 +45,7 @@ from pet.api.schemas import (
 from pet.app import App, PetRuntime
 from pet.errors import StorageError
 from pet.events import ConversationStarted, MemoryRecord, ReminderRecord
+from pet.memory.store import ConversationRecord
 from pet.tools.memory import MAX_MEMORY_CHARS
 from pet.tools.when import TimeProblem, parse_when
 
@@ -132,9 +135,9 @@ def _not_found(what: str) -> HTTPException:
 
 
 def _runtime(app: App, pet: PetRef | None) -> PetRuntime:
-    """The pet named by id or slug; the current pet when None."""
+    """The pet named by id or slug; the home's first pet when None."""
     if pet is None:
-        return app.current
+        return app.first_pet()
     if isinstance(pet, str) and pet.isascii() and pet.isdigit():  # "²" is a digit, yet not an int
         pet = int(pet)
     pets = app.pets()
@@ -146,12 +149,14 @@ def _runtime(app: App, pet: PetRef | None) -> PetRuntime:
 
 
 def _conversation_target(app: App, pet: PetRef | None, conversation_id: int | None) -> tuple[PetRuntime, int]:
+    """The pet and conversation a request names; by default the first pet
+    and that pet's latest conversation. Nothing a browser page shows moves."""
     if conversation_id is not None:
         owner = app.conversations.pet_of(conversation_id)
         if owner is None:
             raise _not_found(
                 f"there is no conversation {conversation_id}; leave conversation_id out to talk "
-                "in the pet's current one"
+                "in the pet's latest one"
             )
         runtime = _runtime(app, owner if pet is None else pet)
         if runtime.record.id != owner:
@@ -161,13 +166,8 @@ def _conversation_target(app: App, pet: PetRef | None, conversation_id: int | No
                 f"{runtime.record.slug}; leave pet out or pick that pet's conversation",
             )
         return runtime, conversation_id
-    if pet is None:
-        return app.turn_target()
     runtime = _runtime(app, pet)
-    current, conversation = app.turn_target()
-    if current.record.id == runtime.record.id:
-        return current, conversation
-    return runtime, app.conversations.latest(runtime.record.id) or app.conversations.create(runtime.record.id)
+    return runtime, app.latest_conversation(runtime.record.id)
 
 
 # --- chat -------------------------------------------------------------------------------
@@ -181,11 +181,13 @@ class _Turn:
 
     def events(self) -> Iterator[tuple[str, dict[str, Any]]]:
         pet_id = self.runtime.record.id
+        started = None
         for event in self.runtime.agent.run(self.conversation_id, self.message):
             if isinstance(event, ConversationStarted):
-                self.app.switch_conversation(event.conversation_id)
-                self.conversation_id = event.conversation_id
+                self.conversation_id = started = event.conversation_id
             yield event_payload(event, self.conversation_id, pet_id)
+        if started is not None:  # the pet's latest, where a request naming no conversation goes next
+            self.app.conversations.touch(started)
 
 
 def _stream(turn: _Turn, metrics: PetMetrics) -> Generator[str, None, None]:
@@ -273,6 +275,17 @@ def _collect(turn: _Turn) -> ChatReply:
 # --- records ----------------------------------------------------------------------------
 
 
+def _listed(record: ConversationRecord) -> ConversationListed:
+    return ConversationListed(
+        id=record.id,
+        pet_id=record.pet_id,
+        title=record.title,
+        created_at=record.created_at.replace(tzinfo=dt.timezone.utc),
+        updated_at=record.updated_at.replace(tzinfo=dt.timezone.utc),
+        deleted=record.deleted_at is not None,
+    )
+
+
 def _utc(moment: dt.datetime | None) -> dt.datetime | None:
     """The stores keep UTC without a zone; the API says so."""
     return moment.replace(tzinfo=dt.timezone.utc) if moment is not None and moment.tzinfo is None else moment
@@ -344,7 +357,7 @@ def _due(app: App, runtime: PetRuntime, request: ReminderCreate) -> tuple[dt.dat
 def _router(app: App, metrics: PetMetrics) -> APIRouter:
     router = APIRouter()
     pet_query = Query(
-        None, min_length=1, max_length=64, description="the pet's id or slug (default: the current pet)"
+        None, min_length=1, max_length=64, description="the pet's id or slug (default: the home's first pet)"
     )
 
     @router.post(
@@ -387,6 +400,52 @@ def _router(app: App, metrics: PetMetrics) -> APIRouter:
         return ConversationOut(
             conversation_id=app.conversations.create(runtime.record.id), pet_id=runtime.record.id
         )
+
+    @router.get("/api/conversations", tags=["chat"], response_model=list[ConversationListed],
+                responses=_NOT_FOUND)
+    def conversations(
+        pet: str | None = pet_query,
+        limit: int = Query(50, ge=1, le=500, description="how many, the most recently active first"),
+    ) -> list[ConversationListed]:
+        """A pet's conversations, the most recently active first (deleted ones left out)."""
+        runtime = _runtime(app, pet)
+        return [_listed(record) for record in app.conversations.listing(runtime.record.id, limit)]
+
+    def _owned(conversation_id: int) -> ConversationRecord:
+        record = app.conversations.get(conversation_id)
+        if record is None:
+            raise _not_found(f"there is no conversation {conversation_id}; GET /api/conversations lists them")
+        return record
+
+    @router.patch("/api/conversations/{conversation_id}", tags=["chat"], response_model=ConversationListed,
+                  responses=_NOT_FOUND)
+    def rename_conversation(request: ConversationRename,
+                            conversation_id: int = Path(ge=1, le=MAX_ID)) -> ConversationListed:
+        """Name a conversation (blank space is folded; at most 60 characters are kept)."""
+        _owned(conversation_id)
+        try:
+            record = app.conversations.rename(conversation_id, request.title)
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        assert record is not None  # it was there a moment ago; conversations are never erased
+        return _listed(record)
+
+    @router.delete("/api/conversations/{conversation_id}", tags=["chat"], response_model=ConversationListed,
+                   responses=_NOT_FOUND)
+    def delete_conversation(conversation_id: int = Path(ge=1, le=MAX_ID)) -> ConversationListed:
+        """Take a conversation off the list. Its messages stay: POST
+        /api/conversations/{id}/restore brings it back."""
+        _owned(conversation_id)
+        app.conversations.delete(conversation_id)
+        return _listed(_owned(conversation_id))
+
+    @router.post("/api/conversations/{conversation_id}/restore", tags=["chat"],
+                 response_model=ConversationListed, responses=_NOT_FOUND)
+    def restore_conversation(conversation_id: int = Path(ge=1, le=MAX_ID)) -> ConversationListed:
+        """Put a deleted conversation back on the list."""
+        _owned(conversation_id)
+        app.conversations.restore(conversation_id)
+        return _listed(_owned(conversation_id))
 
     @router.get("/api/tools", tags=["tools"], response_model=list[ToolOut], responses=_NOT_FOUND)
     def tools(pet: str | None = pet_query) -> list[ToolOut]:

@@ -26,7 +26,7 @@ MemoryText = Annotated[str, Field(min_length=1, max_length=1000)]
 TagText = Annotated[str, Field(min_length=0, max_length=64)]
 ReminderText = Annotated[str, Field(min_length=1, max_length=500)]
 WhenText = Annotated[str, Field(min_length=1, max_length=200)]
-#: a pet's id (7) or its slug ("xiaoqian"); the current pet when left out
+#: a pet's id (7) or its slug ("xiaoqian"); the home's first pet when left out
 PetRef = Union[Id, Annotated[str, Field(min_length=1, max_length=64)]]
 
 
@@ -46,9 +46,10 @@ class ChatRequest(_Strict):
     message: MessageText = Field(description="what the person says")
     conversation_id: Id | None = Field(
         None,
-        description="the conversation to talk in; default: the pet's current one (the one the browser shows)",
+        description="the conversation to talk in; default: the pet's latest one (the one with the newest "
+        "message); a browser page's choice never changes it",
     )
-    pet: PetRef | None = Field(None, description="the pet's id or slug; default: the current pet")
+    pet: PetRef | None = Field(None, description="the pet's id or slug; default: the home's first pet")
     stream: bool = Field(False, description="answer as server-sent events of the turn, not one JSON reply")
 
 
@@ -78,12 +79,25 @@ class ChatReply(BaseModel):
 
 
 class ConversationRequest(_Strict):
-    pet: PetRef | None = None
+    pet: PetRef | None = Field(None, description="the pet's id or slug; default: the home's first pet")
 
 
 class ConversationOut(BaseModel):
     conversation_id: int
     pet_id: int
+
+
+class ConversationListed(BaseModel):
+    id: int
+    pet_id: int
+    title: str = Field(description="the first words said in it, or the name given to it; empty before either")
+    created_at: dt.datetime
+    updated_at: dt.datetime = Field(description="when its last message was written")
+    deleted: bool = Field(description="true when taken off the list (POST …/restore brings it back)")
+
+
+class ConversationRename(_Strict):
+    title: Annotated[str, Field(min_length=1, max_length=200)] = Field(description="the conversation's new name")
 
 
 # --- tools --------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from pet.private import private_file
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: the full-text index of memories (SQLite only): trigram tokens, so Chinese
 #: and English substrings of three characters or more match; kept in sync
@@ -137,8 +137,13 @@ def _to_v5(conn: Connection) -> None:
         replica.install(conn)
 
 
+def _to_v6(conn: Connection) -> None:
+    """Release 6: conversations deleted from the list (soft: undone by clearing the time)."""
+    conn.execute(text("ALTER TABLE conversations ADD COLUMN deleted_at DATETIME"))
+
+
 #: upgrade steps: MIGRATIONS[n] turns a version n-1 database into version n
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5, 6: _to_v6}
 
 
 #: how much of the database file SQLite reads through a memory map

@@ -56,6 +56,8 @@ class ConversationRow(Base):
     title: Mapped[str] = mapped_column(String(200), default="")
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    #: set when the person deletes it from the list (undone by clearing it); its messages stay
+    deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class MessageRow(Base):
@@ -69,7 +71,8 @@ class MessageRow(Base):
     tool_calls: Mapped[str | None] = mapped_column(Text, nullable=True)
     tool_call_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    #: "ok"; "partial" (cut short); "rejected" (never sent to the model); "error" (a failed tool)
+    #: "ok"; "partial" (cut short by a failure); "cut" (stopped by the person); "rejected" (never
+    #: sent to the model); "error" (a failed tool)
     status: Mapped[str] = mapped_column(String(16), default="ok")
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 

@@ -100,6 +100,27 @@ class PetStore:
             return _pet(row)
 
 
+@dataclass(frozen=True)
+class ConversationRecord:
+    """A conversation as the list shows it (times in UTC, naive)."""
+
+    id: int
+    pet_id: int
+    #: the first words the person said in it, or the name they gave it; "" before either
+    title: str
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    deleted_at: dt.datetime | None = None
+
+
+def _conversation(row: ConversationRow) -> ConversationRecord:
+    return ConversationRecord(row.id, row.pet_id, row.title, row.created_at, row.updated_at, row.deleted_at)
+
+
+#: a conversation's title is its first words; a name given by hand is cut to this
+TITLE_CHARS = 60
+
+
 def _message(row: MessageRow) -> StoredMessage:
     calls = tuple(
         ToolCall(name=c["name"], arguments=c.get("arguments") or {}, id=c["id"])
@@ -127,13 +148,70 @@ class ConversationStore:
             return row.id
 
     def latest(self, pet_id: int) -> int | None:
+        """The pet's conversation with the most recent message (not a deleted one)."""
         with self.db.session() as session:
             return session.scalar(
                 select(ConversationRow.id)
-                .where(ConversationRow.pet_id == pet_id)
+                .where(ConversationRow.pet_id == pet_id, ConversationRow.deleted_at.is_(None))
                 .order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
                 .limit(1)
             )
+
+    def listing(self, pet_id: int, limit: int = 50) -> list[ConversationRecord]:
+        """The pet's conversations, the most recently active first; deleted ones left out."""
+        with self.db.session() as session:
+            rows = session.scalars(
+                select(ConversationRow)
+                .where(ConversationRow.pet_id == pet_id, ConversationRow.deleted_at.is_(None))
+                .order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
+                .limit(limit)
+            )
+            return [_conversation(row) for row in rows]
+
+    def get(self, conversation_id: int) -> ConversationRecord | None:
+        if not _storable(conversation_id):
+            return None
+        with self.db.session() as session:
+            row = session.get(ConversationRow, conversation_id)
+            return _conversation(row) if row is not None else None
+
+    def rename(self, conversation_id: int, title: str) -> ConversationRecord | None:
+        """Give it a name of the person's own (blank space folded, cut to
+        TITLE_CHARS). Its place in the list stays: a name is not activity."""
+        title = " ".join(title.split())[:TITLE_CHARS]
+        if not title:
+            raise ValueError("a conversation's name cannot be empty")
+        with self.db.session() as session:
+            row = session.get(ConversationRow, conversation_id) if _storable(conversation_id) else None
+            if row is None:
+                return None
+            row.title = title
+            return _conversation(row)
+
+    def touch(self, conversation_id: int) -> None:
+        """Make it the pet's latest (a conversation just started by /new,
+        whose announcement was written in the old one)."""
+        with self.db.session() as session:
+            row = session.get(ConversationRow, conversation_id) if _storable(conversation_id) else None
+            if row is not None:
+                row.updated_at = utcnow()
+
+    def delete(self, conversation_id: int) -> bool:
+        """Take it off the list; its messages stay, and `restore` brings it back."""
+        return self._set_deleted(conversation_id, utcnow())
+
+    def restore(self, conversation_id: int) -> bool:
+        return self._set_deleted(conversation_id, None)
+
+    def _set_deleted(self, conversation_id: int, when: dt.datetime | None) -> bool:
+        if not _storable(conversation_id):
+            return False
+        with self.db.session() as session:
+            row = session.get(ConversationRow, conversation_id)
+            if row is None:
+                return False
+            row.deleted_at = when
+            return True
 
     def pet_of(self, conversation_id: int) -> int | None:
         if not _storable(conversation_id):
@@ -168,7 +246,7 @@ class ConversationStore:
             if conversation is not None:
                 conversation.updated_at = utcnow()
                 if not conversation.title and message.role == "user":
-                    conversation.title = message.content[:60]
+                    conversation.title = " ".join(message.content.split())[:TITLE_CHARS]
             session.flush()
             return row.id
 

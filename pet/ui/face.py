@@ -26,6 +26,8 @@ PERSON_AVATAR = AVATAR_DIR / "person.svg"
 #: preferred first when a stage has both
 AVATAR_SUFFIXES = (".svg", ".png")
 CARD_AVATAR_PX = 96
+#: the face beside the chat on a computer's screen
+STAGE_AVATAR_PX = 200
 
 _STAGE_FILE = re.compile(r"stage-(\d+)")
 # A species names a folder; it may come from an imported card, so only plain
@@ -140,4 +142,30 @@ def growth_card_html(persona: Persona, adopted: dt.date, now: dt.datetime, langu
         f'<div style="font-weight:600;font-size:1.1em">{name}</div>'
         f'<div style="font-size:.9em;opacity:.85">{about}</div>'
         f"{way}</div></div>"
+    )
+
+
+def stage_face_html(persona: Persona, adopted: dt.date, now: dt.datetime, language: str) -> str:
+    """The pet's face at its stage, large, with its name and stage under it:
+    shown beside the chat on a wide screen."""
+    lang = language if language in _TEXT else "en"
+    if now.tzinfo is not None:
+        now = now.astimezone(persona.zone())
+    card = growth_card(persona, adopted, now, lang)
+    name = html.escape(persona.display_name(lang))
+    alt = html.escape(_TEXT[lang]["avatar"].format(name=persona.display_name(lang)))
+    day_line = _TEXT[lang]["first_day"] if card.days == 0 else _TEXT[lang]["day"].format(n=card.days)
+    about = " · ".join(part for part in (day_line, html.escape(card.stage)) if part)
+    way = ""
+    if card.next_stage is not None and card.next_days is not None and card.days_left is not None:
+        left_key = "left_many" if card.days_left != 1 and "left_many" in _TEXT[lang] else "left"
+        way = (f'<div style="font-size:.8em;opacity:.75">'
+               f'{_TEXT[lang]["next"].format(stage=html.escape(card.next_stage), at=card.next_days)}'
+               f' · {_TEXT[lang][left_key].format(n=card.days_left)}</div>')
+    return (
+        f'<div class="pet-stage-face" lang="{lang}" data-days="{card.days}" style="text-align:center">'
+        f'<img src="{data_uri(avatar_path(persona, card.days))}" alt="{alt}" width="{STAGE_AVATAR_PX}" '
+        f'height="{STAGE_AVATAR_PX}" style="width:{STAGE_AVATAR_PX}px;max-width:100%;height:auto">'
+        f'<div style="font-weight:600;font-size:1.15em">{name}</div>'
+        f'<div style="font-size:.9em;opacity:.85">{about}</div>{way}</div>'
     )

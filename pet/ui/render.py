@@ -17,6 +17,8 @@ from pet.tools.registry import ToolRegistry
 ChatMessage = dict[str, Any]
 
 CUT_SHORT = " *(cut short)*"
+#: stored replies that did not end: a failure ("partial") or the person's stop ("cut")
+CUT_STATUSES = ("partial", "cut")
 MAX_SHOWN_CHARS = 4000
 
 #: turns (typed or spoken) the page serves at the same time: other tabs,
@@ -115,7 +117,7 @@ def history_messages(stored: Sequence[StoredMessage], tools: ToolRegistry, langu
             out.append({"role": "user", "content": content})
         elif message.role == "assistant":
             if message.content:
-                suffix = CUT_SHORT if item.status == "partial" else ""
+                suffix = CUT_SHORT if item.status in CUT_STATUSES else ""
                 out.append({"role": "assistant", "content": message.content + suffix})
             for call in message.tool_calls:
                 if call.id in open_calls:  # /yes records a waiting call again as it runs it
