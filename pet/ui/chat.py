@@ -11,7 +11,9 @@ from pet.app import App
 from pet.events import ConversationStarted
 from pet.persona.growth import days_together
 from pet.persona.messages import chat_placeholder
+from pet.ui.arrivals import build_arrivals
 from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html
+from pet.ui.header import AdvancedSwitch, brain_words
 from pet.ui.inbox_tab import build_inbox_tab
 from pet.ui.memory_tab import build_memory_tab
 from pet.ui.persona_tab import build_persona_tab, pet_choices
@@ -31,13 +33,8 @@ CSS = """
 
 
 def status_line(app: App) -> str:
-    choice = app.brain
-    # the embedded brain says how to get a better one (a server model, a bigger rung)
-    advice = getattr(choice.model, "advice", "")
-    return (
-        f"**{app.persona.full_name()}** · 🧠 `{choice.model.label}` "
-        f"<span class='pet-status'>({choice.reason}){' — ' + advice if advice else ''}</span>"
-    )
+    """Which brain answers, in words (the plumbing is behind pet.ui.header's switch)."""
+    return brain_words(app)
 
 
 def _text_of(message: Any) -> str:
@@ -75,18 +72,23 @@ def build_ui(app: App) -> gr.Blocks:
             card = gr.HTML(value=lambda: face_card(app), padding=False)
             with gr.Column(scale=2):
                 status = gr.Markdown(value=lambda: status_line(app), elem_classes=["pet-status-line"])
+                advanced = AdvancedSwitch(app)
                 # custom values allowed: pets made since the page loaded are checked by switch_pet
                 picker = gr.Dropdown(pet_choices(app), value=app.pet.id, label="Talking with / 正在和",
                                      interactive=True, allow_custom_value=True, elem_classes=["pet-picker"])
                 build_phone_panel(app)
         with gr.Tabs():
             with gr.Tab("💬 Chat / 聊天", id="chat"):
-                chatbot = _chat(app, respond, new_conversation, load_history)
+                chat = _chat(app, respond, new_conversation, load_history)
+                chatbot = chat.chatbot
             build_memory_tab(app)
             pets = build_persona_tab(app, picker)
             build_pond_tab(app)
-            build_inbox_tab(app)
-            build_trace_tab(app)
+            inbox = build_inbox_tab(app)
+            trace = build_trace_tab(app)
+        # outside the tabs: a timer among them repeats a tab's label in the tab bar
+        build_arrivals(app, chatbot, inbox=inbox, mirrors=[chat.chatbot_state])
+        advanced.controls([trace.tab])
 
         def switch(pet_id: Any) -> tuple:
             note = pets.switch(pet_id)
@@ -111,7 +113,7 @@ def chat_state(app: App, history: list[Any]) -> gr.Chatbot:
                       avatar_images=chat_avatars(app.persona, days))
 
 
-def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
+def _chat(app: App, respond, new_conversation, load_history) -> gr.ChatInterface:
     """The chat tab: history restored on load; the trash icon starts a new conversation."""
     name = app.persona.full_name()
     days = days_together(app.adopted_on, app.clock().astimezone(app.persona.zone()))
@@ -141,7 +143,7 @@ def _chat(app: App, respond, new_conversation, load_history) -> gr.Chatbot:
     )
     chatbot.clear(new_conversation)
     build_voice_panel(app, chat)
-    return chatbot
+    return chat
 
 
 def mount_ui(api: FastAPI, app: App) -> FastAPI:
