@@ -200,7 +200,8 @@ def build_arrivals(
             return [found.upto, gr.skip(), *(gr.skip() for _ in chats), *(gr.skip() for _ in inbox_outputs)]
         for posted in found.elsewhere:
             title, text = arrivals.toast(posted)
-            gr.Info(text, title=title, duration=15)
+            # the message names the pet too: this Gradio's toast may show its own title
+            gr.Info(f"{title}: {text}", title=title, duration=15)
         chat = [show(*values)] * len(chats) if found.here else [gr.skip() for _ in chats]
         listing = list(inbox.refresh()) if inbox is not None else []
         return [found.upto, arrivals.notifications(found), *chat, *listing]

@@ -28,7 +28,7 @@ def brain_words(app: App) -> str:
         summary = f" ({rung.summary})" if rung is not None else ""
         words = f"{name} thinks with {size} built into the pet, on this computer{summary}."
         advice = getattr(model, "advice", "")
-        return words + (f"  \nFor better answers: {advice}." if advice else "")
+        return words + (f"  \n{advice[:1].upper()}{advice[1:]}." if advice else "")
     if choice.tier == "server":
         host = urlsplit(getattr(model, "base_url", "") or app.settings.base_url).hostname or ""
         where = "on this computer" if host in LOOPBACK else "on another computer"

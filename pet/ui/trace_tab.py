@@ -129,7 +129,7 @@ def build_trace_tab(app: App) -> TracePanel:
             )
             turn = gr.Dropdown(label="Turn", choices=[], allow_custom_value=True, interactive=True, scale=3)
             refresh = gr.Button("🔄 Refresh / 刷新", scale=1)
-        summary = gr.Markdown()
+        summary = gr.Markdown(elem_classes=["pet-trace-summary"])
         with gr.Accordion("The whole trace (JSON)", open=False):
             whole = gr.JSON()
 
