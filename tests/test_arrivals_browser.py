@@ -137,6 +137,10 @@ def test_the_switch_shows_the_plumbing_and_no_tab_label_repeats(pet, browser):
     assert [label.split()[1] for label in tab_labels(page)] == [*expected, "Trace"]
     page.reload()  # the browser remembers the switch
     expect(page.get_by_role("tab", name="Trace")).to_be_visible()
+    for name in ("Inbox", "Trace", "Memory", "Inbox"):
+        page.get_by_role("tab", name=name).first.click()
+        page.wait_for_timeout(800)
+        assert [label.split()[1] for label in tab_labels(page)] == [*expected, "Trace"], name
     page.locator("#pet-advanced input").uncheck()
     expect(page.get_by_role("tab", name="Trace")).to_have_count(0)
     expect(details).to_be_hidden()
