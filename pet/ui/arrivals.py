@@ -161,8 +161,8 @@ class Arrivals:
 
 def notify_button() -> None:
     """The button that asks the browser for notifications, and what it answered."""
-    with gr.Row():
-        ask = gr.Button("🔔 Notify me when this page is hidden / 后台时通知我", size="sm", scale=0,
+    with gr.Row(equal_height=True):
+        ask = gr.Button("🔔 Notify me when this page is hidden / 后台时通知我", size="sm", scale=0, min_width=380,
                         elem_id="pet-notify-ask")
         answer = gr.Markdown(elem_id="pet-notify-answer")
     ask.click(None, None, answer, js=ASK_JS)
