@@ -13,7 +13,7 @@ from pet.persona.growth import days_together
 from pet.persona.messages import chat_placeholder
 from pet.ui.arrivals import build_arrivals
 from pet.ui.face import AVATAR_DIR, chat_avatars, growth_card_html
-from pet.ui.header import AdvancedSwitch, brain_words
+from pet.ui.header import HEADER_CSS, AdvancedSwitch, brain_words
 from pet.ui.inbox_tab import build_inbox_tab
 from pet.ui.memory_tab import build_memory_tab
 from pet.ui.persona_tab import build_persona_tab, pet_choices
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 CSS = """
 .pet-status { font-size: 0.85em; opacity: 0.8; }
-""" + VOICE_CSS
+""" + VOICE_CSS + HEADER_CSS
 
 
 def status_line(app: App) -> str:

@@ -14,6 +14,11 @@ import gradio as gr
 from pet.app import App
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+#: the switch is a small line under the brain's words, not a box
+HEADER_CSS = """
+.pet-advanced { padding: 0 4px !important; border: none !important; background: none !important;
+                box-shadow: none !important; min-height: 0 !important; font-size: 0.85em; opacity: 0.8; }
+"""
 
 
 def brain_words(app: App) -> str:
