@@ -37,6 +37,7 @@ from pet.persona.save import save_persona
 from pet.private import private_dir
 from pet.scheduler.delivery import Delivery
 from pet.scheduler.policy import Policy
+from pet.scheduler.speak import Herald
 from pet.tools.calc import calc_tool
 from pet.tools.clock import clock_tool, system_clock
 from pet.tools.files import file_tools
@@ -97,6 +98,8 @@ class App:
     plugins: Plugins | None = None
     #: the conversations' locks, shared by every pet's agent, with the work run after turns
     locks: ConversationLocks | None = None
+    #: says what the inbox gets in the pet's latest conversation
+    herald: Herald | None = None
 
     @property
     def tracer(self) -> TraceStore | None:
@@ -478,8 +481,11 @@ def _start_scheduler(app: App, mode: str, zone: dt.tzinfo) -> None:
     jobs and each pet's morning brief."""
     settings = app.settings
     policy = Policy(dt.timedelta(minutes=settings.reminder_grace_minutes), quiet_window(settings.quiet_hours))
+    app.herald = Herald(app.inbox, app.conversations, pets=lambda: [r.record.id for r in app.pets()],
+                        persona_of=lambda pet_id: app.runtime(pet_id).persona if pet_id in app._pets else None,
+                        clock=app.clock)
     delivery = Delivery(app.reminders, app.inbox, zone_of=app.zone_of, language_of=app.language_of,
-                        policy=policy, clock=app.clock)
+                        policy=policy, clock=app.clock, written=app.herald.post)
     app.inbox.hold = delivery.quiet_until
     if mode == "off":
         return

@@ -24,26 +24,20 @@ def soon(minutes: int) -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=minutes)
 
 
-def test_a_new_message_is_shown_once_and_listed(app):
+def test_messages_are_listed_with_their_kind_in_words_until_read(app):
     panel = InboxPanel(app)
-    assert panel.poll([]) == ([], [])
-    assert "Nothing yet" in panel.listing()
+    assert "Nothing yet" in panel.listing() and panel.badge() == ""
     app.inbox.add(app.pet.id, "drink water", kind="reminder", urgent=True)
-    lines, seen = panel.poll([])
-    assert len(lines) == 1 and "drink water" in lines[0] and lines[0].startswith("⏰")
-    assert panel.poll(seen) == ([], seen)  # not shown twice on the same page
-    assert "1 unread" in panel.badge() and "drink water" in panel.listing() and "🆕" in panel.listing()
+    assert "1 unread" in panel.badge()
+    assert "reminder" in panel.listing() and "drink water" in panel.listing() and "new" in panel.listing()
     assert "1 marked read" in panel.mark_read()
-    assert panel.badge() == "" and "🆕" not in panel.listing()
-    assert panel.poll([])[0] == []  # read messages do not pop up again
+    assert panel.badge() == "" and "new" not in panel.listing()
 
 
-def test_another_pets_message_pops_up_with_its_name_and_stays_in_its_inbox(app):
+def test_the_tab_lists_the_current_pets_messages(app):
     doudou = app.create_pet("Doudou")
     app.inbox.add(doudou.record.id, "feed the fish", kind="reminder", urgent=True)
-    [line] = InboxPanel(app).poll([])[0]
-    assert "Doudou: feed the fish" in line
-    assert "feed the fish" not in InboxPanel(app).listing()  # the tab lists the current pet's
+    assert "feed the fish" not in InboxPanel(app).listing()
     app.switch_pet(doudou.record.id)
     assert "feed the fish" in InboxPanel(app).listing()
 
@@ -54,8 +48,8 @@ def test_upcoming_reminders_and_cancel(app):
     [row] = panel.reminder_rows()
     assert row[0] == record.id and row[3] == "call mom"
     assert panel.cancel("").startswith("⚠️")
-    assert panel.cancel("#999").startswith("⚠️ there is no upcoming reminder #999")
-    assert "cancelled reminder" in panel.cancel(f"#{record.id}")
+    assert panel.cancel("#999").startswith("⚠️ There is no upcoming reminder #999")
+    assert "Cancelled reminder" in panel.cancel(f"#{record.id}")
     assert panel.reminder_rows() == []
 
 
@@ -66,12 +60,15 @@ def test_the_poll_through_the_page(app):
     server = start_in_thread(app, port=0)
     try:
         client = Client(server.url, verbose=False)
-        app.inbox.add(app.pet.id, "stretch your legs", kind="reminder", urgent=True)
-        # the page's own state (ids already shown) stays on the server side
-        badge, listing, _ = client.predict(api_name="/inbox_poll")
-        assert "1 unread" in badge and "stretch your legs" in listing
+        client.predict(api_name="/inbox_poll")  # the page's first look: from what was said so far
+        assert app.herald is not None
+        app.herald.deliver(app.pet.id, "stretch your legs", "reminder")
+        # the page's own state (what it saw) stays on the server side
+        _notify, chat, badge, listing, _ = client.predict(api_name="/inbox_poll")
+        assert chat[-1]["content"][0]["text"] == "⏰ Reminder: stretch your legs"
+        assert badge == "" and "stretch your legs" in listing  # shown in the chat: read
         record = app.reminders.add(app.pet.id, "water the plants", soon(30))
-        assert "cancelled" in client.predict(f"#{record.id}", api_name="/reminder_cancel")
+        assert "Cancelled" in client.predict(f"#{record.id}", api_name="/reminder_cancel")
         assert app.reminders.pending(app.pet.id) == []
     finally:
         server.stop()

@@ -271,14 +271,17 @@ if sys.platform == "win32":  # pragma: no cover
 def test_the_chat_header_says_which_rung_runs_and_how_to_get_a_better_brain(tmp_path):
     from pet.app import build
     from pet.ui.chat import status_line
+    from pet.ui.header import brain_details
 
     app = build(load_settings({"brain": "embedded", "embedded_model": "small"}), scheduler="off")
     try:
-        line = status_line(app)
+        line, details = status_line(app), brain_details(app)
     finally:
         app.close()
-    assert "`embedded small: Qwen2.5-Coder-0.5B-Instruct`" in line
+    assert "the small model built into the pet, on this computer" in line  # in words
     assert "ollama pull qwen2.5:3b" in line and "PET_EMBEDDED_MODEL=medium" in line
+    assert "Qwen2.5-Coder" not in line  # the model's name is plumbing, behind the switch
+    assert "`embedded small: Qwen2.5-Coder-0.5B-Instruct`" in details
 
 
 def test_threads_are_the_idle_cores_less_one_and_at_least_one(monkeypatch):

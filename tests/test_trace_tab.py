@@ -43,7 +43,7 @@ def test_the_newest_turn_is_shown_with_its_steps(app):
     sent = len(app.brain.model.calls[-2].messages)
     assert len(rows) == 3 and f"🧠 model 0 · {sent} messages" in rows[0] and "calls calculate" in rows[0]
     # the calculator refused "1|2"; the | in the row cannot break the table
-    assert "⚠️ calculate" in rows[1] and "1\\|2" in rows[1]
+    assert "⚠️ failed tool calculate" in rows[1] and "1\\|2" in rows[1]
     assert "That is not a sum." in rows[2]
     # an older turn, picked by id (as the dropdown sends it)
     _, older, shown = panel.show(str(conversation), str(first["id"]))
@@ -65,7 +65,7 @@ def test_the_tab_in_the_served_page_matches_the_debug_route(pet_home):
         client = Client(server.url, verbose=False)
         picked, summary, whole = client.predict(None, api_name="/trace_refresh")
         assert picked["value"] == turn["trace_id"] and whole == debug
-        assert "🔧 calculate" in summary and f"conversation {turn['conversation_id']}" in summary
+        assert "🔧 tool calculate" in summary and f"conversation {turn['conversation_id']}" in summary
         _picked, _summary, whole = client.predict(
             turn["conversation_id"], turn["trace_id"], api_name="/trace_show"
         )

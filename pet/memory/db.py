@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, cast
 
-from sqlalchemy import Engine, Table, create_engine, event, select, text
+from sqlalchemy import Engine, Table, create_engine, event, inspect, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,7 +20,7 @@ from pet.private import private_file
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: the full-text index of memories (SQLite only): trigram tokens, so Chinese
 #: and English substrings of three characters or more match; kept in sync
@@ -142,8 +142,15 @@ def _to_v6(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE conversations ADD COLUMN deleted_at DATETIME"))
 
 
+def _to_v7(conn: Connection) -> None:
+    """Release 7: an inbox message names the conversation message that said it."""
+    columns = {column["name"] for column in inspect(conn).get_columns(InboxRow.__tablename__)}
+    if "message_id" not in columns:
+        conn.execute(text("ALTER TABLE inbox ADD COLUMN message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL"))
+
+
 #: upgrade steps: MIGRATIONS[n] turns a version n-1 database into version n
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5, 6: _to_v6}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _to_v2, 3: _to_v3, 4: _to_v4, 5: _to_v5, 6: _to_v6, 7: _to_v7}
 
 
 #: how much of the database file SQLite reads through a memory map

@@ -172,6 +172,10 @@ class InboxRow(Base):
     #: delivered after its due time (the program was down or busy)
     late: Mapped[bool] = mapped_column(Boolean, default=False)
     read_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    #: the pet's message in a conversation that said it (pet.scheduler.speak), once it showed
+    message_id: Mapped[int | None] = mapped_column(
+        ForeignKey("messages.id", ondelete="SET NULL"), nullable=True
+    )
 
     __table_args__ = (
         # each reminder fires at most once per due time, whoever fires it

@@ -744,6 +744,17 @@ class InboxRecord:
     due_at: dt.datetime | None = None
     late: bool = False
     read_at: dt.datetime | None = None
+    #: the pet's message that said it in a conversation, once it showed (pet.scheduler.speak)
+    message_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Posted:
+    """An inbox message as said in a conversation."""
+
+    message: InboxRecord
+    conversation_id: int
+    message_id: int
 
 
 @dataclass(frozen=True)
@@ -762,7 +773,7 @@ def _inbox(row: InboxRow) -> InboxRecord:
     return InboxRecord(
         row.id, row.pet_id, row.kind, row.text, _aware(row.created_at), _aware(row.deliver_at),
         row.reminder_id, _aware(row.due_at) if row.due_at else None, row.late,
-        _aware(row.read_at) if row.read_at else None,
+        _aware(row.read_at) if row.read_at else None, row.message_id,
     )
 
 
@@ -940,6 +951,68 @@ class InboxStore:
         with self.db.session() as session:
             rows = session.scalars(select(InboxRow).where(InboxRow.reminder_id == reminder_id).order_by(InboxRow.id))
             return [_inbox(row) for row in rows]
+
+    # -- said in a conversation (pet.scheduler.speak) ---------------------------------
+
+    def unposted(self, pet_id: int, *, since: dt.datetime, now: dt.datetime | None = None) -> list[InboxRecord]:
+        """Unread messages that show by now, came to show after `since`, and
+        are in no conversation yet, oldest first."""
+        with self.db.session() as session:
+            rows = session.scalars(
+                self._shown(pet_id, now)
+                .where(InboxRow.read_at.is_(None), InboxRow.message_id.is_(None),
+                       InboxRow.deliver_at >= _utc_naive(since))
+                .order_by(InboxRow.deliver_at, InboxRow.id)
+            )
+            return [_inbox(row) for row in rows]
+
+    def post(self, message_id: int, conversation_id: int, content: str) -> int | None:
+        """Say inbox message `message_id` in the conversation as the pet's
+        words (`content`): the conversation's message id, or None when it was
+        said already (another poster came first; nothing is written)."""
+        with self.db.session() as session:
+            said = MessageRow(conversation_id=conversation_id, role="assistant", content=content)
+            session.add(said)
+            session.flush()  # takes SQLite's write lock: a second poster waits here
+            linked = session.execute(
+                update(InboxRow).where(InboxRow.id == message_id, InboxRow.message_id.is_(None))
+                .values(message_id=said.id)
+            )
+            if _rowcount(linked) != 1:
+                session.delete(said)
+                return None
+            conversation = session.get(ConversationRow, conversation_id)
+            if conversation is not None:
+                conversation.updated_at = utcnow()
+            return said.id
+
+    def posted_since(self, after: int = 0, *, limit: int = 100) -> list[Posted]:
+        """Messages of every pet said in a conversation after conversation
+        message `after`, in the order they were said (the page's poll)."""
+        after = max(min(after, MAX_ROW_ID), 0)
+        with self.db.session() as session:
+            rows = session.execute(
+                select(InboxRow, MessageRow.conversation_id)
+                .join(MessageRow, MessageRow.id == InboxRow.message_id)
+                .where(InboxRow.message_id > after)
+                .order_by(InboxRow.message_id).limit(limit)
+            )
+            return [Posted(_inbox(row), conversation, row.message_id or 0) for row, conversation in rows]
+
+    def last_posted(self) -> int:
+        """The newest conversation message that said an inbox message (0: none)."""
+        with self.db.session() as session:
+            return session.scalar(select(func.max(InboxRow.message_id))) or 0
+
+    def unread_in(self, conversation_id: int) -> list[int]:
+        """Unread inbox messages said in this conversation."""
+        if not _storable(conversation_id):
+            return []
+        with self.db.session() as session:
+            return list(session.scalars(
+                select(InboxRow.id).join(MessageRow, MessageRow.id == InboxRow.message_id)
+                .where(MessageRow.conversation_id == conversation_id, InboxRow.read_at.is_(None))
+            ))
 
     def mark_read(self, ids: Iterable[int], *, at: dt.datetime | None = None) -> int:
         """Mark messages read (those already read keep their time); how many changed."""

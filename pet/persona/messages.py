@@ -65,6 +65,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "hello": {"zh": "你好呀，我是{name}！", "en": "Hello! I'm {name}."},
     "first_day": {"zh": "今天是我们认识的第一天。", "en": "Today is our very first day together."},
     "grew": {"zh": "{name}长大啦，现在是「{stage}」！", "en": "I've grown into a new stage: {stage}!"},
+    # What the pet says unasked, in its conversation (pet.scheduler.speak).
+    "reminder_due": {"zh": "⏰ 提醒：{text}", "en": "⏰ Reminder: {text}"},
+    "reminder_late": {"zh": "⏰ 提醒（晚了一点）：{text}", "en": "⏰ Reminder (a little late): {text}"},
     # The pages.
     "say_hi": {"zh": "说点什么吧！", "en": "Say hi!"},
     "sign_in": {"zh": "登录", "en": "Sign in"},

@@ -376,6 +376,9 @@ def run_brief_job(pet_id: int) -> None:
         log.info("morning brief of pet #%d for %s was sent already", pet_id, due.isoformat())
         return
     brief = brief_for_app(app, pet_id)
-    added = app.inbox.add(pet_id, brief.text, kind=BRIEF_KIND, due_at=due, once=True, now=app.clock())
+    if app.herald is not None:  # said in the pet's conversation too
+        added = app.herald.deliver(pet_id, brief.text, BRIEF_KIND, due_at=due, once=True)
+    else:
+        added = app.inbox.add(pet_id, brief.text, kind=BRIEF_KIND, due_at=due, once=True, now=app.clock())
     if added is None:
         log.info("morning brief of pet #%d for %s was sent already", pet_id, due.isoformat())

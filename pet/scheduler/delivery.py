@@ -44,6 +44,7 @@ class Delivery:
         language_of: Callable[[int], str] = lambda pet_id: "en",
         policy: Policy = DEFAULT_POLICY,
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.timezone.utc),
+        written: Callable[[int], object] | None = None,
     ):
         self.reminders = reminders
         self.inbox = inbox
@@ -51,6 +52,8 @@ class Delivery:
         self.language_of = language_of
         self.policy = policy
         self.clock = clock
+        #: called with the pet's id after its inbox got messages (pet.scheduler.speak says them)
+        self.written = written
 
     def quiet_until(self, pet_id: int, now: dt.datetime) -> dt.datetime | None:
         """The end of the pet's quiet hours when `now` is inside them (the
@@ -84,6 +87,8 @@ class Delivery:
         for message in written:
             log.info("reminder #%d: %s%s for %s", reminder.id, message.kind, " (late)" if message.late else "",
                      message.due_at)
+        if written and self.written is not None:
+            self.written(pet_id)
         return Fired(reminder.id, pet_id, tuple(written), planned.next_due)
 
     def reconcile(self, now: dt.datetime | None = None) -> list[Fired]:

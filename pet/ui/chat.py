@@ -11,7 +11,9 @@ import gradio as gr  # Gradio's analytics are off: pet/__init__.py saw to it bef
 from pet.app import App, PetRuntime
 from pet.persona.messages import chat_placeholder
 from pet.persona.model import Persona
+from pet.ui.arrivals import build_arrivals
 from pet.ui.face import AVATAR_DIR
+from pet.ui.header import HEADER_CSS, AdvancedSwitch, brain_words
 from pet.ui.inbox_tab import build_inbox_tab
 from pet.ui.memory_tab import build_memory_tab
 from pet.ui.persona_tab import build_persona_tab, pet_choices
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 CSS = """
 .pet-status { font-size: 0.85em; opacity: 0.8; }
 .pet-conversations .wrap { flex-direction: column; max-height: 40vh; overflow-y: auto; flex-wrap: nowrap; }
-""" + VOICE_CSS
+""" + VOICE_CSS + HEADER_CSS
 
 # Wide screens: the chat and its box fill the first screen, the pet's face
 # stands large beside it (the header's small card is for the phone); narrow
@@ -54,15 +56,9 @@ FACE_SECONDS = 2.0
 
 
 def status_line(app: App, runtime: PetRuntime | None = None) -> str:
-    """Who answers and with which brain (default: the current pet)."""
-    choice = app.brain
-    persona = (runtime or app.current).persona
-    # the embedded brain says how to get a better one (a server model, a bigger rung)
-    advice = getattr(choice.model, "advice", "")
-    return (
-        f"**{persona.full_name()}** · 🧠 `{choice.model.label}` "
-        f"<span class='pet-status'>({choice.reason}){' — ' + advice if advice else ''}</span>"
-    )
+    """Which brain answers for the page's pet (default: the current pet), in
+    words; the plumbing is behind pet.ui.header's switch."""
+    return brain_words(app, (runtime or app.current).persona)
 
 
 def _text_of(message: Any) -> str:
@@ -91,6 +87,7 @@ def build_ui(app: App) -> gr.Blocks:
             card = gr.HTML(padding=False, elem_classes=["pet-header-card"])
             with gr.Column(scale=3):
                 status = gr.Markdown(value=lambda: status_line(app), elem_classes=["pet-status-line"])
+                advanced = AdvancedSwitch(app)
                 build_phone_panel(app)
             with gr.Column(scale=1, min_width=220):
                 # custom values allowed: pets made since the page loaded are checked on switching
@@ -103,8 +100,12 @@ def build_ui(app: App) -> gr.Blocks:
             build_memory_tab(app)
             pets = build_persona_tab(app, picker)
             build_pond_tab(app)
-            build_inbox_tab(app)
-            build_trace_tab(app)
+            inbox = build_inbox_tab(app)
+            trace = build_trace_tab(app)
+        # outside the tabs: a timer among them repeats a tab's label in the tab bar
+        build_arrivals(app, chat.chatbot, inbox=inbox, target=page.resolve, target_inputs=[session],
+                       history=page.history)
+        advanced.controls([trace.tab])
 
         shows = [chat.chatbot, card, chat.stage, status, chat.listing, chat.face_key, chat.textbox]
 

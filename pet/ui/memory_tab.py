@@ -18,7 +18,7 @@ from pet.events import MemoryRecord
 from pet.memory.portable import export_to, import_from
 from pet.memory.recall import read_id
 
-HEADERS = ["#", "memory", "📌", "said by", "state", "updated (UTC)"]
+HEADERS = ["#", "memory", "pinned", "said by", "state", "updated (UTC)"]
 VIEWS = ["all", "pending", "forgotten"]
 WHO = {"person": "you", "tool": "a tool", "model": "the pet"}
 
@@ -26,7 +26,7 @@ WHO = {"person": "you", "tool": "a tool", "model": "the pet"}
 def _row(memory: MemoryRecord) -> list[Any]:
     state = "forgotten" if memory.deleted_at else ("⏳ pending" if memory.status == "pending" else "active")
     updated = memory.updated_at.strftime("%Y-%m-%d %H:%M") if memory.updated_at else ""
-    return [memory.id, memory.content, "📌" if memory.pinned else "", WHO.get(memory.asserted_by, memory.asserted_by),
+    return [memory.id, memory.content, "📌 pinned" if memory.pinned else "", WHO.get(memory.asserted_by, memory.asserted_by),
             state, updated]
 
 
@@ -138,7 +138,7 @@ def build_memory_tab(app: App) -> None:
             view = gr.Radio(VIEWS, value="all", label="Show", scale=2)
         table = gr.Dataframe(
             headers=HEADERS, value=lambda: panel.rows(), interactive=False, wrap=True,
-            column_widths=["8%", "52%", "6%", "10%", "10%", "14%"],
+            column_widths=["8%", "50%", "8%", "10%", "10%", "14%"], elem_classes=["pet-memory-table"],
         )
         with gr.Row():
             chosen = gr.Textbox(label="Memory #", placeholder="click a row", scale=1)

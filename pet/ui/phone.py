@@ -32,6 +32,27 @@ PHONE_HEAD = """<style>
   .pet-picker [data-testid="block-info"] { display: none; }
   #pet-chatbot { height: calc(100dvh - 290px) !important; min-height: 260px; }
   textarea, input { font-size: 16px !important; }
+  /* the technical details are for the computer's screen too */
+  .pet-advanced, #pet-brain-details { display: none !important; }
+  /* tables keep the columns that matter, full width: a memory's number,
+     text and state; a reminder's number, time and text; a trace step's
+     number, kind and what it did. A Dataframe draws its header cells with
+     data-heading, its rows as cells with data-col (and a hidden sizing row). */
+  .pet-memory-table :is([data-heading="2"], [data-heading="3"], [data-heading="5"],
+                        [data-col="2"], [data-col="3"], [data-col="5"], td:nth-child(3), td:nth-child(4), td:nth-child(6)),
+  .pet-reminder-table :is([data-heading="2"], [data-col="2"], td:nth-child(3)),
+  .pet-trace-summary th:nth-child(n+4), .pet-trace-summary td:nth-child(n+4) { display: none !important; }
+  .pet-memory-table table, .pet-reminder-table table, .pet-memory-table .virtual-body,
+  .pet-reminder-table .virtual-body { width: 100% !important; }
+  .pet-memory-table :is(th, td, [role="gridcell"]), .pet-reminder-table :is(th, td, [role="gridcell"]) {
+    min-width: 0 !important; max-width: none !important; }
+  .pet-memory-table :is([data-heading="0"], [data-col="0"], td:nth-child(1)),
+  .pet-reminder-table :is([data-heading="0"], [data-col="0"], td:nth-child(1)) { width: 14% !important; flex: 0 0 14% !important; }
+  .pet-memory-table :is([data-heading="1"], [data-col="1"], td:nth-child(2)) { width: 60% !important; flex: 0 0 60% !important; }
+  .pet-memory-table :is([data-heading="4"], [data-col="4"], td:nth-child(5)) { width: 26% !important; flex: 0 0 26% !important; }
+  .pet-reminder-table :is([data-heading="1"], [data-col="1"], td:nth-child(2)) { width: 36% !important; flex: 0 0 36% !important; }
+  .pet-reminder-table :is([data-heading="3"], [data-col="3"], td:nth-child(4)) { width: 50% !important; flex: 0 0 50% !important; }
+  .pet-trace-summary td { word-break: break-word; }
 }
 </style>"""
 

@@ -149,6 +149,17 @@ class PondPanel:
         return f"📌 {keeper.persona.full_name()} {verb} memory #{record.id}: {record.content}"
 
 
+#: shown while the home has one pet: the pond needs two
+LONELY = ("**The pond needs two pets, and only one lives here.** Adopt a second in the **Pets** tab "
+          "(*New pet's name*, then **Adopt**), then come back and give them a topic. "
+          "池塘需要两只宠物：先在「宠物」页领养第二只。")
+
+
+def pond_hint(app: App) -> str:
+    """What to do first when the home has fewer than two pets; "" otherwise."""
+    return LONELY if len(app.pets()) < 2 else ""
+
+
 def build_pond_tab(app: App) -> None:
     """The Pond tab's components and events; call inside `gr.Blocks`."""
     panel = PondPanel(app)
@@ -156,6 +167,7 @@ def build_pond_tab(app: App) -> None:
     first_value = choices[0][1] if choices else None
     second_value = choices[1][1] if len(choices) > 1 else None
     with gr.Tab("🌊 Pond / 池塘", id="pond") as tab:
+        hint = gr.Markdown(lambda: pond_hint(app), elem_id="pet-pond-hint")
         with gr.Row():
             first = gr.Dropdown(choices, value=first_value, label="First pet / 第一只", scale=1)
             second = gr.Dropdown(choices, value=second_value, label="Second pet / 第二只", scale=1)
@@ -175,11 +187,14 @@ def build_pond_tab(app: App) -> None:
                 keep = gr.Button("📌 Keep", scale=1)
             kept = gr.Markdown()
 
-    def refresh() -> tuple[Any, Any, Any]:
+    def refresh(chosen: Any) -> tuple[Any, Any, Any, str]:
         fresh = pet_choices(app)
-        return gr.update(choices=fresh), gr.update(choices=fresh), gr.update(choices=fresh)
+        # a second pet adopted since the page loaded takes the empty second seat
+        second_seat = gr.update(choices=fresh, value=fresh[1][1]) if chosen in (None, "") and len(fresh) > 1 else (
+            gr.update(choices=fresh))
+        return gr.update(choices=fresh), second_seat, gr.update(choices=fresh), pond_hint(app)
 
-    tab.select(refresh, None, [first, second, keeper], api_visibility="private")
+    tab.select(refresh, second, [first, second, keeper, hint], api_visibility="private")
     # one talk at a time; Stop skips the queue so it is never waiting behind the talk
     start.click(panel.talk, [first, second, topic], [chat, status], api_name="pond_talk",
                 concurrency_limit=1, concurrency_id="pond_talk")

@@ -29,6 +29,8 @@ def _cell(text: str) -> str:
 class TracePanel:
     def __init__(self, app: App):
         self.app = app
+        #: the tab, once built
+        self.tab: gr.Tab | None = None
 
     def conversation(self, chosen: Any = None) -> int:
         """The conversation asked for, or the one the chat shows."""
@@ -66,7 +68,7 @@ class TracePanel:
         for number, step in enumerate(trace.get("steps") or [], 1):
             head.append(self._row(number, step))
         for notice in trace.get("notices") or []:
-            head.append(f"\n⚠️ {notice}")
+            head.append(f"\n⚠️ Notice: {notice}")
         if trace.get("reply"):
             cut = " *(cut short)*" if trace.get("partial") else ""
             head.append(f"\n**Reply:** {_clip(trace['reply'], 300)}{cut}")
@@ -93,7 +95,7 @@ class TracePanel:
                 f"| {number} | {label} · {len(step.get('messages') or [])} messages | {_cell(what)} | "
                 f"{step.get('seconds', 0):.3f} | {tokens} |"
             )
-        mark = "🔧" if step.get("ok") else "⚠️"
+        mark = "🔧 tool" if step.get("ok") else "⚠️ failed tool"
         arguments = json.dumps(step.get("arguments") or {}, ensure_ascii=False)
         what = f"{arguments} → {step.get('content', '')}"
         return f"| {number} | {mark} {step.get('name')} | {_cell(what)} | {step.get('seconds', 0):.3f} | |"
@@ -115,7 +117,8 @@ class TracePanel:
 def build_trace_tab(app: App) -> TracePanel:
     """The Trace tab; call inside `gr.Tabs()`."""
     panel = TracePanel(app)
-    with gr.Tab("🔍 Trace / 追踪", id="trace") as tab:
+    # plumbing: shown by the header's "Technical details" switch (pet.ui.header)
+    with gr.Tab("🔍 Trace / 追踪", id="trace", visible=False) as tab:
         gr.Markdown(
             "What each turn did: the exact messages sent to the model, tool calls and results, "
             "timings and tokens — the same as `/api/debug/{conversation}`."
@@ -125,8 +128,8 @@ def build_trace_tab(app: App) -> TracePanel:
                 label="Conversation (empty: the one in the chat)", precision=0, value=None, minimum=0, scale=1
             )
             turn = gr.Dropdown(label="Turn", choices=[], allow_custom_value=True, interactive=True, scale=3)
-            refresh = gr.Button("🔄 Refresh", scale=1)
-        summary = gr.Markdown()
+            refresh = gr.Button("🔄 Refresh / 刷新", scale=1)
+        summary = gr.Markdown(elem_classes=["pet-trace-summary"])
         with gr.Accordion("The whole trace (JSON)", open=False):
             whole = gr.JSON()
 
@@ -135,4 +138,5 @@ def build_trace_tab(app: App) -> TracePanel:
     refresh.click(lambda c: panel.show(c), conversation, outputs, api_name="trace_refresh")
     conversation.submit(lambda c: panel.show(c), conversation, outputs, api_visibility="private")
     turn.input(panel.show, [conversation, turn], outputs, api_name="trace_show")
+    panel.tab = tab
     return panel
