@@ -20,9 +20,9 @@ import gradio as gr
 
 from pet.app import App
 from pet.events import ConversationStarted
-from pet.persona.model import Persona
 from pet.speech.errors import SpeechError
 from pet.speech.status import VoiceStatus, voice_status
+from pet.speech.stt import AUTO
 from pet.speech.tts import join_wavs
 from pet.speech.turn import Heard, Muted, Rejected, Said, Timings, Voice
 from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, steps_language
@@ -68,17 +68,17 @@ class VoiceChat:
                 self._voice = Voice(self.app.settings.home, max_seconds=self.app.settings.max_recording_seconds)
             return self._voice
 
-    def language(self, persona: Persona | None = None) -> str:
-        """What the pet listens for: the setting, else the pet's (default: the
-        current pet's) first language."""
-        return self.app.settings.speech_language or (persona or self.app.persona).languages[0]
+    def language(self) -> str:
+        """What the pet listens for: the setting's language, or "auto" (each
+        recording's language among the pet's)."""
+        return self.app.settings.speech_language.strip() or AUTO
 
     def warm_up(self) -> None:
         """Load the models while the person is still speaking."""
         if not self.status.on:
             return
         try:
-            self.voice.warm_up(self.language())
+            self.voice.warm_up(self.language(), self.app.persona.languages)
         except SpeechError as exc:  # the turn itself will say what is wrong
             log.warning("voice warm-up: %s", exc)
 
@@ -93,9 +93,10 @@ class VoiceChat:
         spoken: list[bytes] = []
         mutes: list[Muted] = []
         note = "🎧 listening…"
-        language = self.language(runtime.persona)
-        steps_in = language  # tool steps are worded in the language of the words heard
-        for event in self.voice.turn(runtime.agent, conversation, audio, language, traces=self.app.traces):
+        language, choices = self.language(), runtime.persona.languages
+        steps_in = choices[0]  # tool steps are worded in the language of the words heard
+        for event in self.voice.turn(runtime.agent, conversation, audio, language, choices=choices,
+                                     traces=self.app.traces):
             sound = answer = None
             if isinstance(event, Rejected):
                 # shown, never stored: the recording stays in the microphone box to play back or retry
@@ -104,7 +105,7 @@ class VoiceChat:
             if isinstance(event, Heard):
                 chat.append({"role": "user", "content": event.transcript.text})
                 note = f"🎤 heard in {event.transcript.seconds:.1f} s"
-                steps_in = steps_language(event.transcript.text, language)
+                steps_in = steps_language(event.transcript.text, event.transcript.language)
             elif isinstance(event, Said):
                 sound = event.speech.wav
                 spoken.append(sound)
