@@ -103,6 +103,9 @@ class Settings:
     #: but only among the pet's languages (left free, Whisper took short
     #: Chinese clips for German); "en", "zh", ...: always that one. Empty: auto
     speech_language: str = "auto"
+    #: say a reminder aloud on this computer's speakers when it fires (not in
+    #: quiet hours); it is in the inbox and on the page either way
+    speak_reminders: bool = False
     #: the longest recording the pet listens to; a longer question is better typed
     max_recording_seconds: float = 120.0
     #: serve on the local network (all interfaces, HTTPS, password); set by --lan
