@@ -3,11 +3,12 @@ the barge-in bench: headless Chromium's fake microphone plays one WAV file
 holding three spoken utterances with long silences between them. The third
 comes while the answer to the second is still playing: it interrupts it.
 
-    silence | "What is the weather like today?" | 24 s (answer 1 plays whole)
-            | "Please tell me a long story about the pond." | 24 s (answer 2, 13 sentences, is playing)
-            | "Wait, I have a question." (barge-in) | 20 s (answer 3 plays)
+    silence | "What is the weather like today?" | 30 s (answer 1 plays whole)
+            | "Please tell me a long story about the pond." | 45 s (answer 2, 13 sentences
+              and about a minute long, is playing)
+            | "Wait, I have a question." (barge-in) | 25 s (answer 3 plays)
 
-The gaps are long because a loaded machine took up to 15 s to hear an
+The gaps are long because a loaded machine took up to 36 s to hear an
 utterance: answer 2 must have begun, and not ended, when the third comes.
 """
 
@@ -27,7 +28,7 @@ UTTERANCES = (
     "Wait, I have a question.",
 )
 #: silence before each utterance, and after the last (seconds)
-GAPS = (1.0, 24.0, 24.0, 20.0)
+GAPS = (1.0, 30.0, 45.0, 25.0)
 ANSWERS = (
     "It is sunny and warm. Have a lovely day.",
     " ".join([
@@ -52,7 +53,8 @@ WATCH_PLAYS = """
 window.__plays = [];
 const play = HTMLMediaElement.prototype.play;
 HTMLMediaElement.prototype.play = function () {
-  window.__plays.push([window.petVoice ? window.petVoice.turn : null, this.src.slice(0, 30)]);
+  window.__plays.push([window.petVoice ? window.petVoice.turn : null, this.src.slice(0, 30),
+                       Math.round(performance.now())]);
   return play.call(this);
 };
 """
@@ -73,7 +75,7 @@ def conversation_wav(folder: Path) -> Path:
 class TalkResult:
     #: the chat's text, as shown
     chat: str
-    #: (turn, src prefix) of every play() the page started
+    #: (turn, src prefix, ms) of every play() the page started
     plays: list
     #: utterances the page sent
     sent: int

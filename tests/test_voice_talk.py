@@ -36,7 +36,7 @@ def check_conversation(result: TalkResult) -> None:
     assert ANSWERS[0] in result.chat and ANSWERS[2] in result.chat
 
     # one interruption, and it was the second answer that was talked over
-    assert len(result.barge_in_ms) == 1, result.events
+    assert len(result.barge_in_ms) == 1, (result.events, result.plays)
     assistant = [status for role, _, status in result.stored if role == "assistant"]
     assert assistant == ["ok", "partial", "ok"], result.stored
     assert "barge_in_stop" in result.stages[1] and "barge_in_stop" not in result.stages[0]
@@ -44,7 +44,7 @@ def check_conversation(result: TalkResult) -> None:
     assert result.chat.index("(cut short)") < result.chat.index(ANSWERS[2])
 
     # the sentences each turn played: all of the first and third, only the start of the second
-    played = Counter(turn for turn, src in result.plays if turn is not None and src.startswith("data:audio/wav"))
+    played = Counter(turn for turn, src, _ in result.plays if turn is not None and src.startswith("data:audio/wav"))
     first, second, third = sorted(played)
     assert played[first] == 2 and played[third] == 2, result.plays
     assert 1 <= played[second] < ANSWERS[1].count(". ") + 1, result.plays
