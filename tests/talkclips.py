@@ -155,3 +155,58 @@ def _talk(app, url: str, microphone: Path, *, password: str | None = None,
     result.stored = [(m.message.role, m.message.content, m.status) for m in app.conversations.history(conversation)]
     result.stages = [trace.get("stages", {}) for trace in app.traces.recent(conversation)]
     return result
+
+
+#: keeps the page's player busy with a looping clip, as if the pet were talking,
+#: and keeps utterances from being sent (only the page's barge-in is timed)
+KEEP_TALKING = """(clip) => {
+  const pet = window.petVoice, talk = window.petTalk;
+  talk.pump = () => { talk.utterances = []; };
+  const keep = () => {
+    if (!pet.player.paused) return;
+    pet.busy = true; pet.turn = undefined; pet.player.loop = true; pet.player.src = clip; pet.player.play();
+  };
+  keep();
+  window.__keep = setInterval(keep, 300);
+}"""
+
+
+def barge_in_times(home: Path, count: int = 8) -> tuple[list[float], list]:
+    """Milliseconds from the first loud moment to the pause, for `count`
+    interruptions of a pet that keeps talking: the page's barge-in alone,
+    with no turn running on the server. Also returns the page's log."""
+    import base64
+
+    from playwright.sync_api import expect
+
+    from pet.api.server import start_in_thread
+    from pet.app import build
+    from pet.brain.scripted import ScriptedModel
+    from pet.config import load_settings
+
+    folder = home / "barge-clips"
+    folder.mkdir(parents=True, exist_ok=True)
+    samples, rate = read_wav(espeak_clip(UTTERANCES[2], "en", folder / "wait.wav"))
+    quiet = np.zeros((int(3.0 * rate), 1), np.float32)
+    microphone = write_wav(folder / "interruptions.wav", np.concatenate([quiet, *([samples, quiet] * count)]), rate)
+    hum = 0.2 * np.sin(np.linspace(0, 2 * np.pi * 220 * 2, 16_000 * 2, dtype=np.float32))
+    clip = "data:audio/wav;base64," + base64.b64encode(write_wav(folder / "hum.wav", hum, 16_000).read_bytes()).decode()
+
+    app = build(load_settings({"reflexes": False}), brain=ScriptedModel([]), scheduler="off")
+    server = start_in_thread(app, port=0)
+    try:
+        args = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                f"--use-file-for-fake-audio-capture={microphone}%noloop",
+                "--autoplay-policy=no-user-gesture-required"]
+        with chromium(args) as browser:
+            page = browser.new_context(permissions=["microphone"]).new_page()
+            page.goto(server.url + "/")
+            page.locator("#pet-talk").click()
+            expect(page.locator("#pet-talk")).to_contain_text("Stop talking", timeout=30_000)
+            page.evaluate(KEEP_TALKING, clip)
+            page.wait_for_function(f"window.petTalk.bargeIns.length >= {count}",
+                                   timeout=int(1000 * (4 + count * (len(samples) / rate + 3) + 30)))
+            return page.evaluate("window.petTalk.bargeIns"), page.evaluate("window.petTalk.events")
+    finally:
+        server.stop()
+        app.close()

@@ -161,8 +161,10 @@ def build_talk(voice: Any, chat: gr.ChatInterface, clip: gr.JSON, note: gr.Markd
         marked = mark_cut(history, reply) if reply is not None else None
         return gr.skip() if marked is None else marked
 
-    talk.click(voice.warm_up, None, None, js=talk_js(silence_ms, unlock), api_visibility="private",
-               show_progress="hidden")
+    # the page's part alone, so that a tap never waits behind the models loading
+    talk.click(None, None, None, js=talk_js(silence_ms, unlock), api_visibility="private", queue=False)
+    talk.click(voice.warm_up, None, None, api_visibility="private", show_progress="hidden",
+               trigger_mode="always_last")
     sent = send.click(talk_turn, [utterance, chat.chatbot], [chat.chatbot, clip, note, again],
                       js="(utterance, history) => [window.petTalk.take(), history]", trigger_mode="once",
                       concurrency_limit=TURNS_AT_ONCE, api_visibility="private", show_progress="hidden")

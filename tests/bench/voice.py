@@ -17,10 +17,11 @@ In the page's talk mode the browser's voice detector waits for a stretch of
 silence (`SILENCE_MS` in pet/ui/voice.py) before the recording is complete;
 that wait comes on top of these figures and is printed with them.
 
-`--barge-in` instead plays a question and, while the answer is playing, a
-second one, into headless Chromium's fake microphone on the talk-mode page,
-and prints how long the page took from the first loud moment of the
-interruption to stopping the pet's audio.
+`--barge-in` instead speaks `--rounds` interruptions into headless
+Chromium's fake microphone on the talk-mode page while the page's player
+keeps playing (as if the pet were talking), and prints how long the page
+took from the first loud look (32 ms) of each interruption to pausing the
+player. The server's turns are left out: they do not take part in stopping.
 
 Target: first audio at most 2.5 s median and 4 s p95 on a quiet 2-core CPU.
 """
@@ -160,18 +161,14 @@ def report(language: str, lengths: list[float], heard: list[tuple[str, str]], fi
 
 def barge_in(args: argparse.Namespace, home: Path) -> None:
     os.environ.update(PET_HOME=str(home), HF_HUB_OFFLINE="1", GRADIO_ANALYTICS_ENABLED="False")
-    from talkclips import talk_session
+    from talkclips import barge_in_times
 
-    stops: list[float] = []
-    for _ in range(args.rounds):
-        result = talk_session(home)
-        stops.extend(result.barge_in_ms)
-        print(f"round: barge-in stop {', '.join(f'{ms:.0f} ms' for ms in result.barge_in_ms) or 'none'}; "
-              f"load {os.getloadavg()[0]:.1f}")
-    if stops:
-        print(f"barge-in: loud interruption -> the pet's audio paused: median {statistics.median(stops):.0f} ms, "
-              f"max {max(stops):.0f} ms over {len(stops)} interruptions "
-              f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    stops, events = barge_in_times(home, args.rounds)
+    print(f"barge-in: {len(stops)} interruptions of a talking page; loud interruption -> the pet's audio paused: "
+          f"median {statistics.median(stops):.0f} ms, max {max(stops):.0f} ms "
+          f"(each: {', '.join(f'{ms:.0f}' for ms in stops)}); load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    print(f"page log: {events}")
 
 
 if __name__ == "__main__":
