@@ -99,9 +99,13 @@ class Settings:
     #: model, pyttsx3 and espeak-ng are installed), "on" (the same, and a
     #: missing part is logged as an error) or "off"
     voice: str = "auto"
-    #: the language the pet listens for ("en", "zh", ...); empty: the pet's
-    #: first language. Whisper guesses badly on short clips, so it is never guessed
-    speech_language: str = ""
+    #: the language the pet listens for: "auto" detects it in each recording,
+    #: but only among the pet's languages (left free, Whisper took short
+    #: Chinese clips for German); "en", "zh", ...: always that one. Empty: auto
+    speech_language: str = "auto"
+    #: say a reminder aloud on this computer's speakers when it fires (not in
+    #: quiet hours); it is in the inbox and on the page either way
+    speak_reminders: bool = False
     #: the longest recording the pet listens to; a longer question is better typed
     max_recording_seconds: float = 120.0
     #: serve on the local network (all interfaces, HTTPS, password); set by --lan
@@ -272,6 +276,9 @@ def load_settings(
         raise ConfigError(f"scheduler must be one of {', '.join(SCHEDULER_MODES)}, got {settings.scheduler!r}")
     if settings.voice not in VOICE_MODES:
         raise ConfigError(f"voice must be one of {', '.join(VOICE_MODES)}, got {settings.voice!r}")
+    if not re.fullmatch(r"(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]+)?)?", settings.speech_language.strip()):
+        raise ConfigError(f"speech_language must be auto or a language code like en or zh, "
+                          f"got {settings.speech_language!r}")
     if not settings.max_recording_seconds > 0:
         raise ConfigError(f"max_recording_seconds must be more than 0, got {settings.max_recording_seconds:g}")
     if settings.confirm_tools not in CONFIRM_MODES:

@@ -242,8 +242,9 @@ def voice_turn(app, client, workdir: Path) -> str:
     from gradio_client import handle_file
 
     clip = workdir / "question.wav"
-    # A question the clock reflex answers: the model only words the answer (a short call)
-    subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(clip), "What time is it?"],
+    # A question the clock reflex answers: the model only words the answer (a short call).
+    # Heard as English, Whisper base takes espeak-ng's bare "What time is it?" for "What? I miss it."
+    subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(clip), "Hello, what time is it now?"],
                    check=True, capture_output=True)
     job = client.submit(handle_file(str(clip)), [], api_name="/voice")
     job.result(timeout=SESSION_TIMEOUT)

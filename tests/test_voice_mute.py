@@ -60,7 +60,7 @@ def chat(tmp_path, monkeypatch):
         apps.append(app)
         voice = Voice(tmp_path, transcriber=object(), speaker=speaker)  # type: ignore[arg-type]
         heard = Transcript("tell me about your day", "en", "base", 1.0, 0.1)
-        monkeypatch.setattr(voice, "listen", lambda audio, language: heard)
+        monkeypatch.setattr(voice, "listen", lambda audio, language, choices=(): heard)
         chat = VoiceChat(app, voice)
         chat.status = VoiceStatus(True, "Voice is on.")
         return chat

@@ -250,6 +250,16 @@ class ConversationStore:
             session.flush()
             return row.id
 
+    def set_status(self, message_id: int, status: str) -> bool:
+        """Change a stored message's status (an answer the person talked over
+        becomes "partial"); False when there is no such message."""
+        with self.db.session() as session:
+            row = session.get(MessageRow, message_id) if _storable(message_id) else None
+            if row is None:
+                return False
+            row.status = status
+            return True
+
     def history(
         self, conversation_id: int, limit: int | None = None, after: int = 0, chat_only: bool = False
     ) -> list[StoredMessage]:

@@ -34,6 +34,7 @@ from apscheduler.util import obj_to_ref, ref_to_obj
 from pet.events import ReminderRecord
 from pet.memory.db import Database
 from pet.scheduler.delivery import Delivery, Fired
+from pet.speech.announce import speak_fired
 
 log = logging.getLogger(__name__)
 
@@ -229,6 +230,7 @@ class PetScheduler:
             self._remove(reminder_job_id(reminder_id))  # done (APScheduler drops a date job it ran anyway)
         else:
             self._follow_row(reminder_id)
+        speak_fired(self.context, fired)  # when the setting says so; never raises
         return fired
 
     def _follow_row(self, reminder_id: int) -> None:

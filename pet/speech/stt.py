@@ -1,6 +1,10 @@
 """Speech to text: faster-whisper on the bundled multilingual Whisper base
 (int8), with the English-only tiny model as the fallback when the base
 model cannot be had. Models load on first use and are kept.
+
+With the language "auto", each recording's language is detected, but only
+among the pet's languages: left free, Whisper took short Chinese clips for
+German. Chinese is written in simplified characters whatever Whisper wrote.
 """
 
 from __future__ import annotations
@@ -9,9 +13,11 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pet.speech.audio import Recording
 from pet.speech.errors import RecordingRejected, SpeechUnavailable
@@ -27,6 +33,8 @@ log = logging.getLogger(__name__)
 COMPUTE_TYPE = "int8"
 #: greedy decoding: the first sound of the answer waits on this step
 BEAM_SIZE = 1
+#: the `speech_language` that detects each recording's language among the pet's
+AUTO = "auto"
 
 
 @dataclass(frozen=True)
@@ -37,11 +45,37 @@ class Transcript:
     model: str
     audio_seconds: float
     seconds: float
+    #: seconds of the above spent detecting the language; 0 when it was given
+    detection: float = 0.0
 
 
 def whisper_language(code: str) -> str:
     """A persona or settings language ("zh", "zh-CN", "EN") as Whisper's code."""
     return code.strip().lower().replace("_", "-").split("-")[0]
+
+
+def pick_language(probabilities: Iterable[tuple[str, float]], choices: Sequence[str]) -> str:
+    """The most probable of `choices` by Whisper's language probabilities;
+    on a tie (or when none of them is listed) the earlier choice."""
+    weights = dict(probabilities)
+    return max(choices, key=lambda code: weights.get(code, 0.0))
+
+
+@cache
+def _to_simplified() -> Any:
+    try:
+        import opencc
+    except ImportError:
+        log.warning("opencc is not installed: Chinese transcripts keep any traditional characters "
+                    "(pip install opencc)")
+        return None
+    return opencc.OpenCC("t2s")
+
+
+def simplified(text: str) -> str:
+    """Chinese text in simplified characters (Whisper writes either)."""
+    converter = _to_simplified()
+    return converter.convert(text) if converter is not None else text
 
 
 class Transcriber:
@@ -54,16 +88,27 @@ class Transcriber:
         self._models: dict[str, WhisperModel] = {}
         self._lock = threading.Lock()
 
-    def warm_up(self, language: str) -> None:
+    def warm_up(self, language: str, choices: Sequence[str] = ()) -> None:
         """Load the model for `language` now (say, while the person is still speaking)."""
         with self._lock:
-            self._model_for(whisper_language(language))
+            codes = _codes(language, choices)
+            self._model_for(_loads(codes))
 
-    def transcribe(self, recording: Recording, language: str) -> Transcript:
-        language = whisper_language(language)
+    def transcribe(self, recording: Recording, language: str, choices: Sequence[str] = ()) -> Transcript:
+        """The recording's words in `language`, or with `language` "auto" in
+        whichever of `choices` (the pet's languages) Whisper finds likeliest."""
+        codes = _codes(language, choices)
         started = time.perf_counter()
+        detection = 0.0
         with self._lock:
-            name, model = self._model_for(language)
+            if len(codes) == 1:
+                language = codes[0]
+                name, model = self._model_for(language)
+            else:
+                name, model = self._model_for(_loads(codes))
+                # the English-only fallback hears English or nothing
+                language = "en" if name == "tiny.en" else self._detect(model, recording, codes)
+                detection = time.perf_counter() - started
             segments, _ = model.transcribe(
                 recording.samples,
                 language=language,
@@ -76,10 +121,22 @@ class Transcriber:
             text = " ".join(segment.text.strip() for segment in segments).strip()
         seconds = time.perf_counter() - started
         if not text:
-            raise RecordingRejected(
-                "I could not make out any words — speak a little closer and slower, then record again."
-            )
-        return Transcript(text, language, name, recording.seconds, seconds)
+            raise RecordingRejected(NO_WORDS)
+        if language == "zh":
+            text = simplified(text)
+        return Transcript(text, language, name, recording.seconds, seconds, detection)
+
+    def _detect(self, model: WhisperModel, recording: Recording, codes: Sequence[str]) -> str:
+        try:
+            # the VAD keeps the detection to speech: silence before the words
+            # pulls Whisper towards languages the person did not speak
+            _, _, probabilities = model.detect_language(recording.samples, vad_filter=True)
+        except ValueError:  # the VAD found no speech at all
+            raise RecordingRejected(NO_WORDS) from None
+        chosen = pick_language(probabilities, codes)
+        log.info("heard %s (%s)", chosen, ", ".join(f"{code} {dict(probabilities).get(code, 0.0):.2f}"
+                                                     for code in codes))
+        return chosen
 
     # -- models ------------------------------------------------------------------
 
@@ -121,6 +178,30 @@ class Transcriber:
             ) from exc
         log.info("loaded Whisper from %s in %.2f s", folder, time.perf_counter() - started)
         return model
+
+
+NO_WORDS = "I could not make out any words — speak a little closer and slower, then record again."
+
+
+def _codes(language: str, choices: Sequence[str]) -> list[str]:
+    """The Whisper codes a recording may be in: `language`, or with "auto"
+    the `choices` (in order, without repeats), each checked."""
+    language = whisper_language(language)
+    if language != AUTO:
+        return [language]
+    codes = list(dict.fromkeys(whisper_language(code) for code in choices))
+    if not codes:
+        raise SpeechUnavailable("speech_language is auto, but the pet has no languages to listen for — "
+                                "set speech_language to a code like en or zh")
+    for code in codes:
+        _check_language(code)
+    return codes
+
+
+def _loads(codes: Sequence[str]) -> str:
+    """The language whose model serves all of `codes`: English when among
+    them, as it alone may fall back to the English-only model."""
+    return "en" if "en" in codes else codes[0]
 
 
 def _check_language(language: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -76,9 +76,13 @@ class Timings:
     first_token: float | None
     first_audio: float | None
     total: float
+    #: of `transcription`, the time spent telling which language was spoken
+    language_detection: float = 0.0
 
     def stages(self) -> dict[str, float]:
         stages = {"transcription": self.transcription, "total": self.total}
+        if self.language_detection:
+            stages["language_detection"] = self.language_detection
         if self.first_token is not None:
             stages["first_token"] = self.first_token
         if self.first_audio is not None:
@@ -98,14 +102,15 @@ class Voice:
         self.transcriber = transcriber or Transcriber(home)
         self.speaker = speaker or Speaker()
 
-    def warm_up(self, language: str) -> None:
+    def warm_up(self, language: str, choices: Sequence[str] = ()) -> None:
         """Load what a turn needs, so the person's first question does not wait for it."""
-        self.transcriber.warm_up(language)
+        self.transcriber.warm_up(language, choices)
         self.speaker.warm_up()
 
-    def listen(self, audio: str | Path | None, language: str) -> Transcript:
-        """The recording's words; raises RecordingRejected or SpeechUnavailable."""
-        return self.transcriber.transcribe(load_recording(audio, self.max_seconds), language)
+    def listen(self, audio: str | Path | None, language: str, choices: Sequence[str] = ()) -> Transcript:
+        """The recording's words in `language` (with "auto": in the likeliest
+        of `choices`); raises RecordingRejected or SpeechUnavailable."""
+        return self.transcriber.transcribe(load_recording(audio, self.max_seconds), language, choices)
 
     def _say(self, text: str, language: str) -> Speech:
         """`text` spoken; a sentence that fails is tried once more."""
@@ -124,15 +129,17 @@ class Voice:
         audio: str | Path | None,
         language: str,
         *,
+        choices: Sequence[str] = (),
         traces: StageSink | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> Iterator[VoiceEvent]:
-        """Hear `audio` in `language`, let `agent` answer, speak the answer.
-        Yields Heard (or Rejected, and stops), the agent's events with Said
-        after each complete sentence, then Timings."""
+        """Hear `audio` in `language` ("auto": the likeliest of `choices`),
+        let `agent` answer, speak the answer, each sentence in the voice of
+        its own language. Yields Heard (or Rejected, and stops), the agent's
+        events with Said after each complete sentence, then Timings."""
         started = clock()  # the recording is complete: the person now waits
         try:
-            transcript = self.listen(audio, language)
+            transcript = self.listen(audio, language, choices)
         except (RecordingRejected, SpeechUnavailable) as exc:
             yield Rejected(str(exc))
             return
@@ -176,7 +183,7 @@ class Voice:
                 reply = event
         yield from speak(splitter.flush())
 
-        timings = Timings(transcription, first_token, first_audio, clock() - started)
+        timings = Timings(transcription, first_token, first_audio, clock() - started, transcript.detection)
         trace_id = reply.trace_id if reply is not None else None
         if traces is not None and trace_id is not None:
             traces.add_stages(trace_id, timings.stages())

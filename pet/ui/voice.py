@@ -19,18 +19,24 @@ from typing import Any
 import gradio as gr
 
 from pet.app import App
-from pet.events import ConversationStarted
-from pet.persona.model import Persona
+from pet.events import ConversationStarted, Reply
 from pet.speech.errors import SpeechError
 from pet.speech.status import VoiceStatus, voice_status
+from pet.speech.stt import AUTO
 from pet.speech.tts import join_wavs
 from pet.speech.turn import Heard, Muted, Rejected, Said, Timings, Voice
 from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, steps_language
+from pet.ui.talk import build_talk
 
 log = logging.getLogger(__name__)
 
+#: talk mode: this much quiet after speech ends an utterance (a breath
+#: between sentences is shorter; a reply waits no longer than needed)
+SILENCE_MS = 700
+
 VOICE_CSS = """
 #pet-voice .pet-voice-note { font-size: 0.85em; opacity: 0.8; min-height: 1.5em; }
+#pet-talk-status { font-size: 0.9em; align-self: center; }
 """
 
 
@@ -47,6 +53,8 @@ class VoiceUpdate:
     rejected: bool = False
     #: at the end of the turn: every spoken sentence in one WAV, to play again
     answer: bytes | None = None
+    #: at the end of the turn: the stored answer (its message and trace ids)
+    reply: Reply | None = None
 
 
 class VoiceChat:
@@ -68,17 +76,17 @@ class VoiceChat:
                 self._voice = Voice(self.app.settings.home, max_seconds=self.app.settings.max_recording_seconds)
             return self._voice
 
-    def language(self, persona: Persona | None = None) -> str:
-        """What the pet listens for: the setting, else the pet's (default: the
-        current pet's) first language."""
-        return self.app.settings.speech_language or (persona or self.app.persona).languages[0]
+    def language(self) -> str:
+        """What the pet listens for: the setting's language, or "auto" (each
+        recording's language among the pet's)."""
+        return self.app.settings.speech_language.strip() or AUTO
 
     def warm_up(self) -> None:
         """Load the models while the person is still speaking."""
         if not self.status.on:
             return
         try:
-            self.voice.warm_up(self.language())
+            self.voice.warm_up(self.language(), self.app.persona.languages)
         except SpeechError as exc:  # the turn itself will say what is wrong
             log.warning("voice warm-up: %s", exc)
 
@@ -93,10 +101,14 @@ class VoiceChat:
         spoken: list[bytes] = []
         mutes: list[Muted] = []
         note = "🎧 listening…"
-        language = self.language(runtime.persona)
-        steps_in = language  # tool steps are worded in the language of the words heard
-        for event in self.voice.turn(runtime.agent, conversation, audio, language, traces=self.app.traces):
+        language, choices = self.language(), runtime.persona.languages
+        steps_in = choices[0]  # tool steps are worded in the language of the words heard
+        reply: Reply | None = None
+        for event in self.voice.turn(runtime.agent, conversation, audio, language, choices=choices,
+                                     traces=self.app.traces):
             sound = answer = None
+            if isinstance(event, Reply):
+                reply = event
             if isinstance(event, Rejected):
                 # shown, never stored: the recording stays in the microphone box to play back or retry
                 yield VoiceUpdate(chat + [_notice(event.reason)], None, f"⚠️ {event.reason}", rejected=True)
@@ -104,7 +116,7 @@ class VoiceChat:
             if isinstance(event, Heard):
                 chat.append({"role": "user", "content": event.transcript.text})
                 note = f"🎤 heard in {event.transcript.seconds:.1f} s"
-                steps_in = steps_language(event.transcript.text, language)
+                steps_in = steps_language(event.transcript.text, event.transcript.language)
             elif isinstance(event, Said):
                 sound = event.speech.wav
                 spoken.append(sound)
@@ -119,7 +131,18 @@ class VoiceChat:
                 self.app.switch_conversation(event.conversation_id)
             else:
                 apply_event(shown, event, runtime.tools, steps_in)
-            yield VoiceUpdate(chat + for_gradio(shown), sound, note, answer=answer)
+            yield VoiceUpdate(chat + for_gradio(shown), sound, note, answer=answer,
+                              reply=reply if isinstance(event, Timings) else None)
+
+    def cut_short(self, reply: Reply, stop_seconds: float | None = None) -> None:
+        """The person talked over this spoken answer: it is stored as cut
+        short, and the time the page took to fall silent goes to its trace."""
+        if reply.message_id is not None:
+            self.app.conversations.set_status(reply.message_id, "partial")
+        if reply.trace_id is not None and stop_seconds is not None and self.app.traces is not None:
+            self.app.traces.add_stages(reply.trace_id, {"barge_in_stop": round(stop_seconds, 3)})
+        log.info("voice: answer #%s cut short by the person speaking%s", reply.message_id,
+                 f" (silent after {stop_seconds * 1000:.0f} ms)" if stop_seconds is not None else "")
 
 
 def _notice(text: str) -> dict:
@@ -167,8 +190,8 @@ def build_voice_panel(app: App, chat: gr.ChatInterface) -> VoiceChat:
         note = gr.Markdown("", elem_id="pet-voice-note", elem_classes="pet-voice-note")
         # each spoken sentence passes through here to the page's player
         clip = gr.JSON(visible="hidden", elem_id="pet-clip")
-
-    turns = itertools.count(1)
+        turns = itertools.count(1)
+        build_talk(voice, chat, clip, note, again, turns, SILENCE_MS, unlock_js())
 
     def voice_turn(audio: str | None, history: list | None) -> Iterator[tuple[Any, ...]]:
         turn, count = next(turns), itertools.count()
@@ -212,7 +235,7 @@ def _silence_wav() -> bytes:
 PLAYER_JS = """
 (clip) => {
   const pet = window.petVoice = window.petVoice || {queue: [], player: new Audio(), busy: false};
-  if (!clip || !clip.src) return;
+  if (!clip || !clip.src || clip.turn === pet.cut) return;  // the person talked over that answer
   if (clip.turn !== pet.turn) { pet.turn = clip.turn; pet.queue = []; }
   pet.queue.push(clip.src);
   const next = () => {
