@@ -8,6 +8,7 @@ library, so the modes are given at creation instead.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 PRIVATE_DIR = 0o700
@@ -46,3 +47,40 @@ def private_file(path: Path) -> Path:
     except FileExistsError:
         pass
     return path
+
+
+#: what the pet keeps in its home (files and folders, the latter with all
+#: they hold); the person's own files (the workspace, anything else put
+#: there, a home pointed at a folder they use) are left as they are
+PET_ENTRIES = ("config.toml", "auth.json", "logs", "exports", "models", "personas", "tls", "plugins")
+
+
+def tighten(home: Path, database: Path | None = None) -> list[Path]:
+    """Take group and other access away from an existing home made by an
+    older release (or under a loose umask): the home, its database files
+    and the pet's own entries (PET_ENTRIES). Symbolic links are not
+    followed. Returns the paths changed."""
+    targets: list[Path] = [home]
+    for name in PET_ENTRIES:
+        entry = home / name
+        if entry.is_dir() and not entry.is_symlink():
+            targets.append(entry)
+            targets += entry.rglob("*")
+        else:
+            targets.append(entry)
+    if database is not None:
+        targets += [database.with_name(database.name + end) for end in ("", "-wal", "-shm", "-journal")]
+    changed = []
+    for path in targets:
+        try:
+            mode = path.lstat().st_mode
+        except OSError:
+            continue  # absent, or gone meanwhile
+        if stat.S_ISLNK(mode) or not mode & 0o077:
+            continue
+        try:
+            path.chmod(stat.S_IMODE(mode) & ~0o077)
+        except OSError:
+            continue  # another user's file: left for the person to see to
+        changed.append(path)
+    return changed
