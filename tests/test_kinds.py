@@ -212,6 +212,7 @@ def answered_first(folder) -> list[bool]:
 
 
 @real
+@pytest.mark.slow
 def test_kinds_lift_the_fact_of_the_kind_asked_about(tmp_path, monkeypatch):
     (tmp_path / "with").mkdir()
     (tmp_path / "without").mkdir()
@@ -230,6 +231,7 @@ DISHES = [("李娜", "红烧肉", "护士", "成都"), ("王强", "饺子", "司
 
 
 @real
+@pytest.mark.slow
 def test_a_word_whose_memories_are_all_of_the_kind_asked_about_weighs_less_than_the_name(tmp_path):
     """拿手菜 is on six other people's food facts and not on 韩冰's: with the
     kinds, such a word speaks for the kind (which the fit covers), and the
@@ -241,6 +243,7 @@ def test_a_word_whose_memories_are_all_of_the_kind_asked_about_weighs_less_than_
 
 
 @real
+@pytest.mark.slow
 def test_every_word_of_a_kind_of_fact_in_the_message_weighs_less(tmp_path):
     """送 and 礼物 are both words of gifts: 礼物, too, speaks for the kind (and,
     as it ends most sentences, its trigrams make it look rare). So the six
