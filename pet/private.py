@@ -52,7 +52,7 @@ def private_file(path: Path) -> Path:
 #: what the pet keeps in its home (files and folders, the latter with all
 #: they hold); the person's own files (the workspace, anything else put
 #: there, a home pointed at a folder they use) are left as they are
-PET_ENTRIES = ("config.toml", "auth.json", "logs", "exports", "models", "personas", "tls", "plugins")
+PET_ENTRIES = ("config.toml", "auth.json", "logs", "exports", "models", "personas", "tls", "plugins", "uploads")
 
 
 def tighten(home: Path, database: Path | None = None) -> list[Path]:
@@ -84,3 +84,27 @@ def tighten(home: Path, database: Path | None = None) -> list[Path]:
             continue  # another user's file: left for the person to see to
         changed.append(path)
     return changed
+
+
+#: uploads (voice clips, import files) older than this are deleted at start
+UPLOAD_DAYS = 1
+
+
+def sweep(folder: Path, older_than_seconds: float, now: float | None = None) -> int:
+    """Delete the files under `folder` not changed for `older_than_seconds`
+    (and the folders that leaves empty); returns how many files went."""
+    import time
+
+    limit = (time.time() if now is None else now) - older_than_seconds
+    gone = 0
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        try:
+            if path.is_symlink() or path.is_file():
+                if path.lstat().st_mtime < limit:
+                    path.unlink()
+                    gone += 1
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        except OSError:
+            continue  # in use or gone meanwhile: the next start tries again
+    return gone

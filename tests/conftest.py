@@ -49,6 +49,8 @@ def pet_home(tmp_path, monkeypatch):
     # Tests that need *a* model get the tiny one: it loads in a blink and needs
     # no joining; the ones about the bigger rungs ask for them.
     monkeypatch.setenv("PET_EMBEDDED_MODEL", "tiny")
+    # A started server points Gradio's uploads at its home; put back after each test.
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio-uploads"))
     return home
 
 
