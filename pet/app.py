@@ -34,7 +34,7 @@ from pet.memory.store import (
 from pet.memory.summary import HistorySummarizer
 from pet.persona.model import PERSONA_DIR, Persona, load_persona
 from pet.persona.save import save_persona
-from pet.private import private_dir
+from pet.private import private_dir, tighten
 from pet.scheduler.delivery import Delivery
 from pet.scheduler.policy import Policy
 from pet.scheduler.speak import Herald
@@ -401,6 +401,8 @@ def build(
     default = load_persona(settings.persona)
     # a new home is the person's alone: it holds their conversations and memories
     private_dir(settings.home)
+    if tightened := tighten(settings.home, settings.database_path):  # a home from an older release
+        log.info("took group and other access away from %d paths in %s", len(tightened), settings.home)
     db = open_database(settings.database)
     pets = PetStore(db)
     today = clock().astimezone(default.zone()).date()

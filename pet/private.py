@@ -8,6 +8,7 @@ library, so the modes are given at creation instead.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 PRIVATE_DIR = 0o700
@@ -46,3 +47,64 @@ def private_file(path: Path) -> Path:
     except FileExistsError:
         pass
     return path
+
+
+#: what the pet keeps in its home (files and folders, the latter with all
+#: they hold); the person's own files (the workspace, anything else put
+#: there, a home pointed at a folder they use) are left as they are
+PET_ENTRIES = ("config.toml", "auth.json", "logs", "exports", "models", "personas", "tls", "plugins", "uploads")
+
+
+def tighten(home: Path, database: Path | None = None) -> list[Path]:
+    """Take group and other access away from an existing home made by an
+    older release (or under a loose umask): the home, its database files
+    and the pet's own entries (PET_ENTRIES). Symbolic links are not
+    followed. Returns the paths changed."""
+    targets: list[Path] = [home]
+    for name in PET_ENTRIES:
+        entry = home / name
+        if entry.is_dir() and not entry.is_symlink():
+            targets.append(entry)
+            targets += entry.rglob("*")
+        else:
+            targets.append(entry)
+    if database is not None:
+        targets += [database.with_name(database.name + end) for end in ("", "-wal", "-shm", "-journal")]
+    changed = []
+    for path in targets:
+        try:
+            mode = path.lstat().st_mode
+        except OSError:
+            continue  # absent, or gone meanwhile
+        if stat.S_ISLNK(mode) or not mode & 0o077:
+            continue
+        try:
+            path.chmod(stat.S_IMODE(mode) & ~0o077)
+        except OSError:
+            continue  # another user's file: left for the person to see to
+        changed.append(path)
+    return changed
+
+
+#: uploads (voice clips, import files) older than this are deleted at start
+UPLOAD_DAYS = 1
+
+
+def sweep(folder: Path, older_than_seconds: float, now: float | None = None) -> int:
+    """Delete the files under `folder` not changed for `older_than_seconds`
+    (and the folders that leaves empty); returns how many files went."""
+    import time
+
+    limit = (time.time() if now is None else now) - older_than_seconds
+    gone = 0
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        try:
+            if path.is_symlink() or path.is_file():
+                if path.lstat().st_mtime < limit:
+                    path.unlink()
+                    gone += 1
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        except OSError:
+            continue  # in use or gone meanwhile: the next start tries again
+    return gone

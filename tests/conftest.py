@@ -49,6 +49,8 @@ def pet_home(tmp_path, monkeypatch):
     # Tests that need *a* model get the tiny one: it loads in a blink and needs
     # no joining; the ones about the bigger rungs ask for them.
     monkeypatch.setenv("PET_EMBEDDED_MODEL", "tiny")
+    # A started server points Gradio's uploads at its home; put back after each test.
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio-uploads"))
     return home
 
 
@@ -62,3 +64,26 @@ def shanghai_persona(tmp_path, monkeypatch):
     path = tmp_path / "xiaoqian-shanghai.toml"
     path.write_text(text.replace('timezone = "local"', 'timezone = "Asia/Shanghai"'), encoding="utf-8")
     monkeypatch.setenv("PET_PERSONA", str(path))
+
+
+@pytest.fixture(autouse=True)
+def sentence_encoder(request):
+    """The stand-in encoder (tests/fake_encoder.py) in place of the real
+    one, which takes a second to load and milliseconds a text: tests whose
+    subject is recall by meaning are marked `real_encoder` and keep it.
+    REAL_ENCODER=1 in the environment gives every test the real one."""
+    import os
+
+    if request.node.get_closest_marker("real_encoder") or os.environ.get("REAL_ENCODER") == "1":
+        yield None
+        return
+    from fake_encoder import HashingEncoder
+
+    from pet.memory import meaning
+
+    before = meaning._encoder
+    fake = HashingEncoder()
+    meaning.use_encoder(fake)
+    yield fake
+    meaning.use_encoder(before)
+

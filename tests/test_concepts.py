@@ -14,6 +14,9 @@ from pet.memory.db import open_database
 from pet.memory.recall import search_terms
 from pet.memory.store import MemoryStore, PetStore
 
+# recall by meaning is the subject: the real sentence encoder, not the stand-in
+pytestmark = pytest.mark.real_encoder
+
 
 @pytest.fixture(params=["fts", "like"])
 def memories(request, tmp_path):
@@ -80,6 +83,7 @@ def test_own_words_outrank_a_pinned_and_newer_related_match(memories):
     assert search("米拉在哪出生")[0] == "米拉出生在里昂"
 
 
+@pytest.mark.slow
 def test_a_related_english_word_is_matched_as_a_whole_word(memories):
     remember, search, _ = memories
     remember("Peter fixed the sink", "Anna ate at home")
@@ -130,6 +134,7 @@ def test_an_english_related_word_holds_its_forms_only():
     assert holds("我姐叫小红", "姐") and not holds("我家有狗", "猫")
 
 
+@pytest.mark.slow
 def test_a_fact_beyond_the_newest_matches_is_found_through_its_related_words(tmp_path, monkeypatch):
     # A home that mentions Mira more often than one list holds: her birthday,
     # said long ago, is only found by intersecting "mira" with the related words.

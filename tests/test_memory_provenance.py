@@ -17,6 +17,9 @@ from pet.memory.store import MemoryStore, PetStore
 from pet.tools.memory import who_asserted
 from pet.tools.registry import ToolContext
 
+# recall by meaning is the subject: the real sentence encoder, not the stand-in
+pytestmark = pytest.mark.real_encoder
+
 ADOPTED = dt.date(2026, 11, 1)
 
 
@@ -151,6 +154,7 @@ def test_edit_rewrites_and_merges_with_a_twin(db, pet_id):
     assert store.edit(pet_id, 9999, "x") is None
 
 
+@pytest.mark.slow
 def test_pins_are_in_every_context(db, pet_id):
     store = MemoryStore(db)
     pin, _ = store.remember(pet_id, "名字叫阿明")
@@ -245,6 +249,7 @@ def test_forget_and_undo_as_commands(pet_home):
         ("记住：我妹妹小雨的生日是三月五日", "妹妹小雨的生日是三月五日", "小雨的生日是哪天？"),
     ],
 )
+@pytest.mark.slow
 def test_a_fact_survives_a_restart_and_reaches_another_conversation(pet_home, told, fact, asked):
     first = ScriptedModel([Completion("", (call("remember", content=fact),)), "OK!"])
     app = make_app(first)

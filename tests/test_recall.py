@@ -21,6 +21,9 @@ from pet.memory.search import line_tokens
 from pet.memory.store import MemoryStore, PetStore
 from pet.text import estimate_tokens
 
+# recall by meaning is the subject: the real sentence encoder, not the stand-in
+pytestmark = pytest.mark.real_encoder
+
 ADOPTED = dt.date(2026, 1, 1)
 
 

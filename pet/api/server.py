@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 import socket
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -19,8 +21,12 @@ from pet.api.limits import BodyLimit, RateLimit
 from pet.app import App
 from pet.config import Settings
 from pet.errors import ConfigError
+from pet.private import UPLOAD_DAYS, private_dir, sweep
 
 log = logging.getLogger(__name__)
+
+#: the folder of the home where Gradio keeps uploads
+UPLOADS = "uploads"
 
 
 def is_loopback(host: str) -> bool:
@@ -45,7 +51,20 @@ def port_is_free(host: str, port: int) -> bool:
     return True
 
 
+def keep_uploads_home(settings: Settings) -> Path:
+    """Gradio keeps uploads (voice clips, import files) in the pet's home,
+    owner-only, instead of the shared temp folder; old ones are deleted.
+    Set before the UI is built: Gradio reads the folder when it mounts."""
+    folder = private_dir(settings.home / UPLOADS)
+    gone = sweep(folder, UPLOAD_DAYS * 86400)
+    if gone:
+        log.info("deleted %d uploads older than %d day(s)", gone, UPLOAD_DAYS)
+    os.environ["GRADIO_TEMP_DIR"] = str(folder)
+    return folder
+
+
 def create_server(app: App) -> FastAPI:
+    keep_uploads_home(app.settings)
     from pet.ui.chat import mount_ui  # gradio loads here, not at import time
 
     api = FastAPI(title="pet", version=__version__)
