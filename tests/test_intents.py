@@ -119,3 +119,14 @@ def test_small_talk_reaches_the_model_without_tools():
     events = list(app.agent.run(app.current_conversation(), "good morning!"))
     assert events[-1].text.endswith("Ha, lucky you!")
     assert model.calls[0].tools == ()
+
+
+@pytest.mark.parametrize("text", ["Forget it, never mind.", "算了，别管了", "forget it, the thing about my dentist"])
+def test_forget_it_never_forgets(text):
+    model = ScriptedModel(["Okay!"])
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
+    pet = app.agent.pet.id
+    app.memories.remember(pet, "my dentist is Dr. Hu")
+    events = list(app.agent.run(app.current_conversation(), text))
+    assert not [e for e in events if isinstance(e, ToolStarted) and e.call.name == "forget"]
+    assert [m.content for m in app.memories.listing(pet)] == ["my dentist is Dr. Hu"]

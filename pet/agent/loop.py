@@ -389,7 +389,8 @@ class Agent:
         # Then intents by meaning (pet.agent.intents): a tool the router is sure
         # of, facts the person states (noted), or small talk; else the model decides.
         route = self._route(text) if self.config.reflexes and not text.startswith("/") else None
-        if route is not None and route.intent not in (None, intents.CHAT, intents.NOTE):
+        one = reflexes.one_request(text)  # several requests, or "forget it, …": the model's
+        if route is not None and one and route.intent not in (None, intents.CHAT, intents.NOTE):
             trace.reflex = f"intent {route.intent}"
             handled = yield from self._routed(turn, route, text, now, specs)
             if handled:
@@ -399,7 +400,7 @@ class Agent:
             if noted:  # the pet may say it will keep it; a second copy by the model is not wanted
                 turn.done.add("remember")
                 specs = [spec for spec in specs if spec.name != "remember"]
-        if route is not None and route.intent == intents.CHAT:
+        if route is not None and one and route.intent == intents.CHAT:
             trace.reflex = "intent chat"
             specs = []  # small talk: no tool, however it mentions time or memory
         yield from self._model_loop(turn, specs)

@@ -485,6 +485,12 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     return Reflex("calc", _call("calculate", expression=reading.expression))
 
 
+def one_request(text: str) -> bool:
+    """Whether a message may be read as one request: it neither drops the
+    subject ("forget it, …") nor strings a second request on ("…, and then …")."""
+    return dismissal(text) is None and _SECOND_REQUEST.search(" ".join(text.split())) is None
+
+
 def slots(intent: str, tool: str, source: str, text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     """The call for an intent the router picked (pet.agent.intents), its
     arguments filled in code from `source`: "none", "arithmetic" (the
