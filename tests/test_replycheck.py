@@ -62,6 +62,8 @@ def test_language(reply, language, wrong):
     ("辛苦啦！钳钳给你捶捶背，要不要先歇一会儿？", "下班了，好累啊……", False),
     ("Hi!", "hi", False),  # too short to be an echo: a greeting back
     ("Tired? Let's take five minutes together.", "I'm a bit tired", False),
+    ("Six times seven is 42.", "six times seven?", False),  # the question restated with its answer
+    ("你今天开心吗？", "你今天开心吗？", True),
 ])
 def test_echo(reply, message, echo):
     assert is_echo(reply, message) is echo
@@ -150,6 +152,7 @@ def test_hold_at_the_sentence_with_assistant_speak_or_a_memory():
     assert check.hold_at(text) == len("Sunny days are the best!")
     # an unfinished sentence that may grow into one waits for its end
     assert check.hold_at("Sunny days are the best! How can") == len("Sunny days are the best!")
+    assert check.hold_at("Sunny days are the best! How") == len("Sunny days are the best!")
     assert check.hold_at("Sunny days are the best! How can you resist?") is None
     assert Checker("hello", "en", XIAOQIAN).hold_at("Claws") == 0  # may be a catchphrase alone
 

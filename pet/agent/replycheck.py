@@ -29,8 +29,12 @@ CHECKS = (LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE)
 LANGUAGE_LETTERS = 6
 #: a whole reply with fewer letters ("OK!", "嗯") is not judged for its language
 JUDGED_LETTERS = 3
-#: similarity (0..1) from which a reply, or its first sentence, repeats the message
+#: share of the message's letters a reply must hold, in order, to repeat it…
 ECHO_SIMILARITY = 0.8
+#: …while adding at most this share of letters of its own
+ECHO_NEW_SHARE = 0.2
+#: similarity (0..1) from which a first sentence, with more after it, is the message again
+ECHO_FIRST_SIMILARITY = 0.9
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
 #: "hi" → "Hi!" is a greeting, not an echo
 ECHO_MIN_CHARS = 4
@@ -59,11 +63,11 @@ _ASSISTANT = re.compile(
     re.IGNORECASE,
 )
 
-#: how an assistant's phrase begins: an unfinished sentence holding one of
-#: these is held until it ends, as it may still grow into one
+#: a word an assistant's phrase begins with: an unfinished sentence holding
+#: one is held until it ends, as it may still grow into such a phrase
 _ASSISTANT_START = re.compile(
-    r"\b(?:as an?|I(?:'m| am)|how (?:can|may|could)|is there|anything|I can(?:'t|not)|sorry|afraid)\b"
-    r"|作为|我(?:只)?是|有什么|有啥|什么(?:我)?(?:可以|能)|在这里|我(?:无法|不能|没法|不可以)|抱歉",
+    r"\b(?:as|how|is|anything|I'm|I am|I can|here|sorry|afraid)\b"
+    r"|作为|我(?:只)?是|有什么|有啥|什么|在这里|我(?:无法|不能|没法|不可以)|抱歉|很抱|非常抱",
     re.IGNORECASE,
 )
 _SENTENCE_MARKS = ".!?。！？\n"
@@ -119,22 +123,31 @@ def wrong_language(reply: str, language: str) -> bool:
     return detect_language(reply, default=language) != language
 
 
+def _new_letters(answer: str, said: str) -> int:
+    """How many letters of `answer` are not the message's, in order."""
+    matched = sum(block.size for block in SequenceMatcher(None, answer, said, autojunk=False).get_matching_blocks())
+    return len(answer) - matched
+
+
 def is_echo(reply: str, message: str) -> bool:
-    """The reply repeats the person's message: the whole of it, or as its
-    first sentence, word for word or nearly."""
+    """The reply repeats the person's message: the whole reply is the message
+    with little added, or its first sentence is the message word for word
+    and more follows. "Six times seven is 42." to "six times seven?" adds
+    the answer and is no echo."""
     said = _letters(message)
     if len(said) < ECHO_MIN_CHARS:
         return False
     answer = _letters(reply)
     if not answer:
         return False
-    if answer == said or SequenceMatcher(None, answer, said).ratio() >= ECHO_SIMILARITY:
+    if _new_letters(answer, said) <= ECHO_NEW_SHARE * len(answer) and len(answer) - _new_letters(answer, said) >= (
+            ECHO_SIMILARITY * len(said)):
         return True
-    first = _letters(sentences(reply)[0]) if sentences(reply) else answer
-    if first and SequenceMatcher(None, first, said).ratio() >= ECHO_SIMILARITY:
-        return True
-    # "下班了好累啊" + a few words: most of the reply is the message
-    return said in answer and len(said) >= 0.6 * len(answer)
+    parts = sentences(reply)
+    if len(parts) > 1:
+        first = _letters(parts[0])
+        return bool(first) and SequenceMatcher(None, first, said, autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY
+    return False
 
 
 def _units(text: str) -> set[str]:
@@ -218,8 +231,9 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
         answer = _letters(text)
         parts = sentences(text)
         opening = _letters(parts[0]) if parts else answer
-        if (SequenceMatcher(None, answer, said[:len(answer)]).ratio() >= ECHO_SIMILARITY
-                or SequenceMatcher(None, opening, said).ratio() >= ECHO_SIMILARITY):
+        short = len(answer) <= len(said) / (1 - ECHO_NEW_SHARE)
+        if ((short and SequenceMatcher(None, answer, said[:len(answer)], autojunk=False).ratio() >= ECHO_SIMILARITY)
+                or SequenceMatcher(None, opening, said, autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY):
             return 0  # the message coming back, whole or as the first sentence
     if _may_be_catchphrases(_letters(text), persona):
         return 0

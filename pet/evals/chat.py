@@ -306,7 +306,7 @@ def _median(values: Sequence[float | None]) -> str:
 
 
 _HEADERS = ("", "cases", "language", "empty", "echo", "recital", "assistant", "name", "length",
-            "stand-in", "retried", "all right", "first s", "total s")
+            "stand-in", "2+ calls", "all right", "first s", "total s")
 
 
 def table(title: str, results: Sequence[ChatResult]) -> str:
