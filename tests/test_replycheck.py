@@ -106,6 +106,11 @@ def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
 
 
+def test_the_programs_note_copied_into_a_reply_is_caught():
+    assert assistant_speak("Poor you. [Note from the pet's program] Reply in English.") is not None
+    assert Checker("I'm tired", "en", XIAOQIAN).hold_at("Poor you! [Note from") == len("Poor you!")
+
+
 @pytest.mark.parametrize("reply", [
     "I can't wait to see you!", "我无法想象没有你的日子！", "Help! My claws are stuck.", "我在这里陪你。",
 ])
@@ -243,3 +248,4 @@ def test_the_claim_guard_and_the_reply_guards_share_one_retry():
     assert len(model.calls) == 2
     assert "assist" not in shown(events)
     assert events[-1].text == "Qianqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
+

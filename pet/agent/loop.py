@@ -648,9 +648,10 @@ class Agent:
     def _end_checked(self, turn: _Turn, shown_before: str, gate: _StreamGate,
                      found: replycheck.Found) -> Iterator[Event]:
         """The reply failed its checks after the retry too: what the person
-        already saw stands when it says something, else the pet's own line."""
+        already saw stands when it is a whole sentence or more, else the
+        pet's own line follows it."""
         shown = (shown_before + gate.text[: gate.emitted]).strip()
-        if replycheck.letters_in(shown) >= replycheck.LANGUAGE_LETTERS:
+        if replycheck.letters_in(shown) >= replycheck.LANGUAGE_LETTERS and replycheck.ends_sentence(shown):
             log.info("reply guard: %s again; the reply ends with what was shown", ", ".join(found.problems))
             yield from self._finish(turn, shown, streamed=True)
             return

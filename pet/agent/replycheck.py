@@ -71,6 +71,8 @@ _ASSISTANT_START = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_MARKS = ".!?。！？\n"
+#: the program's correction note, which a small model may copy into its reply
+_NOTE = re.compile(r"\[?\s*Note from the pet's program|\[Note\b", re.IGNORECASE)
 
 _RECALL_QUESTION = re.compile(
     r"\b(?:remember|recall|remind me what)\b|\bwhat (?:do|did) you know about me\b"
@@ -104,6 +106,10 @@ def _letters(text: str) -> str:
     """Lowercase letters and digits only (Chinese characters kept)."""
     return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower()
                    if ch.isalnum() or cjk_count(ch))
+
+
+def ends_sentence(text: str) -> bool:
+    return text.rstrip()[-1:] in tuple(_SENTENCE_MARKS + "…~～")
 
 
 def letters_in(text: str) -> int:
@@ -177,8 +183,9 @@ def asks_recall(message: str) -> bool:
 
 
 def assistant_speak(reply: str) -> re.Match[str] | None:
-    """The first stock phrase of an assistant, or refusal of small talk, in the reply."""
-    return _ASSISTANT.search(reply)
+    """The first stock phrase of an assistant, or refusal of small talk, in
+    the reply (or the program's own note, copied)."""
+    return _ASSISTANT.search(reply) or _NOTE.search(reply)
 
 
 def catchphrase_only(reply: str, persona: Persona) -> bool:
