@@ -143,14 +143,15 @@ def guard(api: FastAPI, settings: Settings, access: LanAccess | None, host: str)
     )
     # The last added runs first: the headers (on every answer, refusals
     # included), the host check (a rebinding page meets no gate, no login
-    # page), no fetching of remote files (for anyone), the rate limit, the
-    # gate (which reads no body of a stranger), then the body cap.
+    # page), the rate limit, the gate (which reads no body of a stranger and
+    # tells a stranger nothing else), no fetching of remote files (for
+    # anyone), then the body cap.
     api.add_middleware(BodyLimit, max_body=settings.max_body_kb * 1024,
                        max_upload=settings.max_upload_mb * 1024 * 1024)
+    api.add_middleware(NoRemoteFiles)
     if access is not None:
         api.add_middleware(AuthGate, auth=access.authenticator)
         api.add_middleware(RateLimit, per_minute=settings.requests_per_minute)
-    api.add_middleware(NoRemoteFiles)
     api.add_middleware(HostCheck, hosts=hosts)
     api.add_middleware(SafeHeaders)
 
