@@ -108,7 +108,7 @@ def test_assistant_speak_and_refusals(reply):
 
 def test_the_programs_note_copied_into_a_reply_is_caught():
     assert assistant_speak("Poor you. [Note from the pet's program] Reply in English.") is not None
-    assert Checker("I'm tired", "en", XIAOQIAN).hold_at("Poor you! [Note from") == len("Poor you!")
+    assert Checker("I'm tired", "en", XIAOQIAN).hold_at("Poor you! [Note from") == len("Poor you! ")  # the space that ends the sentence goes with it
 
 
 @pytest.mark.parametrize("reply", [
@@ -151,13 +151,14 @@ def test_hold_while_it_may_be_the_message_coming_back():
 
 def test_hold_at_the_sentence_with_assistant_speak_or_a_memory():
     check = Checker("nice weather today", "en", XIAOQIAN, MEMORIES)
+    BEST = "Sunny days are the best! "  # the space that ends the sentence goes out with it
     text = "Sunny days are the best! How can I assist"
-    assert check.hold_at(text) == len("Sunny days are the best!")
+    assert check.hold_at(text) == len(BEST)
     text = "Sunny days are the best! You have a cat called Mochi"
-    assert check.hold_at(text) == len("Sunny days are the best!")
+    assert check.hold_at(text) == len(BEST)
     # an unfinished sentence that may grow into one waits for its end
-    assert check.hold_at("Sunny days are the best! How can") == len("Sunny days are the best!")
-    assert check.hold_at("Sunny days are the best! How") == len("Sunny days are the best!")
+    assert check.hold_at("Sunny days are the best! How can") == len(BEST)
+    assert check.hold_at("Sunny days are the best! How") == len(BEST)
     assert check.hold_at("Sunny days are the best! How can you resist?") is None
     assert Checker("hello", "en", XIAOQIAN).hold_at("Claws") == 0  # may be a catchphrase alone
 

@@ -262,7 +262,12 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     if not starts:
         return None
     first = min(starts)
-    return max(text.rfind(mark, 0, first) for mark in _SENTENCE_MARKS) + 1
+    cut = max(text.rfind(mark, 0, first) for mark in _SENTENCE_MARKS) + 1
+    # the space after a finished sentence goes out with it: it is what tells
+    # the voice (and the eye) that the sentence has ended
+    while 0 < cut < len(text) and text[cut].isspace():
+        cut += 1
+    return cut
 
 
 def _may_be_catchphrases(answer: str, persona: Persona) -> bool:
