@@ -14,7 +14,9 @@ from pet.memory.db import open_database
 from pet.memory.store import MemoryStore, PetStore
 from pet.ui.render import apply_event
 
-pytestmark = pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+# the router and capture are the subject: the real sentence encoder
+pytestmark = [pytest.mark.real_encoder,
+              pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")]
 
 
 @pytest.fixture

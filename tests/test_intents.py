@@ -13,7 +13,9 @@ from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
 from pet.events import Reply, ToolStarted
 
-pytestmark = pytest.mark.skipif(intents.router() is None, reason="the sentence encoder is not installed")
+# the router and capture are the subject: the real sentence encoder
+pytestmark = [pytest.mark.real_encoder,
+              pytest.mark.skipif(intents.router() is None, reason="the sentence encoder is not installed")]
 
 NOW = dt.datetime(2026, 3, 10, 9, 0, tzinfo=dt.timezone.utc)
 
@@ -123,7 +125,7 @@ def test_small_talk_reaches_the_model_without_tools():
 
 @pytest.mark.parametrize("text", ["Forget it, never mind.", "算了，别管了", "forget it, the thing about my dentist"])
 def test_forget_it_never_forgets(text):
-    model = ScriptedModel(["Okay!"])
+    model = ScriptedModel(["好的！" if "算" in text else "Okay!"])  # a reply in the message's language
     app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
     pet = app.agent.pet.id
     app.memories.remember(pet, "my dentist is Dr. Hu")

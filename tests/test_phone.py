@@ -16,7 +16,7 @@ from pet.brain.scripted import ScriptedModel
 pytestmark = pytest.mark.slow
 
 PHONE = {"width": 390, "height": 844}
-REPLY = "Snap snap! 你好，我是小钳。Nice to meet you on the phone."
+REPLY = "Snap snap! Hello, I'm Xiaoqian. Nice to meet you on the phone."
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_a_phone_signs_in_chats_and_sees_the_reply(browser):
         assert page.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)", box.element_handle()) >= 16
         expect(page.locator(".pet-phone-panel")).to_be_hidden()  # the QR code is for the computer's screen
 
-        box.fill("你好，小钳！")
+        box.fill("Hello, little crayfish!")
         box.press("Enter")
         reply = page.locator("#pet-chatbot").get_by_text("Nice to meet you on the phone.")
         expect(reply).to_be_visible()
@@ -78,7 +78,7 @@ def test_a_phone_signs_in_chats_and_sees_the_reply(browser):
             if len(stored()) == 2:
                 break
             page.wait_for_timeout(100)
-        assert stored() == [("user", "你好，小钳！"), ("assistant", REPLY)]
+        assert stored() == [("user", "Hello, little crayfish!"), ("assistant", REPLY)]
 
 
 def test_the_computer_shows_the_phone_address_as_a_qr_code(browser):

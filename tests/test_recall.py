@@ -512,7 +512,7 @@ def test_the_agent_sends_memories_within_the_configured_budget(pet_home):
             app.memories.remember(app.pet.id, f"fact {i}: Lin went to the coast and ate grilled fish")
         list(app.agent.run(app.current_conversation(), "What did Lin eat at the coast?"))
         system = model.calls[0].messages[0].content
-        lines = [line for line in system.splitlines() if line.startswith("- [#")]
+        lines = [line for line in system.splitlines() if line.startswith("- they said:")]
         assert 1 <= len(lines) and sum(estimate_tokens(line) for line in lines) <= 60
     finally:
         app.close()

@@ -24,6 +24,9 @@ from pet.memory.store import MemoryStore, PetStore
 from pet.tools.memory import memory_tools
 from pet.tools.registry import ToolContext
 
+# recall across languages is the subject: the real sentence encoder
+pytestmark = pytest.mark.real_encoder
+
 ROOT = Path(__file__).resolve().parents[1]
 ADOPTED = dt.date(2026, 1, 1)
 CROSSLANG = ROOT / "assets" / "evals" / "recall_crosslang.jsonl"

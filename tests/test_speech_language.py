@@ -139,7 +139,8 @@ def _beep(folder):
 def test_the_default_pet_hears_english_and_answers_in_each_sentences_own_voice(transcriber, clips, tmp_path):
     if not espeak_installed():
         pytest.skip("speaking needs espeak-ng")
-    answer = "好呀！Let me tell you a story. 从前有一只小龙虾。"
+    # mostly English, as the reply guard wants for an English question, with a Chinese sentence inside
+    answer = "Sure! Let me tell you a story about a little crayfish. 从前有一只小龙虾。"
     app = build(load_settings({"reflexes": False}), brain=ScriptedModel([answer]), scheduler="off")
     try:
         assert app.settings.speech_language == "auto" and app.persona.languages[0] == "zh"
@@ -148,7 +149,8 @@ def test_the_default_pet_hears_english_and_answers_in_each_sentences_own_voice(t
         heard = next(e for e in events if isinstance(e, Heard)).transcript
         assert heard.language == "en" and "weather" in heard.text.lower()
         said = [(e.speech.text, e.speech.language) for e in events if isinstance(e, Said)]
-        assert said == [("好呀！", "zh"), ("Let me tell you a story.", "en"), ("从前有一只小龙虾。", "zh")]
+        assert said == [("Sure!", "en"), ("Let me tell you a story about a little crayfish.", "en"),
+                        ("从前有一只小龙虾。", "zh")]
 
         # and through the chat's voice handler, on the default settings
         chat = VoiceChat(app, Voice(tmp_path, transcriber=transcriber))

@@ -74,9 +74,9 @@ def test_foreign_keys_are_enforced(db):
 
 
 def test_schema_version_is_stamped(db, db_path):
-    assert db.schema_version() == SCHEMA_VERSION == 6
+    assert db.schema_version() == SCHEMA_VERSION == 7
     with raw(db_path) as conn:
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(6,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
 
 
 def test_reopening_does_not_stamp_again(db_path):

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from pet.agent import intents
 from pet.events import MemoryRecord
 from pet.memory import kinds as fact_kinds
-from pet.memory import meaning
 from pet.text import detect_language
 from pet.tools.facts import memory_fact
 
@@ -160,6 +159,8 @@ class Reader:
     """Decides which sentences state facts, on the router's encoder."""
 
     def __init__(self, router: intents.Router) -> None:
+        from pet.memory import meaning  # the database layer loads only when capture is first asked
+
         self.router = router
         self.classifier = fact_kinds.classifier(meaning.MODEL, meaning.DIM)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()

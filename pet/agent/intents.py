@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from pet.memory import meaning
-
 if TYPE_CHECKING:
     import numpy as np
+
+    from pet.memory import meaning
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +173,8 @@ def use_router(replacement: Router | None) -> None:
 
 
 def _build(folder: Path) -> Router | None:
+    from pet.memory import meaning  # the database layer loads only when the router is first asked
+
     encoder = meaning.encoder()
     if encoder is None:
         return None
@@ -204,6 +206,8 @@ def _cached(path: Path, files: dict[str, str], encoder: meaning.Encoder) -> np.n
 def save(folder: Path = FOLDER) -> int:
     """Encode every example and write vectors.npz; returns how many."""
     import numpy as np
+
+    from pet.memory import meaning
 
     encoder = meaning.encoder()
     if encoder is None:

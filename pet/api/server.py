@@ -59,6 +59,8 @@ def keep_uploads_home(settings: Settings) -> Path:
     gone = sweep(folder, UPLOAD_DAYS * 86400)
     if gone:
         log.info("deleted %d uploads older than %d day(s)", gone, UPLOAD_DAYS)
+    # a folder Gradio makes there as it mounts (with the process's umask): made first, owner-only
+    private_dir(folder / "vibe_edit_history")
     os.environ["GRADIO_TEMP_DIR"] = str(folder)
     return folder
 
