@@ -30,6 +30,9 @@ OFF = {
     # yet huggingface_hub asks it for a list of "agent harnesses" when it
     # merely builds request headers (gradio_client's Client does).
     "HF_HUB_OFFLINE": "1",
+    # Gradio's run-history page offers to save runs to a Hugging Face bucket
+    # with the caller's token: off, and nothing is recorded in the browser either.
+    "GRADIO_RUN_HISTORY": "False",
 }
 
 

@@ -49,7 +49,7 @@ def test_remember_then_recall_in_a_new_conversation_through_the_pet(server, pet_
         assert calls and calls[0] == "remember", first
         results = [e.result for e in first if isinstance(e, ToolFinished)]
         assert results[0].ok, results
-        assert len(results) == len(set(calls)), "a call the model asked for again was run twice"
+        assert [r.name for r in results].count("remember") == 1, "a call the model asked for again was run twice"
         stored = [m.content for m in app.memories.listing(app.pet.id)]
         assert any("green tea" in text.lower() for text in stored), stored
         assert isinstance(first[-1], Reply) and first[-1].text.strip()

@@ -25,6 +25,7 @@ ON = {
     "OTEL_SDK_DISABLED": "false",
     "FASTAPI_OTEL_AUTO_CONFIGURE": "true",
     "HF_HUB_OFFLINE": "0",
+    "GRADIO_RUN_HISTORY": "True",
 }
 REPORT = """
 import json, os, sys
