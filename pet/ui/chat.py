@@ -42,7 +42,8 @@ CHAT_HEAD = """<style>
 /* faces big enough to see the pet's stage in them */
 #pet-chatbot .avatar-container { width: 48px !important; height: 48px !important; }
 @media (min-width: 641px) {
-  #pet-chatbot { height: calc(100dvh - 250px) !important; min-height: 280px; }
+  /* room left for the header (the brain in words and one line of advice) and the box */
+  #pet-chatbot { height: calc(100dvh - 330px) !important; min-height: 280px; }
   .pet-header-card { display: none !important; }
 }
 @media (max-width: 640px) {

@@ -31,8 +31,7 @@ def brain_words(app: App, persona: Persona | None = None) -> str:
     if choice.tier == "embedded":
         rung = getattr(model, "rung", None)
         size = f"the {rung.key} model" if rung is not None else "a model"
-        summary = f" ({rung.summary})" if rung is not None else ""
-        words = f"{name} thinks with {size} built into the pet, on this computer{summary}."
+        words = f"{name} thinks with {size} built into the pet, on this computer."
         advice = getattr(model, "advice", "")
         return words + (f"  \n{advice[:1].upper()}{advice[1:]}." if advice else "")
     if choice.tier == "server":
@@ -47,8 +46,9 @@ def brain_details(app: App) -> str:
     """The plumbing: the model's label, its address and why it was chosen."""
     choice = app.brain
     address = getattr(choice.model, "base_url", None)
-    return (f"Model: `{choice.model.label}`" + (f" at `{address}`" if address else "")
-            + f" — {choice.reason}")
+    rung = getattr(choice.model, "rung", None)
+    return (f"Model: `{choice.model.label}`" + (f" ({rung.summary})" if rung is not None else "")
+            + (f" at `{address}`" if address else "") + f" — {choice.reason}")
 
 
 class AdvancedSwitch:
