@@ -204,6 +204,18 @@ def test_a_second_failure_gives_the_pets_own_line_in_the_right_language():
     assert len(model.calls) == 2  # one retry, never more
 
 
+def test_a_broken_off_start_stays_broken_off_and_the_pets_line_gets_its_own_paragraph():
+    # the retry shows a start, then turns into assistant-speak: the start stays, marked as cut
+    model = ScriptedModel(["How can I assist you today?", "You feel kind of sleepy, how can I assist you"])
+    app = make_app(model)
+    events = run(app, "I'm a bit sleepy after lunch")
+    app.close()
+    line = "Qianqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
+    assert shown(events) == events[-1].text
+    assert events[-1].text.endswith("…\n\n" + line), events[-1].text
+    assert "assist" not in events[-1].text
+
+
 def test_an_echo_is_not_shown_and_is_retried():
     model = ScriptedModel(["下班了，好累啊……", "辛苦啦！钳钳给你捶捶背～"])
     app = make_app(model)

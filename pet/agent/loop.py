@@ -657,8 +657,10 @@ class Agent:
             return
         log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
         line = replycheck.stand_in(turn.language, self.persona)
-        yield TextDelta((" " if shown else "") + line)
-        yield from self._finish(turn, (shown + " " if shown else "") + line, streamed=False, emit=False)
+        # a broken-off start stays visibly broken off; the pet's line is its own paragraph
+        joint = "" if not shown else ("\n\n" if replycheck.ends_sentence(shown) else "…\n\n")
+        yield TextDelta(joint + line)
+        yield from self._finish(turn, shown + joint + line, streamed=False, emit=False)
 
     def _figures_in_code(
         self, turn: _Turn, shown_before: str, gate: _StreamGate, final: str
