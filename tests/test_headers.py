@@ -79,7 +79,7 @@ def test_an_image_in_a_reply_is_not_fetched_from_elsewhere(pet_server):
             box = page.get_by_placeholder("Chat with", exact=False)
             box.fill("show me")
             box.press("Enter")
-            expect(page.get_by_text("all done.")).to_be_visible()
+            expect(page.get_by_text("all done.")).to_be_visible(timeout=60_000)  # a busy machine is slow
             # the image element is on the page; the browser refused to fetch it
             expect(page.locator(f'img[src="{pixel}"]')).to_have_count(1)
             page.wait_for_timeout(500)
