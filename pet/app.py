@@ -267,7 +267,7 @@ class App:
 
     def latest_conversation(self, pet_id: int) -> int:
         """The pet's most recently active conversation, created if it has none."""
-        return self.conversations.latest(pet_id) or self.conversations.create(pet_id)
+        return self.conversations.latest_or_create(pet_id)
 
     def target(self, pet_id: int | None = None, conversation_id: int | None = None) -> tuple[PetRuntime, int]:
         """A pet and one of its conversations. By default the first pet; a

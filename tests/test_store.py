@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -362,3 +363,22 @@ def test_an_id_past_sqlites_64_bits_is_a_missing_row_not_an_overflow(db, pet_id,
 ])
 def test_ids_are_read_in_any_scripts_digits_and_a_run_too_long_is_no_id(text, number):
     assert read_id(text) == number
+
+
+def test_a_first_conversation_asked_for_from_many_threads_at_once_is_made_once(db, pet_id):
+    # a page's first load asks from several handlers at once (the chat, the arrivals' look)
+    conversations = ConversationStore(db)
+    start = threading.Barrier(8)
+    made: list[int] = []
+
+    def ask() -> None:
+        start.wait()
+        made.append(conversations.latest_or_create(pet_id))
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(made)) == 1
+    assert [c.id for c in conversations.listing(pet_id)] == made[:1]

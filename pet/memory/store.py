@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence, cast
 
@@ -136,6 +137,10 @@ def _message(row: MessageRow) -> StoredMessage:
     return StoredMessage(row.id, row.conversation_id, message, row.status, row.created_at)
 
 
+#: makes "the latest conversation, or a new one" one step (see latest_or_create)
+_FIRST_CONVERSATION = threading.Lock()
+
+
 class ConversationStore:
     def __init__(self, db: Database):
         self.db = db
@@ -156,6 +161,13 @@ class ConversationStore:
                 .order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
                 .limit(1)
             )
+
+    def latest_or_create(self, pet_id: int) -> int:
+        """The pet's latest conversation, made if it has none. One at a time:
+        a page's first load asks from several handlers at once, and each would
+        otherwise make a conversation of its own."""
+        with _FIRST_CONVERSATION:
+            return self.latest(pet_id) or self.create(pet_id)
 
     def listing(self, pet_id: int, limit: int = 50) -> list[ConversationRecord]:
         """The pet's conversations, the most recently active first; deleted ones left out."""

@@ -60,7 +60,7 @@ class Herald:
 
     def conversation_of(self, pet_id: int) -> int:
         """The pet's latest conversation (the one its pages open), made if it has none."""
-        return self.conversations.latest(pet_id) or self.conversations.create(pet_id)
+        return self.conversations.latest_or_create(pet_id)
 
     def deliver(self, pet_id: int, text: str, kind: str, **options: object) -> InboxRecord | None:
         """Put `text` in the pet's inbox (`options` as InboxStore.add takes
