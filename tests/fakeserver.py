@@ -407,3 +407,24 @@ def _chunk(model: str, delta: Body, finish_reason: str | None = None) -> Body:
         "model": model,
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
     }
+
+
+class CountingServer(ThreadingHTTPServer):
+    """Another program on a loopback address: answers every GET with `body`
+    and counts what it was asked for, so a test can check nobody asked."""
+
+    def __init__(self, host: str = "127.0.0.1", *, content_type: str = "image/png", body: bytes = b"\x89PNG"):
+        self.hits: list[str] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(handler) -> None:  # noqa: N805
+                self.hits.append(handler.path)
+                handler.send_response(200)
+                handler.send_header("content-type", content_type)
+                handler.end_headers()
+                handler.wfile.write(body)
+
+            def log_message(handler, *args) -> None:  # noqa: N805
+                pass
+
+        super().__init__((host, 0), Handler)

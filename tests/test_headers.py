@@ -4,11 +4,11 @@ make the browser fetch from anywhere but the pet itself."""
 from __future__ import annotations
 
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
 from browser import chromium
+from fakeserver import CountingServer
 
 from pet.api.headers import CONTENT_POLICY
 from pet.api.server import start_in_thread
@@ -17,24 +17,9 @@ from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
 
 
-class Elsewhere(ThreadingHTTPServer):
+def Elsewhere() -> CountingServer:  # noqa: N802
     """Another origin (127.0.0.2 is loopback, but not the pet): counts what it is asked for."""
-
-    def __init__(self) -> None:
-        self.hits: list[str] = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(handler) -> None:  # noqa: N805
-                self.hits.append(handler.path)
-                handler.send_response(200)
-                handler.send_header("content-type", "image/gif")
-                handler.end_headers()
-                handler.wfile.write(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
-
-            def log_message(handler, *args) -> None:  # noqa: N805
-                pass
-
-        super().__init__(("127.0.0.2", 0), Handler)
+    return CountingServer("127.0.0.2", content_type="image/gif", body=b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
+from fakeserver import CountingServer
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -39,29 +39,9 @@ WATCH = Watch()
 sys.addaudithook(WATCH)  # once: audit hooks cannot be removed
 
 
-class Listener(ThreadingHTTPServer):
-    """Another program on a loopback port: counts what it is asked for."""
-
-    def __init__(self) -> None:
-        self.hits: list[str] = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(handler) -> None:  # noqa: N805
-                self.hits.append(handler.path)
-                handler.send_response(200)
-                handler.send_header("content-type", "image/png")
-                handler.end_headers()
-                handler.wfile.write(b"\x89PNG")
-
-            def log_message(handler, *args) -> None:  # noqa: N805
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
-
-
 @pytest.fixture
 def pet_and_listener():
-    listener = Listener()
+    listener = CountingServer()  # another program on a loopback port
     threading.Thread(target=listener.serve_forever, daemon=True).start()
     app = build(load_settings({"scheduler": "off", "reflexes": False}), brain=ScriptedModel([]))
     server = start_in_thread(app, port=0)
