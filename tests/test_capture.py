@@ -35,6 +35,11 @@ def book(tmp_path):
     ("my sister Lily's birthday is March 14", "my sister Lily's birthday is March 14"),
     ("我搬到杭州了", "我搬到杭州了"),
     ("Hi! I have two dogs. What should we do today?", "I have two dogs"),
+    # a question word inside a sentence asks nothing
+    ("I'm left-handed, which makes scissors a pain", "I'm left-handed, which makes scissors a pain"),
+    # chat English leaves out the "I"; chat Chinese leaves out the 我
+    ("been learning Korean for about a year", "been learning Korean for about a year"),
+    ("一直用安卓手机，用了好几年", "一直用安卓手机，用了好几年"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book
@@ -55,6 +60,11 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "I remembered my umbrella today",
     "I like jazz, keep it in mind",  # a request: the remember tool's
     "算了",
+    "please put oat milk on my shopping list",  # a request, though no "?" ends it
+    "帮我加个待办，周末洗车",
+    "my cousin remembered my birthday!",  # about remembering, and someone else
+    "I'm on the bus right now",  # passing: about now
+    "我今天加班到很晚",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book
@@ -74,6 +84,27 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     # taking the update back restores the old text
     assert store.unnote(pet, first.record.id).content == "I live in Beijing"
     assert store.history(pet, first.record.id) == []
+
+
+def test_a_fact_that_says_it_changed_replaces_the_nearest_memory_of_any_kind(book):
+    store, pet = book
+    [gym] = capture.note(store, pet, "I go to the gym every Monday and Thursday")
+    capture.note(store, pet, "I'm allergic to peanuts")
+    [changed] = capture.note(store, pet, "quit the gym, I do yoga at home now")
+    assert changed.record.id == gym.record.id and changed.replaced == "I go to the gym every Monday and Thursday"
+    assert store.count(pet) == 2
+
+
+def test_a_new_habit_without_a_word_of_change_is_kept_beside_the_old(book):
+    store, pet = book
+    capture.note(store, pet, "I go to the gym every Monday and Thursday")
+    [swim] = capture.note(store, pet, "I swim on Sunday mornings")
+    assert swim.replaced is None
+    assert store.count(pet) == 2
+
+
+def test_a_decimal_point_ends_no_sentence():
+    assert capture.sentences("每斤6.8元，我买了5斤。Then I paid $4.75.") == ["每斤6.8元，我买了5斤。", "Then I paid $4.75."]
 
 
 def test_a_fact_about_someone_else_does_not_replace_the_persons_own(book):

@@ -11,7 +11,9 @@ question, hypothetical, joke or somebody else's words.
 A noted fact that says again what a memory of the same single-valued kind
 (where someone lives, their name, job...) about the same person says
 replaces that memory's text, and the old text stays in its history
-(`MemoryStore.revise`): "I live in Beijing", then "I moved to Hangzhou".
+(`MemoryStore.revise`): "I live in Beijing", then "I moved to Hangzhou". So
+does a fact that says something changed (the `changes` words: "quit the gym,
+doing yoga now") for the memory nearest it in meaning, of any kind.
 """
 
 from __future__ import annotations
@@ -52,12 +54,16 @@ SAME_TOPIC = 0.30
 #: the least probability the classifier gives an old memory (or one of its clauses: "我叫小明，我是程序员"
 #: is a name and a job) of being of the new fact's kind
 SAME_KIND = 0.3
+#: the least cosine between an old fact and a new one that says it changed ("quit the gym") for the new
+#: to replace the old, of whatever kind
+CHANGED_TOPIC = 0.40
 #: memories nearest in meaning, and newest, compared with a new fact
 NEAREST, RECENT = 20, 10
 #: the longest sentence read as a fact
 MAX_CHARS = 200
 
-_SENTENCES = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+#: a sentence ends at its mark; a point between digits ("6.8") ends none
+_SENTENCES = re.compile(r"(?<=[!?。！？；;])\s*|(?<=\.)(?!\d)\s*|\n+")
 _WORDS = re.compile(r"[a-z']+")
 _CLAUSES = re.compile(r"[,，;；、]|\band\b")
 
@@ -82,6 +88,14 @@ class Words:
     person: frozenset[str]
     not_facts: tuple[str, ...]
     others: tuple[str, ...]
+    #: first words that make a sentence a question
+    questions: frozenset[str] = frozenset()
+    #: first words after which the person is the unsaid subject
+    implied: tuple[str, ...] = ()
+    #: words that say something changed
+    changes: tuple[str, ...] = ()
+    #: phrases holding a `not_facts` word that ask nothing ("好几年"), dropped before that check
+    harmless: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,7 +113,11 @@ def _load_words(folder: Path) -> dict[str, Words]:
         table = tomllib.loads(path.read_text(encoding="utf-8")).get(intents.CAPTURE, {})
         words[path.stem] = Words(frozenset(w.lower() for w in table.get("person", [])),
                                  tuple(w.lower() for w in table.get("not_facts", [])),
-                                 tuple(w.lower() for w in table.get("others", [])))
+                                 tuple(w.lower() for w in table.get("others", [])),
+                                 frozenset(w.lower() for w in table.get("questions", [])),
+                                 tuple(w.lower() for w in table.get("implied", [])),
+                                 tuple(w.lower() for w in table.get("changes", [])),
+                                 tuple(w.lower() for w in table.get("harmless", [])))
     return words
 
 
@@ -133,13 +151,21 @@ def about(text: str) -> frozenset[str]:
     return frozenset(w for w in table.others if _has(lowered, w, language))
 
 
+def says_change(text: str) -> bool:
+    """The words say something changed: "I quit the gym", "现在改坐地铁"."""
+    lowered, language = text.lower(), detect_language(text)
+    table = words().get(language)
+    return table is not None and any(_has(lowered, w, language) for w in table.changes)
+
+
 def _plain(text: str) -> str:
     return " ".join(text.split()).strip(" .,;:!?。，；：！？~～\"'“”").lower()
 
 
 def worded_as_fact(sentence: str) -> bool:
-    """The words alone allow a fact about the person: it speaks of them,
-    asks nothing, and no `not_facts` word is in it."""
+    """The words alone allow a fact about the person: it speaks of them (or
+    begins as one who leaves out "I" does), asks nothing, and no `not_facts`
+    word is in it."""
     if not sentence or len(sentence) > MAX_CHARS or sentence.rstrip().endswith(("?", "？")):
         return False
     if _plain(memory_fact(sentence)) != _plain(sentence):
@@ -148,10 +174,20 @@ def worded_as_fact(sentence: str) -> bool:
     table = words().get(language)
     if table is None:
         return False
+    tokens = _WORDS.findall(lowered)
     if language == "zh":
         speaks_of_person = any(w in lowered for w in table.person)
+        starts = lowered.lstrip()
+        implied = any(starts.startswith(w) for w in table.implied)
     else:
-        speaks_of_person = bool(table.person & set(_WORDS.findall(lowered)))
+        if tokens and tokens[0] in table.questions:
+            return False
+        speaks_of_person = bool(table.person & set(tokens))
+        implied = bool(tokens) and tokens[0] in table.implied
+    if not speaks_of_person and implied:
+        speaks_of_person = not any(_has(lowered, w, language) for w in table.others)
+    for phrase in table.harmless:
+        lowered = lowered.replace(phrase, " ")
     return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
 
 
@@ -222,20 +258,25 @@ class Reader:
         return found
 
     def replaced(self, book: NoteBook, pet_id: int, fact: str, vector: np.ndarray, kind: str) -> MemoryRecord | None:
-        """The memory `fact` updates: one of the same single-valued kind about the same person, close in meaning."""
-        if kind not in SINGLE:
+        """The memory `fact` updates, about the same person: one of the same
+        single-valued kind close in meaning, or, when the fact says something
+        changed, the memory nearest in meaning if it is near enough."""
+        single, changed = kind in SINGLE, says_change(fact)
+        if not single and not changed:
             return None
         who = about(fact)
         seen: dict[int, MemoryRecord] = {}
         for record in book.nearest(pet_id, fact, NEAREST) + book.recent(pet_id, limit=RECENT):
             seen.setdefault(record.id, record)
-        best, best_cosine = None, SAME_TOPIC
+        best, best_cosine = None, -1.0
         for record in seen.values():
             if record.content == fact or about(record.content) != who:
                 continue
-            other = self.vector(record.content)
-            cosine = float(other @ vector)
-            if cosine >= best_cosine and self.share_of(record.content, kind) >= SAME_KIND:
+            cosine = float(self.vector(record.content) @ vector)
+            if cosine <= best_cosine:
+                continue
+            if ((changed and cosine >= CHANGED_TOPIC)
+                    or (single and cosine >= SAME_TOPIC and self.share_of(record.content, kind) >= SAME_KIND)):
                 best, best_cosine = record, cosine
         return best
 
