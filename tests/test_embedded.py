@@ -278,3 +278,22 @@ def test_warming_reads_a_prefix_of_the_next_turns_prompt(model):
     # where the tokenizer may split the boundary differently)
     shared = next((i for i, (a, b) in enumerate(zip(warmed, after, strict=False)) if a != b), len(warmed))
     assert shared >= read - 2
+
+
+@pytest.mark.slow
+def test_a_reply_asked_to_avoid_copies_repeats_no_two_tokens_of_the_message(model):
+    said = "Echo back my message: purple elephants dance slowly under the silver moon"
+    messages = [Message("system", "You repeat what the user says, exactly."), Message("user", said)]
+    llm = model._load()
+
+    def pairs(text: str) -> set[tuple[int, ...]]:
+        ids = list(llm.tokenize(text.encode(), add_bos=False, special=False))
+        return {tuple(ids[i:i + 2]) for i in range(len(ids) - 1)}
+
+    banned = pairs(said) | pairs(" " + said)
+    free = model.complete(messages, max_tokens=40, temperature=0.0)
+    # the model copies when left alone: the test would pass for nothing otherwise
+    assert pairs(free.text) & banned
+    held = model.complete(messages, max_tokens=40, temperature=0.0, avoid_copies=2)
+    assert held.text.strip()
+    assert not (pairs(held.text) & pairs(said)), held.text

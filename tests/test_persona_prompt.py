@@ -81,18 +81,20 @@ def test_the_prompt_changes_with_the_stage():
 
 
 def test_an_anniversary_is_mentioned_only_on_its_day():
-    line = "Our 100th day together! Qianqian has polished its big claws to celebrate."
-    assert f"Today is special: {line} Mention it once, warmly." in prompt_on_day(100, "en")
+    special = "Today is special: an anniversary (100 days together); your greeting has already celebrated it."
+    assert special in prompt_on_day(100, "en") and special in prompt_on_day(100, "zh")
     assert "Today is special" not in prompt_on_day(99, "en")
     assert "Today is special" not in prompt_on_day(101, "en")
-    assert "今天是我们在一起的第一百天" in prompt_on_day(100, "zh")
+    # the persona's own line is the greeting's to say, not a line for the model to copy
+    assert "Qianqian has polished" not in prompt_on_day(100, "en")
+    assert "今天是我们在一起的第一百天" not in prompt_on_day(100, "zh")
 
 
 def test_a_yearly_date_anniversary():
     persona = parse_persona(grown_persona())
     may20 = dt.datetime(2027, 5, 20, 8, 0, tzinfo=SHANGHAI)
     prompt = system_prompt(persona, now=may20, adopted=dt.date(2026, 1, 1), language="en")
-    assert "Today is special: It is May 20th." in prompt
+    assert "Today is special: an anniversary (the date 05-20)" in prompt
 
 
 def test_persona_and_tool_rules_come_before_time_and_memories():

@@ -25,6 +25,7 @@ from pet.agent.guards import (
     wrap_observation,
 )
 from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_paused, step_started
+from pet.brain import nocopy
 from pet.brain.base import ChatModel, complete_within
 from pet.brain.parse import extract_tool_calls, looks_like_tool_call_start
 from pet.errors import BrainError
@@ -538,6 +539,9 @@ class Agent:
         if asked is not None and self.tools.get(asked.tool) is not None:
             turn.asked = asked
         checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories)
+        # a brain that can keep its reply from copying the message or its prompt is asked to
+        avoids = getattr(self.brain, "avoids_copies", False)
+        copies = {"avoid_copies": nocopy.MESSAGE_RUN} if avoids else {}
 
         def hold_at(text: str) -> int | None:
             holds = [at for at in (turn.hold_at(text), checks.hold_at(text)) if at is not None]
@@ -549,7 +553,7 @@ class Agent:
             completion: Completion | None = None
             started = time.perf_counter()
             record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
-            stream = self.brain.stream(turn.messages, specs)
+            stream = self.brain.stream(turn.messages, specs, **copies)
             try:
                 for part in stream:
                     if isinstance(part, TextDelta):
@@ -610,6 +614,8 @@ class Agent:
                     corrected = True
                     shown_before += gate.text[: gate.emitted].rstrip(" ,，") + (" " if gate.emitted else "")
                     turn.messages = _with_note(turn.messages, replycheck.correction(found, turn.language))
+                    if avoids and replycheck.ECHO in found.problems:
+                        copies = {"avoid_copies": nocopy.RETRY_RUN}  # not two of their tokens in a row
                     continue
                 if found:
                     yield from self._end_checked(turn, shown_before, gate, found)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Sequence
 
-from pet.brain import ladder
+from pet.brain import ladder, nocopy
 from pet.brain.base import complete_from_stream
 from pet.brain.chat_template import CALL_CLOSE, CALL_OPEN, ChatTemplate, TemplateRenderError, parse_call
 from pet.errors import BrainResponseError, BrainUnavailable
@@ -101,6 +101,8 @@ class EmbeddedChatModel:
     #: llama.cpp re-reads only what follows the longest prefix shared with
     #: the last prompt: the agent puts the volatile part of its prompt late
     reuses_prompt_prefix = True
+    #: `stream(avoid_copies=N)` keeps a reply in prose from copying its prompt (pet.brain.nocopy)
+    avoids_copies = True
 
     def __init__(
         self,
@@ -255,9 +257,11 @@ class EmbeddedChatModel:
         max_tokens: int | None = None,
         temperature: float | None = None,
         force_tool: bool = False,
+        avoid_copies: int = 0,
     ) -> Completion:
         return complete_from_stream(
-            self.stream(messages, tools, max_tokens=max_tokens, temperature=temperature, force_tool=force_tool)
+            self.stream(messages, tools, max_tokens=max_tokens, temperature=temperature, force_tool=force_tool,
+                        avoid_copies=avoid_copies)
         )
 
     def stream(
@@ -268,8 +272,13 @@ class EmbeddedChatModel:
         max_tokens: int | None = None,
         temperature: float | None = None,
         force_tool: bool = False,
+        avoid_copies: int = 0,
     ) -> Iterator[StreamPart]:
-        """Stream a reply. With `force_tool` (and tools) the answer is always a tool call."""
+        """Stream a reply. With `force_tool` (and tools) the answer is always a tool call.
+        With `avoid_copies` (a number of tokens, at least 2) a reply in prose
+        copies no run that long of the person's last message, nor a run of
+        the system prompt or of an assistant's stock phrases
+        (pet.brain.nocopy); a tool call may still quote them."""
         if force_tool and not tools:
             raise ValueError("force_tool needs at least one tool")
         with self._lock:
@@ -292,7 +301,8 @@ class EmbeddedChatModel:
                 if grammars is not None:
                     grammar = grammars.call if force_tool else grammars.either
             temp = DEFAULT_TEMPERATURE if temperature is None else temperature
-            yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(tools))
+            ban = _copy_ban(llm, messages, len(prompt_tokens), avoid_copies) if avoid_copies else None
+            yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(tools), ban)
 
     def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
         """Read the start of a coming prompt (the system prompt, the tools and
@@ -324,6 +334,7 @@ class EmbeddedChatModel:
         temperature: float,
         grammar: "LlamaGrammar | None",
         tools_offered: bool,
+        ban: nocopy.CopyBan | None = None,
     ) -> Iterator[StreamPart]:
         stop_ids = _stop_token_ids(llm)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -332,7 +343,8 @@ class EmbeddedChatModel:
         calling: bool | None = None if tools_offered else False
         finish_reason = "length"
         generated: list[int] = []
-        tokens = _sample(llm, prompt_tokens, temperature, grammar)
+        # the ban is for prose: a tool call may quote the message ("remember …")
+        tokens = _sample(llm, prompt_tokens, temperature, grammar, None if tools_offered else ban)
         try:
             while len(generated) < budget:
                 if self._closing.is_set():
@@ -351,7 +363,7 @@ class EmbeddedChatModel:
                         # anything after it; checking every token of the
                         # vocabulary against it would halve the speed.
                         tokens.close()
-                        tokens = _sample(llm, prompt_tokens + generated, temperature, None)
+                        tokens = _sample(llm, prompt_tokens + generated, temperature, None, ban)
                 if calling is False and len(text) > emitted:
                     yield TextDelta(text[emitted:])
                     emitted = len(text)
@@ -467,7 +479,8 @@ def _cut_middle(llm: "Llama", text: str, remove_tokens: int) -> str:
 
 
 def _sample(
-    llm: "Llama", tokens: list[int], temperature: float, grammar: "LlamaGrammar | None"
+    llm: "Llama", tokens: list[int], temperature: float, grammar: "LlamaGrammar | None",
+    ban: nocopy.CopyBan | None = None,
 ) -> Generator[int, None, None]:
     """llama.cpp's token generator; it reuses the cached prefix of `tokens`."""
     return llm.generate(
@@ -478,7 +491,20 @@ def _sample(
         min_p=SAMPLING_MIN_P,
         repeat_penalty=SAMPLING_REPEAT_PENALTY,
         grammar=grammar,
+        logits_processor=[ban] if ban else None,  # type: ignore[arg-type]
     )
+
+
+def _copy_ban(llm: "Llama", messages: Sequence[Message], start: int, run: int) -> nocopy.CopyBan | None:
+    """What this reply may not copy (pet.brain.nocopy), in the model's tokens."""
+    said = next((m.content for m in reversed(messages) if m.role == "user"), "")
+    lines = [line for m in messages if m.role == "system" for line in m.content.splitlines()]
+
+    def tokenize(text: str) -> list[int]:
+        return list(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    ban = nocopy.CopyBan(nocopy.sources_for(lines, said, message_run=run), tokenize, start)
+    return ban or None
 
 
 def _next_token(tokens: Iterator[int]) -> int:

@@ -1,0 +1,121 @@
+"""A sampler rule that keeps a small model from copying text into its reply.
+
+Small models answer "我今天加班到很晚，有点累。" with the same sentence, copy the
+program's notes out of their prompt ("Mention it once, warmly."), and fall
+into an assistant's stock phrases. Checking the reply afterwards (see
+pet.agent.replycheck) costs a second generation that often copies again.
+This rule acts while the reply is written: a token that would make the
+reply's last `n` tokens a run found in a source text is never sampled, so
+the model has to say it in words of its own.
+
+A source is a text and a run length: the person's message with a short one
+(a few words back is an echo), the system prompt with a long one (a phrase
+may be reused, a line may not), the stock phrases with a very short one.
+Pure Python over token ids, for llama.cpp's logits-processor hook.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: tokens of a run copied from the person's message that make an echo
+MESSAGE_RUN = 4
+#: the same after a reply that echoed: any two tokens of the message in a row
+RETRY_RUN = 2
+#: tokens of a run copied from the system prompt that make a recital of it
+PROMPT_RUN = 8
+#: tokens of a run from a stock phrase (below) that make it
+PHRASE_RUN = 3
+
+#: the phrases of an assistant, which a pet never says
+STOCK_PHRASES = (
+    "How can I assist you today",
+    "How can I help you today",
+    "How may I assist you",
+    "Is there anything else I can help you with",
+    "I'm here to help",
+    "I am here to help",
+    "As an AI",
+    "as an AI language model",
+    "I'm sorry, but I can't assist with that",
+    "I'm just an AI",
+    "有什么可以帮你的吗",
+    "有什么我可以帮助你的吗",
+    "有什么需要帮助的吗",
+    "我可以帮你什么",
+    "作为一个人工智能",
+    "作为一个AI",
+    "我是一个人工智能助手",
+    "很抱歉，我无法",
+)
+
+
+@dataclass(frozen=True)
+class Source:
+    text: str
+    run: int
+
+
+def variants(text: str) -> list[str]:
+    """The spellings a copied run may take: as written, after a space, and
+    with its first letter in the other case (a sentence's start)."""
+    text = text.strip()
+    if not text:
+        return []
+    found = [text, " " + text]
+    swapped = text[0].swapcase() + text[1:]
+    if swapped != text:
+        found += [swapped, " " + swapped]
+    return found
+
+
+class CopyBan:
+    """Bans each token that would complete a run of a source's tokens.
+
+    `tokenize` turns a text into token ids (no special tokens); `start` is
+    the index in the model's token sequence where the reply begins."""
+
+    def __init__(self, sources: Iterable[Source], tokenize: Callable[[str], Sequence[int]], start: int) -> None:
+        self.start = start
+        # run length -> (the run's first n-1 tokens -> the tokens that would complete it)
+        self.tables: dict[int, dict[tuple[int, ...], set[int]]] = defaultdict(lambda: defaultdict(set))
+        for source in sources:
+            if source.run < 2:
+                raise ValueError("a banned run needs at least two tokens")
+            for spelling in variants(source.text):
+                ids = list(tokenize(spelling))
+                table = self.tables[source.run]
+                for i in range(len(ids) - source.run + 1):
+                    table[tuple(ids[i:i + source.run - 1])].add(ids[i + source.run - 1])
+
+    def __bool__(self) -> bool:
+        return any(self.tables.values())
+
+    def banned(self, reply: Sequence[int]) -> set[int]:
+        """The tokens that may not follow `reply` (the reply's tokens so far)."""
+        found: set[int] = set()
+        for run, table in self.tables.items():
+            if len(reply) >= run - 1:
+                found |= table.get(tuple(reply[len(reply) - run + 1:]), set())
+        return found
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        """llama.cpp's logits-processor hook: every id so far, and the logits."""
+        reply = [int(token) for token in input_ids[self.start:]]
+        for token in self.banned(reply):
+            if 0 <= token < len(scores):
+                scores[token] = -float("inf")
+        return scores
+
+
+def sources_for(system: Sequence[str], message: str, phrases: Sequence[str] = STOCK_PHRASES, *,
+                message_run: int = MESSAGE_RUN) -> list[Source]:
+    """What a pet's reply may not copy: the person's message (runs of
+    `message_run` tokens), the system prompt's text and the stock phrases."""
+    found = [Source(message, message_run)] if message.strip() else []
+    found += [Source(text, PROMPT_RUN) for text in system if text.strip()]
+    found += [Source(phrase, PHRASE_RUN) for phrase in phrases]
+    return found
