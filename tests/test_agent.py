@@ -453,6 +453,21 @@ def test_warming_hands_the_brain_the_prompt_up_to_where_a_new_message_begins():
     assert "Now it is" not in messages[0].content and "现在是" not in messages[0].content
 
 
+@pytest.mark.parametrize("said, asked", [("I like oolong", "what should I drink today"), ("我喜欢乌龙茶", "今天喝点什么好")])
+def test_the_warmed_prefix_is_the_next_turns_own_in_the_language_last_spoken(said, asked):
+    model = _Warmable()
+    model.enqueue("Tea, of course!" if said.isascii() else "喝茶呀！")
+    app = make_app(model)
+    conversation = app.current_conversation()
+    app.conversations.append(conversation, Message("user", said))
+    app.conversations.append(conversation, Message("assistant", "Lovely!"))
+    app.agent.warm(conversation)
+    (warmed, _), = model.warmed
+    run(app, asked, conversation)
+    sent = model.calls[-1].messages
+    assert [m.content for m in sent[:len(warmed)]] == [m.content for m in warmed]
+
+
 def test_a_brain_without_a_prefix_cache_is_not_warmed():
     app = make_app(ScriptedModel())
     assert app.agent.warm(app.current_conversation()) == 0

@@ -320,7 +320,8 @@ class Agent:
         specs = self.tools.specs()
         context = build_context(
             persona=self.persona, pet_id=self.pet.id, adopted=self.pet.adopted_on,
-            conversation_id=conversation_id, text="", language=self.persona.languages[0],
+            # the next message most likely speaks as the last did: the examples and rules match it
+            conversation_id=conversation_id, text="", language=self._last_language(conversation_id),
             now=self.clock().astimezone(self.persona.zone()), history=self.conversations,
             memories=self.memories, history_messages=self.config.history_messages,
             recall_limit=self.config.recall_limit, memory_tokens=self.config.memory_tokens,
@@ -490,14 +491,16 @@ class Agent:
         words ("/remember 我喜欢猫"), else of the person's last message ("/undo")."""
         if not text.startswith("/"):
             return detect_language(text, default=self.persona.languages[0])
-        spoken = self.persona.languages[0]
+        return detect_language(_without_command(text), default=self._last_language(conversation_id))
+
+    def _last_language(self, conversation_id: int) -> str:
+        """The language of the person's last message here (the pet's first language before any)."""
         recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
         for stored in reversed(recent):
             words = _without_command(stored.message.content)
             if stored.message.role == "user" and detect_language(words, default="") in ("zh", "en"):
-                spoken = detect_language(words)
-                break
-        return detect_language(_without_command(text), default=spoken)
+                return detect_language(words)
+        return self.persona.languages[0]
 
     def _greeting(self, now: dt.datetime, language: str, message_id: int) -> str | None:
         """The day's greeting when this is the person's first message of the
