@@ -101,6 +101,9 @@ def test_recall_questions(message, asks):
     "有什么可以帮你的吗？",
     "很抱歉，我无法回答这个问题。",
     "我无法提供这方面的帮助。",
+    "I'm very sorry, I can only assist with text-based responses.",
+    "I'm not sure what you mean. Could you please provide more context or clarify your question?",
+    "请提供更多信息，我才能回答。",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -113,6 +116,7 @@ def test_the_programs_note_copied_into_a_reply_is_caught():
 
 @pytest.mark.parametrize("reply", [
     "I can't wait to see you!", "我无法想象没有你的日子！", "Help! My claws are stuck.", "我在这里陪你。",
+    "I can only imagine how tired you are.", "Give me more details, what happened next?",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

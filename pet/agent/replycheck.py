@@ -54,12 +54,16 @@ _ASSISTANT = re.compile(
     r"do|answer|engage|fulfil)"
     r"|\bI can(?:'t|not) (?:assist|help) with (?:that|this)\b"
     r"|\bI(?:'m| am) (?:not able|unable) to (?:help|assist|provide)\b"
+    r"|\bI can only (?:assist|help|provide|respond)\b|\btext-based (?:responses?|assistant|AI)\b"
+    r"|\bprovide (?:more|some|additional) (?:context|details|information)\b"
+    r"|\bclarify your (?:question|request)\b"
     r"|作为(?:一[个名])?(?:AI|人工智能|语言模型|智能助手|助手|虚拟助手)"
     r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能|语言模型|智能助手|虚拟助手|聊天机器人)"
     r"|(?:有什么|有啥|什么)(?:我)?(?:可以|能|能够)(?:帮|为|协助)(?:助)?(?:你|您)"
     r"|(?:我|我们)?(?:随时)?在这里(?:帮助|帮|协助|为)(?:你|您)"
     r"|我(?:无法|不能|没法|不可以)(?:帮|协助|提供|回答|满足|处理|参与|讨论|完成|执行|回应)"
-    r"|(?:很|非常)?抱歉[，,]?\s*(?:但)?(?:是)?我(?:无法|不能|没法)",
+    r"|(?:很|非常)?抱歉[，,]?\s*(?:但)?(?:是)?我(?:无法|不能|没法)"
+    r"|提供更多(?:的)?(?:信息|细节|上下文|背景)",
     re.IGNORECASE,
 )
 
