@@ -4,12 +4,14 @@ holding three spoken utterances with long silences between them. The third
 comes while the answer to the second is still playing: it interrupts it.
 
     silence | "What is the weather like today?" | 30 s (answer 1 plays whole)
-            | "Please tell me a long story about the pond." | 45 s (answer 2, 13 sentences
-              and about a minute long, is playing)
+            | "Please tell me a long story about the pond." | 45 s (answer 2, 25 sentences
+              and about 90 s long, is playing)
             | "Wait, I have a question." (barge-in) | 25 s (answer 3 plays)
 
 The gaps are long because a loaded machine took up to 36 s to hear an
-utterance: answer 2 must have begun, and not ended, when the third comes.
+utterance: answer 2 must have begun, and not ended, when the third comes. On
+a quiet machine it begins about 3 s after the second utterance, so it must
+last well past the 45 s gap (a 45 s answer had ended before the third came).
 """
 
 from __future__ import annotations
@@ -45,6 +47,18 @@ ANSWERS = (
         "The frog had many children who learned to swim among the lilies.",
         "On summer evenings they all sat together on the stone.",
         "And that is how the pond got its happiest corner.",
+        "But the story does not end there, because ponds always have more to tell.",
+        "One autumn the leaves fell so thick that the water turned gold.",
+        "The crayfish built a little house of leaves under the stone.",
+        "The frog's children carried acorns to fill it for the winter.",
+        "When the snow came, the pond froze into a silver mirror.",
+        "Under the ice the crayfish slept and dreamed of the summer sun.",
+        "In spring the ice cracked with a sound like a hundred bells.",
+        "The first warm morning, everyone climbed back onto the stone.",
+        "A heron landed at the edge of the reeds and looked around slowly.",
+        "The crayfish raised both claws high, and the heron flew away.",
+        "From then on the frogs called the crayfish the guardian of the stone.",
+        "And the guardian of the stone is still there, if you look closely.",
     ]),
     "Of course. I am listening.",
 )

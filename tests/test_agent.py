@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from typing import Iterator, Sequence
 
@@ -471,3 +472,30 @@ def test_the_warmed_prefix_is_the_next_turns_own_in_the_language_last_spoken(sai
 def test_a_brain_without_a_prefix_cache_is_not_warmed():
     app = make_app(ScriptedModel())
     assert app.agent.warm(app.current_conversation()) == 0
+
+
+def test_a_reply_ends_after_its_sentences_and_the_rest_is_not_generated():
+    pieces: list[str] = []
+
+    class Talkative(ScriptedModel):
+        def stream(self, messages, tools=(), **kwargs):
+            self.calls.append(None)
+            for word in "Oh no. Poor you. Rest now. Tea helps. Here is a list: 1. tea 2. soup".split(" "):
+                pieces.append(word)
+                yield TextDelta(word + " ")
+            yield Completion(text="never reached")
+
+    app = make_app(Talkative())
+    events = run(app, "I'm so tired")
+    reply = next(e for e in events if isinstance(e, Reply))
+    assert reply.text == "Oh no. Poor you. Rest now. Tea helps."
+    assert streamed_text(events).strip() == reply.text
+    assert pieces[-1] == "Here"  # the stream was closed at the fifth sentence's first word
+
+
+def test_a_limit_of_zero_lets_the_reply_run_on():
+    model = ScriptedModel(["One. Two. Three. Four. Five. Six."])
+    app = make_app(model)
+    app.agent.config = dataclasses.replace(app.agent.config, reply_sentences=0)
+    reply = next(e for e in run(app, "count for me") if isinstance(e, Reply))
+    assert reply.text == "One. Two. Three. Four. Five. Six."

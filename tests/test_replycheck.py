@@ -266,3 +266,16 @@ def test_the_claim_guard_and_the_reply_guards_share_one_retry():
     assert "assist" not in shown(events)
     assert events[-1].text == "Qianqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
 
+
+
+@pytest.mark.parametrize("text, end", [
+    ("One. Two. Three. Four", "One. Two. Three."),
+    ("One. Two. Three.", None),  # no fourth sentence has begun
+    ("One. Two. Three.   ", None),
+    ("Wait... what! Really? Yes", "Wait... what! Really?"),  # an ellipsis ends one sentence
+    ("It weighs 3.5 kg. Big! Wow. Ha", "It weighs 3.5 kg. Big! Wow."),  # a decimal point ends none
+    ("一。二！三？四", "一。二！三？"),
+])
+def test_where_the_third_sentence_ends(text, end):
+    at = replycheck.end_of_sentences(text, 3)
+    assert (text[:at] if at is not None else None) == end

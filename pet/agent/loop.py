@@ -84,6 +84,9 @@ class AgentConfig:
     greeting: bool = True
     #: facts the person states about themselves are noted without "remember" (pet.agent.capture)
     notes: bool = True
+    #: a reply in prose ends after this many sentences (0: no limit): a pet
+    #: talks briefly, and a small model otherwise writes lists and essays
+    reply_sentences: int = 4
     #: every side-effect call the model makes waits for the person's /yes
     #: (confirm_tools "always", or "lan" on the network); with it off, calls
     #: made while a tool's output is in view still wait (pet.agent.confirm)
@@ -561,11 +564,20 @@ class Agent:
                 for part in stream:
                     if isinstance(part, TextDelta):
                         step_started(record)
-                        shown = gate.feed(part.text)
+                        delta, ended = part.text, None
+                        if self.config.reply_sentences and gate.hold_at is None:
+                            ended = replycheck.end_of_sentences(gate.text + delta, self.config.reply_sentences)
+                            if ended is not None:
+                                delta = (gate.text + delta)[len(gate.text):ended]
+                        shown = gate.feed(delta)
                         if shown:
                             held = time.perf_counter()
                             yield TextDelta(shown)
                             step_paused(record, time.perf_counter() - held)
+                        if ended is not None:  # enough said: the rest is not generated
+                            getattr(stream, "close", lambda: None)()
+                            completion = Completion(text=gate.text, finish_reason="stop")
+                            break
                     else:
                         completion = part
             except GeneratorExit:  # the person stopped the turn (or left): keep what they saw

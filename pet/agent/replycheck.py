@@ -92,7 +92,8 @@ _EN_STOPWORDS = frozenset(
     "into onto just very really like likes liked loves love not but all any one its it's our out who "
     "what when where which will would can could should than then there these those also".split()
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？…~～])\s*|\n+")
+#: a sentence ends at its mark; a point between digits ("3.5") ends none
+_SENTENCE_END = re.compile(r"(?<=[!?。！？…~～])\s*|(?<=\.)(?!\d)\s*|\n+")
 _WORD = re.compile(r"[a-z0-9']+")
 
 
@@ -123,6 +124,21 @@ def letters_in(text: str) -> int:
 
 def sentences(text: str) -> list[str]:
     return [part for part in _SENTENCE_END.split(text) if part and part.strip()]
+
+
+def end_of_sentences(text: str, count: int) -> int | None:
+    """Where the `count`-th sentence of `text` ends, once a sentence after it
+    has begun; None while `text` holds no more than `count` sentences."""
+    done, start = 0, 0
+    for boundary in _SENTENCE_END.finditer(text):
+        if boundary.start() == start and boundary.end() == start:
+            continue
+        if any(ch.isalnum() for ch in text[start:boundary.start()]):  # "..." ends one sentence, not three
+            done += 1
+            if done == count:
+                return boundary.start() if text[boundary.end():].strip() else None
+        start = boundary.end()
+    return None
 
 
 # --- the checks ----------------------------------------------------------------
