@@ -150,13 +150,13 @@ class App:
             self._current = pet_id
             return runtime
 
-    def create_pet(self, name: str, template: str | None = None) -> PetRuntime:
+    def create_pet(self, name: str, template: str | None = None, like: int | None = None) -> PetRuntime:
         """A new pet named `name` (in every language), from a shipped or saved
-        persona (default: the current pet's), adopted today."""
+        persona (default: pet `like`'s, else the current pet's), adopted today."""
         name = " ".join(name.split())
         if not name:
             raise PersonaError("a new pet needs a name")
-        base = load_persona(template) if template else self.persona
+        base = load_persona(template) if template else (self.runtime(like).persona if like is not None else self.persona)
         return self.adopt(dataclasses.replace(base, name={lang: name for lang in base.languages}, adopted=None))
 
     def adopt(self, persona: Persona) -> PetRuntime:

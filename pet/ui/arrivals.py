@@ -30,6 +30,16 @@ if TYPE_CHECKING:
 POLL_SECONDS = 3.0
 #: a notification's text is cut to this many characters
 NOTIFY_CHARS = 160
+#: seconds a toast for a message said elsewhere stays
+TOAST_SECONDS = 15
+#: a toast is titled by the pet and the kind, never Gradio's "Info"; on a
+#: phone toasts rise from the bottom, so the header (the pet, its picker) stays seen
+TOAST_CSS = """
+@media (max-width: 640px) {
+  .toast-wrap { top: auto !important; bottom: 12px !important; right: 8px !important; left: 8px !important;
+                width: auto !important; }
+}
+"""
 KIND_WORDS = {"reminder": "Reminder / 提醒", "brief": "Morning brief / 早报", "missed": "Missed reminder / 错过的提醒"}
 
 #: Shows the notifications of a tick when the page is hidden, each once,
@@ -99,11 +109,11 @@ class Seen:
 
 class Arrivals:
     """The page's side of what the pet says unasked. `target(*inputs)` gives
-    the page's pet and conversation (default: the app's current ones)."""
+    the page's pet and conversation (default: the first pet's latest)."""
 
     def __init__(self, app: App, target: Target | None = None):
         self.app = app
-        self.target: Target = target or (lambda *_: app.turn_target())
+        self.target: Target = target or (lambda *_: app.target())
 
     def start(self, *inputs: Any) -> int:
         """A page loaded: what its conversation holds is on screen, so it is
@@ -200,10 +210,9 @@ def build_arrivals(
             return [found.upto, gr.skip(), *(gr.skip() for _ in chats), *(gr.skip() for _ in inbox_outputs)]
         for posted in found.elsewhere:
             title, text = arrivals.toast(posted)
-            # the message names the pet too: this Gradio's toast may show its own title
-            gr.Info(f"{title}: {text}", title=title, duration=15)
+            gr.Info(text, title=title, duration=TOAST_SECONDS)
         chat = [show(*values)] * len(chats) if found.here else [gr.skip() for _ in chats]
-        listing = list(inbox.refresh()) if inbox is not None else []
+        listing = list(inbox.refresh(*values)) if inbox is not None else []
         return [found.upto, arrivals.notifications(found), *chat, *listing]
 
     page = gr.context.Context.root_block
