@@ -190,6 +190,8 @@ def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
                 elem_id="pet-chatbot",  # the page's CSS sizes it
                 buttons=["copy"],
                 feedback_options=None,
+                # each message its own bubble: a reminder right after a reply is not read as part of it
+                group_consecutive_messages=False,
                 placeholder=chat_placeholder(persona),
             )
             with gr.Row(equal_height=True, elem_classes=["pet-input-row"]):
