@@ -33,8 +33,8 @@ NOTIFY_CHARS = 160
 #: seconds a toast for a message said elsewhere stays
 TOAST_SECONDS = 15
 #: The page's own toasts (Gradio's are all titled "Info"): titled by the
-#: pet and the kind, under the header (never over the pet and its picker),
-#: right-aligned on a computer and across a phone's screen.
+#: pet and the kind, never over the header (the pet and its picker): in the
+#: lower right corner of a computer's screen, across a phone's under its tabs.
 TOAST_CSS = """
 #pet-toasts { position: fixed; right: 16px; top: 8px; z-index: 1000; display: flex; flex-direction: column;
               gap: 8px; width: 360px; max-width: calc(100vw - 16px); pointer-events: none; }
@@ -64,9 +64,16 @@ NOTIFY_JS = """
       shelf.id = "pet-toasts";
       document.body.appendChild(shelf);
     }
-    const header = document.querySelector(".pet-header");
-    const below = header ? header.getBoundingClientRect().bottom + 8 : 8;
-    shelf.style.top = Math.max(8, below) + "px";
+    if (window.matchMedia("(max-width: 640px)").matches) {
+      // a phone: under the header and the tab bar, over the chat's top
+      const bottoms = [".pet-header", "[role=tablist]"].map((where) => document.querySelector(where))
+        .filter(Boolean).map((element) => element.getBoundingClientRect().bottom);
+      shelf.style.top = Math.max(8, ...bottoms.map((bottom) => bottom + 8)) + "px";
+      shelf.style.bottom = "auto";
+    } else {  // a computer: the lower right corner, off the pet's face and its picker
+      shelf.style.top = "auto";
+      shelf.style.bottom = "16px";
+    }
     toasts.forEach((item) => {
       window.__petToasted.add(item.id);
       const toast = document.createElement("div");
