@@ -41,6 +41,9 @@ CHAT_HEAD = """<style>
 #pet-chatbot .icon-button-wrapper.top-panel { display: none !important; }
 /* faces big enough to see the pet's stage in them */
 #pet-chatbot .avatar-container { width: 48px !important; height: 48px !important; }
+/* a tool step is its own row, yet part of the answer under it: no second face, nothing to copy */
+#pet-chatbot .bot-row:has(.thought-group) .avatar-container { visibility: hidden; }
+#pet-chatbot .bot-row:has(.thought-group) + .message-buttons { display: none; }
 @media (min-width: 641px) {
   /* room left for the header (the brain in words and one line of advice) and the box */
   #pet-chatbot { height: calc(100dvh - 330px) !important; min-height: 280px; }
