@@ -130,7 +130,7 @@ def build_trace_tab(app: App, session: gr.State) -> TracePanel:
         )
         with gr.Row():
             conversation = gr.Number(
-                label="Conversation (empty: the one in the chat)", precision=0, value=None, minimum=0, scale=1
+                label="Conversation (empty or 0: the one in the chat)", precision=0, value=None, minimum=0, scale=1
             )
             turn = gr.Dropdown(label="Turn", choices=[], allow_custom_value=True, interactive=True, scale=3)
             refresh = gr.Button("🔄 Refresh / 刷新", scale=1)
