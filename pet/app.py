@@ -71,11 +71,14 @@ class PetRuntime:
 @dataclass
 class App:
     """The running home: what every device shares (its stores, its brain,
-    its pets). Each browser page keeps its own pet and conversation and
-    names them with `target`; so does the HTTP API. The "current" pet and
-    conversation here are the terminal client's, and the tabs' that do not
-    follow a page yet: the last ones a page or client chose. `persona`,
-    `pet`, `tools` and `agent` are the current pet's."""
+    its pets). Each browser page keeps its own pet and conversation (every
+    tab of it: pet.ui.session) and names them with `target`; the HTTP API
+    names them in each request (default: the first pet, its latest
+    conversation). The "current" pet and conversation here (`current`,
+    `switch_pet`, `turn_target`, `current_conversation`) belong to the one
+    terminal client (`pet chat`) and the evaluation runner; no page reads
+    or moves them. `persona`, `pet`, `tools` and `agent` are the current
+    pet's."""
 
     settings: Settings
     db: Database
@@ -150,13 +153,13 @@ class App:
             self._current = pet_id
             return runtime
 
-    def create_pet(self, name: str, template: str | None = None) -> PetRuntime:
+    def create_pet(self, name: str, template: str | None = None, like: int | None = None) -> PetRuntime:
         """A new pet named `name` (in every language), from a shipped or saved
-        persona (default: the current pet's), adopted today."""
+        persona (default: pet `like`'s, else the current pet's), adopted today."""
         name = " ".join(name.split())
         if not name:
             raise PersonaError("a new pet needs a name")
-        base = load_persona(template) if template else self.persona
+        base = load_persona(template) if template else (self.runtime(like).persona if like is not None else self.persona)
         return self.adopt(dataclasses.replace(base, name={lang: name for lang in base.languages}, adopted=None))
 
     def adopt(self, persona: Persona) -> PetRuntime:

@@ -33,7 +33,7 @@ window.Notification = class {
   constructor(title, options) { window.__shown.push([title, (options || {}).body]); }
 };
 """
-TOASTS = "[data-testid='toast-body']"
+TOASTS = "[data-testid='pet-toast']"  # the page's own toasts (Gradio's are titled "Info")
 
 
 @pytest.fixture

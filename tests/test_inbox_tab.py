@@ -34,12 +34,11 @@ def test_messages_are_listed_with_their_kind_in_words_until_read(app):
     assert panel.badge() == "" and "new" not in panel.listing()
 
 
-def test_the_tab_lists_the_current_pets_messages(app):
+def test_the_tab_lists_the_pages_pets_messages(app):
     doudou = app.create_pet("Doudou")
     app.inbox.add(doudou.record.id, "feed the fish", kind="reminder", urgent=True)
     assert "feed the fish" not in InboxPanel(app).listing()
-    app.switch_pet(doudou.record.id)
-    assert "feed the fish" in InboxPanel(app).listing()
+    assert "feed the fish" in InboxPanel(app).listing({"pet": doudou.record.id})
 
 
 def test_upcoming_reminders_and_cancel(app):

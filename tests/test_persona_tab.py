@@ -75,11 +75,13 @@ def test_pets_create_rename_switch_and_cards(app, tmp_path):
     labels = [label for label, _ in pet_choices(app)]
     assert any("Doudou" in label for label in labels) and len(labels) == 2
     doudou = next(pet_id for label, pet_id in pet_choices(app) if "Doudou" in label)
-    assert "Doudou" in panel.switch(doudou) and app.pet.id == doudou
-    assert "renamed" in panel.rename("豆豆") and app.persona.display_name("en") == "豆豆"
+    assert "Doudou" in panel.switch(doudou) and app.pet.id != doudou  # a page's own pet moves, nothing else
+    page = {"pet": doudou}
+    assert "renamed" in panel.rename("豆豆", page) and app.runtime(doudou).persona.display_name("en") == "豆豆"
+    assert app.persona.display_name("en") == "Xiaoqian"
     assert panel.switch(999).startswith("⚠️")
 
-    path, message = panel.export_card()
+    path, message = panel.export_card(page)
     card = json.loads(open(path, encoding="utf-8").read())
     assert card["spec"] == "chara_card_v2" and card["data"]["name"] == "豆豆"
 
@@ -106,8 +108,10 @@ def test_switching_pets_through_the_page(app):
         assert "joined" in client.predict("Doudou", None, api_name="/pet_create")
         doudou = next(pet_id for label, pet_id in pet_choices(app) if "Doudou" in label)
         chat, card, status = client.predict(doudou, api_name="/switch_pet")
-        assert app.persona.id == "doudou" and "Doudou" in status and "Doudou" in card
-        prompt = client.predict(*PersonaPanel(app).fields(), "en", api_name="/persona_preview")
+        assert "Doudou" in status and "Doudou" in card
+        assert app.persona.id != "doudou"  # the client's page moved, not the pet of every page
+        page = {"pet": doudou}
+        prompt = client.predict(*PersonaPanel(app).fields(page), "en", api_name="/persona_preview")
         assert "You are Doudou" in prompt
     finally:
         server.stop()

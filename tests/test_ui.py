@@ -85,9 +85,10 @@ def test_history_is_back_on_screen_after_a_restart(served):
 def test_clearing_the_chat_starts_a_new_conversation(served):
     app, client = served(ScriptedModel(["one"]))
     client.predict("hello", api_name="/chat")
-    before = app.current_conversation()
+    pet = app.first_pet().record.id
+    before = app.conversations.latest(pet)
     client.predict(api_name="/new_conversation")
-    assert app.current_conversation() != before
+    assert app.conversations.latest(pet) != before
     assert client.predict(api_name="/load_history") == []
 
 

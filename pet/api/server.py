@@ -73,7 +73,7 @@ def create_server(app: App) -> FastAPI:
 
     @api.get("/healthz")
     def healthz() -> dict[str, str]:
-        return {"status": "ok", "brain": app.brain.model.label, "pet": app.persona.id}
+        return {"status": "ok", "brain": app.brain.model.label, "pet": app.first_pet().persona.id}
 
     from pet.api.routes import include_api
 

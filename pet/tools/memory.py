@@ -77,7 +77,8 @@ def _overview(known: list[MemoryRecord], language: str) -> str:
         return f"我记得的关于你的事（{len(known)}条，置顶的在前）：\n{lines}" if known else "我还不知道关于你的事。"
     if not known:
         return "I don't know anything about you yet."
-    return f"What I know about you ({len(known)} memories, pinned first):\n{lines}"
+    count = "1 memory" if len(known) == 1 else f"{len(known)} memories"
+    return f"What I know about you ({count}, pinned first):\n{lines}"
 
 
 def memory_tools(store: MemoryStoreLike) -> list[Tool]:
@@ -164,5 +165,5 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         Tool.from_function(forget, side_effect=True, reads_outside=False, claim="forget",
                            label=Label(en=("forgetting", "forgot"), zh=("正在忘掉", "忘掉了"))),
         Tool.from_function(recall, reads_outside=False,
-                           label=Label(en=("recalling", "recalled"), zh=("正在回想", "想过了"))),
+                           label=Label(en=("recalling", "recalled"), zh=("正在翻记忆", "翻了翻记忆"))),
     ]

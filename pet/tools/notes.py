@@ -15,6 +15,10 @@ MAX_TODO_CHARS = 300
 HEADING = "# Todo"
 
 
+def _open(count: int) -> str:
+    return "1 open item" if count == 1 else f"{count} open items"
+
+
 def _read(path: Path) -> bytes:
     return path.read_bytes() if path.exists() else b""
 
@@ -51,7 +55,7 @@ def todo_tools(workspace: Path) -> list[Tool]:
             count = len(items)
             if text in [item.text for item in items]:
                 return f"“{text}”已经在待办里了（共 {count} 项）" if ctx.language == "zh" else (
-                    f'"{text}" is already on the todo list ({count} open items)'
+                    f'"{text}" is already on the todo list ({_open(count)})'
                 )
             # Append rather than rewrite: the rest of the file stays as the person
             # wrote it, line endings included.
@@ -64,7 +68,7 @@ def todo_tools(workspace: Path) -> list[Tool]:
             count += 1
         if ctx.language == "zh":
             return f"已加入待办：{text}（共 {count} 项未完成）"
-        return f'Added to the todo list: {text} ({count} open items)'
+        return f'Added to the todo list: {text} ({_open(count)})'
 
     def list_todos(ctx: ToolContext) -> str:
         """List the open items on the person's todo list."""

@@ -30,12 +30,70 @@ if TYPE_CHECKING:
 POLL_SECONDS = 3.0
 #: a notification's text is cut to this many characters
 NOTIFY_CHARS = 160
+#: seconds a toast for a message said elsewhere stays
+TOAST_SECONDS = 15
+#: The page's own toasts (Gradio's are all titled "Info"): titled by the
+#: pet and the kind, never over the header (the pet and its picker): in the
+#: lower right corner of a computer's screen, across a phone's under its tabs.
+TOAST_CSS = """
+#pet-toasts { position: fixed; right: 16px; top: 8px; z-index: 1000; display: flex; flex-direction: column;
+              gap: 8px; width: 360px; max-width: calc(100vw - 16px); pointer-events: none; }
+.pet-toast { pointer-events: auto; position: relative; padding: 10px 36px 10px 12px; border-radius: 8px;
+             background: var(--background-fill-primary); color: var(--body-text-color);
+             border: 1px solid var(--border-color-primary); border-left: 4px solid var(--color-accent);
+             box-shadow: var(--shadow-drop-lg); font-size: 0.92em; line-height: 1.35; }
+.pet-toast-title { font-weight: 600; margin-bottom: 2px; }
+.pet-toast button { position: absolute; top: 4px; right: 6px; border: none; background: none;
+                    font-size: 1.2em; cursor: pointer; color: inherit; opacity: 0.7; }
+@media (max-width: 640px) { #pet-toasts { left: 8px; right: 8px; width: auto; } }
+"""
+
 KIND_WORDS = {"reminder": "Reminder / 提醒", "brief": "Morning brief / 早报", "missed": "Missed reminder / 错过的提醒"}
 
-#: Shows the notifications of a tick when the page is hidden, each once,
-#: and chirps (Web Audio: no sound file to fetch).
+#: Shows the toasts of a tick (each once, text only: never as HTML), and
+#: the notifications when the page is hidden, each once, with a chirp (Web
+#: Audio: no sound file to fetch).
 NOTIFY_JS = """
 (payload) => {
+  window.__petToasted = window.__petToasted || new Set();
+  const toasts = ((payload && payload.toasts) || []).filter((item) => !window.__petToasted.has(item.id));
+  if (toasts.length) {
+    let shelf = document.getElementById("pet-toasts");
+    if (!shelf) {
+      shelf = document.createElement("div");
+      shelf.id = "pet-toasts";
+      document.body.appendChild(shelf);
+    }
+    if (window.matchMedia("(max-width: 640px)").matches) {
+      // a phone: under the header and the tab bar, over the chat's top
+      const bottoms = [".pet-header", "[role=tablist]"].map((where) => document.querySelector(where))
+        .filter(Boolean).map((element) => element.getBoundingClientRect().bottom);
+      shelf.style.top = Math.max(8, ...bottoms.map((bottom) => bottom + 8)) + "px";
+      shelf.style.bottom = "auto";
+    } else {  // a computer: the lower right corner, off the pet's face and its picker
+      shelf.style.top = "auto";
+      shelf.style.bottom = "16px";
+    }
+    toasts.forEach((item) => {
+      window.__petToasted.add(item.id);
+      const toast = document.createElement("div");
+      toast.className = "pet-toast";
+      toast.setAttribute("role", "status");
+      toast.dataset.testid = "pet-toast";
+      const title = document.createElement("div");
+      title.className = "pet-toast-title";
+      title.textContent = item.title;
+      const text = document.createElement("div");
+      text.textContent = item.text;
+      const close = document.createElement("button");
+      close.textContent = "×";
+      close.setAttribute("aria-label", "Close");
+      close.onclick = () => toast.remove();
+      toast.append(title, text, close);
+      shelf.appendChild(toast);
+      setTimeout(() => toast.remove(), TOAST_MS);
+    });
+  }
   const items = (payload && payload.items) || [];
   window.__petNotified = window.__petNotified || new Set();
   const fresh = items.filter((item) => !window.__petNotified.has(item.id));
@@ -61,7 +119,7 @@ NOTIFY_JS = """
     });
   } catch (error) { /* no sound: the notification still shows */ }
 }
-"""
+""".replace("TOAST_MS", str(TOAST_SECONDS * 1000))
 
 #: The click that asks for notifications (a browser asks only from a click)
 #: and unlocks the chirp; says what the browser answered.
@@ -99,11 +157,11 @@ class Seen:
 
 class Arrivals:
     """The page's side of what the pet says unasked. `target(*inputs)` gives
-    the page's pet and conversation (default: the app's current ones)."""
+    the page's pet and conversation (default: the first pet's latest)."""
 
     def __init__(self, app: App, target: Target | None = None):
         self.app = app
-        self.target: Target = target or (lambda *_: app.turn_target())
+        self.target: Target = target or (lambda *_: app.target())
 
     def start(self, *inputs: Any) -> int:
         """A page loaded: what its conversation holds is on screen, so it is
@@ -145,12 +203,15 @@ class Arrivals:
         return title, posted.message.text + (" (late / 晚了)" if posted.message.late else "")
 
     def notifications(self, found: Seen) -> dict[str, Any]:
+        """What the page shows itself: a toast for each message said
+        elsewhere, and a notification for each (when the page is hidden)."""
+        toasts = [dict(zip(("title", "text"), self.toast(posted)), id=posted.message.id) for posted in found.elsewhere]
         items = []
         for posted in (*found.here, *found.elsewhere):
             body = " ".join(posted.message.text.split())
             body = body if len(body) <= NOTIFY_CHARS else body[: NOTIFY_CHARS - 1] + "…"
             items.append({"id": posted.message.id, "title": self.toast(posted)[0], "body": body})
-        return {"items": items}
+        return {"items": items, "toasts": toasts}
 
     def history(self, *inputs: Any) -> list[dict]:
         """The page's conversation as the chat shows it."""
@@ -198,12 +259,8 @@ def build_arrivals(
         found = arrivals.look(upto, *values)
         if not found.here and not found.elsewhere:
             return [found.upto, gr.skip(), *(gr.skip() for _ in chats), *(gr.skip() for _ in inbox_outputs)]
-        for posted in found.elsewhere:
-            title, text = arrivals.toast(posted)
-            # the message names the pet too: this Gradio's toast may show its own title
-            gr.Info(f"{title}: {text}", title=title, duration=15)
         chat = [show(*values)] * len(chats) if found.here else [gr.skip() for _ in chats]
-        listing = list(inbox.refresh()) if inbox is not None else []
+        listing = list(inbox.refresh(*values)) if inbox is not None else []
         return [found.upto, arrivals.notifications(found), *chat, *listing]
 
     page = gr.context.Context.root_block

@@ -11,7 +11,7 @@ import gradio as gr  # Gradio's analytics are off: pet/__init__.py saw to it bef
 from pet.app import App, PetRuntime
 from pet.persona.messages import chat_placeholder
 from pet.persona.model import Persona
-from pet.ui.arrivals import build_arrivals
+from pet.ui.arrivals import TOAST_CSS, build_arrivals
 from pet.ui.face import AVATAR_DIR
 from pet.ui.header import HEADER_CSS, AdvancedSwitch, brain_words
 from pet.ui.inbox_tab import build_inbox_tab
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 CSS = """
 .pet-status { font-size: 0.85em; opacity: 0.8; }
 .pet-conversations .wrap { flex-direction: column; max-height: 40vh; overflow-y: auto; flex-wrap: nowrap; }
-""" + VOICE_CSS + HEADER_CSS
+""" + VOICE_CSS + HEADER_CSS + TOAST_CSS
 
 # Wide screens: the chat and its box fill the first screen, the pet's face
 # stands large beside it (the header's small card is for the phone); narrow
@@ -41,6 +41,9 @@ CHAT_HEAD = """<style>
 #pet-chatbot .icon-button-wrapper.top-panel { display: none !important; }
 /* faces big enough to see the pet's stage in them */
 #pet-chatbot .avatar-container { width: 48px !important; height: 48px !important; }
+/* a tool step is its own row, yet part of the answer under it: no second face, nothing to copy */
+#pet-chatbot .bot-row:has(.thought-group) .avatar-container { visibility: hidden; }
+#pet-chatbot .bot-row:has(.thought-group) + .message-buttons { display: none; }
 @media (min-width: 641px) {
   /* room left for the header (the brain in words and one line of advice) and the box */
   #pet-chatbot { height: calc(100dvh - 330px) !important; min-height: 280px; }
@@ -57,9 +60,9 @@ FACE_SECONDS = 2.0
 
 
 def status_line(app: App, runtime: PetRuntime | None = None) -> str:
-    """Which brain answers for the page's pet (default: the current pet), in
+    """Which brain answers for the page's pet (default: the first pet), in
     words; the plumbing is behind pet.ui.header's switch."""
-    return brain_words(app, (runtime or app.current).persona)
+    return brain_words(app, (runtime or app.first_pet()).persona)
 
 
 def _text_of(message: Any) -> str:
@@ -81,7 +84,7 @@ class ChatParts:
 
 def build_ui(app: App) -> gr.Blocks:
     page = ChatPage(app)
-    with gr.Blocks(title=app.persona.full_name(), fill_height=True) as blocks:
+    with gr.Blocks(title=app.first_pet().persona.full_name(), fill_height=True) as blocks:
         session = gr.State(None)  # this page's pet and conversation
         remembered = gr.BrowserState(None, storage_key="pet-chat-pet")  # the pet, across reloads
         with gr.Row(equal_height=False, elem_classes=["pet-header"]):
@@ -98,15 +101,16 @@ def build_ui(app: App) -> gr.Blocks:
         with gr.Tabs():
             with gr.Tab("💬 Chat / 聊天", id="chat"):
                 chat = _chat(app, page, session)
-            build_memory_tab(app)
-            pets = build_persona_tab(app, picker)
+            # every tab shows and changes the page's own pet (its session), never another page's
+            memories = build_memory_tab(app, session)
+            pets = build_persona_tab(app, picker, session)
             build_pond_tab(app)
-            inbox = build_inbox_tab(app)
-            trace = build_trace_tab(app)
+            inbox = build_inbox_tab(app, session)
+            trace = build_trace_tab(app, session)
         # outside the tabs: a timer among them repeats a tab's label in the tab bar
         build_arrivals(app, chat.chatbot, inbox=inbox, target=page.resolve, target_inputs=[session],
                        history=page.history)
-        advanced.controls([trace.tab])
+        advanced.controls([trace.tab, *pets.advanced])
 
         shows = [chat.chatbot, card, chat.stage, status, chat.listing, chat.face_key, chat.textbox]
 
@@ -130,7 +134,7 @@ def build_ui(app: App) -> gr.Blocks:
             show, session, shows, api_visibility="private")
 
         def switch(pet_id: Any, current: Session | None) -> tuple:
-            note = pets.switch(pet_id)  # the Pets and Memory tabs follow too
+            note = pets.switch(pet_id)
             if note.startswith("⚠️"):
                 gr.Warning(note)
                 return gr.skip(), gr.skip(), gr.skip(), current
@@ -141,9 +145,15 @@ def build_ui(app: App) -> gr.Blocks:
         def remember(current: Session | None) -> Any:
             return (current or {}).get("pet")
 
-        picker.change(switch, [picker, session], [chat.chatbot, card, status, session], api_name="switch_pet").then(
-            remember, session, remembered, api_visibility="private").then(
-            show, session, shows, api_visibility="private")
+        private: dict[str, Any] = dict(api_visibility="private")
+        switched = picker.change(switch, [picker, session], [chat.chatbot, card, status, session],
+                                 api_name="switch_pet")
+        switched.then(remember, session, remembered, **private).then(show, session, shows, **private)
+        # the other tabs show the new pet at once, also the one open now
+        switched.then(**memories, **private)
+        switched.then(**pets.refresh, **private)
+        switched.then(inbox.refresh, session, list(inbox.components), **private)
+        switched.then(**trace.refresh, **private)
 
         def look(current: Session | None, seen: str) -> tuple:
             """The face follows the pet's stage as soon as it changes."""
@@ -183,6 +193,8 @@ def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
                 elem_id="pet-chatbot",  # the page's CSS sizes it
                 buttons=["copy"],
                 feedback_options=None,
+                # each message its own bubble: a reminder right after a reply is not read as part of it
+                group_consecutive_messages=False,
                 placeholder=chat_placeholder(persona),
             )
             with gr.Row(equal_height=True, elem_classes=["pet-input-row"]):
@@ -193,7 +205,7 @@ def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
                 stop = gr.Button("⏹ Stop", variant="stop", visible=False, scale=1, min_width=72,
                                  elem_id="pet-stop")
             mirror = gr.State([])  # what the voice panel last showed (it wrote ChatInterface's state before)
-            build_voice_panel(app, cast(gr.ChatInterface, ChatParts(chatbot, mirror)))
+            build_voice_panel(app, cast(gr.ChatInterface, ChatParts(chatbot, mirror)), session)
         with gr.Column(scale=1, min_width=240, elem_classes=["pet-side"]):
             stage = gr.HTML(padding=False, elem_classes=["pet-stage"])
             new = gr.Button("➕ New conversation / 新对话", size="sm", elem_id="pet-new-conversation")

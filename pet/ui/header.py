@@ -23,9 +23,9 @@ HEADER_CSS = """
 
 
 def brain_words(app: App, persona: Persona | None = None) -> str:
-    """Which brain answers `persona` (default: the current pet), said plainly,
+    """Which brain answers `persona` (default: the first pet), said plainly,
     with one line of advice on the embedded fallback."""
-    name = f"**{(persona or app.persona).full_name()}**"
+    name = f"**{(persona or app.first_pet().persona).full_name()}**"
     choice = app.brain
     model = choice.model
     if choice.tier == "embedded":

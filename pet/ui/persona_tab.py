@@ -1,10 +1,11 @@
-"""The Pets tab: several pets (create, rename, switch, Character Card import
-and export) and the current pet's persona (edit, preview the exact system
-prompt, save, reset to the shipped file).
+"""The Pets tab: several pets (create, rename, Character Card import and
+export) and the page's pet's persona (edit, save, reset to the shipped file;
+with the header's "Technical details" on, preview the exact system prompt).
 
-`PersonaPanel` holds the actions as plain methods; `build_persona_tab` lays
-them out. Switching pets is done by the pet picker at the top of the page
-(`pet_choices` / `PersonaPanel.switch`), which the chat also follows.
+`PersonaPanel` holds the actions as plain methods, each taking the page's
+session last (the first pet without one); `build_persona_tab` lays them
+out. Switching pets is done by the pet picker at the top of the page
+(`pet_choices`), for that page alone (pet.ui.session).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pet.app import App, PetRuntime
 from pet.errors import PetError
 from pet.persona.card import load_card, write_card
 from pet.persona.model import PERSONA_DIR, Persona
+from pet.ui.session import Session, page_pet, resolve
 
 LANGUAGES = ("zh", "en")
 
@@ -99,26 +101,35 @@ class Fields:
 class PersonaPanel:
     def __init__(self, app: App):
         self.app = app
+        #: what only the header's "Technical details" shows (the prompt preview), once built
+        self.advanced: list[Any] = []
+        #: the form's refresh (fn, inputs, outputs), for the page to run when its pet changes
+        self.refresh: dict[str, Any] = {}
+
+    def _pet(self, session: Session | None) -> PetRuntime:
+        return page_pet(self.app, session)
 
     # -- pets ----------------------------------------------------------------------
 
     def switch(self, pet_id: Any) -> str:
+        """What the picker says on choosing `pet_id`; the page's session
+        moves (pet.ui.session), nothing else does."""
         try:
-            runtime = self.app.switch_pet(int(pet_id))
+            runtime = self.app.runtime(int(pet_id))
         except (KeyError, TypeError, ValueError, OverflowError):  # int(inf) overflows
             return f"⚠️ there is no pet {pet_id!r}"
         return f"🐾 now talking with {runtime.persona.full_name()}"
 
-    def create(self, name: str, template: str | None) -> str:
+    def create(self, name: str, template: str | None, session: Session | None = None) -> str:
         try:
-            runtime = self.app.create_pet(name, template or None)
+            runtime = self.app.create_pet(name, template or None, like=self._pet(session).record.id)
         except (PetError, ValueError) as exc:
             return f"⚠️ {exc}"
         return f"🥚 {runtime.persona.full_name()} has joined the home (pick it at the top to talk to it)"
 
-    def rename(self, name: str) -> str:
+    def rename(self, name: str, session: Session | None = None) -> str:
         try:
-            runtime = self.app.rename_pet(self.app.pet.id, name)
+            runtime = self.app.rename_pet(self._pet(session).record.id, name)
         except (PetError, ValueError) as exc:
             return f"⚠️ {exc}"
         return f"✏️ renamed: {runtime.persona.full_name()}"
@@ -133,37 +144,38 @@ class PersonaPanel:
             return f"⚠️ the card was not imported: {exc}"
         return f"🃏 {runtime.persona.full_name()} came from the card and joined the home"
 
-    def export_card(self) -> tuple[str | None, str]:
-        persona = self.app.persona
+    def export_card(self, session: Session | None = None) -> tuple[str | None, str]:
+        runtime = self._pet(session)
         folder = self.app.settings.home / "exports"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            path = write_card(persona, folder / f"{self.app.pet.slug}.card.json")
+            path = write_card(runtime.persona, folder / f"{runtime.record.slug}.card.json")
         except (PetError, OSError) as exc:
             return None, f"⚠️ {exc}"
         return str(path), f"🃏 Character Card V2 written to {path}"
 
-    # -- the current pet's persona -----------------------------------------------------
+    # -- the page's pet's persona ------------------------------------------------------
 
-    def fields(self) -> list[str]:
-        return Fields.of(self.app.persona).values()
+    def fields(self, session: Session | None = None) -> list[str]:
+        return Fields.of(self._pet(session).persona).values()
 
-    def preview(self, *values: str, language: str = "") -> str:
-        """The exact system prompt a message would get now (before any
-        summary of a long conversation), with the edits applied."""
+    def preview(self, *values: str, language: str = "", session: Session | None = None) -> str:
+        """The exact system prompt a message in the page's conversation would
+        get now (before any summary of a long conversation), with the edits applied."""
+        runtime, conversation = resolve(self.app, session)
         try:
-            persona = Fields(*values).apply(self.app.persona)
+            persona = Fields(*values).apply(runtime.persona)
         except (PetError, ValueError) as exc:
             return f"⚠️ {exc}"
-        return self._system_prompt(self.app.current, persona, language or persona.languages[0])
+        return self._system_prompt(runtime, conversation, persona, language or persona.languages[0])
 
-    def _system_prompt(self, runtime: PetRuntime, persona: Persona, language: str) -> str:
+    def _system_prompt(self, runtime: PetRuntime, conversation: int, persona: Persona, language: str) -> str:
         agent = runtime.agent
         context = build_context(
             persona=persona,
             pet_id=runtime.record.id,
             adopted=persona.adopted or runtime.record.adopted_on,
-            conversation_id=self.app.current_conversation(),
+            conversation_id=conversation,
             text="",
             language=language if language in persona.languages else persona.languages[0],
             now=self.app.clock().astimezone(persona.zone()),
@@ -176,29 +188,31 @@ class PersonaPanel:
         )
         return context.messages[0].content
 
-    def save(self, *values: str) -> str:
+    def save(self, *values: str, session: Session | None = None) -> str:
+        runtime = self._pet(session)
         try:
-            persona = Fields(*values).apply(self.app.persona)
-            runtime = self.app.update_persona(self.app.pet.id, persona)
+            persona = Fields(*values).apply(runtime.persona)
+            runtime = self.app.update_persona(runtime.record.id, persona)
         except (PetError, ValueError, OSError) as exc:
             return f"⚠️ not saved: {exc}"
         return f"💾 saved {runtime.persona.full_name()}; the next message uses it"
 
-    def reset(self) -> str:
+    def reset(self, session: Session | None = None) -> str:
         try:
-            runtime = self.app.reset_persona(self.app.pet.id)
+            runtime = self.app.reset_persona(self._pet(session).record.id)
         except (PetError, OSError) as exc:
             return f"⚠️ {exc}"
         return f"↩️ {runtime.persona.full_name()} is back to the shipped persona file"
 
 
-def build_persona_tab(app: App, picker: gr.Dropdown) -> PersonaPanel:
-    """The Pets tab. `picker` is the pet dropdown at the top of the page: its
-    choices are refreshed when pets are created, renamed or imported."""
+def build_persona_tab(app: App, picker: gr.Dropdown, session: gr.State) -> PersonaPanel:
+    """The Pets tab, for the page's pet (its `session`). `picker` is the pet
+    dropdown at the top of the page: its choices are refreshed when pets are
+    created, renamed or imported. The prompt preview is in `panel.advanced`,
+    hidden until the header's switch shows it."""
     panel = PersonaPanel(app)
     with gr.Tab("🐾 Pets / 宠物", id="pets") as tab:
-        gr.Markdown("**This pet's persona** — edit, preview the exact system prompt, save. "
-                    "Traits are separated by commas.")
+        gr.Markdown("**This pet's persona** — edit and save. Traits are separated by commas.")
         with gr.Row():
             name_zh = gr.Textbox(label="名字 (zh)")
             name_en = gr.Textbox(label="Name (en)")
@@ -211,13 +225,17 @@ def build_persona_tab(app: App, picker: gr.Dropdown) -> PersonaPanel:
             style_en = gr.Textbox(label="Speaking style (en)", lines=2)
         form = [name_zh, name_en, traits_zh, traits_en, style_zh, style_en, adopted]
         with gr.Row():
-            language = gr.Radio(list(LANGUAGES), value="zh", label="Preview language")
-            preview = gr.Button("👀 Preview system prompt")
             save = gr.Button("💾 Save", variant="primary")
             reset = gr.Button("↩️ Reset to shipped file")
         status = gr.Markdown()
-        prompt = gr.Textbox(label="System prompt (exactly as the model gets it)", lines=12, interactive=False,
-                            buttons=["copy"])
+        # plumbing: shown by the header's "Technical details" switch (pet.ui.header)
+        with gr.Group(visible=False, elem_id="pet-prompt-preview") as advanced:
+            with gr.Row(equal_height=True):
+                language = gr.Radio(list(LANGUAGES), value="zh", label="Preview language")
+                preview = gr.Button("👀 Preview system prompt")
+            prompt = gr.Textbox(label="System prompt (exactly as the model gets it)", lines=12, interactive=False,
+                                buttons=["copy"])
+        panel.advanced = [advanced]
         gr.Markdown("**Pets in this home**")
         with gr.Row():
             new_name = gr.Textbox(label="New pet's name")
@@ -232,20 +250,33 @@ def build_persona_tab(app: App, picker: gr.Dropdown) -> PersonaPanel:
             export_card = gr.Button("🃏 Export this pet as a card")
             card_file = gr.File(label="Card", interactive=False)
 
-    def refresh_picker() -> gr.Dropdown:
-        return gr.Dropdown(choices=pet_choices(app), value=app.pet.id)
+    def refresh_picker(current: Session | None) -> gr.Dropdown:
+        return gr.Dropdown(choices=pet_choices(app), value=page_pet(app, current).record.id)
 
-    tab.select(panel.fields, None, form, api_visibility="private")
-    preview.click(lambda *values: panel.preview(*values[:-1], language=values[-1]), [*form, language], prompt,
-                  api_name="persona_preview")
-    save.click(panel.save, form, status, api_name="persona_save").then(refresh_picker, None, picker, api_visibility="private")
-    reset.click(panel.reset, None, status, api_name="persona_reset").then(
-        panel.fields, None, form, api_visibility="private").then(refresh_picker, None, picker, api_visibility="private")
-    create.click(panel.create, [new_name, template], status, api_name="pet_create").then(
-        refresh_picker, None, picker, api_visibility="private")
-    rename.click(panel.rename, rename_to, status, api_name="pet_rename").then(
-        refresh_picker, None, picker, api_visibility="private").then(panel.fields, None, form, api_visibility="private")
+    def fields(current: Session | None) -> list[str]:
+        return panel.fields(current)
+
+    def preview_prompt(*values: Any) -> str:
+        *form_values, language_chosen, current = values
+        return panel.preview(*form_values, language=language_chosen, session=current)
+
+    def save_persona(*values: Any) -> str:
+        *form_values, current = values
+        return panel.save(*form_values, session=current)
+
+    private: dict[str, Any] = dict(api_visibility="private")
+    tab.select(fields, session, form, **private)
+    preview.click(preview_prompt, [*form, language, session], prompt, api_name="persona_preview")
+    save.click(save_persona, [*form, session], status, api_name="persona_save").then(
+        refresh_picker, session, picker, **private)
+    reset.click(panel.reset, session, status, api_name="persona_reset").then(
+        fields, session, form, **private).then(refresh_picker, session, picker, **private)
+    create.click(panel.create, [new_name, template, session], status, api_name="pet_create").then(
+        refresh_picker, session, picker, **private)
+    rename.click(panel.rename, [rename_to, session], status, api_name="pet_rename").then(
+        refresh_picker, session, picker, **private).then(fields, session, form, **private)
     import_card.click(panel.import_card, card, status, api_name="pet_import_card").then(
-        refresh_picker, None, picker, api_visibility="private")
-    export_card.click(panel.export_card, None, [card_file, status], api_name="pet_export_card")
+        refresh_picker, session, picker, **private)
+    export_card.click(panel.export_card, session, [card_file, status], api_name="pet_export_card")
+    panel.refresh = dict(fn=fields, inputs=[session], outputs=form)
     return panel

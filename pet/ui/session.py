@@ -53,6 +53,42 @@ def _number(value: Any) -> int | None:
     return None
 
 
+def resolve(app: App, session: Session | None) -> tuple[PetRuntime, int]:
+    """The page's pet and conversation. What is gone since (a conversation
+    deleted on another device, a pet left out) gives way to the pet's
+    latest conversation, then to the first pet. Every tab of a page asks
+    this, so a page never steers another."""
+    session = session or {}
+    pet_id, conversation = _number(session.get("pet")), _number(session.get("conversation"))
+    if conversation is not None:
+        record = app.conversations.get(conversation)
+        if record is not None and record.deleted_at is None:
+            try:
+                return app.target(pet_id, conversation)
+            except KeyError:
+                pass
+    try:
+        return app.target(pet_id)
+    except KeyError:
+        return app.target()
+
+
+def page_pet(app: App, session: Session | None) -> PetRuntime:
+    """The page's pet alone (no conversation is looked up or made): the
+    first pet for a page that has none yet, or whose pet is gone."""
+    pet_id = _number((session or {}).get("pet"))
+    if pet_id is not None:
+        try:
+            return app.runtime(pet_id)
+        except KeyError:
+            pass
+    return app.first_pet()
+
+
+def page_session(runtime: PetRuntime, conversation: int) -> Session:
+    return {"pet": runtime.record.id, "conversation": conversation}
+
+
 class ChatPage:
     """The chat of each page, over one App shared by every page."""
 
@@ -65,25 +101,11 @@ class ChatPage:
     # -- which pet and conversation ---------------------------------------------------
 
     def resolve(self, session: Session | None) -> tuple[PetRuntime, int]:
-        """The page's pet and conversation. What is gone since (a conversation
-        deleted on another device, a pet left out) gives way to the pet's
-        latest conversation, then to the first pet."""
-        session = session or {}
-        pet_id, conversation = _number(session.get("pet")), _number(session.get("conversation"))
-        if conversation is not None:
-            record = self.app.conversations.get(conversation)
-            if record is not None and record.deleted_at is None:
-                try:
-                    return self.app.target(pet_id, conversation)
-                except KeyError:
-                    pass
-        try:
-            return self.app.target(pet_id)
-        except KeyError:
-            return self.app.target()
+        """The page's pet and conversation (see `resolve`)."""
+        return resolve(self.app, session)
 
     def session(self, runtime: PetRuntime, conversation: int) -> Session:
-        return {"pet": runtime.record.id, "conversation": conversation}
+        return page_session(runtime, conversation)
 
     def open(self, remembered: Any) -> Session:
         """A new page: the pet the browser last talked with (else the first),
@@ -93,7 +115,6 @@ class ChatPage:
             runtime, conversation = self.app.target(pet_id)
         except KeyError:
             runtime, conversation = self.app.target()
-        self._follow(conversation)
         return self.session(runtime, conversation)
 
     def switch_pet(self, pet_id: Any) -> Session:
@@ -103,13 +124,7 @@ class ChatPage:
         if number is None:
             raise KeyError(f"there is no pet {pet_id!r}")
         runtime, conversation = self.app.target(number)
-        self._follow(conversation)
         return self.session(runtime, conversation)
-
-    def _follow(self, conversation: int) -> None:
-        """The tabs that do not follow a page yet (memories, traces, the
-        persona editor) show what a page used last."""
-        self.app.switch_conversation(conversation)
 
     # -- what the page shows ------------------------------------------------------------
 
@@ -165,7 +180,6 @@ class ChatPage:
         this turn) and the page's session (a /new moves it). `page` names
         the page for `stop`."""
         runtime, conversation = self.resolve(session)
-        self._follow(conversation)
         language = steps_language(text, runtime.persona.languages[0])
         before = self._render(runtime, conversation) + [{"role": "user", "content": text}] if whole else []
         stop, ended = threading.Event(), threading.Event()
@@ -183,7 +197,6 @@ class ChatPage:
             for event in events:
                 if isinstance(event, ConversationStarted):
                     conversation, before = event.conversation_id, []  # the old one stays as it was
-                    self._follow(conversation)
                     started = conversation
                 apply_event(shown, event, runtime.tools, language)
                 yield before + for_gradio(shown), self.session(runtime, conversation)
@@ -220,7 +233,6 @@ class ChatPage:
     def new(self, session: Session | None) -> Session:
         runtime, _ = self.resolve(session)
         conversation = self.app.conversations.create(runtime.record.id)
-        self._follow(conversation)
         return self.session(runtime, conversation)
 
     def reopen(self, session: Session | None, conversation_id: Any) -> Session:
@@ -231,7 +243,6 @@ class ChatPage:
         record = self.app.conversations.get(number) if number is not None else None
         if record is None or record.deleted_at is not None or record.pet_id != runtime.record.id:
             return self.session(runtime, current)
-        self._follow(record.id)
         return self.session(runtime, record.id)
 
     def rename(self, session: Session | None, title: str) -> str:
@@ -250,7 +261,6 @@ class ChatPage:
         runtime, conversation = self.resolve(session)
         self.app.conversations.delete(conversation)
         _, latest = self.app.target(runtime.record.id)
-        self._follow(latest)
         return self.session(runtime, latest), conversation
 
     def undo(self, session: Session | None, deleted: Any) -> Session:

@@ -121,10 +121,11 @@ def read_cut(payload: str) -> tuple[int, float | None]:
 
 
 def build_talk(voice: Any, chat: gr.ChatInterface, clip: gr.JSON, note: gr.Markdown, again: gr.Audio,
-               turns: itertools.count, silence_ms: int, unlock: str) -> None:
+               turns: itertools.count, silence_ms: int, unlock: str, session: gr.State) -> None:
     """The Talk button and the hidden parts that carry utterances and
     barge-ins between the page's detector and the voice turns of `voice`
-    (a VoiceChat). `turns` numbers turns together with the microphone's."""
+    (a VoiceChat), in the page's conversation (its `session`). `turns`
+    numbers turns together with the microphone's."""
     book = TalkBook(voice.cut_short)
     folder = voice.app.settings.home / "talk"
     with gr.Row(equal_height=True):
@@ -135,18 +136,19 @@ def build_talk(voice: Any, chat: gr.ChatInterface, clip: gr.JSON, note: gr.Markd
     cut_note = gr.Textbox(visible="hidden", elem_id="pet-talk-cut-note")
     cut = gr.Button(visible="hidden", elem_id="pet-talk-cut")
 
-    def talk_turn(data: str, history: list | None) -> Iterator[tuple[Any, ...]]:
+    def talk_turn(data: str, history: list | None, current: Any) -> Iterator[tuple[Any, ...]]:
         try:
             path = read_utterance(data, folder)
         except (ValueError, OSError) as exc:
-            yield gr.skip(), gr.skip(), f"⚠️ {exc}", gr.skip()
+            yield gr.skip(), gr.skip(), f"⚠️ {exc}", gr.skip(), gr.skip()
             return
         turn, count = next(turns), itertools.count()
         try:
-            for update in voice.respond(str(path), history):
+            for update in voice.respond(str(path), history, current):
                 sound = {"turn": turn, "n": next(count), "src": WAV_PREFIX + base64.b64encode(update.sound).decode()} \
                     if update.sound else gr.skip()
-                yield update.messages, sound, update.note, update.answer if update.answer else gr.skip()
+                yield (update.messages, sound, update.note, update.answer if update.answer else gr.skip(),
+                       update.session)
                 if update.reply is not None:
                     book.answered(turn, update.reply)
         finally:
@@ -163,10 +165,11 @@ def build_talk(voice: Any, chat: gr.ChatInterface, clip: gr.JSON, note: gr.Markd
 
     # the page's part alone, so that a tap never waits behind the models loading
     talk.click(None, None, None, js=talk_js(silence_ms, unlock), api_visibility="private", queue=False)
-    talk.click(voice.warm_up, None, None, api_visibility="private", show_progress="hidden",
+    talk.click(voice.warm_up, session, None, api_visibility="private", show_progress="hidden",
                trigger_mode="always_last")
-    sent = send.click(talk_turn, [utterance, chat.chatbot], [chat.chatbot, clip, note, again],
-                      js="(utterance, history) => [window.petTalk.take(), history]", trigger_mode="once",
+    sent = send.click(talk_turn, [utterance, chat.chatbot, session], [chat.chatbot, clip, note, again, session],
+                      js="(utterance, history, current) => [window.petTalk.take(), history, current]",
+                      trigger_mode="once",
                       concurrency_limit=TURNS_AT_ONCE, api_visibility="private", show_progress="hidden")
     # the text chat answers on top of what it last saw: let it see the talk turn;
     # then the page sends the next utterance, on top of this turn's chat

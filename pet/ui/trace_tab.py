@@ -10,6 +10,7 @@ from typing import Any
 import gradio as gr
 
 from pet.app import App
+from pet.ui.session import Session, resolve
 
 #: how many of the conversation's last turns the picker offers
 TURNS = 20
@@ -31,14 +32,16 @@ class TracePanel:
         self.app = app
         #: the tab, once built
         self.tab: gr.Tab | None = None
+        #: the tab's refresh (fn, inputs, outputs), for the page to run when its pet changes
+        self.refresh: dict[str, Any] = {}
 
-    def conversation(self, chosen: Any = None) -> int:
-        """The conversation asked for, or the one the chat shows."""
+    def conversation(self, chosen: Any = None, session: Session | None = None) -> int:
+        """The conversation asked for, or the one the page's chat shows."""
         try:
             number = int(chosen)
         except (TypeError, ValueError, OverflowError):
-            return self.app.current_conversation()
-        return number if number > 0 else self.app.current_conversation()
+            number = 0
+        return number if number > 0 else resolve(self.app, session)[1]
 
     def turns(self, conversation_id: int) -> list[tuple[str, int]]:
         """(label, trace id) of the conversation's last turns, newest first."""
@@ -100,10 +103,11 @@ class TracePanel:
         what = f"{arguments} → {step.get('content', '')}"
         return f"| {number} | {mark} {step.get('name')} | {_cell(what)} | {step.get('seconds', 0):.3f} | |"
 
-    def show(self, conversation: Any, trace_id: Any = None) -> tuple[Any, str, dict[str, Any] | None]:
+    def show(self, conversation: Any, trace_id: Any = None,
+             session: Session | None = None) -> tuple[Any, str, dict[str, Any] | None]:
         """The picker (newest turn chosen unless `trace_id` is one of them), the
-        summary and the whole trace."""
-        choices = self.turns(self.conversation(conversation))
+        summary and the whole trace; by default of the page's conversation."""
+        choices = self.turns(self.conversation(conversation, session))
         ids = [value for _, value in choices]
         try:
             wanted = int(trace_id)
@@ -114,8 +118,9 @@ class TracePanel:
         return gr.Dropdown(choices=choices, value=chosen), self.summary(trace), trace
 
 
-def build_trace_tab(app: App) -> TracePanel:
-    """The Trace tab; call inside `gr.Tabs()`."""
+def build_trace_tab(app: App, session: gr.State) -> TracePanel:
+    """The Trace tab, of the page's conversation (its `session`) unless told
+    another; call inside `gr.Tabs()`."""
     panel = TracePanel(app)
     # plumbing: shown by the header's "Technical details" switch (pet.ui.header)
     with gr.Tab("🔍 Trace / 追踪", id="trace", visible=False) as tab:
@@ -125,7 +130,7 @@ def build_trace_tab(app: App) -> TracePanel:
         )
         with gr.Row():
             conversation = gr.Number(
-                label="Conversation (empty: the one in the chat)", precision=0, value=None, minimum=0, scale=1
+                label="Conversation (empty or 0: the one in the chat)", precision=0, value=None, minimum=0, scale=1
             )
             turn = gr.Dropdown(label="Turn", choices=[], allow_custom_value=True, interactive=True, scale=3)
             refresh = gr.Button("🔄 Refresh / 刷新", scale=1)
@@ -134,9 +139,13 @@ def build_trace_tab(app: App) -> TracePanel:
             whole = gr.JSON()
 
     outputs = [turn, summary, whole]
-    tab.select(lambda c: panel.show(c), conversation, outputs, api_visibility="private")
-    refresh.click(lambda c: panel.show(c), conversation, outputs, api_name="trace_refresh")
-    conversation.submit(lambda c: panel.show(c), conversation, outputs, api_visibility="private")
-    turn.input(panel.show, [conversation, turn], outputs, api_name="trace_show")
+    def latest(chosen: Any, current: Session | None) -> tuple[Any, str, dict[str, Any] | None]:
+        return panel.show(chosen, None, current)
+
+    tab.select(latest, [conversation, session], outputs, api_visibility="private")
+    refresh.click(latest, [conversation, session], outputs, api_name="trace_refresh")
+    conversation.submit(latest, [conversation, session], outputs, api_visibility="private")
+    turn.input(panel.show, [conversation, turn, session], outputs, api_name="trace_show")
+    panel.refresh = dict(fn=latest, inputs=[conversation, session], outputs=outputs)
     panel.tab = tab
     return panel

@@ -26,6 +26,7 @@ from pet.speech.stt import AUTO
 from pet.speech.tts import join_wavs
 from pet.speech.turn import Heard, Muted, Rejected, Said, Timings, Voice
 from pet.ui.render import TURNS_AT_ONCE, apply_event, for_gradio, steps_language
+from pet.ui.session import Session, page_pet, page_session, resolve
 from pet.ui.talk import build_talk
 
 log = logging.getLogger(__name__)
@@ -55,10 +56,13 @@ class VoiceUpdate:
     answer: bytes | None = None
     #: at the end of the turn: the stored answer (its message and trace ids)
     reply: Reply | None = None
+    #: the page's pet and conversation after this moment (a spoken /new moves it)
+    session: Session | None = None
 
 
 class VoiceChat:
-    """Voice turns for the chat of the app's current pet. The speech models
+    """Voice turns for the chat of a page: its pet, its conversation (the
+    page's session; the first pet's latest without one). The speech models
     are made on first use (or when the person starts recording) and kept."""
 
     def __init__(self, app: App, voice: Voice | None = None):
@@ -81,22 +85,24 @@ class VoiceChat:
         recording's language among the pet's)."""
         return self.app.settings.speech_language.strip() or AUTO
 
-    def warm_up(self) -> None:
+    def warm_up(self, session: Session | None = None) -> None:
         """Load the models while the person is still speaking."""
         if not self.status.on:
             return
         try:
-            self.voice.warm_up(self.language(), self.app.persona.languages)
+            self.voice.warm_up(self.language(), page_pet(self.app, session).persona.languages)
         except SpeechError as exc:  # the turn itself will say what is wrong
             log.warning("voice warm-up: %s", exc)
 
-    def respond(self, audio: str | None, history: list | None) -> Iterator[VoiceUpdate]:
-        """One voice turn, as chat updates."""
+    def respond(self, audio: str | None, history: list | None,
+                session: Session | None = None) -> Iterator[VoiceUpdate]:
+        """One voice turn in the page's conversation, as chat updates."""
         chat = list(history or [])
+        runtime, conversation = resolve(self.app, session)
         if not self.status.on:
-            yield VoiceUpdate(chat + [_notice(self.status.message)], None, self.status.message, rejected=True)
+            yield VoiceUpdate(chat + [_notice(self.status.message)], None, self.status.message, rejected=True,
+                              session=page_session(runtime, conversation))
             return
-        runtime, conversation = self.app.turn_target()
         shown: list[dict] = []
         spoken: list[bytes] = []
         mutes: list[Muted] = []
@@ -111,7 +117,8 @@ class VoiceChat:
                 reply = event
             if isinstance(event, Rejected):
                 # shown, never stored: the recording stays in the microphone box to play back or retry
-                yield VoiceUpdate(chat + [_notice(event.reason)], None, f"⚠️ {event.reason}", rejected=True)
+                yield VoiceUpdate(chat + [_notice(event.reason)], None, f"⚠️ {event.reason}", rejected=True,
+                                  session=page_session(runtime, conversation))
                 return
             if isinstance(event, Heard):
                 chat.append({"role": "user", "content": event.transcript.text})
@@ -128,11 +135,12 @@ class VoiceChat:
                 note = " · ".join(filter(None, [_timings_note(event), _mute_note(mutes)]))
                 answer = join_wavs(spoken) if spoken else None
             elif isinstance(event, ConversationStarted):
-                self.app.switch_conversation(event.conversation_id)
+                conversation = event.conversation_id
             else:
                 apply_event(shown, event, runtime.tools, steps_in)
             yield VoiceUpdate(chat + for_gradio(shown), sound, note, answer=answer,
-                              reply=reply if isinstance(event, Timings) else None)
+                              reply=reply if isinstance(event, Timings) else None,
+                              session=page_session(runtime, conversation))
 
     def cut_short(self, reply: Reply, stop_seconds: float | None = None) -> None:
         """The person talked over this spoken answer: it is stored as cut
@@ -171,9 +179,10 @@ def _timings_note(timings: Timings) -> str:
     return "⏱ " + " · ".join(parts)
 
 
-def build_voice_panel(app: App, chat: gr.ChatInterface) -> VoiceChat:
-    """The microphone, the answer to play again and a status line, under `chat`.
-    Sentences play in the browser one after another as they arrive."""
+def build_voice_panel(app: App, chat: gr.ChatInterface, session: gr.State) -> VoiceChat:
+    """The microphone, the answer to play again and a status line, under `chat`,
+    for the page's pet and conversation (its `session`). Sentences play in
+    the browser one after another as they arrive."""
     voice = VoiceChat(app)
     with gr.Group(elem_id="pet-voice"):
         if not voice.status.on:
@@ -191,22 +200,22 @@ def build_voice_panel(app: App, chat: gr.ChatInterface) -> VoiceChat:
         # each spoken sentence passes through here to the page's player
         clip = gr.JSON(visible="hidden", elem_id="pet-clip")
         turns = itertools.count(1)
-        build_talk(voice, chat, clip, note, again, turns, SILENCE_MS, unlock_js())
+        build_talk(voice, chat, clip, note, again, turns, SILENCE_MS, unlock_js(), session)
 
-    def voice_turn(audio: str | None, history: list | None) -> Iterator[tuple[Any, ...]]:
+    def voice_turn(audio: str | None, history: list | None, current: Session | None) -> Iterator[tuple[Any, ...]]:
         turn, count = next(turns), itertools.count()
         update = None
-        for update in voice.respond(audio, history):
+        for update in voice.respond(audio, history, current):
             sound = {"turn": turn, "n": next(count), "src": data_uri(update.sound)} if update.sound else gr.skip()
             answer = update.answer if update.answer else gr.skip()
-            yield update.messages, sound, update.note, answer, gr.skip()
+            yield update.messages, sound, update.note, answer, gr.skip(), update.session
         if update is not None and not update.rejected:
             # ready for the next question; a rejected recording stays to play back or retry
-            yield gr.skip(), gr.skip(), gr.skip(), gr.skip(), None
+            yield gr.skip(), gr.skip(), gr.skip(), gr.skip(), None, gr.skip()
 
-    mic.start_recording(voice.warm_up, None, None, js=unlock_js(), api_visibility="private",
+    mic.start_recording(voice.warm_up, session, None, js=unlock_js(), api_visibility="private",
                         show_progress="hidden")
-    inputs, outputs = [mic, chat.chatbot], [chat.chatbot, clip, note, again, mic]
+    inputs, outputs = [mic, chat.chatbot, session], [chat.chatbot, clip, note, again, mic, session]
     recorded = mic.stop_recording(voice_turn, inputs, outputs, api_name="voice", show_progress="hidden",
                                   concurrency_limit=TURNS_AT_ONCE)
     uploaded = mic.upload(voice_turn, inputs, outputs, api_visibility="private", show_progress="hidden")

@@ -1,0 +1,127 @@
+"""What the page shows of the pet's own messages, in real Chromium: each
+message its own bubble, a message said elsewhere in the page's own toast
+titled by the pet (never Gradio's "Info") and clear of the header on a
+phone, and the raw system prompt only behind "Technical details"."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from browser import ARTIFACTS, chromium
+
+from pet.api.server import start_in_thread
+from pet.app import build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+
+pytestmark = pytest.mark.slow
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+TOASTS = "[data-testid='pet-toast']"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=60_000)  # two cores shared with other tests: slow, never stuck
+    with chromium() as launched:
+        yield launched
+    expect.set_options(timeout=5_000)
+
+
+@pytest.fixture
+def pet():
+    """The real app with its scheduler on (reminders fire by the clock)."""
+    app = build(load_settings({"reflexes": False}), brain=ScriptedModel(["Here is my answer."], repeat_last=True),
+                scheduler="on")
+    server = start_in_thread(app, port=0)
+    yield app, server.url
+    server.stop()
+    app.close()
+
+
+def open_page(browser, url, viewport):
+    page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url + "/", wait_until="load")
+    page.get_by_placeholder(re.compile("Chat with")).wait_for()
+    return page
+
+
+def remind_in(app, pet_id: int, seconds: float, text: str) -> None:
+    app.reminders.add(pet_id, text, dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=seconds))
+
+
+def test_a_reminder_right_after_a_reply_is_a_bubble_of_its_own(browser, pet):
+    from playwright.sync_api import expect
+
+    app, url = pet
+    page = open_page(browser, url, DESKTOP)
+    box = page.get_by_placeholder(re.compile("Chat with"))
+    box.fill("how are you")
+    box.press("Enter")
+    chat = page.locator("#pet-chatbot")
+    expect(chat.get_by_text("Here is my answer.")).to_be_visible()
+    remind_in(app, app.first_pet().record.id, 2, "stretch your legs")
+    expect(chat).to_contain_text("Reminder: stretch your legs")
+
+    rows = chat.locator(".message-row.bot-row")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("Here is my answer.")
+    expect(rows.nth(0)).not_to_contain_text("stretch your legs")
+    expect(rows.nth(1)).to_contain_text("Reminder: stretch your legs")
+    # two boxes, one under the other, each with the pet's face
+    first, second = rows.nth(0).bounding_box(), rows.nth(1).bounding_box()
+    assert first is not None and second is not None and first["y"] + first["height"] <= second["y"]
+    expect(rows.nth(1).locator(".avatar-container img")).to_be_visible()
+
+
+def test_on_a_phone_another_pets_reminder_is_a_toast_titled_by_the_pet_under_the_header(browser, pet):
+    from playwright.sync_api import expect
+
+    app, url = pet
+    page = open_page(browser, url, PHONE)
+    expect(page.locator(".pet-growth-card")).to_be_visible()
+    doudou = app.create_pet("Doudou")
+    remind_in(app, doudou.record.id, 2, "feed the fish")
+    toast = page.locator(TOASTS)
+    expect(toast).to_have_count(1)
+    expect(toast.locator(".pet-toast-title")).to_have_text("Doudou · Reminder / 提醒")
+    expect(toast).to_contain_text("feed the fish")
+    expect(toast).not_to_contain_text("Info")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "arrival-toast-phone.png")
+    header = page.locator(".pet-header").bounding_box()
+    shown = toast.bounding_box()
+    assert header is not None and shown is not None
+    tabs = page.get_by_role("tablist").first.bounding_box()
+    assert header is not None and tabs is not None
+    # the pet, its name, its picker and the tabs stay in view
+    assert shown["y"] >= max(header["y"] + header["height"], tabs["y"] + tabs["height"])
+    assert shown["x"] >= 0 and shown["x"] + shown["width"] <= PHONE["width"]
+    toast.get_by_role("button", name="Close").click()
+    expect(toast).to_have_count(0)
+
+
+def test_the_system_prompt_shows_only_with_technical_details_on(browser, pet):
+    from playwright.sync_api import expect
+
+    app, url = pet
+    page = open_page(browser, url, DESKTOP)
+    page.get_by_role("tab", name=re.compile("Pets")).click()
+    expect(page.get_by_label("Name (en)")).to_have_value("Xiaoqian")
+    preview = page.get_by_role("button", name=re.compile("Preview system prompt"))
+    expect(preview).to_have_count(0)
+    prompt = page.locator("#pet-prompt-preview textarea")
+    expect(prompt).to_have_count(0)
+
+    page.locator("#pet-advanced input").check()
+    expect(preview).to_be_visible()
+    preview.click()
+    expect(prompt).to_have_value(re.compile("小钳|Xiaoqian"))
+    page.locator("#pet-advanced input").uncheck()
+    expect(preview).to_have_count(0)
