@@ -281,7 +281,7 @@ def test_warming_reads_a_prefix_of_the_next_turns_prompt(model):
 
 
 @pytest.mark.slow
-def test_a_reply_asked_to_avoid_copies_repeats_no_two_tokens_of_the_message(model):
+def test_a_reply_with_an_echo_run_of_two_repeats_no_two_tokens_of_the_message(model):
     said = "Echo back my message: purple elephants dance slowly under the silver moon"
     messages = [Message("system", "You repeat what the user says, exactly."), Message("user", said)]
     llm = model._load()
@@ -294,6 +294,6 @@ def test_a_reply_asked_to_avoid_copies_repeats_no_two_tokens_of_the_message(mode
     free = model.complete(messages, max_tokens=40, temperature=0.0)
     # the model copies when left alone: the test would pass for nothing otherwise
     assert pairs(free.text) & banned
-    held = model.complete(messages, max_tokens=40, temperature=0.0, avoid_copies=2)
+    held = model.complete(messages, max_tokens=40, temperature=0.0, avoid_copies=True, echo_run=2)
     assert held.text.strip()
     assert not (pairs(held.text) & pairs(said)), held.text

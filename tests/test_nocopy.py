@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from pet.brain.nocopy import MESSAGE_RUN, STOCK_PHRASES, CopyBan, Source, sources_for, variants
+from pet.brain.nocopy import ECHO_RUN, STOCK_PHRASES, CopyBan, Source, sources_for, variants
 
 VOCAB: dict[str, int] = {}
 
@@ -55,10 +55,12 @@ def test_stock_phrases_are_banned_after_a_few_tokens():
 
 
 def test_sources_take_the_message_the_prompt_lines_and_the_phrases():
-    found = sources_for(["You are Xiaoqian.", "  "], "hello there", ["As an AI"])
-    assert [(s.text, s.run) for s in found][0] == ("hello there", MESSAGE_RUN)
+    found = sources_for(["You are Xiaoqian.", "  "], "hello there", ["As an AI"], message_run=ECHO_RUN)
+    assert [(s.text, s.run) for s in found][0] == ("hello there", ECHO_RUN)
     assert [s.text for s in found] == ["hello there", "You are Xiaoqian.", "As an AI"]
-    assert sources_for([], "  ", []) == []
+    # the first reply may copy the message: only its retry after an echo may not
+    assert [s.text for s in sources_for(["You are Xiaoqian."], "hello there", [])] == ["You are Xiaoqian."]
+    assert sources_for([], "  ", [], message_run=ECHO_RUN) == []
 
 
 def test_spellings_and_a_run_too_short_to_ban():

@@ -10,7 +10,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
-from typing import Callable, Generator, Iterator, Protocol, Sequence
+from typing import Any, Callable, Generator, Iterator, Protocol, Sequence
 
 from pet.agent import capture, confirm, figures, intents, reflexes, replycheck
 from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context, fold_history
@@ -547,7 +547,7 @@ class Agent:
         checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories)
         # a brain that can keep its reply from copying the message or its prompt is asked to
         avoids = getattr(self.brain, "avoids_copies", False)
-        copies = {"avoid_copies": nocopy.MESSAGE_RUN} if avoids else {}
+        copies: dict[str, Any] = {"avoid_copies": True} if avoids else {}
 
         def hold_at(text: str) -> int | None:
             holds = [at for at in (turn.hold_at(text), checks.hold_at(text)) if at is not None]
@@ -630,7 +630,7 @@ class Agent:
                     shown_before += gate.text[: gate.emitted].rstrip(" ,，") + (" " if gate.emitted else "")
                     turn.messages = _with_note(turn.messages, replycheck.correction(found, turn.language))
                     if avoids and replycheck.ECHO in found.problems:
-                        copies = {"avoid_copies": nocopy.RETRY_RUN}  # not two of their tokens in a row
+                        copies = {"avoid_copies": True, "echo_run": nocopy.ECHO_RUN}  # not two of theirs in a row
                     continue
                 if found:
                     yield from self._end_checked(turn, shown_before, gate, found)

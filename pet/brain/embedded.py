@@ -101,7 +101,7 @@ class EmbeddedChatModel:
     #: llama.cpp re-reads only what follows the longest prefix shared with
     #: the last prompt: the agent puts the volatile part of its prompt late
     reuses_prompt_prefix = True
-    #: `stream(avoid_copies=N)` keeps a reply in prose from copying its prompt (pet.brain.nocopy)
+    #: `stream(avoid_copies=True, echo_run=N)` keeps a reply in prose from copying its prompt (pet.brain.nocopy)
     avoids_copies = True
 
     def __init__(
@@ -257,11 +257,12 @@ class EmbeddedChatModel:
         max_tokens: int | None = None,
         temperature: float | None = None,
         force_tool: bool = False,
-        avoid_copies: int = 0,
+        avoid_copies: bool = False,
+        echo_run: int = 0,
     ) -> Completion:
         return complete_from_stream(
             self.stream(messages, tools, max_tokens=max_tokens, temperature=temperature, force_tool=force_tool,
-                        avoid_copies=avoid_copies)
+                        avoid_copies=avoid_copies, echo_run=echo_run)
         )
 
     def stream(
@@ -272,12 +273,13 @@ class EmbeddedChatModel:
         max_tokens: int | None = None,
         temperature: float | None = None,
         force_tool: bool = False,
-        avoid_copies: int = 0,
+        avoid_copies: bool = False,
+        echo_run: int = 0,
     ) -> Iterator[StreamPart]:
         """Stream a reply. With `force_tool` (and tools) the answer is always a tool call.
-        With `avoid_copies` (a number of tokens, at least 2) a reply in prose
-        copies no run that long of the person's last message, nor a run of
-        the system prompt or of an assistant's stock phrases
+        With `avoid_copies` a reply in prose copies no run of the system
+        prompt or of an assistant's stock phrases, and with `echo_run` (at
+        least 2) no run of that many tokens of the person's last message
         (pet.brain.nocopy); a tool call may still quote them."""
         if force_tool and not tools:
             raise ValueError("force_tool needs at least one tool")
@@ -301,7 +303,7 @@ class EmbeddedChatModel:
                 if grammars is not None:
                     grammar = grammars.call if force_tool else grammars.either
             temp = DEFAULT_TEMPERATURE if temperature is None else temperature
-            ban = _copy_ban(llm, messages, len(prompt_tokens), avoid_copies) if avoid_copies else None
+            ban = _copy_ban(llm, messages, len(prompt_tokens), echo_run) if avoid_copies or echo_run else None
             yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(tools), ban)
 
     def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:

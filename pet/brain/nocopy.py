@@ -8,9 +8,9 @@ This rule acts while the reply is written: a token that would make the
 reply's last `n` tokens a run found in a source text is never sampled, so
 the model has to say it in words of its own.
 
-A source is a text and a run length: the person's message with a short one
-(a few words back is an echo), the system prompt with a long one (a phrase
-may be reused, a line may not), the stock phrases with a very short one.
+A source is a text and a run length: the system prompt with a long one (a
+phrase may be reused, a line may not), the stock phrases with a very short
+one and, on the retry after an echo, the person's message with the shortest.
 Pure Python over token ids, for llama.cpp's logits-processor hook.
 """
 
@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-#: tokens of a run copied from the person's message that make an echo
-MESSAGE_RUN = 4
-#: the same after a reply that echoed: any two tokens of the message in a row
-RETRY_RUN = 2
+#: tokens of the person's message in a row that the retry after an echo may
+#: not repeat. The first reply may copy them: a ban then makes the model swap
+#: one word and go on copying ("被老板点名" -> "被产品经理点名"), an echo the
+#: guard no longer sees, where a plain echo is caught and retried with this.
+ECHO_RUN = 2
 #: tokens of a run copied from the system prompt that make a recital of it
 PROMPT_RUN = 8
 #: tokens of a run from a stock phrase (below) that make it
@@ -116,11 +117,11 @@ class CopyBan:
         return scores
 
 
-def sources_for(system: Sequence[str], message: str, phrases: Sequence[str] = STOCK_PHRASES, *,
-                message_run: int = MESSAGE_RUN) -> list[Source]:
-    """What a pet's reply may not copy: the person's message (runs of
-    `message_run` tokens), the system prompt's text and the stock phrases."""
-    found = [Source(message, message_run)] if message.strip() else []
+def sources_for(system: Sequence[str], message: str = "", phrases: Sequence[str] = STOCK_PHRASES, *,
+                message_run: int = 0) -> list[Source]:
+    """What a pet's reply may not copy: the system prompt's text, the stock
+    phrases and, with `message_run`, runs that long of the person's message."""
+    found = [Source(message, message_run)] if message.strip() and message_run else []
     found += [Source(text, PROMPT_RUN) for text in system if text.strip()]
     found += [Source(phrase, PHRASE_RUN) for phrase in phrases]
     return found
