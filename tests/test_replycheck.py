@@ -229,6 +229,40 @@ def test_an_echo_is_not_shown_and_is_retried():
     assert "Do not repeat the person's words" in model.calls[1].messages[-2].content
 
 
+class _Banning(ScriptedModel):
+    """A brain that can ban copies (as the embedded one does): what it was asked for, per call."""
+
+    avoids_copies = True
+
+    def __init__(self, answers):
+        super().__init__(answers)
+        self.asked: list[dict] = []
+
+    def stream(self, messages, tools=(), **kwargs):
+        self.asked.append(kwargs)
+        return super().stream(messages, tools)
+
+
+def test_a_brain_that_bans_copies_is_asked_again_without_a_note_and_with_the_echo_banned():
+    model = _Banning(["下班了，好累啊……", "辛苦啦！钳钳给你捶捶背～"])
+    app = make_app(model)
+    events = run(app, "下班了，好累啊……")
+    app.close()
+    assert shown(events) == "辛苦啦！钳钳给你捶捶背～"
+    assert model.asked == [{"avoid_copies": True}, {"avoid_copies": True, "echo_run": 2}]
+    # no note to copy: the retry's prompt is the first one's
+    assert [m.content for m in model.calls[1].messages] == [m.content for m in model.calls[0].messages]
+
+
+def test_a_brain_that_bans_copies_still_gets_the_language_note():
+    model = _Banning(["You have a bit of a penchant for whistling.", "辛苦啦，早点休息吧！"])
+    app = make_app(model)
+    run(app, "我有点累了")
+    app.close()
+    assert any("Reply in Simplified Chinese" in m.content for m in model.calls[1].messages if m.role == "system")
+    assert model.asked == [{"avoid_copies": True}, {"avoid_copies": True}]
+
+
 def test_a_recital_is_caught_with_the_recalled_memories():
     model = ScriptedModel(["Sunny! You have a cat called Mochi and you work as a nurse on night shifts.",
                            "Sunny! Perfect for a nap in the warm pond."])

@@ -628,9 +628,14 @@ class Agent:
                     log.info("reply guard: %s; retrying", ", ".join(found.problems))
                     corrected = True
                     shown_before += gate.text[: gate.emitted].rstrip(" ,，") + (" " if gate.emitted else "")
-                    turn.messages = _with_note(turn.messages, replycheck.correction(found, turn.language))
-                    if avoids and replycheck.ECHO in found.problems:
-                        copies = {"avoid_copies": True, "echo_run": nocopy.ECHO_RUN}  # not two of theirs in a row
+                    if avoids and replycheck.LANGUAGE not in found.problems:
+                        # A small model copies a note into its reply; a brain that bans
+                        # copies is asked again without one, and after an echo may not
+                        # repeat two of the person's tokens in a row.
+                        if replycheck.ECHO in found.problems:
+                            copies = {"avoid_copies": True, "echo_run": nocopy.ECHO_RUN}
+                    else:
+                        turn.messages = _with_note(turn.messages, replycheck.correction(found, turn.language))
                     continue
                 if found:
                     yield from self._end_checked(turn, shown_before, gate, found)

