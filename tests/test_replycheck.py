@@ -61,6 +61,10 @@ def test_language(reply, language, wrong):
     ("I'm a bit tired. Me too, it's been a long day of pinching things!", "I'm a bit tired", True),
     ("辛苦啦！钳钳给你捶捶背，要不要先歇一会儿？", "下班了，好累啊……", False),
     ("Hi!", "hi", False),  # too short to be an echo: a greeting back
+    ("Good morning! ☀️", "morning!! ☀️", False),
+    ("Good evening!", "good evening", False),
+    ("早上好！", "早上好呀～", False),
+    ("好累啊，一点都不想动。", "好累啊，一点都不想动", True),
     ("Tired? Let's take five minutes together.", "I'm a bit tired", False),
     ("Six times seven is 42.", "six times seven?", False),  # the question restated with its answer
     ("你今天开心吗？", "你今天开心吗？", True),

@@ -38,6 +38,9 @@ ECHO_FIRST_SIMILARITY = 0.9
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
 #: "hi" → "Hi!" is a greeting, not an echo
 ECHO_MIN_CHARS = 4
+#: nor can one of at most this many English words or Chinese characters:
+#: "good morning!!" → "Good morning!", "早上好呀" → "早上好！" is a greeting returned
+ECHO_MIN_WORDS, ECHO_MIN_CJK = 3, 5
 #: share of a memory's words (or Chinese character pairs) a reply must hold to restate it
 RESTATE_SHARE = 0.6
 #: memories restated in one reply that make a recital
@@ -107,6 +110,16 @@ class Found:
         return bool(self.problems)
 
 
+def _too_short_to_echo(message: str) -> bool:
+    said = _letters(message)
+    if len(said) < ECHO_MIN_CHARS:
+        return True
+    chinese = cjk_count(message)
+    if chinese:
+        return chinese < ECHO_MIN_CJK and not _WORD.search(CJK_RUN.sub(" ", message.lower()))
+    return len(_WORD.findall(message.lower())) < ECHO_MIN_WORDS
+
+
 def _letters(text: str) -> str:
     """Lowercase letters and digits only (Chinese characters kept)."""
     return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower()
@@ -161,7 +174,7 @@ def is_echo(reply: str, message: str) -> bool:
     and more follows. "Six times seven is 42." to "six times seven?" adds
     the answer and is no echo."""
     said = _letters(message)
-    if len(said) < ECHO_MIN_CHARS:
+    if _too_short_to_echo(message):
         return False
     answer = _letters(reply)
     if not answer:
@@ -254,7 +267,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language):
         return 0
     said = _letters(message)
-    if len(said) >= ECHO_MIN_CHARS:
+    if not _too_short_to_echo(message):
         answer = _letters(text)
         parts = sentences(text)
         opening = _letters(parts[0]) if parts else answer
