@@ -317,3 +317,14 @@ def test_the_claim_guard_and_the_reply_guards_share_one_retry():
 def test_where_the_third_sentence_ends(text, end):
     at = replycheck.end_of_sentences(text, 3)
     assert (text[:at] if at is not None else None) == end
+
+
+def test_a_long_sentence_ends_the_reply_sooner():
+    long = "This is a rather long sentence that goes on and on about crayfish chores. "
+    text = long * 3 + "More"
+    at = replycheck.end_of_sentences(text, 4, 140)
+    assert text[:at] == (long * 2).strip()  # the first sentence to end past 140 letters is the last
+    chinese = "今天天气很好，我们一起去池塘边晒太阳吧。" * 3 + "好"
+    at = replycheck.end_of_sentences(chinese, 4, 140)
+    assert chinese[:at] == "今天天气很好，我们一起去池塘边晒太阳吧。" * 3  # 20 characters weigh 60
+    assert replycheck.end_of_sentences("Short. Reply. Here", 4, 140) is None

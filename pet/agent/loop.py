@@ -84,9 +84,11 @@ class AgentConfig:
     greeting: bool = True
     #: facts the person states about themselves are noted without "remember" (pet.agent.capture)
     notes: bool = True
-    #: a reply in prose ends after this many sentences (0: no limit): a pet
-    #: talks briefly, and a small model otherwise writes lists and essays
+    #: a reply in prose ends after this many sentences (0: no limit), or after
+    #: the first to end past `reply_letters` letters (a Chinese character counts
+    #: three): a pet talks briefly, and a small model otherwise writes essays
     reply_sentences: int = 4
+    reply_letters: int = 280
     #: every side-effect call the model makes waits for the person's /yes
     #: (confirm_tools "always", or "lan" on the network); with it off, calls
     #: made while a tool's output is in view still wait (pet.agent.confirm)
@@ -567,7 +569,8 @@ class Agent:
                         step_started(record)
                         delta, ended = part.text, None
                         if self.config.reply_sentences and gate.hold_at is None:
-                            ended = replycheck.end_of_sentences(gate.text + delta, self.config.reply_sentences)
+                            ended = replycheck.end_of_sentences(gate.text + delta, self.config.reply_sentences,
+                                                                self.config.reply_letters or None)
                             if ended is not None:
                                 delta = (gate.text + delta)[len(gate.text):ended]
                         shown = gate.feed(delta)

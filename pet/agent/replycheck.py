@@ -139,16 +139,23 @@ def sentences(text: str) -> list[str]:
     return [part for part in _SENTENCE_END.split(text) if part and part.strip()]
 
 
-def end_of_sentences(text: str, count: int) -> int | None:
-    """Where the `count`-th sentence of `text` ends, once a sentence after it
-    has begun; None while `text` holds no more than `count` sentences."""
+#: a Chinese character says about as much as this many Latin letters
+CJK_WEIGHT = 3
+
+
+def end_of_sentences(text: str, count: int, length: int | None = None) -> int | None:
+    """Where the `count`-th sentence of `text` ends (or the first to end past
+    `length` letters, a Chinese character counting CJK_WEIGHT), once a
+    sentence after it has begun; None while `text` holds no more."""
     done, start = 0, 0
     for boundary in _SENTENCE_END.finditer(text):
         if boundary.start() == start and boundary.end() == start:
             continue
         if any(ch.isalnum() for ch in text[start:boundary.start()]):  # "..." ends one sentence, not three
             done += 1
-            if done == count:
+            said = text[:boundary.start()]
+            long = length is not None and len(said) + (CJK_WEIGHT - 1) * cjk_count(said) >= length
+            if done == count or long:
                 return boundary.start() if text[boundary.end():].strip() else None
         start = boundary.end()
     return None
