@@ -108,6 +108,8 @@ def test_recall_questions(message, asks):
     "I'm very sorry, I can only assist with text-based responses.",
     "I'm not sure what you mean. Could you please provide more context or clarify your question?",
     "请提供更多信息，我才能回答。",
+    "抱歉，我没有这个功能。",
+    "Sorry, I don't have that feature.",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None

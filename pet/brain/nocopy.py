@@ -48,6 +48,7 @@ STOCK_PHRASES = (
     "please provide more details",
     "clarify your question",
     "请提供更多信息",
+    "我没有这个功能",
     "有什么可以帮你的吗",
     "有什么我可以帮助你的吗",
     "有什么需要帮助的吗",
