@@ -332,7 +332,7 @@ def test_remember_then_recall(memory_setup):
     assert saved.content == "Saved memory #1: likes green tea"  # whitespace is normalised
 
     found = run(registry, ctx, "recall", query="tea")
-    assert found.content == "#1: likes green tea"
+    assert found.content == "About 'tea', I remember:\n#1: likes green tea"
     assert run(registry, ctx, "recall", query="coffee").content == "No memories match 'coffee'."
 
 
@@ -369,7 +369,7 @@ def test_forget_by_id(memory_setup, what):
     result = run(registry, ctx, "forget", what=what)
     assert result.content == "Forgot memory #1: likes green tea"
     assert run(registry, ctx, "recall", query="green tea").content.startswith("No memories")
-    assert run(registry, ctx, "recall", query="Mochi").content == "#2: has a cat named Mochi"
+    assert run(registry, ctx, "recall", query="Mochi").content == "About 'Mochi', I remember:\n#2: has a cat named Mochi"
 
 
 def test_forget_an_unknown_id_is_an_error(memory_setup):
@@ -385,7 +385,7 @@ def test_forget_by_description(memory_setup):
     run(registry, ctx, "remember", content="生日是五月二十日")
     result = run(registry, ctx, "forget", what="生日")
     assert result.content == "Forgot memory #2: 生日是五月二十日"
-    assert run(registry, ctx, "recall", query="tea").content == "#1: likes green tea"
+    assert run(registry, ctx, "recall", query="tea").content == "About 'tea', I remember:\n#1: likes green tea"
 
 
 def test_forget_picks_the_best_match(memory_setup):

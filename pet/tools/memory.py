@@ -157,7 +157,9 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         found = store.search(ctx.pet_id, query, limit=RECALL_LIMIT)
         if not found:
             return f"关于“{query}”，没有找到记忆。" if ctx.language == "zh" else f"No memories match {query!r}."
-        return "\n".join(f"#{m.id}: {m.content}" for m in found)
+        lines = "\n".join(f"#{m.id}: {m.content}" for m in found)
+        # a lead in the person's language: a reflex shows this result as it is
+        return f"关于“{query}”，我记得：\n{lines}" if ctx.language == "zh" else f"About {query!r}, I remember:\n{lines}"
 
     return [
         Tool.from_function(remember, side_effect=True, reads_outside=False, claim="remember",
