@@ -81,7 +81,7 @@ def test_the_prompt_changes_with_the_stage():
 
 
 def test_an_anniversary_is_mentioned_only_on_its_day():
-    special = "Today is special: an anniversary (100 days together); your greeting has already celebrated it."
+    special = "Today is special: an anniversary (100 days together)."
     assert special in prompt_on_day(100, "en") and special in prompt_on_day(100, "zh")
     assert "Today is special" not in prompt_on_day(99, "en")
     assert "Today is special" not in prompt_on_day(101, "en")

@@ -65,6 +65,7 @@ def test_language(reply, language, wrong):
     ("Good evening!", "good evening", False),
     ("早上好！", "早上好呀～", False),
     ("好累啊，一点都不想动。", "好累啊，一点都不想动", True),
+    ("Double Shift Today, My Feet Are Killing Me", "double shift today, my feet are literally killing me", True),
     ("Tired? Let's take five minutes together.", "I'm a bit tired", False),
     ("Six times seven is 42.", "six times seven?", False),  # the question restated with its answer
     ("你今天开心吗？", "你今天开心吗？", True),

@@ -30,7 +30,7 @@ LANGUAGE_LETTERS = 6
 #: a whole reply with fewer letters ("OK!", "嗯") is not judged for its language
 JUDGED_LETTERS = 3
 #: share of the message's letters a reply must hold, in order, to repeat it…
-ECHO_SIMILARITY = 0.8
+ECHO_SIMILARITY = 0.75
 #: …while adding at most this share of letters of its own
 ECHO_NEW_SHARE = 0.2
 #: similarity (0..1) from which a first sentence, with more after it, is the message again

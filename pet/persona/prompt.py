@@ -157,7 +157,7 @@ def system_prompt_parts(
         # A fact, not a line: the day's greeting (pet.persona.greeting) says the
         # persona's own line, and a small model copies any line it is shown.
         what = f"{anniversary.days} days together" if anniversary.days is not None else f"the date {anniversary.date}"
-        lines.append(f"Today is special: an anniversary ({what}); your greeting has already celebrated it.")
+        lines.append(f"Today is special: an anniversary ({what}).")
     offset = now.strftime("%z")
     volatile = [
         f"Now it is {_WEEKDAYS[now.weekday()]} {now.strftime('%Y-%m-%d %H:%M')} (UTC{offset[:3]}:{offset[3:]})."
