@@ -309,7 +309,8 @@ class EmbeddedChatModel:
     def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
         """Read the start of a coming prompt (the system prompt, the tools and
         the earlier messages) into llama.cpp's cache now, so that the first
-        turn re-reads only what follows it. Returns the tokens read."""
+        turn re-reads only what follows it. What the cache already holds of
+        it is kept. Returns the tokens read."""
         with self._lock:
             llm = self._load()
             template = self.template
@@ -319,12 +320,10 @@ class EmbeddedChatModel:
                 tokens = _tokenize(llm, text)[: self.n_ctx // 2]
                 if self._closing.is_set():
                     return 0
-                llm.reset()
-                llm.eval(tokens)
+                return _read_into_cache(llm, tokens)
             except (RuntimeError, TemplateRenderError) as exc:
                 log.warning("could not warm the embedded model's prompt cache: %s", exc)
                 return 0
-            return len(tokens)
 
     # --- generation ------------------------------------------------------------
 
@@ -418,6 +417,27 @@ def _template_of(llm: "Llama") -> ChatTemplate:
         bos_token=token_text(llm.token_bos()),
         eos_token=token_text(llm.token_eos()),
     )
+
+
+def _read_into_cache(llm: "Llama", tokens: list[int]) -> int:
+    """Evaluate `tokens` into the context, keeping the prefix the cache shares
+    with them (as llama-cpp-python's generate() does); the tokens read."""
+    cached = [int(token) for token in llm._input_ids]
+    shared = 0
+    for old, new in zip(cached, tokens):
+        if old != new:
+            break
+        shared += 1
+    if shared == len(tokens) == len(cached):
+        return 0
+    shared = min(shared, len(tokens) - 1)  # re-read one token at least: fresh logits
+    if shared > 0 and llm._ctx.kv_cache_seq_rm(-1, shared, -1):
+        llm.n_tokens = shared
+    else:
+        llm.reset()
+        shared = 0
+    llm.eval(tokens[shared:])
+    return len(tokens) - shared
 
 
 def _tokenize(llm: "Llama", text: str) -> list[int]:
