@@ -7,9 +7,9 @@ import pytest
 
 from pet.agent import capture
 from pet.app import build
-from pet.brain.scripted import ScriptedModel
+from pet.brain.scripted import ScriptedModel, call
 from pet.config import load_settings
-from pet.events import ToolFinished, ToolStarted
+from pet.events import Completion, ToolFinished, ToolStarted
 from pet.memory.db import open_database
 from pet.memory.store import MemoryStore, PetStore
 from pet.ui.render import apply_event
@@ -116,20 +116,25 @@ def test_a_fact_about_someone_else_does_not_replace_the_persons_own(book):
 
 
 def test_the_turn_shows_a_noted_step_and_undo_takes_it_back():
-    model = ScriptedModel(["Peanuts are off the menu then!", ])
+    # the model asks to remember the fact again, in its own words: no second memory
+    model = ScriptedModel([Completion(text="", tool_calls=(call("remember", content="the person is allergic to peanuts"),)),
+                           "Peanuts are off the menu then!"])
     app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
     conversation = app.current_conversation()
     events = list(app.agent.run(conversation, "I'm allergic to peanuts"))
     started = [e for e in events if isinstance(e, ToolStarted)]
-    assert [e.call.name for e in started] == [capture.STEP]
+    assert [e.call.name for e in started] == [capture.STEP, "remember"]
     finished = [e for e in events if isinstance(e, ToolFinished)]
     assert "I'm allergic to peanuts" in finished[0].result.content
     chat = []
     for event in events:
         apply_event(chat, event, app.tools, "en")
     assert chat[0]["metadata"]["title"] == "📝 noted"
-    # the model was not offered a second remember, and may say it noted it
-    assert "remember" not in [spec.name for spec in model.calls[0].tools]
+    # the tools offered stay the same (the prompt's cached prefix holds); the model's
+    # own remember is answered with what was noted, and stores nothing more
+    assert "remember" in [spec.name for spec in model.calls[0].tools]
+    assert "Already noted from this message: I'm allergic to peanuts" in finished[-1].result.content
+    assert events[-1].text == "Peanuts are off the menu then!"
     [memory] = app.memories.listing(app.agent.pet.id)
     assert memory.source_message_id is not None
 

@@ -405,9 +405,10 @@ class Agent:
                 return
         elif self.config.notes and not text.startswith("/"):
             noted = yield from self._note(turn, text)
-            if noted:  # the pet may say it will keep it; a second copy by the model is not wanted
+            if noted:  # the pet may say it will keep it (a second copy by the model is not
+                # kept: see ToolContext.noted); the tools stay as they were, so the
+                # prompt's cached prefix still holds
                 turn.done.add("remember")
-                specs = [spec for spec in specs if spec.name != "remember"]
         if route is not None and one and route.intent == intents.CHAT:
             trace.reflex = "intent chat"
             specs = []  # small talk: no tool, however it mentions time or memory
@@ -482,6 +483,7 @@ class Agent:
             log.warning("could not note the facts of the message: %s", exc)
             return False
         seconds = time.perf_counter() - started
+        turn.tool_context.noted.extend(fact.record.content for fact in noted)
         for fact in noted:
             call = ToolCall(capture.STEP, {"content": fact.record.content})
             result = ToolResult(call.id, capture.STEP, True, capture.said(fact, turn.language))

@@ -91,6 +91,9 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         content = memory_fact(content)
         if not content:
             raise ToolArgumentError("content is empty: say what to remember", zh="要记住什么呢？内容是空的。")
+        if ctx.noted:  # the message's facts are kept already: a second wording would be a second memory
+            kept = "; ".join(ctx.noted)
+            return f"已经记下了：{kept}" if ctx.language == "zh" else f"Already noted from this message: {kept}"
         if len(content) > MAX_MEMORY_CHARS:
             raise ToolArgumentError(f"content is {len(content)} characters; keep a memory under {MAX_MEMORY_CHARS}",
                                     zh=f"内容有{len(content)}个字符，一条记忆请少于{MAX_MEMORY_CHARS}个字符。")

@@ -39,6 +39,8 @@ class ToolContext:
     #: programs) returned in this conversation lately; the agent appends as
     #: tools finish (provenance of memories, confirmation of side effects)
     tool_output: list[str] = field(default_factory=list)
+    #: facts the person stated in this message that were noted already (pet.agent.capture)
+    noted: list[str] = field(default_factory=list)
 
 
 _JSON_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
