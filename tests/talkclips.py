@@ -31,6 +31,9 @@ UTTERANCES = (
 )
 #: silence before each utterance, and after the last (seconds)
 GAPS = (1.0, 30.0, 45.0, 25.0)
+#: seconds between the starts of two sessions talked side by side: more than
+#: the time an utterance takes to be heard and answered on a quiet machine
+STAGGER = 12.0
 ANSWERS = (
     "It is sunny and warm. Have a lovely day.",
     " ".join([
@@ -106,7 +109,8 @@ def talk_sessions_at_once(home: Path, screenshots: dict[str, Path]) -> dict[str,
     what it raised. The fake microphone plays in real time (about 90 s), so
     two sessions in a row wait twice for nothing. The servers start one after
     the other (each points Gradio's uploads at its own home as it mounts);
-    only the talking runs in two threads."""
+    only the talking runs in two threads, the second STAGGER seconds later so
+    that the two pets never hear, transcribe and answer at the same moment."""
     import threading
     from contextlib import ExitStack
 
@@ -115,17 +119,18 @@ def talk_sessions_at_once(home: Path, screenshots: dict[str, Path]) -> dict[str,
     microphone = conversation_wav(folder)
     outcome: dict[str, TalkResult | BaseException] = {}
 
-    def talk(name: str, app, url: str, password: str | None) -> None:
+    def talk(name: str, app, url: str, password: str | None, delay: float) -> None:
         try:
+            time.sleep(delay)
             outcome[name] = _talk(app, url, microphone, password=password, screenshot=screenshots.get(name))
         except BaseException as error:  # a failed expect, a skip: the test of this session re-raises it
             outcome[name] = error
 
     with ExitStack() as stack:
         threads = []
-        for name, lan in (("desktop", False), ("phone", True)):
+        for delay, (name, lan) in zip((0.0, STAGGER), (("desktop", False), ("phone", True))):
             app, url, password = stack.enter_context(_served_pet(lan, home / f"{name}-home"))
-            threads.append(threading.Thread(target=talk, args=(name, app, url, password), name=f"talk-{name}"))
+            threads.append(threading.Thread(target=talk, args=(name, app, url, password, delay), name=f"talk-{name}"))
         for thread in threads:
             thread.start()
         for thread in threads:
