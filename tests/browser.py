@@ -37,3 +37,11 @@ def chromium(extra_args: Sequence[str] = ()) -> Iterator:
             yield browser
         finally:
             browser.close()
+
+
+def close_pages(browser) -> None:
+    """Close every page the test opened in a browser shared by the module:
+    the next test starts with none, and no open page's streams hold its
+    server's shutdown (uvicorn waits for them up to its graceful timeout)."""
+    for context in list(browser.contexts):
+        context.close()

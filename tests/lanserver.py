@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from serving import stop_server
 
 from pet.api.server import RunningServer, start_in_thread
 from pet.app import App, build
@@ -70,5 +71,5 @@ def lan_pet(
     try:
         yield LanPet(app, server, model)
     finally:
-        server.stop()
+        stop_server(server)
         app.close()

@@ -17,8 +17,10 @@ last well past the 45 s gap (a 45 s answer had ended before the third came).
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 from browser import chromium
@@ -31,6 +33,9 @@ UTTERANCES = (
 )
 #: silence before each utterance, and after the last (seconds)
 GAPS = (1.0, 30.0, 45.0, 25.0)
+#: seconds between the starts of two sessions talked side by side: more than
+#: the time an utterance takes to be heard and answered on a quiet machine
+STAGGER = 12.0
 ANSWERS = (
     "It is sunny and warm. Have a lovely day.",
     " ".join([
@@ -105,25 +110,73 @@ class TalkResult:
 
 def talk_session(home: Path, *, lan: bool = False, screenshot: Path | None = None) -> TalkResult:
     """Serve a pet (scripted answers) and talk to it hands-free through the fake microphone."""
-    from pet.brain.scripted import ScriptedModel
+    folder = home / "talk-clips"
+    folder.mkdir(parents=True, exist_ok=True)
+    microphone = conversation_wav(folder)
+    with _served_pet(lan) as (app, url, password):
+        return _talk(app, url, microphone, password=password, screenshot=screenshot)
+
+
+def talk_sessions_at_once(home: Path, screenshots: dict[str, Path]) -> dict[str, TalkResult | BaseException]:
+    """The desktop session and the phone-over-the-LAN session of `talk_session`
+    side by side, each with its own pet, home and browser; what each gave, or
+    what it raised. The fake microphone plays in real time (about 90 s), so
+    two sessions in a row wait twice for nothing. The servers start one after
+    the other (each points Gradio's uploads at its own home as it mounts);
+    only the talking runs in two threads, the second STAGGER seconds later so
+    that the two pets never hear, transcribe and answer at the same moment."""
+    import threading
+    from contextlib import ExitStack
 
     folder = home / "talk-clips"
     folder.mkdir(parents=True, exist_ok=True)
     microphone = conversation_wav(folder)
+    outcome: dict[str, TalkResult | BaseException] = {}
+
+    def talk(name: str, app, url: str, password: str | None, delay: float) -> None:
+        try:
+            time.sleep(delay)
+            outcome[name] = _talk(app, url, microphone, password=password, screenshot=screenshots.get(name))
+        except BaseException as error:  # a failed expect, a skip: the test of this session re-raises it
+            outcome[name] = error
+
+    with ExitStack() as stack:
+        threads = []
+        for delay, (name, lan) in zip((0.0, STAGGER), (("desktop", False), ("phone", True))):
+            app, url, password = stack.enter_context(_served_pet(lan, home / f"{name}-home"))
+            threads.append(threading.Thread(target=talk, args=(name, app, url, password, delay), name=f"talk-{name}"))
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    return outcome
+
+
+@contextmanager
+def _served_pet(lan: bool, home: Path | None = None) -> Iterator[tuple]:
+    """A pet with the scripted ANSWERS on 127.0.0.1: (app, url, password or None)."""
+    from pet.brain.scripted import ScriptedModel
+
     model = ScriptedModel(list(ANSWERS))
     if lan:
         from lanserver import PASSWORD, lan_pet
 
-        with lan_pet(model) as pet:
-            return _talk(pet.app, pet.url, microphone, password=PASSWORD, screenshot=screenshot)
+        with lan_pet(model, home=home) as pet:
+            yield pet.app, pet.url, PASSWORD
+        return
     from pet.api.server import start_in_thread
     from pet.app import build
     from pet.config import load_settings
 
-    app = build(load_settings({"reflexes": False}), brain=model, scheduler="off")
-    server = start_in_thread(app, port=0)
+    flags: dict = {"reflexes": False} if home is None else {"reflexes": False, "home": str(home)}
+    app = build(load_settings(flags), brain=model, scheduler="off")
     try:
-        return _talk(app, server.url, microphone, screenshot=screenshot)
+        server = start_in_thread(app, port=0)
+    except BaseException:
+        app.close()
+        raise
+    try:
+        yield app, server.url, None
     finally:
         server.stop()
         app.close()

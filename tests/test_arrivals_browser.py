@@ -11,7 +11,7 @@ import datetime as dt
 import re
 
 import pytest
-from browser import ARTIFACTS, chromium
+from browser import ARTIFACTS, chromium, close_pages
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -36,21 +36,24 @@ window.Notification = class {
 TOASTS = "[data-testid='pet-toast']"  # the page's own toasts (Gradio's are titled "Info")
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for the module; each test opens its own contexts (pages)."""
+    with chromium() as launched:
+        yield launched
+
+
 @pytest.fixture
-def pet():
+def pet(browser):
+    """A pet of its own for each test; the test's pages close before its server stops."""
     app = build(load_settings({"reflexes": False}), brain=ScriptedModel([]), scheduler="on")
     server = start_in_thread(app, port=0)
     try:
         yield app, server.url
     finally:
+        close_pages(browser)
         server.stop()
         app.close()
-
-
-@pytest.fixture
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 def remind_in(app, pet_id: int, seconds: float, text: str) -> None:

@@ -16,6 +16,7 @@ import urllib.request
 
 import pytest
 from fakeserver import BadChunk, DieMidStream, FakeOpenAIServer, Garbage, Hang, Status, Text
+from serving import stop_server
 
 from pet.agent.guards import fallback_line
 from pet.api.server import start_in_thread
@@ -78,8 +79,8 @@ def served():
 
     yield start
     for app, server, client in running:
-        client.close()  # its heartbeat stream would hold the server's shutdown
-        server.stop()
+        stop_server(server)  # first: the server ends the client's heartbeat stream, so it closes at once
+        client.close()
         app.close()
 
 

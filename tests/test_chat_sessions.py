@@ -11,7 +11,7 @@ import threading
 import time
 
 import pytest
-from browser import chromium
+from browser import chromium, close_pages
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -36,8 +36,9 @@ def browser():
 
 
 @pytest.fixture
-def serve():
-    """Start the real app on 127.0.0.1 with a brain of the test's choosing."""
+def serve(browser):
+    """Start the real app on 127.0.0.1 with a brain of the test's choosing;
+    the test's pages close before its servers stop."""
     running = []
 
     def start(model, prepare=None):
@@ -49,6 +50,7 @@ def serve():
         return app, server.url
 
     yield start
+    close_pages(browser)
     for app, server in running:
         server.stop()
         app.close()

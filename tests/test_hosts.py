@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import httpx
 import pytest
 from lanserver import PASSWORD, lan_pet
+from serving import stop_server
 from test_auth_routes import PAYLOAD, WEBSOCKET_UPGRADE, concrete, served_routes
 
 from pet.api.hosts import HostCheck, accepted_hosts, split_host_header
@@ -118,7 +119,7 @@ def served(tmp_path_factory):
     try:
         yield app, server, model
     finally:
-        server.stop()
+        stop_server(server)
         app.close()
 
 

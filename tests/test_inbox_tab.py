@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from serving import stop_server
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -70,4 +71,4 @@ def test_the_poll_through_the_page(app):
         assert "Cancelled" in client.predict(f"#{record.id}", api_name="/reminder_cancel")
         assert app.reminders.pending(app.pet.id) == []
     finally:
-        server.stop()
+        stop_server(server)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from serving import stop_server
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -123,7 +124,7 @@ def test_the_tab_works_through_gradio_client(app):
         exported = json.loads(open(path, encoding="utf-8").read())
         assert {row["content"] for row in exported["tables"]["memories"]} >= {"likes jasmine tea", "家里的猫叫年糕"}
     finally:
-        server.stop()
+        stop_server(server)
 
 
 def test_an_import_while_running_brings_in_pets_and_reminder_jobs(tmp_path, monkeypatch):

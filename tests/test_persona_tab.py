@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from serving import stop_server
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -114,7 +115,7 @@ def test_switching_pets_through_the_page(app):
         prompt = client.predict(*PersonaPanel(app).fields(page), "en", api_name="/persona_preview")
         assert "You are Doudou" in prompt
     finally:
-        server.stop()
+        stop_server(server)
 
 
 def test_a_card_whose_persona_cannot_be_saved_leaves_no_pet(app, tmp_path, monkeypatch):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import ARTIFACTS, chromium
+from browser import ARTIFACTS, chromium, close_pages
 from lanserver import PASSWORD, lan_pet
 
 from pet.api.lan import phone_urls
@@ -19,10 +19,17 @@ PHONE = {"width": 390, "height": 844}
 REPLY = "Snap snap! Hello, I'm Xiaoqian. Nice to meet you on the phone."
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="module")
+def shared_browser():
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+def browser(shared_browser):
+    """The module's Chromium; the pages a test opened close after it."""
+    yield shared_browser
+    close_pages(shared_browser)
 
 
 def test_a_phone_signs_in_chats_and_sees_the_reply(browser):

@@ -4,6 +4,7 @@ against the app served on 127.0.0.1."""
 from __future__ import annotations
 
 import pytest
+from serving import stop_server
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -137,4 +138,4 @@ def test_the_tab_works_through_gradio_client(app, model, pets):
         assert app.memories.listing(second) == []
         assert "stopping" in client.predict(api_name="/pond_stop")
     finally:
-        server.stop()
+        stop_server(server)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gradio as gr
 import pytest
+from serving import stop_server
 
 from pet.app import build
 from pet.brain.scripted import ScriptedModel
@@ -57,7 +58,7 @@ def test_the_page_gets_the_clear_message(app):
             client.predict(LONG_SEARCH, "all", api_name="/memory_list")
         table = client.predict("oolong", "all", api_name="/memory_list")
     finally:
-        server.stop()
+        stop_server(server)
     _shows_no_sql(str(caught.value))
     assert "try fewer or shorter words" in str(caught.value)
     assert [row[1] for row in table["data"]] == ["likes oolong tea"]

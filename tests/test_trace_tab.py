@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from serving import stop_server
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -71,5 +72,5 @@ def test_the_tab_in_the_served_page_matches_the_debug_route(pet_home):
         )
         assert whole == debug
     finally:
-        server.stop()
+        stop_server(server)
         application.close()

@@ -9,6 +9,7 @@ import sys
 import urllib.request
 
 import pytest
+from serving import stop_server
 
 from pet.api.server import make_server, start_in_thread
 from pet.app import build
@@ -44,7 +45,7 @@ def served():
 
     yield start
     for app, server in running:
-        server.stop()
+        stop_server(server)
         app.close()
 
 

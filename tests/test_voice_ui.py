@@ -10,6 +10,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from serving import stop_server
 from speechclips import ENGLISH_QUESTION, espeak_clip
 
 from pet.api.server import start_in_thread
@@ -38,7 +39,7 @@ def served():
 
     yield start
     for app, server in running:
-        server.stop()
+        stop_server(server)
         app.close()
 
 
