@@ -390,6 +390,13 @@ def history_budget(settings: Settings, tier: str) -> int:
     return settings.history_tokens
 
 
+def reply_sentences(settings: Settings, tier: str) -> int:
+    """The sentence cap on a reply (see Settings.reply_sentences)."""
+    if settings.reply_sentences >= 0:
+        return settings.reply_sentences
+    return AgentConfig.reply_sentences if tier == "embedded" else 0
+
+
 def build(
     settings: Settings,
     *,
@@ -429,6 +436,7 @@ def build(
         history_messages=settings.history_messages,
         recall_limit=settings.recall_limit,
         memory_tokens=settings.memory_tokens,
+        reply_sentences=reply_sentences(settings, choice.tier),
         reflexes=settings.reflexes,
         greeting=settings.greeting,
         confirm_side_effects=confirms_every_side_effect(settings.confirm_tools, settings.lan),

@@ -70,6 +70,10 @@ class Settings:
     #: estimated tokens of memories in the prompt, pinned and recalled together:
     #: pinned ones always go in, recalled ones while they fit
     memory_tokens: int = 600
+    #: a reply in prose ends after this many sentences (0: no limit); -1 means
+    #: 4 on the embedded brain, whose small models otherwise write essays, and
+    #: no limit on a server model, which can tell a long story when asked
+    reply_sentences: int = -1
     #: folder for the pet's files (todo.md, calendar.ics); empty means <home>/workspace
     workspace: str = ""
     #: precise local intents ("remember that …", "/todo …") handled without the model

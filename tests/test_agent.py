@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from typing import Iterator, Sequence
 
 import pytest
 
-from pet.app import build
+from pet.app import build, reply_sentences
 from pet.brain.scripted import ScriptedModel, ScriptExhausted, call
 from pet.config import load_settings
 from pet.errors import BrainUnavailable
@@ -485,7 +484,7 @@ def test_a_reply_ends_after_its_sentences_and_the_rest_is_not_generated():
                 yield TextDelta(word + " ")
             yield Completion(text="never reached")
 
-    app = make_app(Talkative())
+    app = make_app(Talkative(), reply_sentences=4)
     events = run(app, "I'm so tired")
     reply = next(e for e in events if isinstance(e, Reply))
     assert reply.text == "Oh no. Poor you. Rest now. Tea helps."
@@ -493,9 +492,13 @@ def test_a_reply_ends_after_its_sentences_and_the_rest_is_not_generated():
     assert pieces[-1] == "Here"  # the stream was closed at the fifth sentence's first word
 
 
-def test_a_limit_of_zero_lets_the_reply_run_on():
+def test_a_server_brain_may_run_on_and_the_embedded_brain_is_kept_brief():
     model = ScriptedModel(["One. Two. Three. Four. Five. Six."])
-    app = make_app(model)
-    app.agent.config = dataclasses.replace(app.agent.config, reply_sentences=0)
+    app = make_app(model)  # a brain given by the caller, like a server model: no limit by default
     reply = next(e for e in run(app, "count for me") if isinstance(e, Reply))
     assert reply.text == "One. Two. Three. Four. Five. Six."
+
+    assert reply_sentences(load_settings({}), "embedded") == 4
+    assert reply_sentences(load_settings({}), "server") == 0
+    assert reply_sentences(load_settings({"reply_sentences": 0}), "embedded") == 0
+    assert reply_sentences(load_settings({"reply_sentences": 2}), "server") == 2
