@@ -8,6 +8,7 @@ import datetime as dt
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -287,6 +288,27 @@ class App:
         runtime = self.runtime(pet_id) if pet_id is not None else self.first_pet()
         return runtime, self.latest_conversation(runtime.record.id)
 
+    def warm_ahead(self, runtime: PetRuntime | None = None, conversation: int | None = None,
+                   unspoken: str | None = None) -> None:
+        """In a thread: a brain that caches its prompt's prefix (the embedded
+        one) reads the stable start of the conversation's prompt before the
+        person writes (Agent.warm), in the language last spoken there, else
+        `unspoken`. The current pet's current conversation by default."""
+        def warm() -> None:
+            try:
+                nonlocal runtime, conversation
+                if runtime is None or conversation is None:
+                    runtime, conversation = self.turn_target()
+                took = time.perf_counter()
+                tokens = runtime.agent.warm(conversation, unspoken=unspoken)
+                if tokens:
+                    log.info("read %d prompt tokens ahead in %.1f s", tokens, time.perf_counter() - took)
+            except Exception as exc:  # a cache warm-up never stops the pet
+                log.warning("prompt warm-up failed: %s", exc)
+
+        if getattr(self.brain.model, "reuses_prompt_prefix", False):
+            threading.Thread(target=warm, name="prompt-warm-up", daemon=True).start()
+
     def turn_target(self) -> tuple[PetRuntime, int]:
         """The current pet and its current conversation, taken together so a
         pet switch in between cannot pair one pet's agent with another's chat."""
@@ -437,6 +459,7 @@ def build(
         recall_limit=settings.recall_limit,
         memory_tokens=settings.memory_tokens,
         reply_sentences=reply_sentences(settings, choice.tier),
+        wording_seconds=0.0 if choice.tier == "embedded" else AgentConfig.wording_seconds,
         reflexes=settings.reflexes,
         greeting=settings.greeting,
         confirm_side_effects=confirms_every_side_effect(settings.confirm_tools, settings.lan),

@@ -8,14 +8,11 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from pet import __version__
 from pet.config import BRAINS, EMBEDDED_MODELS, Settings, load_settings
 from pet.errors import PetError, StorageError
-
-if TYPE_CHECKING:
-    from pet.app import App
 
 log = logging.getLogger(__name__)
 
@@ -285,24 +282,6 @@ def _setup_logging(settings: Settings, command: str | None = None, *, level_aske
                   to_file=command not in ("doctor", "export", "import"))
 
 
-def _warm_in_background(app: "App") -> None:
-    """The embedded model reads the stable start of the pet's prompt while the
-    person opens the page, so the first reply does not wait for it."""
-    import threading
-
-    def warm() -> None:
-        try:
-            runtime, conversation = app.turn_target()
-            took = time.perf_counter()
-            tokens = runtime.agent.warm(conversation)
-            if tokens:
-                log.info("read %d prompt tokens ahead in %.1f s", tokens, time.perf_counter() - took)
-        except Exception as exc:  # a cache warm-up never stops the pet
-            log.warning("prompt warm-up failed: %s", exc)
-
-    threading.Thread(target=warm, name="prompt-warm-up", daemon=True).start()
-
-
 def run(settings: Settings) -> int:
     started = time.perf_counter()
     from pet.api.server import bind_host, check_port
@@ -318,7 +297,7 @@ def run(settings: Settings) -> int:
     from pet.api.server import start_in_thread
 
     running = start_in_thread(app)
-    _warm_in_background(app)
+    app.warm_ahead()  # the embedded model reads the start of its prompt while the page opens
     print(f"chat:        {running.url}  (ready in {time.perf_counter() - started:.1f} s; Ctrl+C stops)")
     if running.access is not None:
         from pet.api.lan import print_lan_banner

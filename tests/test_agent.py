@@ -143,6 +143,30 @@ def test_same_call_three_times_stops_the_loop():
     assert "round in circles" in events[-1].text
 
 
+def test_a_brain_that_withholds_tools_is_shown_them_all_and_told_which_it_may_call():
+    """The embedded brain keeps its cached prompt when a step may call no
+    tool: every tool stays in view, and `may_call` says which can be called."""
+
+    class Withholding(ScriptedModel):
+        withholds_tools = True
+
+        def __init__(self, answers):
+            super().__init__(answers)
+            self.limits: list = []
+
+        def stream(self, messages, tools=(), *, may_call=None, **options):
+            self.limits.append(may_call)
+            return super().stream(messages, tools, **options)
+
+    remember = call("remember", content="I like green tea")
+    model = Withholding([Completion("", (remember,)), Completion("", (remember,)), "Noted, green tea it is!"])
+    app = make_app(model, max_model_calls=8)
+    run(app, "Remember that I like green tea.")
+    every = tuple(spec.name for spec in app.agent.tools.specs())
+    assert [tuple(t.name for t in c.tools) for c in model.calls] == [every] * 3
+    assert model.limits == [None, None, []]  # after the repeat: every tool in view, none to call
+
+
 def test_a_call_asked_for_again_is_not_run_twice_and_the_model_words_the_reply_without_tools():
     remember = call("remember", content="I like green tea")
     model = ScriptedModel([Completion("", (remember,)), Completion("", (remember,)), "Noted, green tea it is!"])
@@ -466,6 +490,21 @@ def test_the_warmed_prefix_is_the_next_turns_own_in_the_language_last_spoken(sai
     run(app, asked, conversation)
     sent = model.calls[-1].messages
     assert [m.content for m in sent[:len(warmed)]] == [m.content for m in warmed]
+
+
+def test_before_anything_is_said_the_warm_up_reads_the_browsers_language_if_the_pet_speaks_it():
+    model = _Warmable()
+    app = make_app(model)  # the default pet speaks Chinese first, and English
+    conversation = app.current_conversation()
+    app.agent.warm(conversation, unspoken="en")
+    app.agent.warm(conversation, unspoken="fr")  # not the pet's: its first language
+    app.agent.warm(conversation)
+    (en, _), (fr, _), (default, _) = model.warmed
+    assert en[0].content != default[0].content and fr[0].content == default[0].content
+    # once the person has spoken, their language wins over the browser's
+    app.conversations.append(conversation, Message("user", "我喜欢乌龙茶"))
+    app.agent.warm(conversation, unspoken="en")
+    assert model.warmed[-1][0][0].content == default[0].content
 
 
 def test_a_brain_without_a_prefix_cache_is_not_warmed():

@@ -97,3 +97,17 @@ def test_an_app_closes_the_model_it_made_but_not_one_it_was_given(pet_home):
     model = made.brain.model
     made.close()
     assert model._closing.is_set()
+
+
+def test_the_embedded_brain_keeps_replies_brief_and_reflex_results_plain(pet_home):
+    """Its wording of a reflex's result came late on 2 cores every time, and
+    its prompt (no tools) evicted the conversation's from the cache; a server
+    model words results and may tell a long story."""
+    embedded = build(load_settings({"brain": "embedded"}), scheduler="off")
+    server = build(load_settings({"brain": "server", "base_url": closed_port_url()}), scheduler="off")
+    try:
+        assert embedded.agent.config.wording_seconds == 0 and embedded.agent.config.reply_sentences == 4
+        assert server.agent.config.wording_seconds > 0 and server.agent.config.reply_sentences == 0
+    finally:
+        embedded.close()
+        server.close()

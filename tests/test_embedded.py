@@ -303,3 +303,26 @@ def test_a_reply_with_an_echo_run_of_two_repeats_no_two_tokens_of_the_message(mo
     held = model.complete(messages, max_tokens=40, temperature=0.0, avoid_copies=True, echo_run=2)
     assert held.text.strip()
     assert not (pairs(held.text) & pairs(said)), held.text
+
+
+@pytest.mark.slow
+def test_tools_it_may_not_call_stay_in_the_prompt_so_the_cache_holds(model):
+    asked = [SYSTEM, Message("user", "Remember that my cat is called Tom. Use the remember tool.")]
+    model.warm([SYSTEM], TOOLS)
+    warmed = list(model._llm._input_ids)
+    # may call none: prose, however the message asks for a tool, read after the warmed tools
+    talk = model.complete(asked, TOOLS, max_tokens=SHORT, may_call=[])
+    assert not talk.tool_calls and talk.text.strip()
+    assert not talk.text.lstrip().startswith(("<", "{"))
+    after = list(model._llm._input_ids)
+    assert after[: len(warmed) - 2] == warmed[: len(warmed) - 2]
+    # may call one: a forced call is that one, though both are shown
+    call = model.complete([SYSTEM, Message("user", "Remember that my cat is called Tom.")], TOOLS,
+                          force_tool=True, may_call=["get_current_time"])
+    assert [c.name for c in call.tool_calls] == ["get_current_time"]
+    with pytest.raises(ValueError):
+        model.complete(asked, TOOLS, force_tool=True, may_call=[])
+    # without tools in view the prompt differs before the message: the warmed part is read again
+    model.complete(asked, (), max_tokens=2)
+    shared = next((i for i, (a, b) in enumerate(zip(warmed, model._llm._input_ids, strict=False)) if a != b), 0)
+    assert shared < len(warmed) // 2

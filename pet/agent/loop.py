@@ -78,7 +78,9 @@ class AgentConfig:
     memory_tokens: int = 600
     reflexes: bool = True
     #: how long a reflex's plain result waits for the model's wording in
-    #: character; a later wording is dropped and stopped
+    #: character; a later wording is dropped and stopped; 0: no wording (the
+    #: embedded brain: on 2 cores its wording was always late, and its prompt,
+    #: without the tools, pushed the conversation's out of llama.cpp's cache)
     wording_seconds: float = 1.5
     #: the first message of a local day gets a greeting first
     greeting: bool = True
@@ -315,10 +317,11 @@ class Agent:
 
     # -- the turn -----------------------------------------------------------
 
-    def warm(self, conversation_id: int, language: str | None = None) -> int:
+    def warm(self, conversation_id: int, language: str | None = None, *, unspoken: str | None = None) -> int:
         """Let a brain that caches the prompt's prefix read this conversation's
         prompt, up to where a new message's part begins, before the person
-        writes: in `language`, else the one last spoken here. Returns the
+        writes: in `language`, else the one last spoken here, else `unspoken`
+        (the browser's language, say), else the pet's first. Returns the
         tokens read (0: nothing to do)."""
         warm = getattr(self.brain, "warm", None)
         if warm is None or not getattr(self.brain, "reuses_prompt_prefix", False):
@@ -327,7 +330,8 @@ class Agent:
         context = build_context(
             persona=self.persona, pet_id=self.pet.id, adopted=self.pet.adopted_on,
             # the next message most likely speaks as the last did: the examples and rules match it
-            conversation_id=conversation_id, text="", language=language or self._last_language(conversation_id),
+            conversation_id=conversation_id, text="",
+            language=language or self._last_language(conversation_id, unspoken),
             now=self.clock().astimezone(self.persona.zone()), history=self.conversations,
             memories=self.memories, history_messages=self.config.history_messages,
             recall_limit=self.config.recall_limit, memory_tokens=self.config.memory_tokens,
@@ -458,9 +462,11 @@ class Agent:
             return None
         forced = "force_tool" in inspect.signature(self.brain.complete).parameters
         record = turn.trace.model_call(0, turn.messages, [spec.name for spec in specs], purpose="slots")
+        offered, limits = self._shown_tools(specs)
         try:
             if forced:
-                completion = self.brain.complete(turn.messages, specs, force_tool=True)  # type: ignore[call-arg]
+                completion = self.brain.complete(turn.messages, offered, force_tool=True,  # type: ignore[call-arg]
+                                                 **limits)
             else:
                 completion = self.brain.complete(turn.messages, specs)
         except BrainError as exc:
@@ -469,6 +475,20 @@ class Agent:
         step_finished(record, completion)
         calls = [call for call in completion.tool_calls if call.name == specs[0].name and not call.error]
         return calls[0] if calls else None
+
+    def _shown_tools(self, specs: list) -> tuple[list, dict[str, Any]]:
+        """The tools to put in the prompt, and the keywords that let the model
+        call only `specs` of them. A brain that caches its prompt's prefix and
+        can withhold tools (the embedded one) is shown every tool every time:
+        a turn offering fewer, or none, would otherwise change the prompt
+        before the conversation's history and have it all read again (~1,500
+        tokens, half a minute on a busy 2-core machine), twice."""
+        if not getattr(self.brain, "withholds_tools", False):
+            return specs, {}
+        every = self.tools.specs()
+        if [spec.name for spec in specs] == [spec.name for spec in every]:
+            return every, {}
+        return every, {"may_call": [spec.name for spec in specs]}
 
     def _note(self, turn: _Turn, text: str) -> Generator[Event, None, bool]:
         """Keep the facts the message states about the person, each shown as a
@@ -501,14 +521,15 @@ class Agent:
             return detect_language(text, default=self.persona.languages[0])
         return detect_language(_without_command(text), default=self._last_language(conversation_id))
 
-    def _last_language(self, conversation_id: int) -> str:
-        """The language of the person's last message here (the pet's first language before any)."""
+    def _last_language(self, conversation_id: int, unspoken: str | None = None) -> str:
+        """The language of the person's last message here (before any:
+        `unspoken` if the pet speaks it, else the pet's first language)."""
         recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
         for stored in reversed(recent):
             words = _without_command(stored.message.content)
             if stored.message.role == "user" and detect_language(words, default="") in ("zh", "en"):
                 return detect_language(words)
-        return self.persona.languages[0]
+        return unspoken if unspoken in self.persona.languages else self.persona.languages[0]
 
     def _greeting(self, now: dt.datetime, language: str, message_id: int) -> str | None:
         """The day's greeting when this is the person's first message of the
@@ -564,7 +585,8 @@ class Agent:
             completion: Completion | None = None
             started = time.perf_counter()
             record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
-            stream = self.brain.stream(turn.messages, specs, **copies)
+            offered, limits = self._shown_tools(specs)
+            stream = self.brain.stream(turn.messages, offered, **copies, **limits)
             try:
                 for part in stream:
                     if isinstance(part, TextDelta):
@@ -805,7 +827,7 @@ class Agent:
         `config.wording_seconds` (nobody waits for a nicety), fails, rambles, answers in
         another language, drops or invents a fact (a number, time or #id), or
         claims more than was done."""
-        if "\n" in template:  # lists read better as they are
+        if "\n" in template or self.config.wording_seconds <= 0:  # lists read better as they are
             return None
         system = turn.messages[0].content + "\n\n" + WORDING_NOTE.format(result=template)
         # The person's words; the tool call and result were appended after them.

@@ -103,6 +103,10 @@ class EmbeddedChatModel:
     reuses_prompt_prefix = True
     #: `stream(avoid_copies=True, echo_run=N)` keeps a reply in prose from copying its prompt (pet.brain.nocopy)
     avoids_copies = True
+    #: `stream(tools, may_call=[names])` shows every tool in the prompt but
+    #: lets the model call only those (none: it talks), so a turn that may call
+    #: fewer tools reads the same prompt and keeps llama.cpp's cached prefix
+    withholds_tools = True
 
     def __init__(
         self,
@@ -134,6 +138,8 @@ class EmbeddedChatModel:
         # Set by close(): a generation stops at its next token, and no new one starts.
         self._closing = threading.Event()
         self._grammars: dict[str, _Grammars | None] = {}
+        self._prose: "LlamaGrammar | None" = None
+        self._prose_tried = False
         # One seed per call, drawn from a seeded sequence: runs are
         # reproducible, yet the same question need not get the same answer.
         self._seeds = random.Random(seed)
@@ -259,10 +265,11 @@ class EmbeddedChatModel:
         force_tool: bool = False,
         avoid_copies: bool = False,
         echo_run: int = 0,
+        may_call: Sequence[str] | None = None,
     ) -> Completion:
         return complete_from_stream(
             self.stream(messages, tools, max_tokens=max_tokens, temperature=temperature, force_tool=force_tool,
-                        avoid_copies=avoid_copies, echo_run=echo_run)
+                        avoid_copies=avoid_copies, echo_run=echo_run, may_call=may_call)
         )
 
     def stream(
@@ -275,14 +282,18 @@ class EmbeddedChatModel:
         force_tool: bool = False,
         avoid_copies: bool = False,
         echo_run: int = 0,
+        may_call: Sequence[str] | None = None,
     ) -> Iterator[StreamPart]:
         """Stream a reply. With `force_tool` (and tools) the answer is always a tool call.
+        With `may_call` every tool is still in the prompt, but only the ones
+        it names can be called (an empty list: the answer is prose).
         With `avoid_copies` a reply in prose copies no run of the system
         prompt or of an assistant's stock phrases, and with `echo_run` (at
         least 2) no run of that many tokens of the person's last message
         (pet.brain.nocopy); a tool call may still quote them."""
-        if force_tool and not tools:
-            raise ValueError("force_tool needs at least one tool")
+        callable_ = list(tools) if may_call is None else [t for t in tools if t.name in set(may_call)]
+        if force_tool and not callable_:
+            raise ValueError("force_tool needs at least one tool it may call")
         with self._lock:
             llm = self._load()
             budget = min(max_tokens or self.max_tokens, self.n_ctx // 2)
@@ -298,13 +309,15 @@ class EmbeddedChatModel:
                 raise BrainResponseError(f"The embedded model could not read the conversation: {exc}") from exc
             llm.set_seed(self._seeds.randrange(2**31))
             grammar = None
-            if tools:
-                grammars = self._grammars_for(llm, tools)
+            if callable_:
+                grammars = self._grammars_for(llm, callable_)
                 if grammars is not None:
                     grammar = grammars.call if force_tool else grammars.either
+            elif tools:  # shown, none callable: prose from the first token, as with a choice made to talk
+                grammar = self._prose_grammar(llm)
             temp = DEFAULT_TEMPERATURE if temperature is None else temperature
             ban = _copy_ban(llm, messages, len(prompt_tokens), echo_run) if avoid_copies or echo_run else None
-            yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(tools), ban)
+            yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(callable_), ban)
 
     def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
         """Read the start of a coming prompt (the system prompt, the tools and
@@ -341,7 +354,8 @@ class EmbeddedChatModel:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         text = ""
         emitted = 0  # characters of `text` already yielded as TextDelta
-        calling: bool | None = None if tools_offered else False
+        # a grammar (the prose-only one included) is dropped once the first words show the choice
+        calling: bool | None = None if tools_offered or grammar is not None else False
         finish_reason = "length"
         generated: list[int] = []
         # the ban is for prose: a tool call may quote the message ("remember …")
@@ -381,6 +395,21 @@ class EmbeddedChatModel:
         if len(text) > emitted:
             yield TextDelta(text[emitted:])
         yield Completion(text=text, finish_reason=finish_reason, usage=usage)
+
+    def _prose_grammar(self, llm: "Llama") -> "LlamaGrammar | None":
+        """The grammar of prose alone (compiled once); None if it does not compile."""
+        if not self._prose_tried:
+            from llama_cpp import LlamaGrammar
+
+            self._prose_tried = True
+            source = f"root ::= {_PROSE_RULE}\n{_PROSE_GBNF}"
+            try:
+                _check_grammar(llm, source)
+                self._prose = LlamaGrammar.from_string(source, verbose=False)
+            except Exception as exc:
+                log.warning("Could not build the prose grammar (%s); a tool-less answer is not held to prose.", exc)
+                self._prose = None
+        return self._prose
 
     def _grammars_for(self, llm: "Llama", tools: Sequence[ToolSpec]) -> _Grammars | None:
         """Compiled grammars for this tool set, cached; None if they do not compile."""

@@ -1,6 +1,7 @@
 """Time to first token, turn by turn, for one rung of the embedded ladder.
 
     python tests/bench/ladder.py --rung small --threads 1 [--layout current|volatile-last] [--warm]
+    python tests/bench/ladder.py --rung small --layout volatile-last --warm --reflexes [--withhold off]
 
 Runs a short conversation (5 turns, reflexes off) through the whole pet with
 the real persona prompt and tools, on a clock that moves a minute per turn
@@ -14,6 +15,12 @@ brain); `volatile-last` (what the embedded brain asks for) puts its volatile
 end, the time and the recalled memories, in a system message just before
 the new message, so that llama.cpp's prefix cache covers the rest. Timings
 on a shared machine are noisy: the load average is printed with each run.
+
+`--reflexes` runs the turns as the app does, through the intent router: small
+talk may call no tool, and a time question between the turns is answered by
+code. `--withhold off` then shows the model no tools on a step that may call
+none (as before 2026-12-01's second session) instead of every tool with
+none callable, to compare what that costs the next turn.
 """
 
 from __future__ import annotations
@@ -37,15 +44,18 @@ TURNS = [
     "周末我想去公园散步，你觉得呢？",
     "给我讲个简短的笑话吧。",
 ]
+#: with --reflexes: a question answered by code, between the third and fourth turn
+REFLEX_TURN = (3, "现在几点了？")
 MEMORIES = ["主人养了一只叫Tom的猫", "主人喜欢喝绿茶", "主人晚上11点以后写代码", "主人住在杭州"]
 
 
 class Timed:
     """Wraps the embedded model: times each call's first part and its end."""
 
-    def __init__(self, model, layout: str):
+    def __init__(self, model, layout: str, withhold: bool = True):
         self.model = model
         self.label = model.label
+        self.withholds_tools = withhold and getattr(model, "withholds_tools", False)
         # the agent puts the time and the memories late for a brain that says so
         self.reuses_prompt_prefix = layout == "volatile-last"
         self.calls: list[dict] = []
@@ -89,6 +99,8 @@ def main() -> None:
                         help="where joined models are kept between runs")
     parser.add_argument("--warm", action="store_true",
                         help="read the prompt's stable start before turn 1, as `run` does at start")
+    parser.add_argument("--reflexes", action="store_true", help="route the turns as the app does (see above)")
+    parser.add_argument("--withhold", choices=("on", "off"), default="on")
     args = parser.parse_args()
     os.environ["PET_HOME"] = tempfile.mkdtemp(prefix="pet-bench-")
 
@@ -103,10 +115,10 @@ def main() -> None:
     started = time.perf_counter()
     model.load()
     load_s = time.perf_counter() - started
-    timed = Timed(model, args.layout)
+    timed = Timed(model, args.layout, args.withhold == "on")
     minute = [0]
     base = dt.datetime(2026, 12, 1, 20, 0, tzinfo=dt.UTC)
-    app = build(load_settings({"reflexes": False}), brain=timed, clock=lambda: base + dt.timedelta(minutes=minute[0]),
+    app = build(load_settings({"reflexes": args.reflexes}), brain=timed, clock=lambda: base + dt.timedelta(minutes=minute[0]),
                 scheduler="off")
     pet_id = app.pet.id
     for fact in MEMORIES:
@@ -115,17 +127,24 @@ def main() -> None:
     if args.warm:
         started = time.perf_counter()
         print(f"warm-up: {app.agent.warm(conversation)} tokens read in {time.perf_counter() - started:.2f} s")
-    print(f"{rung.label}, {args.threads} thread(s), layout {args.layout}; load {load_s:.2f} s; "
+    print(f"{rung.label}, {args.threads} thread(s), layout {args.layout}, reflexes {args.reflexes}, "
+          f"withhold {args.withhold}; load {load_s:.2f} s; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {time.strftime('%H:%M UTC', time.gmtime())}")
     turns = []
-    for i, text in enumerate(TURNS, 1):
-        minute[0] = i
+    said = list(enumerate(TURNS, 1))
+    if args.reflexes:
+        said.insert(REFLEX_TURN[0], (0, REFLEX_TURN[1]))
+    for i, text in said:
+        minute[0] += 1
         before = len(timed.calls)
         reply = ""
         for event in app.agent.run(conversation, text):
             if type(event).__name__ == "Reply":
                 reply = event.text
         calls = timed.calls[before:]
+        if not calls:
+            print(f"(no model call) {text} — {reply[:60]!r}", flush=True)
+            continue
         first = calls[0]
         turns.append({"turn": i, **first, "calls": len(calls), "reply": reply})
         print(f"turn {i}: prompt {first['prompt_tokens']} tok, reused {first['reused']}, "
