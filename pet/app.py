@@ -423,10 +423,13 @@ def build(
     settings: Settings,
     *,
     brain: ChatModel | None = None,
+    behaves_as: str | None = None,
     clock: Callable[[], dt.datetime] = system_clock,
     scheduler: str | None = None,
 ) -> App:
-    """Wire the app. `brain` replaces the chosen model (tests, benchmarks).
+    """Wire the app. `brain` replaces the chosen model (tests, benchmarks);
+    `behaves_as` ("embedded", "server") gives it that tier's ways (history
+    budget, reply length, wording), as a benchmark's wrapped model needs.
     `scheduler` ("on", "paused", "off") overrides the setting. With an
     injected `clock` the setting's "on" starts paused: the jobs would fire by
     the real clock, the firing would judge by the injected one."""
@@ -449,7 +452,7 @@ def build(
     summarizer = HistorySummarizer(
         choice.model,
         SummaryStore(db),
-        budget_tokens=history_budget(settings, choice.tier),
+        budget_tokens=history_budget(settings, behaves_as or choice.tier),
         max_messages=settings.history_messages,
     )
     config = AgentConfig(
@@ -458,8 +461,8 @@ def build(
         history_messages=settings.history_messages,
         recall_limit=settings.recall_limit,
         memory_tokens=settings.memory_tokens,
-        reply_sentences=reply_sentences(settings, choice.tier),
-        wording_seconds=0.0 if choice.tier == "embedded" else AgentConfig.wording_seconds,
+        reply_sentences=reply_sentences(settings, behaves_as or choice.tier),
+        wording_seconds=0.0 if (behaves_as or choice.tier) == "embedded" else AgentConfig.wording_seconds,
         reflexes=settings.reflexes,
         greeting=settings.greeting,
         confirm_side_effects=confirms_every_side_effect(settings.confirm_tools, settings.lan),

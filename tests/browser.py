@@ -39,6 +39,21 @@ def chromium(extra_args: Sequence[str] = ()) -> Iterator:
             browser.close()
 
 
+def patient_chromium() -> Iterator:
+    """One Chromium for a test module, while Playwright's expect() waits up to
+    a minute (two cores shared with other tests: slow, never stuck). A module
+    takes it as its `browser` fixture:
+    `browser = pytest.fixture(scope="module", name="browser")(patient_chromium)`."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=60_000)
+    try:
+        with chromium() as launched:
+            yield launched
+    finally:
+        expect.set_options(timeout=5_000)
+
+
 def close_pages(browser) -> None:
     """Close every page the test opened in a browser shared by the module:
     the next test starts with none, and no open page's streams hold its

@@ -11,7 +11,7 @@ import threading
 import time
 
 import pytest
-from browser import chromium, close_pages
+from browser import close_pages, patient_chromium
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -25,14 +25,7 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=60_000)  # two cores shared with other tests: slow, never stuck
-    with chromium() as launched:
-        yield launched
-    expect.set_options(timeout=5_000)
+browser = pytest.fixture(scope="module", name="browser")(patient_chromium)
 
 
 @pytest.fixture

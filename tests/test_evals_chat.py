@@ -128,3 +128,15 @@ def test_the_cli_takes_a_rung_a_server_and_a_case_file():
     assert (args.suite, args.bench_model, str(args.cases), args.limit) == ("chat", "small", "x.jsonl", 5)
     args = build_parser().parse_args(["bench", "chat", "--base-url", "http://127.0.0.1:8080/v1", "--model", "qwen"])
     assert args.base_url == "http://127.0.0.1:8080/v1" and args.bench_model == "qwen"
+
+
+def test_a_case_treats_the_wrapped_model_as_the_app_treats_its_tier():
+    """The embedded brain's replies end after 4 sentences in the app; the
+    benchmark's wrapped model must be held to that too, or it measures
+    something no person meets."""
+    essay = "One. Two. Three. Four. Five. Six."
+    settings = load_settings({"reflexes": False})
+    case = ChatCase("e", "count with me", "en", day=0)
+    embedded = run_chat_case(case, CountingModel(ScriptedModel([essay])), settings, tier="embedded")
+    server = run_chat_case(case, CountingModel(ScriptedModel([essay])), settings, tier="server")
+    assert embedded.reply == "One. Two. Three. Four." and server.reply == essay

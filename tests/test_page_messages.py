@@ -9,7 +9,7 @@ import datetime as dt
 import re
 
 import pytest
-from browser import ARTIFACTS, chromium
+from browser import ARTIFACTS, patient_chromium
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -23,14 +23,7 @@ PHONE = {"width": 390, "height": 844}
 TOASTS = "[data-testid='pet-toast']"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=60_000)  # two cores shared with other tests: slow, never stuck
-    with chromium() as launched:
-        yield launched
-    expect.set_options(timeout=5_000)
+browser = pytest.fixture(scope="module", name="browser")(patient_chromium)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import datetime as dt
 import re
 
 import pytest
-from browser import chromium
+from browser import patient_chromium
 
 from pet.api.server import start_in_thread
 from pet.app import build
@@ -20,14 +20,7 @@ pytestmark = pytest.mark.slow
 DESKTOP = {"width": 1280, "height": 800}
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import expect
-
-    expect.set_options(timeout=60_000)  # two cores shared with other tests: slow, never stuck
-    with chromium() as launched:
-        yield launched
-    expect.set_options(timeout=5_000)
+browser = pytest.fixture(scope="module", name="browser")(patient_chromium)
 
 
 def echo(messages) -> str:

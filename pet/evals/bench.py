@@ -76,7 +76,8 @@ def bench_tools(
     for brain in brains:
         for mode in REFLEX_MODES[reflexes]:
             print(f"{brain.name}, reflexes {'on' if mode else 'off'}: running {len(cases)} cases…", file=log)
-            results = run_cases(cases, brain.model, reflexes=mode, settings=settings, progress=_progress(log))
+            results = run_cases(cases, brain.model, reflexes=mode, settings=settings, progress=_progress(log),
+                                tier=brain.tier)
             run = Run(brain.name, brain.tier, mode, results)
             runs.append(run)
             print(format_table(run) + "\n", file=out, flush=True)

@@ -251,14 +251,16 @@ def adopted_copy(persona_path: Path, adopted: dt.date, folder: Path) -> Path:
 
 
 def run_chat_case(case: ChatCase, brain: CountingModel, settings: Settings,
-                  now: dt.datetime = FIXED_NOW) -> ChatResult:
+                  now: dt.datetime = FIXED_NOW, tier: str | None = None) -> ChatResult:
+    """One case in a fresh home; `tier` ("embedded", "server") gives the
+    wrapped model that tier's ways in the app, as it has when the app runs it."""
     with tempfile.TemporaryDirectory(prefix="pet-chat-eval-") as tmp:
         home = Path(tmp)
         zoned = persona_in_zone(settings.persona, now, home)
         persona_path = adopted_copy(zoned, now.date() - dt.timedelta(days=case.day), home)
         case_settings = dataclasses.replace(settings, home=home, database_url="", workspace="",
                                             persona=str(persona_path), greeting=False)
-        app = build(case_settings, brain=brain, clock=lambda: now, scheduler="off")
+        app = build(case_settings, brain=brain, behaves_as=tier, clock=lambda: now, scheduler="off")
         persona = load_persona(str(persona_path))
         try:
             conversation = app.current_conversation()
@@ -395,7 +397,7 @@ def bench_chat(
     # one stage and language after another: a prompt-prefix cache carries from case to case
     cases = sorted(cases, key=lambda case: (case.day, case.lang))
     for index, case in enumerate(cases, start=1):
-        result = run_chat_case(case, counting, settings)
+        result = run_chat_case(case, counting, settings, tier=brain.tier)
         results.append(result)
         mark = "ok" if result.verdict.passed else "WRONG"
         why = f"  {'; '.join(result.verdict.problems)}" if result.verdict.problems else ""

@@ -50,14 +50,16 @@ def run_cases(
     settings: Settings | None = None,
     now: dt.datetime = FIXED_NOW,
     progress: Progress | None = None,
+    tier: str | None = None,
 ) -> list[CaseResult]:
     """Run every case; `settings` supplies everything but the home, database,
-    workspace and persona time zone, which the run replaces."""
+    workspace and persona time zone, which the run replaces. `tier`
+    ("embedded", "server") gives `brain` that tier's ways in the app."""
     results = []
     # one language after another: a prompt-prefix cache carries from case to case
     cases = sorted(cases, key=lambda case: case.lang)
     for index, case in enumerate(cases, start=1):
-        result = run_case(case, brain, reflexes=reflexes, settings=settings or Settings(), now=now)
+        result = run_case(case, brain, reflexes=reflexes, settings=settings or Settings(), now=now, tier=tier)
         results.append(result)
         if progress is not None:
             progress(index, len(cases), result)
@@ -65,7 +67,8 @@ def run_cases(
 
 
 def run_case(
-    case: Case, brain: ChatModel, *, reflexes: bool, settings: Settings, now: dt.datetime
+    case: Case, brain: ChatModel, *, reflexes: bool, settings: Settings, now: dt.datetime,
+    tier: str | None = None,
 ) -> CaseResult:
     with tempfile.TemporaryDirectory(prefix="pet-eval-") as tmp:
         home = Path(tmp)
@@ -77,7 +80,7 @@ def run_case(
             persona=str(persona_in_zone(settings.persona, now, home)),
             reflexes=reflexes,
         )
-        app = build(case_settings, brain=brain, clock=lambda: now)
+        app = build(case_settings, brain=brain, behaves_as=tier, clock=lambda: now)
         try:
             conversation = app.current_conversation()
             try:

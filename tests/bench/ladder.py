@@ -56,6 +56,9 @@ class Timed:
         self.model = model
         self.label = model.label
         self.withholds_tools = withhold and getattr(model, "withholds_tools", False)
+        # the app treats the wrapped model as it treats the embedded one
+        self.avoids_copies = getattr(model, "avoids_copies", False)
+        self.constrained_tool_calls = getattr(model, "constrained_tool_calls", False)
         # the agent puts the time and the memories late for a brain that says so
         self.reuses_prompt_prefix = layout == "volatile-last"
         self.calls: list[dict] = []
@@ -118,8 +121,8 @@ def main() -> None:
     timed = Timed(model, args.layout, args.withhold == "on")
     minute = [0]
     base = dt.datetime(2026, 12, 1, 20, 0, tzinfo=dt.UTC)
-    app = build(load_settings({"reflexes": args.reflexes}), brain=timed, clock=lambda: base + dt.timedelta(minutes=minute[0]),
-                scheduler="off")
+    app = build(load_settings({"reflexes": args.reflexes}), brain=timed, behaves_as="embedded",
+                clock=lambda: base + dt.timedelta(minutes=minute[0]), scheduler="off")
     pet_id = app.pet.id
     for fact in MEMORIES:
         app.memories.remember(pet_id, fact)
