@@ -433,3 +433,30 @@ def test_tool_steps_do_not_push_older_words_out_unsummarized(pet_home):
     assert app.locks.wait_idle(timeout=30)
     assert model.calls[1].messages[0].content == SUMMARY_INSTRUCTIONS
     assert "4471" in model.calls[1].messages[1].content  # the old words reached the summary call
+
+
+def test_after_a_fold_a_prefix_caching_brain_reads_the_new_prompt_ahead():
+    """The summary's prompt pushed the conversation's out of the cache: the
+    fold ends by warming the next turn's prompt, which now holds the summary."""
+
+    class Caching(ScriptedModel):
+        reuses_prompt_prefix = True
+
+        def __init__(self, answers):
+            super().__init__(answers)
+            self.warmed: list = []
+
+        def warm(self, messages, tools=()):
+            self.warmed.append(list(messages))
+            return 1
+
+    model = Caching(["Warm tea it is.", SUMMARY])
+    app = make_app(model, history_tokens=120)
+    conversation = app.current_conversation()
+    seed(app, conversation)
+    list(app.agent.run(conversation, "Any plans for tonight?"))
+    assert app.locks.wait_idle(timeout=30)
+    [warmed] = model.warmed
+    assert "Locker code 4471" in all_text(warmed)  # the model's summary, in the prompt to come
+    assert OLD[0] not in all_text(warmed)
+    app.close()

@@ -314,6 +314,10 @@ class Agent:
         add_stages = getattr(self.tracer, "add_stages", None)
         if method and trace_id is not None and callable(add_stages):
             add_stages(trace_id, {f"summary fold after the reply ({method})": time.perf_counter() - started})
+        if method:
+            # the summary's own prompt pushed the conversation's out of a
+            # prefix-caching brain's cache: read it again before the next message
+            self.warm(conversation_id)
 
     # -- the turn -----------------------------------------------------------
 
