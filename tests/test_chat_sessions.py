@@ -277,3 +277,37 @@ def test_the_message_box_is_in_view_without_scrolling(browser, serve, viewport):
     assert area is not None and 0 <= area["y"] and area["y"] + area["height"] <= viewport["height"]
     assert page.evaluate("window.scrollY") == 0
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+class Warmable(ScriptedModel):
+    """Keeps the prompts it was asked to read ahead, as the embedded brain's cache would."""
+
+    reuses_prompt_prefix = True
+
+    def __init__(self):
+        super().__init__()
+        self.warmed: list[str] = []
+
+    def warm(self, messages, tools=()):
+        self.warmed.append(messages[0].content)
+        return 1
+
+
+def test_an_opened_page_has_the_prompt_read_ahead_in_the_browsers_language(browser, serve):
+    """Before anything is said, the pet's prompt is read in the language the
+    browser asks for (the default pet speaks Chinese first, and English)."""
+    model = Warmable()
+    app, url = serve(model)
+
+    def traits(prompt: str) -> str:
+        return next(line for line in prompt.splitlines() if line.startswith("Personality:"))
+
+    for locale, english in (("en-US", True), ("zh-CN", False)):
+        page = browser.new_context(viewport=DESKTOP, locale=locale).new_page()
+        page.goto(url + "/", wait_until="load")
+        box(page).wait_for()
+        deadline = time.monotonic() + 30
+        while not model.warmed or traits(model.warmed[-1]).isascii() != english:
+            assert time.monotonic() < deadline, (locale, [traits(text) for text in model.warmed])
+            time.sleep(0.2)
+        page.context.close()

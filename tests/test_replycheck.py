@@ -111,6 +111,7 @@ def test_recall_questions(message, asks):
     "请提供更多信息，我才能回答。",
     "抱歉，我没有这个功能。",
     "Sorry, I don't have that feature.",
+    "I’m afraid I can’t assist with this request.",  # a typographic apostrophe (heard in a voice turn)
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None

@@ -48,15 +48,15 @@ RECITAL_COUNT = 2
 
 _ASSISTANT = re.compile(
     r"\bas an? (?:AI|artificial intelligence|language model|virtual assistant|assistant)\b"
-    r"|\bI(?:'m| am) (?:just )?(?:an? )?(?:AI|artificial intelligence|language model|virtual assistant)\b"
+    r"|\bI(?:['’]m| am) (?:just )?(?:an? )?(?:AI|artificial intelligence|language model|virtual assistant)\b"
     r"|\bAI (?:language )?model\b"
     r"|\bhow (?:can|may|could) I (?:help|assist)(?: you)?\b"
-    r"|\bI(?:'m| am) (?:always )?here to (?:help|assist)\b"
+    r"|\bI(?:['’]m| am) (?:always )?here to (?:help|assist)\b"
     r"|\b(?:is there )?anything (?:else )?I can (?:help|assist|do for you)\b"
-    r"|\bI(?:'m| am)? ?(?:sorry|afraid),? (?:but )?I (?:can(?:'t|not)|am unable to|won't) (?:help|assist|provide|"
+    r"|\bI(?:['’]m| am)? ?(?:sorry|afraid),? (?:but )?I (?:can(?:['’]t|not)|am unable to|won['’]t) (?:help|assist|provide|"
     r"do|answer|engage|fulfil)"
-    r"|\bI can(?:'t|not) (?:assist|help) with (?:that|this)\b"
-    r"|\bI(?:'m| am) (?:not able|unable) to (?:help|assist|provide)\b"
+    r"|\bI can(?:['’]t|not) (?:assist|help) with (?:that|this)\b"
+    r"|\bI(?:['’]m| am) (?:not able|unable) to (?:help|assist|provide)\b"
     r"|\bI can only (?:assist|help|provide|respond)\b|\btext-based (?:responses?|assistant|AI)\b"
     r"|\bprovide (?:more|some|additional) (?:context|details|information)\b"
     r"|\bclarify your (?:question|request)\b"
@@ -68,14 +68,14 @@ _ASSISTANT = re.compile(
     r"|(?:很|非常)?抱歉[，,]?\s*(?:但)?(?:是)?我(?:无法|不能|没法)"
     r"|提供更多(?:的)?(?:信息|细节|上下文|背景)"
     r"|我(?:没有|不具备|不支持)(?:这个|这种|该|这项|此)?(?:功能|能力)"
-    r"|\bI (?:don't|do not) have (?:that|this|the) (?:feature|function|capability|ability)\b",
+    r"|\bI (?:don['’]t|do not) have (?:that|this|the) (?:feature|function|capability|ability)\b",
     re.IGNORECASE,
 )
 
 #: a word an assistant's phrase begins with: an unfinished sentence holding
 #: one is held until it ends, as it may still grow into such a phrase
 _ASSISTANT_START = re.compile(
-    r"\b(?:as|how|is|anything|I'm|I am|I can|here|sorry|afraid)\b"
+    r"\b(?:as|how|is|anything|I['’]m|I am|I can|here|sorry|afraid)\b"
     r"|作为|我(?:只)?是|有什么|有啥|什么|在这里|我(?:无法|不能|没法|不可以)|抱歉|很抱|非常抱",
     re.IGNORECASE,
 )

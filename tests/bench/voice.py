@@ -120,6 +120,9 @@ def run(args: argparse.Namespace, home: Path) -> None:
                     timings = event
             if i > 0 and timings is not None:  # the first round loads Whisper, espeak-ng and the model
                 rounds.append(timings)
+            if timings is not None and heard:
+                print(f"  round {i}: heard {heard[-1][0]} {heard[-1][1][:40]!r}, first token "
+                      f"{timings.first_token or 0:.2f} s, first audio {timings.first_audio or 0:.2f} s", flush=True)
             firsts.append(spoken[0] if spoken else "(nothing spoken)")
         report(language, lengths, heard, firsts, rounds)
     print(f"load average at the end {os.getloadavg()[0]:.1f}; in talk mode add the {SILENCE_MS} ms of silence "
