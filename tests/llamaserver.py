@@ -47,7 +47,7 @@ def _server_env() -> dict[str, str]:
 class LlamaServer:
     """`python -m llama_cpp.server` serving one GGUF on 127.0.0.1."""
 
-    def __init__(self, gguf: Path, *, alias: str, n_ctx: int = 2048, n_threads: int = 2,
+    def __init__(self, gguf: Path, *, alias: str, n_ctx: int = 2048, n_threads: int = 1,
                  extra: tuple[str, ...] = ()):
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
