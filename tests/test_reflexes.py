@@ -78,6 +78,16 @@ def single_call(text):
         ("/todo water the plants", "add_todo", {"text": "water the plants"}),
         ("/todos", "list_todos", {}),
         ("/reminders", "list_reminders", {}),
+        # a word that ends like a filler keeps its letters ("ty", "ok", "rn")
+        ("forget about the party", "forget", {"what": "the party"}),
+        ("add read my book to my todo list", "add_todo", {"text": "read my book"}),
+        ("remember my pin is 1234 for the burn", "remember", {"content": "my pin is 1234 for the burn"}),
+        ("add call the city to my todo list thx", "add_todo", {"text": "call the city"}),
+        # a forget names the memory, not the words pointing at it, nor the reason after it
+        ("把我喜欢咖啡那条忘了吧", "forget", {"what": "我喜欢咖啡"}),
+        ("忘掉我住朝阳那条吧，那个不准", "forget", {"what": "我住朝阳"}),
+        ("forget my sister's old address, it's outdated", "forget", {"what": "my sister's old address"}),
+        ("forget my old phone number", "forget", {"what": "phone number"}),
     ],
 )
 def test_core_intents_run_the_right_tool_with_the_right_arguments(text, name, arguments):

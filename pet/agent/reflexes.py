@@ -145,6 +145,21 @@ def _vague(target: str) -> bool:
     """A forget that names nothing: "it", and "it, never mind" (its first clause is all that counts)."""
     first = _CLAUSE_MARK.split(target, maxsplit=1)[0]
     return _clean(first).lower() in _FORGET_VAGUE or _clean(target).lower() in _FORGET_VAGUE
+#: what points at a memory or softens the request, not a word of it: "我喜欢咖啡那条", "my old address"
+_FORGET_POINTER = re.compile(r"(?:的那条|的那个|那条|这条|那个|这个|的事|那件事|这件事|的记忆|那段)?(?:吧|啦|了)?$")
+_FORGET_OLD = re.compile(r"^(?:my\s+)?(?:old|previous|outdated|former)\s+", re.I)
+
+
+def _forget_target(target: str) -> str:
+    """The words of a forget that name the memory: its first clause (what
+    follows is a reason: "我住朝阳那条吧，那个不准", "my old address, it's
+    outdated now"), without words that only point at it."""
+    first = _clean(_CLAUSE_MARK.split(target, maxsplit=1)[0]) or _clean(target)
+    named = _clean(_FORGET_POINTER.sub("", first))
+    named = _FORGET_OLD.sub("", named) if re.search(r"[a-z]", named, re.I) else named
+    return named if len(named) >= 2 else first
+
+
 _RECALL = [
     re.compile(r"^what do you (?:remember|know|recall) about\s+(?P<x>.+?)\s*[?？]?$", _I),
     re.compile(r"^(?P<x>[^?？]+?)\s*[?？.,]\s*(?:please\s+)?(?:check|search|look in) your memory(?: for me)?[.!?\s]*$", _I),
@@ -402,7 +417,7 @@ _LEADING_FILLER = re.compile(
 _POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|plz)\s+(?:please\s+|pls\s+)?", _I)
 _POLITE_START_ZH = re.compile(r"^(?:请你?|麻烦你?|你能不能|你可以|能不能|可以)\s*")
 _TRAILING_FILLER = re.compile(
-    r"(?:[\s,，]*(?:pls|plz|please|thanks|thank you|thx|ty|for me|rn|right now|asap|real quick|ok|okay"
+    r"(?:[\s,，]*(?:\b(?:pls|plz|please|thanks|thank you|thx|ty|for me|rn|right now|asap|real quick|ok|okay)\b"
     r"|谢谢|谢啦|多谢|哦|哟|呀|啊|哈|嘛|吧|[~～!！.。]|[\U0001F300-\U0001FAFF\u2600-\u27BF]))+$",
     _I,
 )
@@ -469,7 +484,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if not _QUESTION_END.search(text):
         found = _first(_FORGET, text)
         if found and not _vague(found.group("x")):
-            return Reflex("forget", _call("forget", what=_clean(found.group("x"))))
+            return Reflex("forget", _call("forget", what=_forget_target(found.group("x"))))
 
     found = _first(_RECALL, text)
     if found and _clean(found.group("x")):
