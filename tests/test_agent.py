@@ -167,6 +167,24 @@ def test_a_brain_that_withholds_tools_is_shown_them_all_and_told_which_it_may_ca
     assert model.limits == [None, None, []]  # after the repeat: every tool in view, none to call
 
 
+@pytest.mark.parametrize("text, language", [("我有点累了", "zh"), ("I'm a bit tired", "en")])
+def test_a_brain_that_steers_language_is_told_the_persons(text, language):
+    class Steerable(ScriptedModel):
+        steers_language = True
+
+        def __init__(self, answers):
+            super().__init__(answers)
+            self.languages: list = []
+
+        def stream(self, messages, tools=(), *, reply_language=None, **options):
+            self.languages.append(reply_language)
+            return super().stream(messages, tools, **options)
+
+    model = Steerable(["辛苦啦，抱抱你。" if language == "zh" else "Aw, rest a little."])
+    run(make_app(model), text)
+    assert model.languages == [language]
+
+
 def test_a_call_asked_for_again_is_not_run_twice_and_the_model_words_the_reply_without_tools():
     remember = call("remember", content="I like green tea")
     model = ScriptedModel([Completion("", (remember,)), Completion("", (remember,)), "Noted, green tea it is!"])

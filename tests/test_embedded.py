@@ -326,3 +326,16 @@ def test_tools_it_may_not_call_stay_in_the_prompt_so_the_cache_holds(model):
     model.complete(asked, (), max_tokens=2)
     shared = next((i for i, (a, b) in enumerate(zip(warmed, model._llm._input_ids, strict=False)) if a != b), 0)
     assert shared < len(warmed) // 2
+
+
+@pytest.mark.slow
+def test_a_reply_steered_to_chinese_begins_with_a_chinese_character(model):
+    english = [SYSTEM, Message("user", "hi there"), Message("assistant", "Hello! Nice to see you."),
+               Message("user", "我有点累了")]
+    for tools in ((), TOOLS):
+        reply = model.complete(english, tools, max_tokens=8, may_call=[] if tools else None, reply_language="zh")
+        first = reply.text[:1]
+        assert first and ("\u4e00" <= first <= "\u9fff" or first in "，。！？、“（「"), reply.text
+    either, _ = tool_call_gbnf(TOOLS, "zh")
+    assert "\\u4e00-\\u9fff" in either  # the prose branch opens in Chinese; a call is still allowed
+    assert "pet-tool-call" in either.split("\n")[0]

@@ -104,6 +104,7 @@ def test_recall_questions(message, asks):
     "Is there anything else I can help you with?",
     "作为一个AI，我没有感情。",
     "有什么可以帮你的吗？",
+    "累了？我有啥事情可以帮忙的吗？",
     "很抱歉，我无法回答这个问题。",
     "我无法提供这方面的帮助。",
     "I'm very sorry, I can only assist with text-based responses.",

@@ -578,6 +578,9 @@ class Agent:
         # a brain that can keep its reply from copying the message or its prompt is asked to
         avoids = getattr(self.brain, "avoids_copies", False)
         copies: dict[str, Any] = {"avoid_copies": True} if avoids else {}
+        # a brain that can is held to begin its prose in the person's language
+        steer: dict[str, Any] = {"reply_language": turn.language} if getattr(self.brain, "steers_language",
+                                                                             False) else {}
 
         def hold_at(text: str) -> int | None:
             holds = [at for at in (turn.hold_at(text), checks.hold_at(text)) if at is not None]
@@ -590,7 +593,7 @@ class Agent:
             started = time.perf_counter()
             record = turn.trace.model_call(step, turn.messages, [spec.name for spec in specs])
             offered, limits = self._shown_tools(specs)
-            stream = self.brain.stream(turn.messages, offered, **copies, **limits)
+            stream = self.brain.stream(turn.messages, offered, **copies, **limits, **steer)
             try:
                 for part in stream:
                     if isinstance(part, TextDelta):

@@ -59,9 +59,19 @@ _CALL_RULE = "pet-tool-call"
 _CALL_JSON_RULE = "pet-call-json"
 _PROSE_RULE = "pet-prose"
 _PROSE_GBNF = f"{_PROSE_RULE} ::= [^<{{` \\t\\r\\n] [^\\x00]*\n"
+#: prose in a language, for a turn that must be answered in it: the first
+#: character is one of its own (the 0.5B answered Chinese messages in English
+#: in a conversation held mostly in English)
+_PROSE_OPENINGS = {"zh": "[\\u4e00-\\u9fff\\u3400-\\u4dbf\\u3001-\\u303f\\uff01-\\uff5e\\u201c]"}
 _CALL_GBNF = f'{_CALL_RULE} ::= "{CALL_OPEN}\\n" {_CALL_JSON_RULE} "\\n{CALL_CLOSE}"\n'
 # String literals and character classes, to look for rule names outside them.
 _GBNF_LITERALS = re.compile(r'"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]')
+
+
+def _prose_gbnf(language: str | None) -> str:
+    """The prose rule, beginning in `language` when it has an opening class."""
+    opening = _PROSE_OPENINGS.get(language or "")
+    return f"{_PROSE_RULE} ::= {opening} [^\\x00]*\n" if opening else _PROSE_GBNF
 
 
 def find_smollm2_gguf() -> Path | None:
@@ -107,6 +117,8 @@ class EmbeddedChatModel:
     #: lets the model call only those (none: it talks), so a turn that may call
     #: fewer tools reads the same prompt and keeps llama.cpp's cached prefix
     withholds_tools = True
+    #: `stream(reply_language="zh")`: prose begins in that language (see _PROSE_OPENINGS)
+    steers_language = True
 
     def __init__(
         self,
@@ -138,8 +150,7 @@ class EmbeddedChatModel:
         # Set by close(): a generation stops at its next token, and no new one starts.
         self._closing = threading.Event()
         self._grammars: dict[str, _Grammars | None] = {}
-        self._prose: "LlamaGrammar | None" = None
-        self._prose_tried = False
+        self._prose: dict[str, "LlamaGrammar | None"] = {}
         # One seed per call, drawn from a seeded sequence: runs are
         # reproducible, yet the same question need not get the same answer.
         self._seeds = random.Random(seed)
@@ -266,10 +277,12 @@ class EmbeddedChatModel:
         avoid_copies: bool = False,
         echo_run: int = 0,
         may_call: Sequence[str] | None = None,
+        reply_language: str | None = None,
     ) -> Completion:
         return complete_from_stream(
             self.stream(messages, tools, max_tokens=max_tokens, temperature=temperature, force_tool=force_tool,
-                        avoid_copies=avoid_copies, echo_run=echo_run, may_call=may_call)
+                        avoid_copies=avoid_copies, echo_run=echo_run, may_call=may_call,
+                        reply_language=reply_language)
         )
 
     def stream(
@@ -283,10 +296,12 @@ class EmbeddedChatModel:
         avoid_copies: bool = False,
         echo_run: int = 0,
         may_call: Sequence[str] | None = None,
+        reply_language: str | None = None,
     ) -> Iterator[StreamPart]:
         """Stream a reply. With `force_tool` (and tools) the answer is always a tool call.
         With `may_call` every tool is still in the prompt, but only the ones
-        it names can be called (an empty list: the answer is prose).
+        it names can be called (an empty list: the answer is prose). With
+        `reply_language` ("zh") prose begins with a character of it.
         With `avoid_copies` a reply in prose copies no run of the system
         prompt or of an assistant's stock phrases, and with `echo_run` (at
         least 2) no run of that many tokens of the person's last message
@@ -309,12 +324,13 @@ class EmbeddedChatModel:
                 raise BrainResponseError(f"The embedded model could not read the conversation: {exc}") from exc
             llm.set_seed(self._seeds.randrange(2**31))
             grammar = None
+            steer = reply_language if reply_language in _PROSE_OPENINGS else None
             if callable_:
-                grammars = self._grammars_for(llm, callable_)
+                grammars = self._grammars_for(llm, callable_, steer)
                 if grammars is not None:
                     grammar = grammars.call if force_tool else grammars.either
-            elif tools:  # shown, none callable: prose from the first token, as with a choice made to talk
-                grammar = self._prose_grammar(llm)
+            elif tools or steer:  # none callable: prose from the first token, as with a choice made to talk
+                grammar = self._prose_grammar(llm, steer)
             temp = DEFAULT_TEMPERATURE if temperature is None else temperature
             ban = _copy_ban(llm, messages, len(prompt_tokens), echo_run) if avoid_copies or echo_run else None
             yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(callable_), ban)
@@ -396,27 +412,30 @@ class EmbeddedChatModel:
             yield TextDelta(text[emitted:])
         yield Completion(text=text, finish_reason=finish_reason, usage=usage)
 
-    def _prose_grammar(self, llm: "Llama") -> "LlamaGrammar | None":
-        """The grammar of prose alone (compiled once); None if it does not compile."""
-        if not self._prose_tried:
+    def _prose_grammar(self, llm: "Llama", language: str | None = None) -> "LlamaGrammar | None":
+        """The grammar of prose alone, in `language` if given (compiled once);
+        None if it does not compile."""
+        key = language or ""
+        if key not in self._prose:
             from llama_cpp import LlamaGrammar
 
-            self._prose_tried = True
-            source = f"root ::= {_PROSE_RULE}\n{_PROSE_GBNF}"
+            source = f"root ::= {_PROSE_RULE}\n{_prose_gbnf(language)}"
             try:
                 _check_grammar(llm, source)
-                self._prose = LlamaGrammar.from_string(source, verbose=False)
+                self._prose[key] = LlamaGrammar.from_string(source, verbose=False)
             except Exception as exc:
                 log.warning("Could not build the prose grammar (%s); a tool-less answer is not held to prose.", exc)
-                self._prose = None
-        return self._prose
+                self._prose[key] = None
+        return self._prose[key]
 
-    def _grammars_for(self, llm: "Llama", tools: Sequence[ToolSpec]) -> _Grammars | None:
-        """Compiled grammars for this tool set, cached; None if they do not compile."""
-        key = json.dumps([[t.name, t.parameters] for t in tools], sort_keys=True)
+    def _grammars_for(self, llm: "Llama", tools: Sequence[ToolSpec],
+                      language: str | None = None) -> _Grammars | None:
+        """Compiled grammars for this tool set (prose in `language`, if given),
+        cached; None if they do not compile."""
+        key = json.dumps([language, [[t.name, t.parameters] for t in tools]], sort_keys=True)
         if key not in self._grammars:
             try:
-                self._grammars[key] = _compile_grammars(llm, tools)
+                self._grammars[key] = _compile_grammars(llm, tools, language)
             except Exception as exc:
                 log.warning(
                     "Could not build a tool-call grammar for tools %s (%s); "
@@ -623,7 +642,7 @@ def _reroot_refs(node: Any, prefix: str) -> Any:
     return node
 
 
-def tool_call_gbnf(tools: Sequence[ToolSpec]) -> tuple[str, str]:
+def tool_call_gbnf(tools: Sequence[ToolSpec], language: str | None = None) -> tuple[str, str]:
     """GBNF source for (talk or call, call only); a call is
     `<tool_call>\\n{"name": …, "arguments": …}\\n</tool_call>`."""
     from llama_cpp.llama_grammar import json_schema_to_gbnf
@@ -636,15 +655,15 @@ def tool_call_gbnf(tools: Sequence[ToolSpec]) -> tuple[str, str]:
     if {"root", _PROSE_RULE, _CALL_RULE} & set(names) or names.count(_CALL_JSON_RULE) != 1:
         raise ValueError("the converted grammar uses a rule name we need")
     call_rules = _CALL_GBNF + json_rules
-    either = f"root ::= {_CALL_RULE} | {_PROSE_RULE}\n{_PROSE_GBNF}{call_rules}"
+    either = f"root ::= {_CALL_RULE} | {_PROSE_RULE}\n{_prose_gbnf(language)}{call_rules}"
     call_only = f"root ::= {_CALL_RULE}\n{call_rules}"
     return either, call_only
 
 
-def _compile_grammars(llm: "Llama", tools: Sequence[ToolSpec]) -> _Grammars:
+def _compile_grammars(llm: "Llama", tools: Sequence[ToolSpec], language: str | None = None) -> _Grammars:
     from llama_cpp import LlamaGrammar
 
-    either, call_only = tool_call_gbnf(tools)
+    either, call_only = tool_call_gbnf(tools, language)
     for source in (either, call_only):
         _check_grammar(llm, source)
     return _Grammars(
