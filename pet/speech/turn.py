@@ -166,7 +166,9 @@ class Voice:
                     yield Muted(str(exc))
                     continue
                 except SpeechError as exc:
-                    log.warning("voice turn: skipped a sentence that could not be spoken twice (%r): %s", text, exc)
+                    # the log keeps no words of the conversation: the sentence's length stands in
+                    log.warning("voice turn: skipped a sentence (%d characters) that could not be spoken twice (%s)",
+                                len(text), type(exc).__name__)
                     yield Muted(str(exc), sentence=text)
                     continue
                 if first_audio is None:
