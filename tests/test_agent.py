@@ -143,46 +143,40 @@ def test_same_call_three_times_stops_the_loop():
     assert "round in circles" in events[-1].text
 
 
+class _KeepsOptions(ScriptedModel):
+    """A scripted brain that says it can withhold tools and steer the reply's
+    language, and keeps the options each call was given for them."""
+
+    withholds_tools = True
+    steers_language = True
+
+    def __init__(self, answers):
+        super().__init__(answers)
+        self.options: list[dict] = []
+
+    def stream(self, messages, tools=(), *, may_call=None, reply_language=None, **options):
+        self.options.append({"may_call": may_call, "reply_language": reply_language})
+        return super().stream(messages, tools, **options)
+
+
 def test_a_brain_that_withholds_tools_is_shown_them_all_and_told_which_it_may_call():
     """The embedded brain keeps its cached prompt when a step may call no
     tool: every tool stays in view, and `may_call` says which can be called."""
-
-    class Withholding(ScriptedModel):
-        withholds_tools = True
-
-        def __init__(self, answers):
-            super().__init__(answers)
-            self.limits: list = []
-
-        def stream(self, messages, tools=(), *, may_call=None, **options):
-            self.limits.append(may_call)
-            return super().stream(messages, tools, **options)
-
     remember = call("remember", content="I like green tea")
-    model = Withholding([Completion("", (remember,)), Completion("", (remember,)), "Noted, green tea it is!"])
+    model = _KeepsOptions([Completion("", (remember,)), Completion("", (remember,)), "Noted, green tea it is!"])
     app = make_app(model, max_model_calls=8)
     run(app, "Remember that I like green tea.")
     every = tuple(spec.name for spec in app.agent.tools.specs())
     assert [tuple(t.name for t in c.tools) for c in model.calls] == [every] * 3
-    assert model.limits == [None, None, []]  # after the repeat: every tool in view, none to call
+    # after the repeat: every tool in view, none to call
+    assert [o["may_call"] for o in model.options] == [None, None, []]
 
 
 @pytest.mark.parametrize("text, language", [("我有点累了", "zh"), ("I'm a bit tired", "en")])
 def test_a_brain_that_steers_language_is_told_the_persons(text, language):
-    class Steerable(ScriptedModel):
-        steers_language = True
-
-        def __init__(self, answers):
-            super().__init__(answers)
-            self.languages: list = []
-
-        def stream(self, messages, tools=(), *, reply_language=None, **options):
-            self.languages.append(reply_language)
-            return super().stream(messages, tools, **options)
-
-    model = Steerable(["辛苦啦，抱抱你。" if language == "zh" else "Aw, rest a little."])
+    model = _KeepsOptions(["辛苦啦，抱抱你。" if language == "zh" else "Aw, rest a little."])
     run(make_app(model), text)
-    assert model.languages == [language]
+    assert [o["reply_language"] for o in model.options] == [language]
 
 
 def test_a_call_asked_for_again_is_not_run_twice_and_the_model_words_the_reply_without_tools():
