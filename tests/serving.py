@@ -14,3 +14,18 @@ def stop_server(server) -> None:
     graceful second, then saw the stream cut all the same."""
     server.server.config.timeout_graceful_shutdown = STREAM_GRACE
     server.stop()
+
+
+#: seconds a test's gradio_client waits for the server's answers; httpx's own
+#: default (5 s) was too short for the first /info on a busy 2-core machine
+#: (a CI run saw a ReadTimeout there in test_auth_routes)
+CLIENT_TIMEOUT = 120.0
+
+
+def gradio_client(url: str, **kwargs):
+    """A gradio_client.Client for a test server, patient with a busy machine."""
+    from gradio_client import Client
+
+    kwargs.setdefault("verbose", False)
+    kwargs.setdefault("httpx_kwargs", {"timeout": CLIENT_TIMEOUT})
+    return Client(url, **kwargs)

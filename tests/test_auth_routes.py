@@ -277,12 +277,12 @@ def test_sign_in_never_sends_the_browser_to_another_site(pet, target):
 
 
 def test_gradio_client_signs_in_and_chats(tmp_path):
-    from gradio_client import Client
+    from serving import gradio_client
 
     with lan_pet(ScriptedModel(["Snap! Over HTTPS."])) as pet:
         with pytest.raises(Exception, match="(?i)credentials|login"):
-            Client(pet.url, ssl_verify=False, verbose=False)
-        client = Client(pet.url, auth=("pet", PASSWORD), ssl_verify=False, verbose=False)
+            gradio_client(pet.url, ssl_verify=False)
+        client = gradio_client(pet.url, auth=("pet", PASSWORD), ssl_verify=False)
         final = client.predict("hello over the LAN", api_name="/chat")
         assert final[-1]["content"] == "Snap! Over HTTPS."
         assert pet.count("messages") == 2

@@ -64,7 +64,7 @@ def brain():
 def served():
     """The app on a server brain at `base_url`, served on 127.0.0.1; yields
     start(base_url, **settings) -> (app, url, client). Short timeouts, no retries."""
-    from gradio_client import Client
+    from serving import gradio_client
 
     running = []
 
@@ -73,7 +73,7 @@ def served():
                     "connect_timeout": 1.0, "retries": 0, "reflexes": False, "scheduler": "off", **settings}
         app = build(load_settings(settings))
         server = start_in_thread(app, port=0)
-        client = Client(server.url, verbose=False)
+        client = gradio_client(server.url)
         running.append((app, server, client))
         return app, server.url, client
 
@@ -144,9 +144,9 @@ def test_while_the_model_hangs_the_rest_of_the_app_answers(brain, served):
     brain.enqueue(held, Text("The other chat is answered."), Text("Doudou is here."))
     app, url, client = served(brain.base_url, read_timeout=90.0)
     doudou = app.create_pet("Doudou")
-    from gradio_client import Client
+    from serving import gradio_client
 
-    other = Client(url, verbose=False)  # a second browser tab
+    other = gradio_client(url)  # a second browser tab
     try:
         job = client.submit("are you there?", api_name="/chat")
         deadline = time.monotonic() + 60

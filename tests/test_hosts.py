@@ -251,13 +251,13 @@ def test_no_answer_may_be_framed(served, client):
 
 @pytest.mark.slow
 def test_the_page_and_gradio_client_still_work(served, client):
-    from gradio_client import Client
+    from serving import gradio_client
 
     _, server, model = served
     page = client.get("/", headers={"accept": "text/html"})
     assert page.status_code == 200 and "<html" in page.text.lower()
     model.enqueue("Clack! Hello from the pond.")
-    gradio = Client(server.url, verbose=False)
+    gradio = gradio_client(server.url)
     try:
         shown = gradio.predict("hello", api_name="/chat")
     finally:

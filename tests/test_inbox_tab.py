@@ -55,11 +55,11 @@ def test_upcoming_reminders_and_cancel(app):
 
 @pytest.mark.slow
 def test_the_poll_through_the_page(app):
-    from gradio_client import Client
+    from serving import gradio_client
 
     server = start_in_thread(app, port=0)
     try:
-        client = Client(server.url, verbose=False)
+        client = gradio_client(server.url)
         client.predict(api_name="/inbox_poll")  # the page's first look: from what was said so far
         assert app.herald is not None
         app.herald.deliver(app.pet.id, "stretch your legs", "reminder")

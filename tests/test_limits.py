@@ -141,10 +141,10 @@ def test_the_body_cap_holds_on_loopback_too():
 
 @pytest.mark.slow
 def test_a_message_over_the_character_limit_gets_a_clear_reply_in_the_chat():
-    from gradio_client import Client
+    from serving import gradio_client
 
     with lan_pet(ScriptedModel([]), max_message_chars=1000) as pet:
-        client = Client(pet.url, auth=("pet", PASSWORD), ssl_verify=False, verbose=False)
+        client = gradio_client(pet.url, auth=("pet", PASSWORD), ssl_verify=False)
         final = client.predict("y" * 1500, api_name="/chat")
         assert "1,500 characters" in final[-1]["content"]
         assert pet.model.calls == []  # the model never saw it

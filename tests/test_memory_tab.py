@@ -99,11 +99,11 @@ def test_export_then_import_into_another_home(app, tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_the_tab_works_through_gradio_client(app):
-    from gradio_client import Client
+    from serving import gradio_client
 
     server = start_in_thread(app, port=0)
     try:
-        client = Client(server.url, verbose=False)
+        client = gradio_client(server.url)
         pet = app.pet.id
         tea, _ = app.memories.remember(pet, "likes oolong tea")
         app.memories.remember(pet, "家里的猫叫年糕")

@@ -150,7 +150,7 @@ def session(workdir: Path) -> dict[str, Any]:
     # isort: split
     import datetime as dt
 
-    from gradio_client import Client
+    from serving import gradio_client
 
     from pet.api.server import start_in_thread
     from pet.app import build
@@ -169,7 +169,7 @@ def session(workdir: Path) -> dict[str, Any]:
     client = None
     try:
         facts["port"] = server.server.servers[0].sockets[0].getsockname()[1]
-        client = Client(server.url, verbose=False)
+        client = gradio_client(server.url)
         pet = app.pet.id
         lap("served")
 

@@ -101,11 +101,11 @@ def test_pets_create_rename_switch_and_cards(app, tmp_path):
 
 @pytest.mark.slow
 def test_switching_pets_through_the_page(app):
-    from gradio_client import Client
+    from serving import gradio_client
 
     server = start_in_thread(app, port=0)
     try:
-        client = Client(server.url, verbose=False)
+        client = gradio_client(server.url)
         assert "joined" in client.predict("Doudou", None, api_name="/pet_create")
         doudou = next(pet_id for label, pet_id in pet_choices(app) if "Doudou" in label)
         chat, card, status = client.predict(doudou, api_name="/switch_pet")

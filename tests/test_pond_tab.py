@@ -121,12 +121,12 @@ def test_keeping_a_line_stores_one_memory_for_the_chosen_pet_only(app, model, pe
 
 @pytest.mark.slow
 def test_the_tab_works_through_gradio_client(app, model, pets):
-    from gradio_client import Client
+    from serving import gradio_client
 
     model.enqueue(*SEA_TALK)
     server = start_in_thread(app, port=0)
     try:
-        client = Client(server.url, verbose=False)
+        client = gradio_client(server.url)
         first, second = pets
         chat, status = client.predict(first, second, "the sea", api_name="/pond_talk")
         assert len(chat) == 6 and "turn cap" in status

@@ -47,13 +47,13 @@ def test_a_long_search_in_the_memory_tab_says_what_to_try(app):
 
 @pytest.mark.slow
 def test_the_page_gets_the_clear_message(app):
-    from gradio_client import Client
+    from serving import gradio_client
 
     from pet.api.server import start_in_thread
 
     server = start_in_thread(app, port=0)
     try:
-        client = Client(server.url, verbose=False)
+        client = gradio_client(server.url)
         with pytest.raises(Exception) as caught:
             client.predict(LONG_SEARCH, "all", api_name="/memory_list")
         table = client.predict("oolong", "all", api_name="/memory_list")

@@ -53,7 +53,7 @@ def test_the_newest_turn_is_shown_with_its_steps(app):
 
 @pytest.mark.slow
 def test_the_tab_in_the_served_page_matches_the_debug_route(pet_home):
-    from gradio_client import Client
+    from serving import gradio_client
 
     model = ScriptedModel([])
     application = build(load_settings({"reflexes": False, "scheduler": "paused"}), brain=model)
@@ -63,7 +63,7 @@ def test_the_tab_in_the_served_page_matches_the_debug_route(pet_home):
         with httpx.Client(base_url=server.url, trust_env=False, timeout=30) as http:
             turn = http.post("/api/chat", json={"message": "six times seven?"}).json()
             [debug] = http.get(f"/api/debug/{turn['conversation_id']}").json()["traces"]
-        client = Client(server.url, verbose=False)
+        client = gradio_client(server.url)
         picked, summary, whole = client.predict(None, api_name="/trace_refresh")
         assert picked["value"] == turn["trace_id"] and whole == debug
         assert "🔧 tool calculate" in summary and f"conversation {turn['conversation_id']}" in summary

@@ -32,7 +32,7 @@ def text_of(message: dict) -> str:
 @pytest.fixture
 def served():
     """Start the real app with a scripted brain; yields (app, model, client)."""
-    from gradio_client import Client
+    from serving import gradio_client
 
     running = []
 
@@ -41,7 +41,7 @@ def served():
         app = build(load_settings({"reflexes": False}), brain=model)
         server = start_in_thread(app, port=0)
         running.append((app, server))
-        return app, Client(server.url, verbose=False)
+        return app, gradio_client(server.url)
 
     yield start
     for app, server in running:

@@ -33,7 +33,7 @@ def said(app, pet_id: int) -> list[tuple[str, str]]:
 
 
 def test_a_voice_turn_goes_to_the_pages_own_pet(needs_voice, tmp_path):
-    from gradio_client import Client
+    from serving import gradio_client
 
     app = build(load_settings({"reflexes": False, "speech_language": "en"}),
                 brain=ScriptedModel(["Sunny, little one."], repeat_last=True), scheduler="off")
@@ -41,7 +41,7 @@ def test_a_voice_turn_goes_to_the_pages_own_pet(needs_voice, tmp_path):
     try:
         first = app.first_pet().record.id
         doudou = app.create_pet("Doudou").record.id
-        phone, laptop = Client(server.url, verbose=False), Client(server.url, verbose=False)
+        phone, laptop = gradio_client(server.url), gradio_client(server.url)
         _chat, card, _status = phone.predict(doudou, api_name="/switch_pet")
         assert "Doudou" in card
         question = espeak_clip(ENGLISH_QUESTION, "en", tmp_path / "question.wav")

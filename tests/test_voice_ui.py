@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture
 def served():
     """Start the real app with a scripted brain; yields (app, client)."""
-    from gradio_client import Client
+    from serving import gradio_client
 
     running = []
 
@@ -35,7 +35,7 @@ def served():
         app = build(load_settings({"reflexes": False, **flags}), brain=model, scheduler="off")
         server = start_in_thread(app, port=0)
         running.append((app, server))
-        return app, Client(server.url, verbose=False)
+        return app, gradio_client(server.url)
 
     yield start
     for app, server in running:
