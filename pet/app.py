@@ -288,19 +288,18 @@ class App:
         runtime = self.runtime(pet_id) if pet_id is not None else self.first_pet()
         return runtime, self.latest_conversation(runtime.record.id)
 
-    def warm_ahead(self, runtime: PetRuntime | None = None, conversation: int | None = None,
-                   unspoken: str | None = None) -> None:
+    def warm_ahead(self, runtime: PetRuntime | None = None, conversation: int | None = None) -> None:
         """In a thread: a brain that caches its prompt's prefix (the embedded
         one) reads the stable start of the conversation's prompt before the
-        person writes (Agent.warm), in the language last spoken there, else
-        `unspoken`. The current pet's current conversation by default."""
+        person writes (Agent.warm). The current pet's current conversation by
+        default."""
         def warm() -> None:
             try:
                 nonlocal runtime, conversation
                 if runtime is None or conversation is None:
                     runtime, conversation = self.turn_target()
                 took = time.perf_counter()
-                tokens = runtime.agent.warm(conversation, unspoken=unspoken)
+                tokens = runtime.agent.warm(conversation)
                 if tokens:
                     log.info("read %d prompt tokens ahead in %.1f s", tokens, time.perf_counter() - took)
             except Exception as exc:  # a cache warm-up never stops the pet

@@ -54,29 +54,6 @@ def detect_language(text: str, default: str = "en") -> str:
     return "zh" if cjk * 2 >= latin else "en"
 
 
-def preferred_language(accept_language: str, languages: "tuple[str, ...] | list[str]") -> str | None:
-    """The first of `languages` a browser's Accept-Language header asks for,
-    by its q weights ("en-US,en;q=0.9,zh-CN;q=0.8" → "en"); None if none."""
-    ranked: list[tuple[float, int, str]] = []
-    for order, item in enumerate(accept_language.split(",")[:20]):
-        tag, _, rest = item.strip().partition(";")
-        weight = 1.0
-        for param in rest.split(";"):
-            key, _, value = param.strip().partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    weight = float(value)
-                except ValueError:
-                    weight = 0.0
-        primary = tag.strip().split("-")[0].lower()
-        if primary and weight > 0:
-            ranked.append((-weight, order, primary))
-    for _, _, primary in sorted(ranked):
-        if primary in languages:
-            return primary
-    return None
-
-
 def estimate_tokens(text: str) -> int:
     """Roughly how many tokens a model spends on `text`: a Chinese character
     about one, other text about four characters each."""

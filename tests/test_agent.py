@@ -504,19 +504,22 @@ def test_the_warmed_prefix_is_the_next_turns_own_in_the_language_last_spoken(sai
     assert [m.content for m in sent[:len(warmed)]] == [m.content for m in warmed]
 
 
-def test_before_anything_is_said_the_warm_up_reads_the_browsers_language_if_the_pet_speaks_it():
+def test_one_warmed_prefix_serves_a_message_in_either_language():
     model = _Warmable()
-    app = make_app(model)  # the default pet speaks Chinese first, and English
+    model.enqueue("喝茶呀！")
+    model.enqueue("Tea, of course!")
+    app = make_app(model)  # the default pet speaks Chinese and English
     conversation = app.current_conversation()
-    app.agent.warm(conversation, unspoken="en")
-    app.agent.warm(conversation, unspoken="fr")  # not the pet's: its first language
     app.agent.warm(conversation)
-    (en, _), (fr, _), (default, _) = model.warmed
-    assert en[0].content != default[0].content and fr[0].content == default[0].content
-    # once the person has spoken, their language wins over the browser's
-    app.conversations.append(conversation, Message("user", "我喜欢乌龙茶"))
-    app.agent.warm(conversation, unspoken="en")
-    assert model.warmed[-1][0][0].content == default[0].content
+    run(app, "今天喝点什么好", conversation)
+    run(app, "what should I drink today?", conversation)
+    (warmed, _), = model.warmed
+    chinese, english = (call.messages for call in model.calls[-2:])
+    assert [m.content for m in chinese[:len(warmed)]] == [m.content for m in warmed]
+    # a change of language changes nothing before the conversation: the cache keeps it all
+    assert english[0].content == chinese[0].content
+    # only the turn's own note at the end names the language to reply in
+    assert "Simplified Chinese" in chinese[-2].content and english[-2].content.endswith("Reply in English.")
 
 
 def test_a_brain_without_a_prefix_cache_is_not_warmed():

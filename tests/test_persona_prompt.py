@@ -19,7 +19,14 @@ from test_persona import base_persona, grown_persona
 
 from pet.events import MemoryRecord
 from pet.persona.model import load_persona, parse_persona
-from pet.persona.prompt import EXAMPLES_HEADING, MEMORY_HEADING, TOOL_RULES, fit_memories, system_prompt
+from pet.persona.prompt import (
+    EXAMPLES_HEADING,
+    MEMORY_HEADING,
+    TOOL_RULES,
+    fit_memories,
+    system_prompt,
+    system_prompt_parts,
+)
 from pet.text import estimate_tokens
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -65,6 +72,38 @@ def prompt_on_day(days: int, language: str, memories=()) -> str:
 )
 def test_prompt_snapshot(name, days, language, memories):
     assert_snapshot(name, prompt_on_day(days, language, memories))
+
+
+def bilingual_parts(days: int, language: str, memories=()) -> tuple[str, str]:
+    return system_prompt_parts(XIAOQIAN, now=NOW, adopted=NOW.date() - dt.timedelta(days=days), language=language,
+                               memories=memories, bilingual=True)
+
+
+def test_bilingual_prompt_snapshot():
+    # the embedded brain's: one stable part for both languages, the reply's language at the very end
+    stable, volatile = bilingual_parts(30, "zh", MEMORIES)
+    assert_snapshot("xiaoqian_day30_bilingual_zh", stable + "\n" + volatile)
+
+
+@pytest.mark.parametrize("days", [0, 7, 30, 100, 365])
+def test_a_bilingual_prompt_changes_only_its_last_line_with_the_language(days):
+    (zh_stable, zh_volatile), (en_stable, en_volatile) = bilingual_parts(days, "zh"), bilingual_parts(days, "en")
+    assert zh_stable == en_stable
+    assert zh_volatile.endswith("\nReply in Simplified Chinese (简体中文).")
+    assert en_volatile.endswith("\nReply in English.")
+    assert zh_volatile.rsplit("\n", 1)[0] == en_volatile.rsplit("\n", 1)[0]
+    # the stage's example dialogue in both languages, the rules in English
+    assert zh_stable.count("\nYou: ") == 4 and "Always reply in English" not in zh_stable
+    assert "Always reply briefly, in the language the person writes in" in zh_stable
+    assert estimate_tokens(zh_stable + zh_volatile) < 560
+
+
+def test_a_one_language_persona_gets_the_same_prompt_bilingual_or_not():
+    data = base_persona()
+    data["languages"] = ["en"]
+    persona = parse_persona(data)
+    one = system_prompt_parts(persona, now=NOW, adopted=NOW.date(), language="en")
+    assert system_prompt_parts(persona, now=NOW, adopted=NOW.date(), language="en", bilingual=True) == one
 
 
 def test_same_inputs_same_prompt_byte_for_byte():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pet.text import cjk_count, clip, detect_language, estimate_tokens, is_cjk, preferred_language, zh_int
+from pet.text import cjk_count, clip, detect_language, estimate_tokens, is_cjk, zh_int
 
 
 @pytest.mark.parametrize(
@@ -104,16 +104,3 @@ def test_clipping_to_a_token_budget_ends_at_a_sentence_when_it_can():
     assert clip(text, 12) == "First sentence here. Second sentence that ru…"  # the end is too far back
     assert clip("一二三四五六七八九十", 5) == "一二三四…"
     assert estimate_tokens(clip("我喜欢喝咖啡。" * 20, 30)) <= 30
-
-
-@pytest.mark.parametrize("header, expected", [
-    ("en-US,en;q=0.9,zh-CN;q=0.8", "en"),
-    ("zh-CN,zh;q=0.9,en;q=0.8", "zh"),
-    ("fr-FR, fr;q=0.9, en;q=0.5", "en"),
-    ("en;q=0.2, zh-TW;q=0.8", "zh"),
-    ("de, fr", None),
-    ("", None),
-    ("en;q=0, zh;q=bad", None),
-])
-def test_the_browsers_language_is_the_first_the_pet_speaks_by_weight(header, expected):
-    assert preferred_language(header, ("zh", "en")) == expected

@@ -116,7 +116,9 @@ def build_context(
     With `volatile_last` the system prompt's volatile end (the time and the
     recalled memories) comes as a second system message just before the new
     message, so that a brain which caches the prompt's prefix re-reads only
-    the last exchange and this turn's part."""
+    the last exchange and this turn's part; and the stable part is the same
+    in each of the persona's languages, so that a change of language does
+    not make it re-read the whole prompt."""
     summary = ""
     if summarizer is None:
         earlier = earlier_messages(history.history(conversation_id, limit=history_messages))
@@ -135,7 +137,7 @@ def build_context(
     )
     stable, volatile = system_prompt_parts(
         persona, now=now, adopted=adopted, language=language, memories=recalled, tools=with_tools,
-        memory_tokens=memory_tokens,
+        memory_tokens=memory_tokens, bilingual=volatile_last,
     )
     if volatile_last:
         # The summary changes only when older turns fold into it, which

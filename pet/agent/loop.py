@@ -321,21 +321,19 @@ class Agent:
 
     # -- the turn -----------------------------------------------------------
 
-    def warm(self, conversation_id: int, language: str | None = None, *, unspoken: str | None = None) -> int:
+    def warm(self, conversation_id: int) -> int:
         """Let a brain that caches the prompt's prefix read this conversation's
         prompt, up to where a new message's part begins, before the person
-        writes: in `language`, else the one last spoken here, else `unspoken`
-        (the browser's language, say), else the pet's first. Returns the
-        tokens read (0: nothing to do)."""
+        writes. That start is the same whatever language the message comes in
+        (build_context's `volatile_last`). Returns the tokens read (0: nothing
+        to do)."""
         warm = getattr(self.brain, "warm", None)
         if warm is None or not getattr(self.brain, "reuses_prompt_prefix", False):
             return 0
         specs = self.tools.specs()
         context = build_context(
             persona=self.persona, pet_id=self.pet.id, adopted=self.pet.adopted_on,
-            # the next message most likely speaks as the last did: the examples and rules match it
-            conversation_id=conversation_id, text="",
-            language=language or self._last_language(conversation_id, unspoken),
+            conversation_id=conversation_id, text="", language=self.persona.languages[0],
             now=self.clock().astimezone(self.persona.zone()), history=self.conversations,
             memories=self.memories, history_messages=self.config.history_messages,
             recall_limit=self.config.recall_limit, memory_tokens=self.config.memory_tokens,
@@ -525,15 +523,15 @@ class Agent:
             return detect_language(text, default=self.persona.languages[0])
         return detect_language(_without_command(text), default=self._last_language(conversation_id))
 
-    def _last_language(self, conversation_id: int, unspoken: str | None = None) -> str:
-        """The language of the person's last message here (before any:
-        `unspoken` if the pet speaks it, else the pet's first language)."""
+    def _last_language(self, conversation_id: int) -> str:
+        """The language of the person's last message here (before any: the
+        pet's first language)."""
         recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
         for stored in reversed(recent):
             words = _without_command(stored.message.content)
             if stored.message.role == "user" and detect_language(words, default="") in ("zh", "en"):
                 return detect_language(words)
-        return unspoken if unspoken in self.persona.languages else self.persona.languages[0]
+        return self.persona.languages[0]
 
     def _greeting(self, now: dt.datetime, language: str, message_id: int) -> str | None:
         """The day's greeting when this is the person's first message of the

@@ -270,9 +270,9 @@ def run_chat_case(case: ChatCase, brain: CountingModel, settings: Settings,
                 if not result.ok:
                     return _failed(case, persona, f"setup: remember {memory!r} failed: {result.content}")
             # as the app does at start-up: the prompt up to the new message is read
-            # before the person writes (and the cases of one stage and language run
-            # together, so a brain with a prefix cache reads each stage's prompt once)
-            app.agent.warm(conversation, case.lang)
+            # before the person writes (and the cases of one stage run together,
+            # so a brain with a prefix cache reads each stage's prompt once)
+            app.agent.warm(conversation)
             calls_before = brain.calls
             started = time.perf_counter()
             first: float | None = None

@@ -87,7 +87,7 @@ def run_case(
                 apply_setup(app, case, conversation)
             except SetupFailed as exc:
                 return _failed(case, f"setup: {exc}", now)
-            app.agent.warm(conversation, case.lang)  # as the app does before the person writes
+            app.agent.warm(conversation)  # as the app does before the person writes
             started = time.perf_counter()
             try:
                 events = list(app.agent.run(conversation, case.text))

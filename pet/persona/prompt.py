@@ -113,14 +113,24 @@ def system_prompt_parts(
     tools: bool = True,
     budget_tokens: int = DEFAULT_BUDGET_TOKENS,
     memory_tokens: int | None = None,
+    bilingual: bool = False,
 ) -> tuple[str, str]:
     """The system prompt in two parts: what stays the same all day (persona,
     stage, rules, days together) and what changes from one message to the
     next (the time, the memories recalled for it). Joined by a newline they
     are `system_prompt`. A model that caches the prompt's prefix (llama.cpp)
     re-reads only what follows the first change, so the volatile part can
-    go after the conversation."""
+    go after the conversation.
+
+    With `bilingual` the stable part is the same in every language the
+    persona speaks: its description in the first of them that is English
+    (else its first), the catchphrases and example dialogue of all of them,
+    and only the volatile part's last line names the language to reply in.
+    A change of language then re-reads nothing but that part."""
     lang = persona.language(language)
+    spoken = list(persona.languages) if bilingual and len(persona.languages) > 1 else [lang]
+    if len(spoken) > 1:
+        lang = "en" if "en" in spoken else spoken[0]  # the language the rules are written in
     days = days_together(adopted, now)
     species = persona.species_name.get("en") or persona.species
     style = persona.style.get(lang) or next(iter(persona.style.values()))
@@ -140,11 +150,15 @@ def system_prompt_parts(
     if behaviours:
         lines.append(f"How you behave at this stage: {'; '.join(behaviours)}.")
     lines.append(COMPANION_RULE)
-    lines.append(f"Always reply in {_LANGUAGE_NAMES.get(lang, lang)}, briefly.")
-    catchphrases = persona.catchphrases.get(lang)
+    names = [_LANGUAGE_NAMES.get(code, code) for code in spoken]
+    if len(spoken) > 1:
+        lines.append(f"Always reply briefly, in the language the person writes in: {' or '.join(names)}.")
+    else:
+        lines.append(f"Always reply in {names[0]}, briefly.")
+    catchphrases = [phrase for code in spoken for phrase in persona.catchphrases.get(code, ())]
     if catchphrases:
         lines.append(f"Catchphrases (now and then, never alone): {' / '.join(catchphrases)}")
-    examples = example_lines(persona, days, lang)
+    examples = [line for code in spoken for line in example_lines(persona, days, code)]
     if examples:
         lines += [EXAMPLES_HEADING, *examples]
     if tools:
@@ -164,11 +178,12 @@ def system_prompt_parts(
     ]
 
     room = memory_tokens if memory_tokens is not None else budget_tokens - estimate_tokens("\n".join(lines + volatile))
-    room -= estimate_tokens("\n" + _LANGUAGE_LAST.get(lang, ""))
+    room -= estimate_tokens("\n" + _LANGUAGE_LAST.get(persona.language(language), ""))
     kept = fit_memories(memories, room)
     if kept:
         volatile.append(MEMORY_HEADING)
         volatile += [_memory_line(memory) for memory in kept]
-    if lang in _LANGUAGE_LAST:
-        volatile.append(_LANGUAGE_LAST[lang])
+    last = _LANGUAGE_LAST.get(persona.language(language))
+    if last:
+        volatile.append(last)
     return "\n".join(lines), "\n".join(volatile)

@@ -11,7 +11,6 @@ import gradio as gr  # Gradio's analytics are off: pet/__init__.py saw to it bef
 from pet.app import App, PetRuntime
 from pet.persona.messages import chat_placeholder
 from pet.persona.model import Persona
-from pet.text import preferred_language
 from pet.ui.arrivals import TOAST_CSS, build_arrivals
 from pet.ui.face import AVATAR_DIR
 from pet.ui.header import HEADER_CSS, AdvancedSwitch, brain_words
@@ -131,12 +130,9 @@ def build_ui(app: App) -> gr.Blocks:
             opened = page.open(chosen)
             return opened, opened["pet"], gr.Dropdown(choices=pet_choices(app), value=opened["pet"])
 
-        def warm(current: Session | None, request: gr.Request) -> None:
-            """An embedded model reads the start of the page's prompt while the
-            person looks, in the browser's language when nothing was said yet."""
-            runtime, conversation = page.resolve(current)
-            header = request.headers.get("accept-language", "") if request is not None else ""
-            app.warm_ahead(runtime, conversation, preferred_language(header, runtime.persona.languages))
+        def warm(current: Session | None) -> None:
+            """An embedded model reads the start of the page's prompt while the person looks."""
+            app.warm_ahead(*page.resolve(current))
 
         opened = blocks.load(open_page, remembered, [session, remembered, picker], api_visibility="private")
         opened.then(show, session, shows, api_visibility="private")

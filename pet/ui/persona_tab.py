@@ -185,8 +185,10 @@ class PersonaPanel:
             recall_limit=agent.config.recall_limit,
             with_tools=bool(runtime.tools.specs()),
             memory_tokens=agent.config.memory_tokens,
+            volatile_last=getattr(agent.brain, "reuses_prompt_prefix", False),
         )
-        return context.messages[0].content
+        system = [message.content for message in context.messages if message.role == "system"]
+        return "\n".join(system)  # with the brain's layout: the volatile part may come last, after the history
 
     def save(self, *values: str, session: Session | None = None) -> str:
         runtime = self._pet(session)

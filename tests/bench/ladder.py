@@ -2,6 +2,7 @@
 
     python tests/bench/ladder.py --rung small --threads 1 [--layout current|volatile-last] [--warm]
     python tests/bench/ladder.py --rung small --layout volatile-last --warm --reflexes [--withhold off]
+    python tests/bench/ladder.py --rung small --layout volatile-last --warm --switch
 
 Runs a short conversation (5 turns, reflexes off) through the whole pet with
 the real persona prompt and tools, on a clock that moves a minute per turn
@@ -21,6 +22,9 @@ talk may call no tool, and a time question between the turns is answered by
 code. `--withhold off` then shows the model no tools on a step that may call
 none (as before 2026-12-01's second session) instead of every tool with
 none callable, to compare what that costs the next turn.
+
+`--switch` says turns 2 and 4 in English, as a bilingual person might, to
+time what a change of language costs the turn after it.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ TURNS = [
     "周末我想去公园散步，你觉得呢？",
     "给我讲个简短的笑话吧。",
 ]
+#: with --switch: turns 2 and 4 in English instead
+SWITCHED = {2: "I worked late today and I'm a bit tired.", 4: "I want to walk in the park this weekend, what do you think?"}
 #: with --reflexes: a question answered by code, between the third and fourth turn
 REFLEX_TURN = (3, "现在几点了？")
 MEMORIES = ["主人养了一只叫Tom的猫", "主人喜欢喝绿茶", "主人晚上11点以后写代码", "主人住在杭州"]
@@ -104,6 +110,7 @@ def main() -> None:
                         help="read the prompt's stable start before turn 1, as `run` does at start")
     parser.add_argument("--reflexes", action="store_true", help="route the turns as the app does (see above)")
     parser.add_argument("--withhold", choices=("on", "off"), default="on")
+    parser.add_argument("--switch", action="store_true", help="turns 2 and 4 in English (see above)")
     args = parser.parse_args()
     os.environ["PET_HOME"] = tempfile.mkdtemp(prefix="pet-bench-")
 
@@ -131,10 +138,10 @@ def main() -> None:
         started = time.perf_counter()
         print(f"warm-up: {app.agent.warm(conversation)} tokens read in {time.perf_counter() - started:.2f} s")
     print(f"{rung.label}, {args.threads} thread(s), layout {args.layout}, reflexes {args.reflexes}, "
-          f"withhold {args.withhold}; load {load_s:.2f} s; "
+          f"withhold {args.withhold}, switch {args.switch}; load {load_s:.2f} s; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {time.strftime('%H:%M UTC', time.gmtime())}")
     turns = []
-    said = list(enumerate(TURNS, 1))
+    said = [(i, SWITCHED.get(i, text) if args.switch else text) for i, text in enumerate(TURNS, 1)]
     if args.reflexes:
         said.insert(REFLEX_TURN[0], (0, REFLEX_TURN[1]))
     for i, text in said:
