@@ -74,21 +74,28 @@ class Timed:
         cached = list(llm._input_ids) if llm is not None else []
         started, cpu = time.perf_counter(), time.process_time()
         first = first_cpu = None
-        for part in self.model.stream(messages, tools, **kwargs):
-            if first is None:
-                first, first_cpu = time.perf_counter() - started, time.process_time() - cpu
-            if hasattr(part, "usage") and part.usage is not None:
-                prompt = part.usage.prompt_tokens
-                reused = 0
-                current = list(self.model._llm._input_ids)
-                while reused < min(len(cached), len(current)) and cached[reused] == current[reused]:
-                    reused += 1
-                self.calls.append({"prompt_tokens": prompt, "reused": min(reused, prompt), "first_s": first,
-                                   "first_cpu_s": first_cpu, "total_s": time.perf_counter() - started,
-                                   "total_cpu_s": time.process_time() - cpu,
-                                   "completion_tokens": part.usage.completion_tokens,
-                                   "tool_calls": [c.name for c in part.tool_calls]})
-            yield part
+        done = None
+        try:
+            for part in self.model.stream(messages, tools, **kwargs):
+                if first is None:
+                    first, first_cpu = time.perf_counter() - started, time.process_time() - cpu
+                if hasattr(part, "usage") and part.usage is not None:
+                    done = part
+                yield part
+        finally:
+            # also when the agent stops reading early (a reply at its sentence cap):
+            # then the prompt's length is what llama.cpp holds less what it generated
+            current = list(self.model._llm._input_ids)
+            reused = 0
+            while reused < min(len(cached), len(current)) and cached[reused] == current[reused]:
+                reused += 1
+            prompt = done.usage.prompt_tokens if done is not None else None
+            self.calls.append({"prompt_tokens": prompt if prompt is not None else f"~{len(current)}",
+                               "reused": min(reused, prompt) if prompt is not None else reused, "first_s": first,
+                               "first_cpu_s": first_cpu, "total_s": time.perf_counter() - started,
+                               "total_cpu_s": time.process_time() - cpu,
+                               "completion_tokens": done.usage.completion_tokens if done is not None else "cut",
+                               "tool_calls": [c.name for c in done.tool_calls] if done is not None else []})
 
     def warm(self, messages, tools=()):
         return self.model.warm(messages, tools)
