@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import logging
 import os
 import sys
@@ -70,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _day(text: str) -> "dt.date":
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a day as YYYY-MM-DD: {text!r}") from None
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -97,6 +105,9 @@ def _add_bench_parser(commands: argparse._SubParsersAction) -> None:
                        help="a JSONL case file (default assets/evals/tools.jsonl)")
     tools.add_argument("--limit", type=_positive_int, default=None,
                        help="run only N cases, taken in turns from each category and language")
+    tools.add_argument("--today", type=_day, default=None, metavar="YYYY-MM-DD",
+                       help="the day the cases' world is on (their `at` times count from it; "
+                       "default 2026-11-29), at 10:15 in Asia/Shanghai")
     tools.add_argument("--json", dest="json_path", type=Path, default=None, metavar="FILE",
                        help="write every case's calls, reply and verdict to FILE")
     tools.add_argument("--log-level", dest="log_level", help="DEBUG, INFO, WARNING (default), ERROR")
@@ -144,7 +155,7 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
         return bench_memory(args.cases, args.questions, verbose=args.verbose)
 
     return bench_tools(settings, models=args.models, reflexes=args.reflexes, cases_path=args.cases,
-                       limit=args.limit, json_path=args.json_path)
+                       limit=args.limit, json_path=args.json_path, today=args.today)
 
 
 def _add_portable_parsers(commands: argparse._SubParsersAction) -> None:

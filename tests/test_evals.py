@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections import Counter
 
@@ -14,7 +15,7 @@ from pet.config import load_settings
 from pet.evals.cases import CATEGORIES, CaseFileError, load_cases, parse_case, spread
 from pet.evals.judge import CallRecord, Turn, judge, turn_from_events
 from pet.evals.report import Run, format_table, recommend, rows, summarize
-from pet.evals.run import FIXED_NOW, CaseResult, persona_in_zone, run_cases
+from pet.evals.run import FIXED_NOW, CaseResult, persona_in_zone, run_cases, world_now
 from pet.events import Completion, Reply, TextDelta, ToolCall, ToolFinished, ToolResult, ToolStarted
 from pet.persona.model import load_persona
 
@@ -191,6 +192,18 @@ def test_reminder_time_is_judged_by_parsing_when_at_the_fixed_clock():
     assert late.arguments is False and "expected 2026-11-30 09:00" in late.problems[0]
 
 
+def test_a_case_set_written_for_another_day_is_judged_on_that_day():
+    pytest.importorskip("pet.tools.when")
+    c = case(tools=["set_reminder"], args={"set_reminder": {"text": {"contains_any": ["mom"]},
+                                                            "at": "2026-12-03T09:00"}})
+    said = turn(("set_reminder", {"text": "call Mom", "when": "tomorrow at 9am"}))
+    assert not judge(c, said, FIXED_NOW).passed  # on the default day, tomorrow is 11-30
+    wednesday = world_now(dt.date(2026, 12, 2))
+    assert (wednesday.date(), wednesday.time(), wednesday.tzinfo) == (dt.date(2026, 12, 2), FIXED_NOW.time(),
+                                                                       FIXED_NOW.tzinfo)
+    assert judge(c, said, wednesday).passed
+
+
 def test_a_turn_is_read_from_the_events():
     first, second = ToolCall("calculate", {"expression": "1+1"}), ToolCall("remember", {"content": "x"})
     events = [
@@ -327,14 +340,17 @@ def test_bench_tools_arguments_parse():
     assert (args.reflexes, args.limit) == ("off", 5)
     assert (str(args.cases), str(args.json_path)) == ("my.jsonl", "out.json")
     assert args.base_url == "http://127.0.0.1:8080/v1"
+    assert build_parser().parse_args(["bench", "tools", "--today", "2026-12-02"]).today == dt.date(2026, 12, 2)
 
     defaults = build_parser().parse_args(["bench", "tools", "--brain", "embedded"])
     assert (defaults.reflexes, defaults.models, defaults.limit, defaults.cases) == ("both", [], None, None)
+    assert defaults.today is None
     assert defaults.brain == "embedded"
 
 
 @pytest.mark.parametrize(
-    "argv", [["bench"], ["bench", "tools", "--limit", "0"], ["bench", "tools", "--reflexes", "maybe"]]
+    "argv", [["bench"], ["bench", "tools", "--limit", "0"], ["bench", "tools", "--reflexes", "maybe"],
+             ["bench", "tools", "--today", "12/02/2026"]]
 )
 def test_bad_bench_arguments_are_refused(argv, capsys):
     with pytest.raises(SystemExit) as raised:

@@ -4,6 +4,7 @@ both reflex modes, and print a table for each and a recommendation."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import sys
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from pet.config import Settings
 from pet.errors import BrainUnavailable, ModelNotFound
 from pet.evals.cases import DEFAULT_CASES, load_cases, spread
 from pet.evals.report import Run, format_table, recommend
-from pet.evals.run import FIXED_NOW, CaseResult, Progress, run_cases
+from pet.evals.run import FIXED_NOW, CaseResult, Progress, run_cases, world_now
 
 REFLEX_MODES = {"on": (True,), "off": (False,), "both": (True, False)}
 
@@ -64,27 +65,30 @@ def bench_tools(
     cases_path: Path | None = None,
     limit: int | None = None,
     json_path: Path | None = None,
+    today: dt.date | None = None,
     out: TextIO = sys.stdout,
     log: TextIO = sys.stderr,
 ) -> int:
+    """`today`: the day the cases are written for (see world_now)."""
+    now = world_now(today)
     cases_path = cases_path or DEFAULT_CASES
     cases = spread(load_cases(cases_path), limit)
     brains = brains_for(settings, models or [])
     print(f"Tool-use benchmark: {len(cases)} cases from {cases_path}, clock fixed at "
-          f"{FIXED_NOW:%Y-%m-%d %H:%M} {FIXED_NOW.tzinfo}.\n", file=out)
+          f"{now:%Y-%m-%d %H:%M} {now.tzinfo}.\n", file=out)
     runs = []
     for brain in brains:
         for mode in REFLEX_MODES[reflexes]:
             print(f"{brain.name}, reflexes {'on' if mode else 'off'}: running {len(cases)} cases…", file=log)
             results = run_cases(cases, brain.model, reflexes=mode, settings=settings, progress=_progress(log),
-                                tier=brain.tier)
+                                now=now, tier=brain.tier)
             run = Run(brain.name, brain.tier, mode, results)
             runs.append(run)
             print(format_table(run) + "\n", file=out, flush=True)
     for line in recommend(runs):
         print("Recommendation: " + line, file=out)
     if json_path is not None:
-        text = json.dumps(as_json(runs), ensure_ascii=False, indent=1, default=str)
+        text = json.dumps(as_json(runs, now), ensure_ascii=False, indent=1, default=str)
         json_path.write_text(text + "\n", encoding="utf-8")
         print(f"Per-case results: {json_path}", file=log)
     return 0
@@ -100,10 +104,10 @@ def _progress(log: TextIO) -> Progress:
     return show
 
 
-def as_json(runs: list[Run]) -> dict:
+def as_json(runs: list[Run], now: dt.datetime = FIXED_NOW) -> dict:
     """Every case of every run, raw: what was typed, called, replied and judged."""
     return {
-        "now": FIXED_NOW.isoformat(),
+        "now": now.isoformat(),
         "runs": [
             {
                 "model": run.model,

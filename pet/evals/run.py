@@ -30,6 +30,14 @@ log = logging.getLogger(__name__)
 FIXED_NOW = dt.datetime(2026, 11, 29, 10, 15, tzinfo=ZoneInfo("Asia/Shanghai"))
 
 
+def world_now(today: dt.date | None = None) -> dt.datetime:
+    """The benchmark's clock: FIXED_NOW, or its time of day on `today`, the
+    day a case set was written for (its reminders' `at` count from it)."""
+    if today is None:
+        return FIXED_NOW
+    return FIXED_NOW.replace(year=today.year, month=today.month, day=today.day)
+
+
 @dataclass(frozen=True)
 class CaseResult:
     case: Case
