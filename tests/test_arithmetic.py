@@ -31,6 +31,11 @@ PHRASINGS = [
     ("算一下一百二十八乘以七", "896"),
     ("二的十次方是多少", "1024"),
     ("三点五乘以二", "7"),
+    ("what's twelve times fifteen", "180"),
+    ("seven hundred and twenty minus three hundred eighty-five = ?", "335"),
+    ("ninety-nine times a hundred", "9900"),
+    ("quick math: 2048 divided by 64?", "32"),
+    ("算一下：一百除以四", "25"),
     ("I had 20 apples and ate 3, how many left?", "17"),
     ("I had 20 apples, ate 3 and gave 5 to Tom. How many are left?", "12"),
     ("I have 5 apples and my friend gives me 3 more, how many do I have now?", "8"),
@@ -79,7 +84,9 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("text", ["I have 3 cats", "我有3只猫", "the score was 3 to 1", "what's 3 times the fun?",
-                                  "2026-12-01", "how many days until my birthday?", "我有两个妹妹"])
+                                  "2026-12-01", "how many days until my birthday?", "我有两个妹妹",
+                                  "which one is it?", "I have two cats and one dog", "one two three",
+                                  "note: buy 2 eggs", "twenty twelve plus three"])
 def test_numbers_that_are_no_sum_are_left_alone(text):
     assert arithmetic.read(text) is None
 

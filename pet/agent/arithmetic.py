@@ -4,7 +4,11 @@ takes, or a question back when it cannot be read whole. Never part of it.
 - "1250 divided by 5, plus 12" is (1250 / 5) + 12: a comma, "then", "再" or
   "然后" before an operator applies it to everything said so far.
 - Chinese numerals are read where they are operands: 三百六十五乘以二 is
-  365*2, 一千二百五十除以五再加十二 is (1250/5)+12.
+  365*2, 一千二百五十除以五再加十二 is (1250/5)+12; and so are English number
+  words: "twelve times fifteen" is 12*15, "seven hundred and twenty minus
+  three hundred eighty-five" is 720-385.
+- A short label before a colon ("quick math: 2048 divided by 64?") is no
+  part of the sum.
 - A simple word problem ("I had 20 apples and ate 3, how many left?",
   "我有二十个苹果，吃了三个，还剩几个？") adds and subtracts when every number
   has a verb this reader knows; anything else about it is a question.
@@ -105,6 +109,67 @@ def _zh_operators(text: str) -> str:
     for word, symbol in _ZH_OPS:
         text = re.sub(rf"(?<=[0-9０-９])\s*{word}\s*(?=[0-9０-９(（])", symbol, text)
     return text
+
+
+# --- English number words as operands ---------------------------------------------------------
+
+_EN_UNITS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen".split())}
+_EN_TENS = {word: 10 * value for value, word in enumerate(
+    "twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_TENS, *_EN_SCALES], key=len, reverse=True))
+# "seven hundred and twenty", "three hundred eighty-five", "a hundred"
+_EN_NUMBER = re.compile(rf"\b(?:a\s+(?=hundred|thousand|million))?(?:{_EN_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_EN_WORD}))*\b", _I)
+_EN_OPERATOR = r"(?:multiplied by|times|divided by|over|plus|added to|minus|to the power of|[-+*/×÷^xX=])"
+_EN_OPERATOR_AFTER = re.compile(rf"\s*{_EN_OPERATOR}(?![a-z])", _I)
+_EN_OPERATOR_BEFORE = re.compile(rf"(?<![a-z]){_EN_OPERATOR}\s*$", _I)
+
+
+def _en_number(words: str) -> str | None:
+    """"seven hundred and twenty" → "720"; None when the words are no one number ("one two")."""
+    total = current = 0
+    last = None  # the kind of the word before: "unit", "ten", "teen" or a scale
+    for word in re.split(r"[\s-]+", words.lower().replace(" and ", " ")):
+        if word in ("a", "and", ""):
+            continue
+        if word in _EN_SCALES:
+            scale = _EN_SCALES[word]
+            if scale == 100:
+                if current >= 100 or last == "hundred":
+                    return None
+                current = (current or 1) * 100
+            else:
+                if current == 0 and last is not None:
+                    return None
+                total += (current or 1) * scale
+                current = 0
+            last = word
+        elif word in _EN_TENS:
+            if current % 100:  # "twenty twenty"
+                return None
+            current += _EN_TENS[word]
+            last = "ten"
+        else:
+            value = _EN_UNITS[word]
+            if current % 100 and not (last == "ten" and value < 10) or (value == 0 and last is not None):
+                return None  # "one two", "twenty twelve"
+            current += value
+            last = "unit"
+    return str(total + current)
+
+
+def _en_numerals(text: str) -> str:
+    """English number words next to an operator as digits: "twelve times fifteen" → "12 times 15"."""
+    out, last = [], 0
+    for found in _EN_NUMBER.finditer(text):
+        operand = _EN_OPERATOR_AFTER.match(text, found.end()) or _EN_OPERATOR_BEFORE.search(text[: found.start()])
+        digits = _en_number(found.group()) if operand else None
+        if digits is not None:
+            out += [text[last : found.start()], digits]
+            last = found.end()
+    return "".join(out) + text[last:]
 
 
 # --- a whole expression, token by token ------------------------------------------------------
@@ -273,10 +338,20 @@ def _ask(text: str) -> str:
 # --- reading a message ---------------------------------------------------------------------
 
 
+_LABEL = re.compile(r"^[^:：\d]{1,20}[:：]\s*(?=\S)")
+
+
 def read(text: str) -> Reading | None:
     """What `text` (one request, fillers already stripped) asks to compute;
     None when it is not arithmetic."""
-    text = _zh_numerals(text)
+    label = _LABEL.match(text)
+    if label and len(label.group().split()) <= 3:
+        return read(text[label.end():]) or _read(text)
+    return _read(text)
+
+
+def _read(text: str) -> Reading | None:
+    text = _en_numerals(_zh_numerals(text))
     expression_text = _zh_operators(text)
     found = next((m for m in (p.match(expression_text) for p in _CALC) if m), None)
     if found and not _DATE_LIKE.match(found.group("e")):
