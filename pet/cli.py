@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _day(text: str) -> "dt.date":
+def _day(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:

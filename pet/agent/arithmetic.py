@@ -130,7 +130,7 @@ _EN_OPERATOR_BEFORE = re.compile(rf"(?<![a-z]){_EN_OPERATOR}\s*$", _I)
 def _en_number(words: str) -> str | None:
     """"seven hundred and twenty" → "720"; None when the words are no one number ("one two")."""
     total = current = 0
-    last = None  # the kind of the word before: "unit", "ten", "teen" or a scale
+    last = None  # the kind of the word before: "unit" (zero to nineteen), "ten" or a scale word
     for word in re.split(r"[\s-]+", words.lower().replace(" and ", " ")):
         if word in ("a", "and", ""):
             continue
