@@ -1,5 +1,6 @@
 """Text rules every part of the pet shares: which characters are Chinese,
-which language a message is in, Chinese numerals, and token estimates.
+which language a message is in, Chinese numerals, simplified characters and
+token estimates.
 
 Pure functions and patterns, no imports from the rest of the pet, so any
 layer may use them. Keep one copy of each rule here: when two modules judge
@@ -9,8 +10,13 @@ through the other.
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
 import re
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 #: Chinese characters, for use inside a regex character class: the Unified
 #: Ideographs, Extension A and the Compatibility Ideographs
@@ -128,3 +134,39 @@ def _zh_units(text: str) -> int | None:
         below = small if small != _NO_UNIT else big
         section += digit if after_zero or below == 10 else digit * below // 10
     return total + section
+
+
+# --- simplified characters -------------------------------------------------------------------
+
+
+@functools.cache
+def _to_simplified() -> Any:
+    try:
+        import opencc
+    except ImportError:
+        log.warning("opencc is not installed: Chinese text keeps any traditional characters (pip install opencc)")
+        return None
+    return opencc.OpenCC("t2s")
+
+
+def simplified(text: str) -> str:
+    """Chinese text in simplified characters, read whole (OpenCC's phrases
+    too: Whisper and small models write traditional characters now and then)."""
+    converter = _to_simplified()
+    return converter.convert(text) if converter is not None and CJK_CHAR.search(text) else text
+
+
+@functools.lru_cache(maxsize=8192)
+def _simplified_char(char: str) -> str:
+    converter = _to_simplified()
+    converted = converter.convert(char) if converter is not None else char
+    return converted if len(converted) == 1 else char
+
+
+def simplified_chars(text: str) -> str:
+    """`text` with each traditional Chinese character in its simplified form,
+    one character at a time: a reply converted as it streams, piece by
+    piece, reads the same as the whole reply converted at its end."""
+    if not CJK_CHAR.search(text):
+        return text
+    return "".join(_simplified_char(char) if is_cjk(char) else char for char in text)

@@ -556,3 +556,27 @@ def test_a_server_brain_may_run_on_and_the_embedded_brain_is_kept_brief():
     assert reply_sentences(load_settings({}), "server") == 0
     assert reply_sentences(load_settings({"reply_sentences": 0}), "embedded") == 0
     assert reply_sentences(load_settings({"reply_sentences": 2}), "server") == 2
+
+
+def test_a_chinese_reply_is_written_in_simplified_characters_as_it_streams_and_as_it_is_kept():
+    model = ScriptedModel(["乌龍茶真好喝，鈴鐺響了！"])
+    app = make_app(model)
+    conversation = app.current_conversation()
+    events = run(app, "今天喝什么茶好呢", conversation)
+    reply = [e for e in events if isinstance(e, Reply)][-1].text
+    assert streamed_text(events).endswith("乌龙茶真好喝，铃铛响了！") and reply.endswith("乌龙茶真好喝，铃铛响了！")
+    stored = app.conversations.history(conversation)[-1].message.content
+    assert stored == reply
+    # a reply in English is left as the model wrote it, a Chinese name in it too
+    model.enqueue("My favourite tea is 烏龍 oolong!")
+    events = run(app, "what tea do you like?", conversation)
+    assert [e for e in events if isinstance(e, Reply)][-1].text.endswith("My favourite tea is 烏龍 oolong!")
+
+
+def test_simplified_characters_one_at_a_time_read_the_same_in_pieces_as_whole():
+    from pet.text import simplified_chars
+
+    text = "然後給我講一個小龍蝦的故事，好嗎？ OK!"
+    assert simplified_chars(text) == "然后给我讲一个小龙虾的故事，好吗？ OK!"
+    assert "".join(simplified_chars(text[i:i + 3]) for i in range(0, len(text), 3)) == simplified_chars(text)
+    assert simplified_chars("plain English") == "plain English"

@@ -50,7 +50,7 @@ from pet.logs import set_fields as set_log_fields
 from pet.memory.recall import read_id
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
-from pet.text import detect_language
+from pet.text import detect_language, simplified_chars
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
 log = logging.getLogger(__name__)
@@ -584,6 +584,11 @@ class Agent:
             holds = [at for at in (turn.hold_at(text), checks.hold_at(text)) if at is not None]
             return min(holds, default=None)
 
+        # A small model writes a traditional character now and then (乌龍茶): the
+        # pet writes simplified Chinese, as its prompt says, and the reply shown
+        # as it streams is the reply stored, character for character.
+        written: Callable[[str], str] = simplified_chars if turn.language == "zh" else str
+
         for step in range(self.config.max_model_calls):
             set_log_fields(step=step)
             gate = _StreamGate(hold_at, text_calls)
@@ -596,7 +601,7 @@ class Agent:
                 for part in stream:
                     if isinstance(part, TextDelta):
                         step_started(record)
-                        delta, ended = part.text, None
+                        delta, ended = written(part.text), None
                         if self.config.reply_sentences and gate.hold_at is None:
                             ended = replycheck.end_of_sentences(gate.text + delta, self.config.reply_sentences,
                                                                 self.config.reply_letters or None)
@@ -612,7 +617,7 @@ class Agent:
                             completion = Completion(text=gate.text, finish_reason="stop")
                             break
                     else:
-                        completion = part
+                        completion = replace(part, text=written(part.text)) if part.text else part
             except GeneratorExit:  # the person stopped the turn (or left): keep what they saw
                 getattr(stream, "close", lambda: None)()
                 self._store_cut(turn, shown_before + gate.text[: gate.emitted])

@@ -15,13 +15,13 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pet.speech.audio import Recording
 from pet.speech.errors import RecordingRejected, SpeechUnavailable
 from pet.speech.models import BASE_INSTALL, TINY_INSTALL, ensure_whisper_base, tiny_en_dir
+from pet.text import simplified
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
@@ -59,23 +59,6 @@ def pick_language(probabilities: Iterable[tuple[str, float]], choices: Sequence[
     on a tie (or when none of them is listed) the earlier choice."""
     weights = dict(probabilities)
     return max(choices, key=lambda code: weights.get(code, 0.0))
-
-
-@cache
-def _to_simplified() -> Any:
-    try:
-        import opencc
-    except ImportError:
-        log.warning("opencc is not installed: Chinese transcripts keep any traditional characters "
-                    "(pip install opencc)")
-        return None
-    return opencc.OpenCC("t2s")
-
-
-def simplified(text: str) -> str:
-    """Chinese text in simplified characters (Whisper writes either)."""
-    converter = _to_simplified()
-    return converter.convert(text) if converter is not None else text
 
 
 class Transcriber:
