@@ -89,8 +89,9 @@ def test_a_streamed_turn_arrives_as_server_sent_events_while_it_runs(served):
         # the model only answers once the client has the tool's result: the
         # events must reach it while the turn is still running
         released.append(seen_tool.wait(timeout=20))
-        # not the question restated: the echo guard holds a reply back while it may be one
-        return "That makes 42, easy for my claws."
+        # not the question restated: the echo guard holds a reply back while it may be one;
+        # and the figure guard holds each sentence of a sum's answer until it ends
+        return "That makes 42. Easy for my claws, see them snap!"
 
     app, client = served(
         ScriptedModel([Completion("", (call("calculate", expression="6*7"),)), second_answer])
@@ -112,7 +113,7 @@ def test_a_streamed_turn_arrives_as_server_sent_events_while_it_runs(served):
     assert dict(events)["tool_finished"]["content"] == "42" and dict(events)["tool_finished"]["ok"] is True
     reply = dict(events)["reply"]
     text = "".join(data["text"] for name, data in events if name == "delta")
-    assert text == reply["text"] == "That makes 42, easy for my claws."
+    assert text == reply["text"] == "That makes 42. Easy for my claws, see them snap!"
     assert len([n for n in names if n == "delta"]) > 1  # in pieces, not one lump
     assert reply["trace_id"] == app.traces.recent(reply["conversation_id"], limit=1)[0]["id"]
 
