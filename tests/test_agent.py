@@ -580,3 +580,20 @@ def test_simplified_characters_one_at_a_time_read_the_same_in_pieces_as_whole():
     assert simplified_chars(text) == "然后给我讲一个小龙虾的故事，好吗？ OK!"
     assert "".join(simplified_chars(text[i:i + 3]) for i in range(0, len(text), 3)) == simplified_chars(text)
     assert simplified_chars("plain English") == "plain English"
+
+
+@pytest.mark.parametrize("text", ["what's 2+2? jk i know lol", "1+1等于几？开玩笑的啦哈哈", "remind me at 5pm to nap, just kidding"])
+def test_a_message_that_takes_itself_back_runs_no_tool(text):
+    answer = "哈哈，被你骗到啦！" if "开玩笑" in text else "Ha, you got me!"
+    model = ScriptedModel([answer])
+    app = make_app(model, reflexes=True)
+    events = run(app, text)
+    assert not [e for e in events if isinstance(e, ToolStarted)]
+    assert [e for e in events if isinstance(e, Reply)][-1].text.endswith(answer)
+    assert model.calls[-1].tools == ()  # nothing it could call either
+
+
+def test_kidding_inside_a_request_does_not_take_it_back():
+    app = make_app(ScriptedModel(["unused"]), reflexes=True)
+    events = run(app, "no kidding, what's 12 times 4?")
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["calculate"]

@@ -51,6 +51,7 @@ from pet.memory.recall import read_id
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import detect_language, simplified_chars
+from pet.tools.facts import retracted
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
 log = logging.getLogger(__name__)
@@ -395,6 +396,11 @@ class Agent:
 
         # Slash commands are the person's own commands: they work with reflexes off too.
         wanted = self.config.reflexes or text.startswith("/")
+        if not text.startswith("/") and retracted(text):
+            # "what's 2+2? jk": taken back, so no request and no fact; just talk
+            trace.reflex = "taken back"
+            yield from self._model_loop(turn, [])
+            return
         reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
         if reflex is not None:
             trace.reflex = reflex.intent

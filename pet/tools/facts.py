@@ -92,6 +92,21 @@ _DISMISSAL = re.compile(
 )
 
 
+# "… jk", "just kidding", "开玩笑的", "逗你的": the message takes back what it said.
+_RETRACTION = re.compile(
+    r"(?:\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking)\b"
+    r"|开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的)"
+    r"(?:[\s,，.。!！~～…]*(?:i know|lol|lmao|haha+|哈+|啦|嘛|呢|😂|🤣|😆|😜|😏)+)*[\s,，.。!！~～…?？]*$",
+    _I,
+)
+
+
+def retracted(text: str) -> bool:
+    """Whether `text` ends by taking itself back ("what's 2+2? jk", "1+1等于几？开玩笑的啦"):
+    then nothing in it is a request."""
+    return _RETRACTION.search(" ".join(text.split())) is not None
+
+
 def dismissal(text: str) -> str | None:
     """None when `text` does not open by dropping the subject; else what
     follows the dismissal ("" for "Forget it, never mind.")."""
