@@ -40,6 +40,8 @@ def book(tmp_path):
     # chat English leaves out the "I"; chat Chinese leaves out the 我
     ("been learning Korean for about a year", "been learning Korean for about a year"),
     ("一直用安卓手机，用了好几年", "一直用安卓手机，用了好几年"),
+    # whatever word the sentence begins with, when it names no one else
+    ("手机换成小米了", "手机换成小米了"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book
@@ -65,6 +67,11 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "my cousin remembered my birthday!",  # about remembering, and someone else
     "I'm on the bus right now",  # passing: about now
     "我今天加班到很晚",
+    # no one named, and no lasting fact either
+    "it's raining today",
+    "lunch was great",
+    "今天好冷",
+    "ugh it's 2am and i cant sleep",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

@@ -5,7 +5,8 @@ is read on its own. It is noted when the intent router (pet.agent.intents)
 finds it nearest the "note" examples, the fact-kind classifier
 (pet.memory.kinds) does not take it for small talk, a passing event or a
 mood, it speaks of the person (the `person` words of the data files'
-[capture] table), and none of the `not_facts` words mark it as a request,
+[capture] table) or of no one else (no `others` word: chat leaves out the
+"I"), and none of the `not_facts` words mark it as a request,
 question, hypothetical, joke or somebody else's words.
 
 A noted fact that says again what a memory of the same single-valued kind
@@ -90,8 +91,6 @@ class Words:
     others: tuple[str, ...]
     #: first words that make a sentence a question
     questions: frozenset[str] = frozenset()
-    #: first words after which the person is the unsaid subject
-    implied: tuple[str, ...] = ()
     #: words that say something changed
     changes: tuple[str, ...] = ()
     #: phrases holding a `not_facts` word that ask nothing ("好几年"), dropped before that check
@@ -115,7 +114,6 @@ def _load_words(folder: Path) -> dict[str, Words]:
                                  tuple(w.lower() for w in table.get("not_facts", [])),
                                  tuple(w.lower() for w in table.get("others", [])),
                                  frozenset(w.lower() for w in table.get("questions", [])),
-                                 tuple(w.lower() for w in table.get("implied", [])),
                                  tuple(w.lower() for w in table.get("changes", [])),
                                  tuple(w.lower() for w in table.get("harmless", [])))
     return words
@@ -163,9 +161,10 @@ def _plain(text: str) -> str:
 
 
 def worded_as_fact(sentence: str) -> bool:
-    """The words alone allow a fact about the person: it speaks of them (or
-    begins as one who leaves out "I" does), asks nothing, and no `not_facts`
-    word is in it."""
+    """The words alone allow a fact about the person: it speaks of them, or
+    of no one (chat leaves out "I": "switched to plain americano", "下周要去上海
+    出差"), asks nothing, and no `not_facts` word is in it. Whether it states
+    a fact is the router's and the classifier's to say (Reader.facts)."""
     if not sentence or len(sentence) > MAX_CHARS or sentence.rstrip().endswith(("?", "？")):
         return False
     if _plain(memory_fact(sentence)) != _plain(sentence):
@@ -177,14 +176,11 @@ def worded_as_fact(sentence: str) -> bool:
     tokens = _WORDS.findall(lowered)
     if language == "zh":
         speaks_of_person = any(w in lowered for w in table.person)
-        starts = lowered.lstrip()
-        implied = any(starts.startswith(w) for w in table.implied)
     else:
         if tokens and tokens[0] in table.questions:
             return False
         speaks_of_person = bool(table.person & set(tokens))
-        implied = bool(tokens) and tokens[0] in table.implied
-    if not speaks_of_person and implied:
+    if not speaks_of_person:  # the unsaid subject is the person, unless someone else is named
         speaks_of_person = not any(_has(lowered, w, language) for w in table.others)
     for phrase in table.harmless:
         lowered = lowered.replace(phrase, " ")
