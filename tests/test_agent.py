@@ -584,7 +584,8 @@ def test_simplified_characters_one_at_a_time_read_the_same_in_pieces_as_whole():
 
 @pytest.mark.parametrize("text", ["what's 2+2? jk i know lol", "1+1等于几？开玩笑的啦哈哈", "remind me at 5pm to nap, just kidding"])
 def test_a_message_that_takes_itself_back_runs_no_tool(text):
-    answer = "哈哈，被你骗到啦！" if "开玩笑" in text else "Ha, you got me!"
+    # the model answers the sum anyway: no figure check runs the calculator behind it
+    answer = "哈哈，1+1等于2！" if "开玩笑" in text else "Ha, 2 + 2 is 4, you got me!"
     model = ScriptedModel([answer])
     app = make_app(model, reflexes=True)
     events = run(app, text)

@@ -575,7 +575,8 @@ class Agent:
         shown_before = ""  # text the person already saw from a step that was corrected
         # A brain with constrained tool calls never writes a real call as prose.
         text_calls = not getattr(self.brain, "constrained_tool_calls", False)
-        asked = figures.asked(turn.tool_context.message)
+        # a sum taken back ("what's 2+2? jk") asks for no figure to check
+        asked = None if retracted(turn.tool_context.message) else figures.asked(turn.tool_context.message)
         if asked is not None and self.tools.get(asked.tool) is not None:
             turn.asked = asked
         checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories)
