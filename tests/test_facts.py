@@ -63,6 +63,8 @@ def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
         ("算了，别管了", ""),
         ("算了，帮我记一下明天买牛奶", "帮我记一下明天买牛奶"),
         ("别管了。", ""),
+        ("forget I said anything", ""),
+        ("forget that I asked that, what's the time?", "what's the time?"),
     ],
 )
 def test_dismissals_drop_the_subject(said, rest):
@@ -70,6 +72,7 @@ def test_dismissals_drop_the_subject(said, rest):
 
 
 @pytest.mark.parametrize("said", ["forget that I like coffee", "forget my old address", "forgetting things",
+                                  "forget I said I like tea",
                                   "忘掉我喜欢咖啡这件事", "算数题好难",
                                   "算了一下，3+5等于几"])
 def test_real_requests_are_not_dismissals(said):

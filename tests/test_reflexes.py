@@ -314,7 +314,8 @@ def test_todo_reflex_writes_the_markdown_checklist():
 
 
 @pytest.mark.parametrize("text", ["Forget it, never mind.", "forget it", "Forget about it, I'll ask later",
-                                  "never mind", "算了，别管了", "别管了，那个不重要", "forget it, never mind the peanuts"])
+                                  "never mind", "算了，别管了", "别管了，那个不重要", "forget it, never mind the peanuts",
+                                  "forget I said anything about the party, ok"])
 def test_forget_it_and_never_mind_are_never_a_forget(text):
     reflex = match(text)
     assert reflex is None or all(c.name != "forget" for c in reflex.calls)
