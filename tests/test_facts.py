@@ -64,6 +64,7 @@ def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
         ("算了，帮我记一下明天买牛奶", "帮我记一下明天买牛奶"),
         ("别管了。", ""),
         ("forget I said anything", ""),
+        ("ugh never mind, forget I said anything 😂", "😂"),
         ("forget that I asked that, what's the time?", "what's the time?"),
     ],
 )

@@ -85,7 +85,7 @@ def memory_fact(text: str) -> str:
 
 # "Forget it", "never mind", "forget I said anything", "算了", "别管了", whatever follows.
 _DISMISSAL = re.compile(
-    r"^(?:(?:oh|ok|okay|ah|well|hmm|um|no|nah|actually)[,\s]+)*"
+    r"^(?:(?:oh|ok|okay|ah|well|hmm|um|no|nah|actually|ugh|oops|meh|eh)[,\s]+)*"
     r"(?:forget (?:about )?it\b|forget (?:that )?i (?:said|asked|mentioned) (?:anything|that|it)\b(?: about \S+)?"
     r"|never\s?mind\b|nvm\b|算了(?![一算下])|别管了|不管了|当我没说)"
     r"[\s,，.。!！;；…~～?？-]*",
