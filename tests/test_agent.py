@@ -594,6 +594,14 @@ def test_a_message_that_takes_itself_back_runs_no_tool(text):
     assert model.calls[-1].tools == ()  # nothing it could call either
 
 
+@pytest.mark.parametrize("text", ["remind me at 5pm to call mom, no kidding", "I'm not kidding, remind me at 5pm",
+                                  "明天早上八点提醒我开会，我不是开玩笑的"])
+def test_a_request_that_insists_is_not_taken_back(text):
+    from pet.tools.facts import retracted
+
+    assert not retracted(text)
+
+
 def test_kidding_inside_a_request_does_not_take_it_back():
     app = make_app(ScriptedModel(["unused"]), reflexes=True)
     events = run(app, "no kidding, what's 12 times 4?")

@@ -93,10 +93,11 @@ _DISMISSAL = re.compile(
 )
 
 
-# "… jk", "just kidding", "开玩笑的", "逗你的": the message takes back what it said.
+# "… jk", "just kidding", "开玩笑的", "逗你的": the message takes back what it said
+# (not "…, no kidding" or "我不是开玩笑的", which insist on it).
 _RETRACTION = re.compile(
-    r"(?:\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking)\b"
-    r"|开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的)"
+    r"(?:\b(?<!no )(?<!not )(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking)\b"
+    r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的))"
     r"(?:[\s,，.。!！~～…]*(?:i know|lol|lmao|haha+|哈+|啦|嘛|呢|😂|🤣|😆|😜|😏)+)*[\s,，.。!！~～…?？]*$",
     _I,
 )
