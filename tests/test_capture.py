@@ -72,6 +72,9 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "lunch was great",
     "今天好冷",
     "ugh it's 2am and i cant sleep",
+    # no subject and little meaning: "note" must be the nearest intent, and near
+    "phone damson",
+    "Message burst-0000, pinch!",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

@@ -45,6 +45,9 @@ STEP = "note"
 NOTE_FLOOR = 0.28
 #: how far "note" may score behind the best intent for a sentence worded as a fact
 SLACK = 0.1
+#: for a sentence that leaves its subject out ("switched to oat milk"), the least
+#: "note" score, which must also be the best: without "I" the words say less
+UNSAID_FLOOR = 0.33
 #: kinds of sentence that are no lasting fact
 PASSING = frozenset({"chat", "event", "mood", "feelings"})
 #: kinds of fact a person has one of at a time: a new one replaces the old
@@ -160,11 +163,23 @@ def _plain(text: str) -> str:
     return " ".join(text.split()).strip(" .,;:!?。，；：！？~～\"'“”").lower()
 
 
+def names_the_person(sentence: str) -> bool:
+    """Whether the sentence has one of the `person` words ("I", "my", "我")."""
+    lowered, language = sentence.lower(), detect_language(sentence)
+    table = words().get(language)
+    if table is None:
+        return False
+    if language == "zh":
+        return any(w in lowered for w in table.person)
+    return bool(table.person & set(_WORDS.findall(lowered)))
+
+
 def worded_as_fact(sentence: str) -> bool:
     """The words alone allow a fact about the person: it speaks of them, or
     of no one (chat leaves out "I": "switched to plain americano", "下周要去上海
     出差"), asks nothing, and no `not_facts` word is in it. Whether it states
-    a fact is the router's and the classifier's to say (Reader.facts)."""
+    a fact is the router's and the classifier's to say (Reader.facts), more
+    surely for a sentence that leaves its subject out."""
     if not sentence or len(sentence) > MAX_CHARS or sentence.rstrip().endswith(("?", "？")):
         return False
     if _plain(memory_fact(sentence)) != _plain(sentence):
@@ -174,12 +189,9 @@ def worded_as_fact(sentence: str) -> bool:
     if table is None:
         return False
     tokens = _WORDS.findall(lowered)
-    if language == "zh":
-        speaks_of_person = any(w in lowered for w in table.person)
-    else:
-        if tokens and tokens[0] in table.questions:
-            return False
-        speaks_of_person = bool(table.person & set(tokens))
+    if language != "zh" and tokens and tokens[0] in table.questions:
+        return False
+    speaks_of_person = names_the_person(sentence)
     if not speaks_of_person:  # the unsaid subject is the person, unless someone else is named
         speaks_of_person = not any(_has(lowered, w, language) for w in table.others)
     for phrase in table.harmless:
@@ -223,12 +235,16 @@ class Reader:
         found = self.kinds(vector)
         return max(found, key=found.__getitem__) if found else ""
 
-    def stated(self, vector: np.ndarray) -> bool:
+    def stated(self, vector: np.ndarray, unsaid: bool = False) -> bool:
         """Whether a sentence worded as a fact reads as one: nearer the "note"
         examples than small talk, and not far behind any request (the
-        encoder hears what a sentence is about more than what it does)."""
+        encoder hears what a sentence is about more than what it does). One
+        that leaves its subject out (`unsaid`) must be nearest "note" of all,
+        and nearer than UNSAID_FLOOR."""
         scores = {name: score for score, name in self.router.scores(vector)}
         note = scores.get(intents.NOTE, -1.0)
+        if unsaid:
+            return note >= UNSAID_FLOOR and note >= max(scores.values())
         return note >= NOTE_FLOOR and note >= scores.get(intents.CHAT, -1.0) and note >= max(scores.values()) - SLACK
 
     def share_of(self, text: str, kind: str) -> float:
@@ -243,7 +259,7 @@ class Reader:
             if not worded_as_fact(sentence):
                 continue
             vector = self.vector(sentence)
-            if not self.stated(vector):
+            if not self.stated(vector, unsaid=not names_the_person(sentence)):
                 continue
             kind = self.kind(vector)
             if kind in PASSING:
