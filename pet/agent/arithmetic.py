@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Callable
 
 from pet.text import ZH_DIGITS, ZH_NUMERAL, detect_language, zh_int
 
@@ -93,16 +94,23 @@ def _zh_number(numeral: str) -> str | None:
         return None
 
 
-def _zh_numerals(text: str) -> str:
-    """Chinese numerals next to an operator as digits: 三百六十五乘以二 → 365乘以2."""
+def _as_digits(text: str, number: re.Pattern[str], after: re.Pattern[str], before: re.Pattern[str],
+               value: Callable[[str], str | None]) -> str:
+    """Each `number` in `text` with an operator just `after` or `before` it,
+    written in digits by `value` (None: left as it is)."""
     out, last = [], 0
-    for found in _ZH_NUMBER.finditer(text):
-        operand = _ZH_OPERATOR_AFTER.match(text, found.end()) or _ZH_OPERATOR_BEFORE.search(text[: found.start()])
-        digits = _zh_number(found.group()) if operand else None
+    for found in number.finditer(text):
+        operand = after.match(text, found.end()) or before.search(text[: found.start()])
+        digits = value(found.group()) if operand else None
         if digits is not None:
             out += [text[last : found.start()], digits]
             last = found.end()
     return "".join(out) + text[last:]
+
+
+def _zh_numerals(text: str) -> str:
+    """Chinese numerals next to an operator as digits: 三百六十五乘以二 → 365乘以2."""
+    return _as_digits(text, _ZH_NUMBER, _ZH_OPERATOR_AFTER, _ZH_OPERATOR_BEFORE, _zh_number)
 
 
 def _zh_operators(text: str) -> str:
@@ -162,14 +170,7 @@ def _en_number(words: str) -> str | None:
 
 def _en_numerals(text: str) -> str:
     """English number words next to an operator as digits: "twelve times fifteen" → "12 times 15"."""
-    out, last = [], 0
-    for found in _EN_NUMBER.finditer(text):
-        operand = _EN_OPERATOR_AFTER.match(text, found.end()) or _EN_OPERATOR_BEFORE.search(text[: found.start()])
-        digits = _en_number(found.group()) if operand else None
-        if digits is not None:
-            out += [text[last : found.start()], digits]
-            last = found.end()
-    return "".join(out) + text[last:]
+    return _as_digits(text, _EN_NUMBER, _EN_OPERATOR_AFTER, _EN_OPERATOR_BEFORE, _en_number)
 
 
 # --- a whole expression, token by token ------------------------------------------------------
