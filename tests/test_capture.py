@@ -75,6 +75,16 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     # no subject and little meaning: "note" must be the nearest intent, and near
     "phone damson",
     "Message burst-0000, pinch!",
+    # a joke, or taken back, makes no sentence of the message a fact
+    "here's a joke: I'm a professional napper.",
+    "讲个笑话：我是程序员。因为我分不清万圣节和圣诞节",
+    "I'm a millionaire. jk",
+    # somebody's words, quoted
+    "'Never trust a quiet cat' — my grandma, every single visit",
+    "我闺蜜说结婚就是找个人一起吃饭",
+    # an impression, a plan
+    "the new neighbours seem nice so far",
+    "gonna binge a whole season of something tonight",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book
@@ -115,6 +125,43 @@ def test_a_new_habit_without_a_word_of_change_is_kept_beside_the_old(book):
 
 def test_a_decimal_point_ends_no_sentence():
     assert capture.sentences("每斤6.8元，我买了5斤。Then I paid $4.75.") == ["每斤6.8元，我买了5斤。", "Then I paid $4.75."]
+
+
+def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
+    assert capture.sentences("so... i'm seeing someone new. his name is Sam") == [
+        "so...", "i'm seeing someone new.", "his name is Sam"]
+    assert capture.sentences("我和他分手了。。不想多说?!") == ["我和他分手了。。", "不想多说?!"]
+    assert capture.sentences("... !!") == []
+
+
+@pytest.mark.parametrize("text, who", [
+    ("我男朋友叫阿杰", {"husband"}),  # the longest word: a boyfriend, not a friend
+    ("he's officially my husband now", {"husband"}),
+    ("我妹妹在墨尔本读书", {"sister"}),
+    ("My sister moved back from Melbourne", {"sister"}),
+    ("我闺蜜也喜欢猫", {"friend", "cat"}),
+    ("I live in Beijing", set()),
+])
+def test_whom_a_fact_is_about_is_the_same_in_both_languages(text, who):
+    assert capture.about(text) == frozenset(who)
+
+
+def test_a_relative_named_in_the_other_language_is_updated(book):
+    store, pet = book
+    [sister] = capture.note(store, pet, "我妹妹在墨尔本读书")
+    capture.note(store, pet, "I live in Beijing")
+    [moved] = capture.note(store, pet, "My sister moved back from Melbourne, she lives in Shanghai now.")
+    assert moved.record.id == sister.record.id and moved.replaced == "我妹妹在墨尔本读书"
+    assert store.count(pet) == 2
+
+
+def test_the_whole_message_says_which_memory_a_new_fact_replaces(book):
+    store, pet = book
+    [job] = capture.note(store, pet, "我在一家做物流软件的公司当产品经理")
+    capture.note(store, pet, "I'm allergic to peanuts")
+    noted = capture.note(store, pet, "Big news: I quit the logistics job. I'm a freelance illustrator now!")
+    assert [n.record.id for n in noted if n.replaced] == [job.record.id]
+    assert "illustrator" in store.get(pet, job.record.id).content
 
 
 def test_a_fact_about_someone_else_does_not_replace_the_persons_own(book):

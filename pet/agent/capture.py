@@ -24,7 +24,7 @@ import re
 import threading
 import tomllib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -32,7 +32,7 @@ from pet.agent import intents
 from pet.events import MemoryRecord
 from pet.memory import kinds as fact_kinds
 from pet.text import detect_language
-from pet.tools.facts import memory_fact
+from pet.tools.facts import memory_fact, retracted
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,12 +52,13 @@ UNSAID_FLOOR = 0.33
 PASSING = frozenset({"chat", "event", "mood", "feelings"})
 #: kinds of fact a person has one of at a time: a new one replaces the old
 SINGLE = frozenset({"name", "home", "hometown", "job", "workplace", "school", "contact", "vehicle",
-                    "relationship", "birthday"})
+                    "relationship", "love", "birthday"})
 #: the least cosine between an old and a new fact of one single-valued kind for the new to replace the old
 SAME_TOPIC = 0.30
 #: the least probability the classifier gives an old memory (or one of its clauses: "我叫小明，我是程序员"
-#: is a name and a job) of being of the new fact's kind
-SAME_KIND = 0.3
+#: is a name and a job) of being of the new fact's kind; less when the new fact says something changed
+#: ("so I finally quit nursing — I'm a UX designer now")
+SAME_KIND, SAME_KIND_CHANGED = 0.5, 0.3
 #: the least cosine between an old fact and a new one that says it changed ("quit the gym") for the new
 #: to replace the old, of whatever kind
 CHANGED_TOPIC = 0.40
@@ -66,9 +67,14 @@ NEAREST, RECENT = 20, 10
 #: the longest sentence read as a fact
 MAX_CHARS = 200
 
-#: a sentence ends at its mark; a point between digits ("6.8") ends none
-_SENTENCES = re.compile(r"(?<=[!?。！？；;])\s*|(?<=\.)(?!\d)\s*|\n+")
+#: a sentence ends after its marks ("so...", "。。", "?!" end one sentence); a point before a digit ("6.8")
+#: ends none
+_SENTENCES = re.compile(r"(?<=[!?。！？；;.…])(?![!?。！？；;.…\d])\s*|\n+")
+#: a letter, digit or character: a "sentence" without one is only marks
+_SAYS = re.compile(r"\w")
 _WORDS = re.compile(r"[a-z']+")
+#: marks that open somebody else's words
+_QUOTES = ("'", '"', "“", "‘", "「", "『")
 _CLAUSES = re.compile(r"[,，;；、]|\band\b")
 
 
@@ -98,6 +104,12 @@ class Words:
     changes: tuple[str, ...] = ()
     #: phrases holding a `not_facts` word that ask nothing ("好几年"), dropped before that check
     harmless: tuple[str, ...] = ()
+    #: an `others` word -> whom it names, the same in every language ("妹", "sister": "sister")
+    roles: dict[str, str] = field(default_factory=dict)
+    #: words that make a whole message a joke ("讲个笑话：…"): none of its sentences is a fact
+    jokes: tuple[str, ...] = ()
+    #: what follows an `others` word to quote them ("我闺蜜说…"), where "says" is no word of its own
+    quoting: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,7 +130,10 @@ def _load_words(folder: Path) -> dict[str, Words]:
                                  tuple(w.lower() for w in table.get("others", [])),
                                  frozenset(w.lower() for w in table.get("questions", [])),
                                  tuple(w.lower() for w in table.get("changes", [])),
-                                 tuple(w.lower() for w in table.get("harmless", [])))
+                                 tuple(w.lower() for w in table.get("harmless", [])),
+                                 {w.lower(): role for role, said in table.get("roles", {}).items() for w in said},
+                                 tuple(w.lower() for w in table.get("jokes", [])),
+                                 tuple(w.lower() for w in table.get("quoting", [])))
     return words
 
 
@@ -140,16 +155,24 @@ def _has(text: str, phrase: str, language: str) -> bool:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCES.split(text) if s and s.strip()]
+    return [s.strip() for s in _SENTENCES.split(text) if s and _SAYS.search(s)]
 
 
 def about(text: str) -> frozenset[str]:
-    """Who a fact is about: the `others` words it names (none: the person)."""
+    """Who a fact is about: the roles of the `others` words it names (none: the
+    person). The longest word counts ("男朋友" names a partner, not a friend),
+    and a role is the same in both languages ("我妹", "my sister")."""
     lowered, language = text.lower(), detect_language(text)
     table = words().get(language) or words().get("en")
     if table is None:
         return frozenset()
-    return frozenset(w for w in table.others if _has(lowered, w, language))
+    found = set()
+    for word in sorted(table.others, key=len, reverse=True):
+        if _has(lowered, word, language):
+            found.add(table.roles.get(word, word))
+            if language == "zh":
+                lowered = lowered.replace(word, " ")
+    return frozenset(found)
 
 
 def says_change(text: str) -> bool:
@@ -182,6 +205,8 @@ def worded_as_fact(sentence: str) -> bool:
     surely for a sentence that leaves its subject out."""
     if not sentence or len(sentence) > MAX_CHARS or sentence.rstrip().endswith(("?", "？")):
         return False
+    if sentence.lstrip().startswith(_QUOTES):
+        return False  # somebody's words: "'Winter is coming' — my roommate, every November"
     if _plain(memory_fact(sentence)) != _plain(sentence):
         return False  # it asks to be remembered: a request, for the remember tool
     lowered, language = sentence.lower(), detect_language(sentence)
@@ -194,9 +219,20 @@ def worded_as_fact(sentence: str) -> bool:
     speaks_of_person = names_the_person(sentence)
     if not speaks_of_person:  # the unsaid subject is the person, unless someone else is named
         speaks_of_person = not any(_has(lowered, w, language) for w in table.others)
+    if any(_has(lowered, who + said, language) for who in table.others for said in table.quoting):
+        return False
     for phrase in table.harmless:
         lowered = lowered.replace(phrase, " ")
     return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
+
+
+def joking(text: str) -> bool:
+    """The message is a joke, or takes itself back ("I'm a millionaire. jk"): it states no fact."""
+    if retracted(text):
+        return True
+    lowered, language = text.lower(), detect_language(text)
+    table = words().get(language)
+    return table is not None and any(_has(lowered, w, language) for w in table.jokes)
 
 
 class Reader:
@@ -254,7 +290,9 @@ class Reader:
 
     def facts(self, text: str) -> list[tuple[str, np.ndarray, str]]:
         """(fact, its vector, its kind) for each sentence of `text` that states one."""
-        found = []
+        found: list[tuple[str, np.ndarray, str]] = []
+        if joking(text):
+            return found
         for sentence in sentences(text):
             if not worded_as_fact(sentence):
                 continue
@@ -269,10 +307,14 @@ class Reader:
                 found.append((fact, vector, kind))
         return found
 
-    def replaced(self, book: NoteBook, pet_id: int, fact: str, vector: np.ndarray, kind: str) -> MemoryRecord | None:
+    def replaced(self, book: NoteBook, pet_id: int, fact: str, vector: np.ndarray, kind: str,
+                 message: np.ndarray | None = None) -> MemoryRecord | None:
         """The memory `fact` updates, about the same person: one of the same
         single-valued kind close in meaning, or, when the fact says something
-        changed, the memory nearest in meaning if it is near enough."""
+        changed, the memory nearest in meaning if it is near enough. A fact
+        of a single-valued kind is compared with the memory as the whole
+        `message` too ("I quit the logistics job. I'm a freelance illustrator
+        now!": the job it replaces is named in the other sentence)."""
         single, changed = kind in SINGLE, says_change(fact)
         if not single and not changed:
             return None
@@ -284,12 +326,16 @@ class Reader:
         for record in seen.values():
             if record.content == fact or about(record.content) != who:
                 continue
-            cosine = float(self.vector(record.content) @ vector)
-            if cosine <= best_cosine:
+            old = self.vector(record.content)
+            cosine = float(old @ vector)
+            near = cosine if message is None else max(cosine, float(old @ message))
+            if max(cosine, near) <= best_cosine:
                 continue
-            if ((changed and cosine >= CHANGED_TOPIC)
-                    or (single and cosine >= SAME_TOPIC and self.share_of(record.content, kind) >= SAME_KIND)):
+            if changed and cosine >= CHANGED_TOPIC:
                 best, best_cosine = record, cosine
+            elif single and near >= SAME_TOPIC and (
+                    self.share_of(record.content, kind) >= (SAME_KIND_CHANGED if changed else SAME_KIND)):
+                best, best_cosine = record, near
         return best
 
 
@@ -314,8 +360,10 @@ def note(book: NoteBook, pet_id: int, text: str, *, source_message_id: int | Non
     if found is None:
         return []
     noted = []
-    for fact, vector, kind in found.facts(text):
-        old = None if pending else found.replaced(book, pet_id, fact, vector, kind)
+    facts = found.facts(text)
+    message = found.vector(text) if facts and len(sentences(text)) > 1 else None
+    for fact, vector, kind in facts:
+        old = None if pending else found.replaced(book, pet_id, fact, vector, kind, message)
         if old is not None:
             record = book.revise(pet_id, old.id, fact, source_message_id=source_message_id,
                                  conversation_id=conversation_id)

@@ -8,7 +8,10 @@ goes through pet.agent.capture as a message would; then
 
 - capture precision and recall over the cases not borderline,
 - contradiction updates right: the memory of the case contradicted now
-  holds the new fact, the old text in its history,
+  holds the new fact, the old text in its history (when the case contradicted
+  was never noted, the memory of the fact that one replaced, and so on back),
+- other facts replacing nothing: noted facts that say no change must not
+  replace a memory,
 - key terms kept: captured facts whose memory holds every key term.
 
 Questions (JSONL): `question`, `lang`, `answers` (ids of cases whose fact
@@ -142,6 +145,7 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
         db, store, pet_id = _open_home(Path(folder), "captured.db")
         memory_of: dict[str, int] = {}  # case id -> the memory its fact went to
         precision, recall, borderline, updates, kept = Tally(), Tally(), Tally(), Tally(), Tally()
+        stayed = Tally()  # noted facts that say no change: they must replace nothing
         took: list[float] = []
         cpu_took: list[float] = []  # CPU time: less at the mercy of other work on the machine
         for case in cases:
@@ -151,7 +155,8 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
             cpu_took.append(time.process_time() - cpu)
             if noted:
                 memory_of[case.id] = noted[0].record.id
-            label = f"{case.id}: {case.text}" + (f" → {[n.record.content for n in noted]}" if noted else "")
+            label = f"{case.id}: {case.text}" + (f" → {[n.record.content for n in noted]}" if noted else "") + "".join(
+                f" (replacing {n.replaced!r})" for n in noted if n.replaced is not None)
             if case.borderline:
                 borderline.add(bool(noted) == case.fact, label)
                 continue
@@ -162,8 +167,10 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
                 if noted and case.key_terms:
                     stored = " ".join(n.record.content for n in noted).casefold()
                     kept.add(all(t.casefold() in stored for t in case.key_terms), label)
+            if noted and not case.contradicts:
+                stayed.add(not any(n.replaced is not None for n in noted), label)
             if case.contradicts:
-                earlier = memory_of.get(case.contradicts) if isinstance(case.contradicts, str) else None
+                earlier = _holding(case.contradicts, memory_of, by_id)
                 if isinstance(case.contradicts, str) and case.contradicts in by_id:
                     ok = any(n.replaced is not None and n.record.id == earlier for n in noted)
                 else:
@@ -180,7 +187,7 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
     cpu_took.sort()
     rows = [
         ("capture precision", precision), ("capture recall", recall),
-        ("contradictions updated right", updates), ("key terms kept", kept),
+        ("contradictions updated right", updates), ("other facts replacing nothing", stayed), ("key terms kept", kept),
         ("borderline cases as labelled", borderline),
         (f"recall@{TOP}, memories capture kept", captured_hits), (f"recall@{TOP}, every fact stored", oracle_hits),
     ]
@@ -199,6 +206,20 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
             for miss in tally.misses:
                 print(f"  miss [{name}] {miss}", file=out)
     return 0
+
+
+def _holding(contradicts: str | bool, memory_of: dict[str, int], by_id: dict[str, Case]) -> int | None:
+    """The memory a contradiction should replace: that of the fact it contradicts or, when that fact
+    was never noted, of the fact that one replaced, and so on back (climbing on Tuesdays, then on
+    Wednesdays (not noted), then swimming instead: the memory of Tuesdays is the one to update)."""
+    seen = set()
+    while isinstance(contradicts, str) and contradicts not in seen:
+        seen.add(contradicts)
+        if contradicts in memory_of:
+            return memory_of[contradicts]
+        earlier = by_id.get(contradicts)
+        contradicts = earlier.contradicts if earlier is not None else None
+    return None
 
 
 def _store_as_said(store, pet_id: int, cases: list[Case]) -> dict[str, int]:
