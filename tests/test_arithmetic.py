@@ -43,6 +43,25 @@ PHRASINGS = [
     ("我有二十个苹果，吃了三个，还剩几个？", "17"),
     ("我有20个苹果，吃了3个，又买了5个，现在有多少个？", "22"),
     ("我买了3个苹果和5个梨，一共几个？", "8"),
+    ("what's sqrt of 196", "14"),
+    ("what is √144?", "12"),
+    # money: a tip, a discount, a bill split between people, an amount for each hour, night or month
+    ("what's a 20% tip on $85", "17"),
+    ("total with an 18% tip on 50 dollars?", "59"),
+    ("bill is 240, split four ways with 15% tip, how much each", "69"),
+    ("split $180 between 3 people", "60"),
+    ("5 people share 1,200 rent, how much each?", "240"),
+    ("30% off 120, how much?", "84"),
+    ("how much do I save with 25% off 80", "20"),
+    ("$25 an hour for 6 hours, how much is that", "150"),
+    ("how much is 3 nights at 380 a night", "1140"),
+    ("我们三个人吃饭花了450，AA每人多少", "150"),
+    ("四个人吃了520，一人多少", "130"),
+    ("原价200，打七折后多少", "140"),
+    ("打八五折的话，300块的鞋多少钱", "255"),
+    ("每个月存500，存12个月一共多少", "6000"),
+    ("时薪30，干了8小时，能拿多少", "240"),
+    ("一晚上380，住3晚多少钱", "1140"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -50,6 +69,7 @@ PHRASINGS = [
     ("I had 3 apples and ate 5, how many left?", ASK),
     ("we were 4 friends and each paid 12, how much in total?", ASK),
     ("我有20块钱，每本书5块，能买几本，还剩多少？", ASK),
+    ("每人交了50，5个人一共多少", ASK),  # each one's amount, not a bill to split
 ]
 
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -86,7 +106,11 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
 @pytest.mark.parametrize("text", ["I have 3 cats", "我有3只猫", "the score was 3 to 1", "what's 3 times the fun?",
                                   "2026-12-01", "how many days until my birthday?", "我有两个妹妹",
                                   "which one is it?", "I have two cats and one dog", "one two three",
-                                  "note: buy 2 eggs", "twenty twelve plus three"])
+                                  "note: buy 2 eggs", "twenty twelve plus three",
+                                  # money said in passing asks for nothing
+                                  "I tipped 15% on a $40 bill yesterday, was that rude?",
+                                  "I make $25 an hour, is that good?", "my rent is 1200 a month lol",
+                                  "20% off sale at uniqlo today, should I go?", "我们四个人AA了一顿火锅，好开心"])
 def test_numbers_that_are_no_sum_are_left_alone(text):
     assert arithmetic.read(text) is None
 

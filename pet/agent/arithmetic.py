@@ -63,7 +63,7 @@ _PERCENT_OF = [
 ]
 _POWER_ZH = re.compile(rf"(?P<b>{_NUM})\s*的\s*(?P<e>{_NUM})\s*次方")
 _ROOT = [
-    re.compile(rf"^(?:the\s+)?square\s+root\s+of\s+(?P<n>{_NUM})$", _I),
+    re.compile(rf"^(?:the\s+)?(?:square\s+root\s+of|sqrt(?:\s+of)?|√)\s*\(?\s*(?P<n>{_NUM})\s*\)?$", _I),
     re.compile(rf"^(?P<n>{_NUM})\s*(?:开平方|开方|的平方根)$"),
     re.compile(rf"^根号\s*(?P<n>{_NUM})$"),
 ]
@@ -336,6 +336,115 @@ def _ask(text: str) -> str:
     return "I want to get this right: could you write it as one calculation, with + − × ÷ and brackets?"
 
 
+# --- money: tips, discounts, bill splits, rates ---------------------------------------------
+
+# Every number, in digits or in words ("four people", 三个人, 八五折 is read apart).
+_ANY_EN_NUMBER = re.compile(rf"\b(?:{_EN_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_EN_WORD}))*\b", _I)
+# (a lone 一 is "a" or "each" more often than a count: 一人多少, 一晚上380)
+_ANY_ZH_NUMBER = re.compile(rf"(?<![打{ZH_DIGITS}])(?!一(?!{ZH_NUMERAL})){ZH_NUMERAL}+(?:点[{ZH_DIGITS}]+)?(?!折)")
+_AMOUNT = r"[$¥￥€£]?\s*(?P<{0}>[0-9]+(?:,[0-9]{{3}})*(?:\.[0-9]+)?)\s*(?:块钱|块|元|dollars?|bucks|yuan|rmb|kuai)?"
+_PERCENT = re.compile(r"(?P<p>[0-9]+(?:\.[0-9]+)?)\s*(?:%|％|percent|per cent)|百分之\s*(?P<zp>[0-9]+(?:\.[0-9]+)?)", _I)
+_ZHE = re.compile(r"打?\s*(?P<d>[一二三四五六七八九1-9])\s*(?P<h>[五5])?\s*折")
+_TIP = re.compile(r"\b(?:tip|tips|tipping|gratuity|service(?: charge)?|tax)\b|小费|服务费|税", _I)
+_OFF = re.compile(r"\b(?:off|discount(?:ed)?|sale)\b|打折|优惠|折扣|便宜", _I)
+_SAVED = re.compile(r"\bsav(?:e|ed|ing)\b|省(?:了|下)?(?:多少|几)", _I)
+_TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|including|with|plus)\b|一共|总共|加上|含|算上|连", _I)
+_PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ways|friends|guys|of us|人|个人|位)", _I)
+_SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head)\b"
+                    r"|平分|平摊|分摊|均摊|AA|每人|每个人|人均|一人", _I)
+_UNITS_EN = {"hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "month": "month", "year": "year",
+             "shift": "shift", "lesson": "lesson", "class": "lesson", "session": "lesson"}
+_UNITS_ZH = {"小时": "hour", "钟头": "hour", "天": "day", "日": "day", "晚": "night", "周": "week", "星期": "week", "礼拜": "week",
+             "月": "month", "年": "year", "节课": "lesson", "次": "lesson"}
+_UNIT_EN = "|".join(_UNITS_EN)
+_UNIT_ZH = "|".join(sorted(_UNITS_ZH, key=len, reverse=True))
+_RATE = [  # an amount for each unit: "$25 an hour", "每月存500", "时薪30"
+    re.compile(rf"{_AMOUNT.format('r')}\s*(?:an?|per|each|every|/)\s*(?P<u>{_UNIT_EN})s?\b", _I),
+    re.compile(rf"(?:每(?:个)?|一|1)(?P<u>{_UNIT_ZH})[^0-9，,。]{{0,6}}?{_AMOUNT.format('r')}"),  # 一 is 1 by then
+    re.compile(rf"(?P<u>时|日|周|月|年)薪\s*{_AMOUNT.format('r')}"),
+    re.compile(rf"{_AMOUNT.format('r')}\s*(?:一|1|每)(?:个)?(?P<u>{_UNIT_ZH})"),
+]
+_COUNT = [  # how many units: "for 6 hours", "存12个月", "干了8小时"
+    re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<u>{_UNIT_EN})s?\b", _I),
+    re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?(?P<u>{_UNIT_ZH})"),
+]
+_WHOLE = re.compile(r"\b(?:in total|altogether|all together|total)\b|一共|总共|合计", _I)
+_EACH_BEFORE = re.compile(r"(?:\beach\b|\bper person\b|\bapiece\b|每人|每个人|人均|一人)[^0-9]{0,12}$", _I)
+_ASKS_RESULT = re.compile(r"\bhow much\b|\bwhat(?:'s|s| is| will| would)\b|\bhow many\b|\bcalculate\b|\bwork out\b"
+                          r"|\btotal\b|\beach\b|^(?:split|divide)\b|多少|几|算一下|算算|帮我算", _I)
+
+
+def _in_digits(text: str) -> str:
+    """Every number in `text` written in digits ("four people" → "4 people", 三个人 → 3个人)."""
+    text = _as_digits(text, _ANY_EN_NUMBER, re.compile(""), re.compile("$"), _en_number)
+    text = _as_digits(text, _ANY_ZH_NUMBER, re.compile(""), re.compile("$"), _zh_number)
+    return unicodedata.normalize("NFKC", text)
+
+
+def _number(text: str) -> str:
+    """A number as the calculator takes it: "1,200" → "1200"."""
+    return text.replace(",", "")
+
+
+def _money(text: str) -> str | None:
+    """A money question as an expression: a tip or tax on a bill, a discount
+    ("30% off 120", "打八五折"), a bill split between people, an amount for
+    each hour, day or month times how many; None when it is none of these
+    or something in it does not fit (then the model or a question decides)."""
+    if not _ASKS_RESULT.search(text):
+        return None
+    split = _SPLIT.search(text)
+    text = _in_digits(text)
+    percent, zhe = _PERCENT.search(text), _ZHE.search(text)
+    people = _PEOPLE.search(text) if split else None
+    rate = next((m for m in (p.search(text) for p in _RATE) if m), None)
+    counted = [m for p in _COUNT for m in p.finditer(text)]
+    used: list[tuple[int, int]] = []
+    for found in (percent, people, rate, zhe):
+        if found is not None:
+            used.append(found.span())
+    if rate is not None:
+        unit = (_UNITS_EN.get(rate.group("u").lower()) or _UNITS_ZH.get(rate.group("u"))
+                or {"时": "hour", "日": "day", "周": "week", "月": "month", "年": "year"}[rate.group("u")])
+        count = next((m for m in counted if (_UNITS_EN.get(m.group("u").lower()) or _UNITS_ZH.get(m.group("u"))) == unit
+                      and not (rate.start() <= m.start() < rate.end())), None)
+        if count is None or percent or zhe or people:
+            return None
+        return f"{_number(rate.group('r'))} * {_number(count.group('c'))}"
+    if not (percent or zhe or people):
+        return None
+    amounts = [m for m in re.finditer(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?", text)
+               if not any(start <= m.start() < end for start, end in used)]
+    if len(amounts) != 1:
+        return None  # no bill, or two we cannot tell apart
+    bill = _number(amounts[0].group())
+    if people is not None and not percent and not zhe and (
+            _WHOLE.search(text) or _EACH_BEFORE.search(text[: amounts[0].start()])):
+        return None  # "4 friends each paid 12, how much in total?": the amount is each one's, not the bill
+    if zhe is not None:
+        rate_off = zh_int(zhe.group("d")) if not zhe.group("d").isdigit() else int(zhe.group("d"))
+        share = rate_off / 10 + (0.05 if zhe.group("h") else 0)
+        expression = f"{bill} * {share:g}"
+        if _SAVED.search(text):
+            expression = f"{bill} * {1 - share:g}"
+    elif percent is not None:
+        value = percent.group("p") or percent.group("zp")
+        if _OFF.search(text):
+            expression = f"{bill} * (1 - {value} / 100)" if not _SAVED.search(text) else f"{bill} * {value} / 100"
+        elif _TIP.search(text):
+            expression = (f"{bill} * (1 + {value} / 100)" if people is not None or _TOTAL.search(text)
+                          else f"{bill} * {value} / 100")
+        else:
+            return None  # "20% of" is read elsewhere; a percent we cannot place
+    else:
+        expression = bill
+    if people is not None:
+        if int(people.group("n")) < 1:
+            return None
+        expression = f"{expression} / {people.group('n')}" if expression == bill else f"({expression}) / {people.group('n')}"
+    return expression
+
+
 # --- reading a message ---------------------------------------------------------------------
 
 
@@ -360,6 +469,9 @@ def _read(text: str) -> Reading | None:
     worded = _worded(expression_text)
     if worded:
         return Reading(expression=worded)
+    money = _money(text)
+    if money:
+        return Reading(expression=money)
     return _word_problem(text)
 
 

@@ -208,7 +208,7 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
     return 0
 
 
-def _holding(contradicts: str | bool, memory_of: dict[str, int], by_id: dict[str, Case]) -> int | None:
+def _holding(contradicts: str | bool | None, memory_of: dict[str, int], by_id: dict[str, Case]) -> int | None:
     """The memory a contradiction should replace: that of the fact it contradicts or, when that fact
     was never noted, of the fact that one replaced, and so on back (climbing on Tuesdays, then on
     Wednesdays (not noted), then swimming instead: the memory of Tuesdays is the one to update)."""
