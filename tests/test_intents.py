@@ -9,9 +9,9 @@ import pytest
 
 from pet.agent import intents, reflexes
 from pet.app import build
-from pet.brain.scripted import ScriptedModel
+from pet.brain.scripted import ScriptedModel, call
 from pet.config import load_settings
-from pet.events import Reply, ToolStarted
+from pet.events import Completion, Reply, ToolStarted
 
 # the router and capture are the subject: the real sentence encoder
 pytestmark = [pytest.mark.real_encoder,
@@ -132,3 +132,31 @@ def test_forget_it_never_forgets(text):
     events = list(app.agent.run(app.current_conversation(), text))
     assert not [e for e in events if isinstance(e, ToolStarted) and e.call.name == "forget"]
     assert [m.content for m in app.memories.listing(pet)] == ["my dentist is Dr. Hu"]
+
+
+@pytest.mark.parametrize("guess", [
+    Completion(text="I'm not sure which one."),  # no call at all
+    Completion(text="", tool_calls=(call("cancel_reminder", which="#7"),)),  # an id nobody said
+])
+def test_a_routed_cancel_the_model_cannot_fill_finds_the_reminder_by_the_persons_words(guess, tmp_path):
+    model = ScriptedModel([guess, "好的！"], repeat_last=True)
+    clock = lambda: dt.datetime(2026, 12, 2, 10, 0, tzinfo=dt.timezone.utc)  # noqa: E731
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model, clock=clock)
+    pet = app.agent.pet.id
+    haircut = app.reminders.add(pet, "剪头发", clock() + dt.timedelta(days=1))
+    dentist = app.reminders.add(pet, "看牙医", clock() + dt.timedelta(days=2))
+    assert reflexes.match("剪头发那个提醒取消掉", clock(), dt.timezone.utc) is None  # the router's, not a pattern's
+    events = list(app.agent.run(app.current_conversation(), "剪头发那个提醒取消掉"))
+    [started] = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started.name == "cancel_reminder" and started.arguments == {"which": "剪头发那个提醒取消掉"}
+    assert [r.id for r in app.reminders.pending(pet)] == [dentist.id] != [haircut.id]
+
+
+def test_a_model_that_names_an_id_the_person_saw_keeps_it(tmp_path):
+    model = ScriptedModel([Completion(text="", tool_calls=(call("recall", query="#1"),)), "Here!"], repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    app.memories.remember(pet, "my dentist is Dr. Hu")
+    events = list(app.agent.run(app.current_conversation(), "do you remember what memory #1 says"))
+    started = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started and started[0].name == "recall" and started[0].arguments == {"query": "#1"}

@@ -388,6 +388,15 @@ def test_forget_by_description(memory_setup):
     assert run(registry, ctx, "recall", query="tea").content == "About 'tea', I remember:\n#1: likes green tea"
 
 
+def test_a_recall_asked_with_a_whole_question_does_not_say_it_back(memory_setup):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="my dog is called Bean")
+    found = run(registry, ctx, "recall", query="whats my dog's name? im testing you")
+    assert found.content == "Here's what I remember:\n#1: my dog is called Bean"
+    assert run(registry, ctx, "recall", query="what do I drink in the morning, do you know?").content == (
+        "No memories match that.")
+
+
 def test_forget_picks_the_best_match(memory_setup):
     registry, ctx, _ = memory_setup
     run(registry, ctx, "remember", content="likes green tea")

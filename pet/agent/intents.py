@@ -47,7 +47,7 @@ VECTORS = FOLDER / "vectors.npz"
 CHAT, NOTE = "chat", "note"
 #: the table of each file that is no intent: the word lists of pet.memory.capture
 CAPTURE = "capture"
-SLOT_SOURCES = ("none", "arithmetic", "when", "fact", "model")
+SLOT_SOURCES = ("none", "arithmetic", "when", "fact", "model", "message")
 #: an intent's score: the mean cosine of this many of its nearest examples
 TOP = 2
 #: the least score, and the least lead over the runner-up, for the router to decide

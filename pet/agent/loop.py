@@ -445,8 +445,10 @@ class Agent:
         tool = self.tools.get(route.tool or "")
         if tool is None:
             return False
-        if route.slots == "model":
+        if route.slots in ("model", "message"):
             call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
+            if route.slots == "message" and (call is None or self._unsaid_id(call, turn, text)):
+                call = self._message_slots(tool, text)
             if call is None:
                 return False
             results = yield from self._execute(turn, "", (call,))
@@ -462,6 +464,30 @@ class Agent:
             return False
         yield from self._reflex(turn, reflex)
         return True
+
+    @staticmethod
+    def _message_slots(tool: Any, text: str) -> ToolCall | None:
+        """A call of a tool that finds what it needs by words (recall, forget,
+        cancel_reminder) with the person's message as its one argument: "剪头发
+        那个提醒取消掉" finds the haircut reminder. None for another kind of tool."""
+        required = tool.parameters.get("required", [])
+        properties = tool.parameters.get("properties", {})
+        if len(required) != 1 or properties.get(required[0], {}).get("type") != "string":
+            return None
+        words = reflexes.request_words(text)
+        return ToolCall(tool.name, {required[0]: words}) if words else None
+
+    def _unsaid_id(self, call: ToolCall, turn: _Turn, text: str) -> bool:
+        """The model named an id ("#2") that neither the message nor the
+        conversation so far shows: a guess, not the person's choice."""
+        for value in call.arguments.values():
+            found = read_id(str(value)) if isinstance(value, str) else None
+            if found is None:
+                continue
+            shown = [text, *(m.content for m in turn.messages if m.role in ("tool", "assistant") and m.content)]
+            if not any(re.search(rf"(?<!\d){found}(?!\d)", said) for said in shown):
+                return True
+        return False
 
     def _model_slots(self, turn: _Turn, specs: list) -> ToolCall | None:
         """The tool's arguments from the model, held to the tool's JSON schema

@@ -437,6 +437,12 @@ def _strip_fillers(text: str) -> str:
     return (core + ("?" if question else "")) if core else text
 
 
+def request_words(text: str) -> str:
+    """The message without greetings, politeness and trailing noise: the
+    words a tool that finds by words (recall, forget) is given."""
+    return _strip_fillers(" ".join(text.split())).rstrip("?？ ")
+
+
 def asks_time(text: str) -> bool:
     """Whether the message asks the current time, date or weekday."""
     return _first(_TIME, _strip_fillers(" ".join(text.split()))) is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from pet.errors import ToolArgumentError, ToolError
@@ -11,6 +12,8 @@ from pet.tools.facts import dismissal, memory_fact
 from pet.tools.registry import Label, Tool, ToolContext
 
 MAX_MEMORY_CHARS = 1000
+#: the longest query a recall names back as its topic ("About 'tea', …"); a longer one is a whole question
+TOPIC_CHARS = 30
 #: a forget by words deletes only a memory holding at least this share of the words' terms; a weaker
 #: match is a question
 STRONG_MATCH = 2 / 3
@@ -158,11 +161,17 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         if about_the_person(query):
             return _overview(store.overview(ctx.pet_id, limit=OVERVIEW_LIMIT), ctx.language)
         found = store.search(ctx.pet_id, query, limit=RECALL_LIMIT)
+        # a whole question ("whats my dog's name? im testing you") is not said back as a topic
+        topic = len(query) <= TOPIC_CHARS and not re.search(r"[?？]", query)
         if not found:
-            return f"关于“{query}”，没有找到记忆。" if ctx.language == "zh" else f"No memories match {query!r}."
+            if ctx.language == "zh":
+                return f"关于“{query}”，没有找到记忆。" if topic else "没有找到对得上的记忆。"
+            return f"No memories match {query!r}." if topic else "No memories match that."
         lines = "\n".join(f"#{m.id}: {m.content}" for m in found)
         # a lead in the person's language: a reflex shows this result as it is
-        return f"关于“{query}”，我记得：\n{lines}" if ctx.language == "zh" else f"About {query!r}, I remember:\n{lines}"
+        if ctx.language == "zh":
+            return f"关于“{query}”，我记得：\n{lines}" if topic else f"我记得这些：\n{lines}"
+        return f"About {query!r}, I remember:\n{lines}" if topic else f"Here's what I remember:\n{lines}"
 
     return [
         Tool.from_function(remember, side_effect=True, reads_outside=False, claim="remember",
