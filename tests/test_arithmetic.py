@@ -62,6 +62,9 @@ PHRASINGS = [
     ("每个月存500，存12个月一共多少", "6000"),
     ("时薪30，干了8小时，能拿多少", "240"),
     ("一晚上380，住3晚多少钱", "1140"),
+    ("我们五个人AA，一共花了486块，每人多少钱？", "97.2"),
+    ("月薪一万二，每个月存百分之三十，能存多少？", "3600"),
+    ("I got 85% on a test of 40 questions, how many did I get right?", "34"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -110,7 +113,8 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
                                   # money said in passing asks for nothing
                                   "I tipped 15% on a $40 bill yesterday, was that rude?",
                                   "I make $25 an hour, is that good?", "my rent is 1200 a month lol",
-                                  "20% off sale at uniqlo today, should I go?", "我们四个人AA了一顿火锅，好开心"])
+                                  "20% off sale at uniqlo today, should I go?", "我们四个人AA了一顿火锅，好开心",
+                                  "4 of us, 30 each, what is the total?"])  # each one's amount: not 30 / 4
 def test_numbers_that_are_no_sum_are_left_alone(text):
     assert arithmetic.read(text) is None
 

@@ -160,3 +160,16 @@ def test_a_model_that_names_an_id_the_person_saw_keeps_it(tmp_path):
     events = list(app.agent.run(app.current_conversation(), "do you remember what memory #1 says"))
     started = [e.call for e in events if isinstance(e, ToolStarted)]
     assert started and started[0].name == "recall" and started[0].arguments == {"query": "#1"}
+
+
+def test_a_routed_recall_the_model_fills_with_me_asks_about_the_thing_named(tmp_path):
+    model = ScriptedModel([Completion(text="", tool_calls=(call("recall", query="me"),)), "Bean!"], repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    app.memories.remember(pet, "my dog is called Bean")
+    app.memories.remember(pet, "I'm allergic to peanuts")
+    text = "whats my dog's name? im testing you"
+    assert intents.router().route(text).intent == "recall"
+    events = list(app.agent.run(app.current_conversation(), text))
+    [started] = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started.name == "recall" and "dog" in started.arguments["query"]

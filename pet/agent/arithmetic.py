@@ -369,6 +369,7 @@ _COUNT = [  # how many units: "for 6 hours", "存12个月", "干了8小时"
     re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?(?P<u>{_UNIT_ZH})"),
 ]
 _WHOLE = re.compile(r"\b(?:in total|altogether|all together|total)\b|一共|总共|合计", _I)
+_EACH_AFTER = re.compile(r"\s*(?:块钱|块|元|dollars?|bucks)?\s*(?:each|apiece|per person|a head|per head|每人|一人)", _I)
 _EACH_BEFORE = re.compile(r"(?:\beach\b|\bper person\b|\bapiece\b|每人|每个人|人均|一人)[^0-9]{0,12}$", _I)
 _ASKS_RESULT = re.compile(r"\bhow much\b|\bwhat(?:'s|s| is| will| would)\b|\bhow many\b|\bcalculate\b|\bwork out\b"
                           r"|\btotal\b|\beach\b|^(?:split|divide)\b|多少|几|算一下|算算|帮我算", _I)
@@ -399,18 +400,17 @@ def _money(text: str) -> str | None:
     people = _PEOPLE.search(text) if split else None
     rate = next((m for m in (p.search(text) for p in _RATE) if m), None)
     counted = [m for p in _COUNT for m in p.finditer(text)]
-    used: list[tuple[int, int]] = []
-    for found in (percent, people, rate, zhe):
-        if found is not None:
-            used.append(found.span())
+    used = [found.span() for found in (percent, people, zhe) if found is not None]
     if rate is not None:
         unit = (_UNITS_EN.get(rate.group("u").lower()) or _UNITS_ZH.get(rate.group("u"))
                 or {"时": "hour", "日": "day", "周": "week", "月": "month", "年": "year"}[rate.group("u")])
         count = next((m for m in counted if (_UNITS_EN.get(m.group("u").lower()) or _UNITS_ZH.get(m.group("u"))) == unit
                       and not (rate.start() <= m.start() < rate.end())), None)
-        if count is None or percent or zhe or people:
-            return None
-        return f"{_number(rate.group('r'))} * {_number(count.group('c'))}"
+        if count is not None:
+            if percent or zhe or people:
+                return None  # a rate, a count and a share: more than this reader places
+            return f"{_number(rate.group('r'))} * {_number(count.group('c'))}"
+        # no count: the rate's amount is the one amount ("月薪一万二，每个月存百分之三十")
     if not (percent or zhe or people):
         return None
     amounts = [m for m in re.finditer(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?", text)
@@ -419,7 +419,8 @@ def _money(text: str) -> str | None:
         return None  # no bill, or two we cannot tell apart
     bill = _number(amounts[0].group())
     if people is not None and not percent and not zhe and (
-            _WHOLE.search(text) or _EACH_BEFORE.search(text[: amounts[0].start()])):
+            _WHOLE.search(text, amounts[0].end()) or _EACH_BEFORE.search(text[: amounts[0].start()])
+            or _EACH_AFTER.match(text, amounts[0].end())):
         return None  # "4 friends each paid 12, how much in total?": the amount is each one's, not the bill
     if zhe is not None:
         rate_off = zh_int(zhe.group("d")) if not zhe.group("d").isdigit() else int(zhe.group("d"))
@@ -434,8 +435,8 @@ def _money(text: str) -> str | None:
         elif _TIP.search(text):
             expression = (f"{bill} * (1 + {value} / 100)" if people is not None or _TOTAL.search(text)
                           else f"{bill} * {value} / 100")
-        else:
-            return None  # "20% of" is read elsewhere; a percent we cannot place
+        else:  # a share of the one amount: "月薪一万二，每个月存百分之三十，能存多少"
+            expression = f"{bill} * {value} / 100"
     else:
         expression = bill
     if people is not None:

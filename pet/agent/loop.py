@@ -47,7 +47,7 @@ from pet.events import (
 from pet.logs import fields as log_fields
 from pet.logs import in_context
 from pet.logs import set_fields as set_log_fields
-from pet.memory.recall import read_id
+from pet.memory.recall import about_the_person, read_id
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import detect_language, simplified_chars
@@ -447,7 +447,7 @@ class Agent:
             return False
         if route.slots in ("model", "message"):
             call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
-            if route.slots == "message" and (call is None or self._unsaid_id(call, turn, text)):
+            if route.slots == "message" and (call is None or self._poor_fill(call, turn, text)):
                 call = self._message_slots(tool, text)
             if call is None:
                 return False
@@ -477,10 +477,14 @@ class Agent:
         words = reflexes.request_words(text)
         return ToolCall(tool.name, {required[0]: words}) if words else None
 
-    def _unsaid_id(self, call: ToolCall, turn: _Turn, text: str) -> bool:
-        """The model named an id ("#2") that neither the message nor the
-        conversation so far shows: a guess, not the person's choice."""
+    def _poor_fill(self, call: ToolCall, turn: _Turn, text: str) -> bool:
+        """The model's arguments say less than the message: an id ("#2") that
+        neither the message nor the conversation so far shows (a guess, not
+        the person's choice), or "me" (everything known about the person) for
+        a question about one thing ("whats my dog's name?")."""
         for value in call.arguments.values():
+            if isinstance(value, str) and about_the_person(value) and not about_the_person(text):
+                return True
             found = read_id(str(value)) if isinstance(value, str) else None
             if found is None:
                 continue
