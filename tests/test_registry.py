@@ -395,6 +395,8 @@ def test_a_recall_asked_with_a_whole_question_does_not_say_it_back(memory_setup)
     assert found.content == "Here's what I remember:\n#1: my dog is called Bean"
     assert run(registry, ctx, "recall", query="what do I drink in the morning, do you know?").content == (
         "No memories match that.")
+    assert run(registry, ctx, "recall", query="whats my blood type").content == "No memories match that."
+    assert run(registry, ctx, "recall", query="dog").content == "About 'dog', I remember:\n#1: my dog is called Bean"
 
 
 def test_forget_picks_the_best_match(memory_setup):

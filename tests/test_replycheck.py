@@ -113,6 +113,9 @@ def test_recall_questions(message, asks):
     "抱歉，我没有这个功能。",
     "Sorry, I don't have that feature.",
     "I’m afraid I can’t assist with this request.",  # a typographic apostrophe (heard in a voice turn)
+    "抱歉，但是作为一个人机助手，并没有情感或生命体验。",
+    "As a chatbot, I can't eat noodles.",
+    "I don't have feelings, but that sounds hard.",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -126,6 +129,7 @@ def test_the_programs_note_copied_into_a_reply_is_caught():
 @pytest.mark.parametrize("reply", [
     "I can't wait to see you!", "我无法想象没有你的日子！", "Help! My claws are stuck.", "我在这里陪你。",
     "I can only imagine how tired you are.", "Give me more details, what happened next?",
+    "他好像没有感情一样，太冷了吧！", "You don't have feelings for him anymore? That's okay.",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

@@ -14,6 +14,9 @@ from pet.tools.registry import Label, Tool, ToolContext
 MAX_MEMORY_CHARS = 1000
 #: the longest query a recall names back as its topic ("About 'tea', …"); a longer one is a whole question
 TOPIC_CHARS = 30
+#: a query that asks, in either language: a question, not a topic to name back
+_QUESTION = re.compile(r"[?？]|什么|啥|吗|呢|几|哪|谁|多少|怎么|是不是|来着"
+                       r"|^(?:what|whats|who|where|when|how|which|do|does|did|is|are|can|could)\b", re.IGNORECASE)
 #: a forget by words deletes only a memory holding at least this share of the words' terms; a weaker
 #: match is a question
 STRONG_MATCH = 2 / 3
@@ -162,7 +165,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
             return _overview(store.overview(ctx.pet_id, limit=OVERVIEW_LIMIT), ctx.language)
         found = store.search(ctx.pet_id, query, limit=RECALL_LIMIT)
         # a whole question ("whats my dog's name? im testing you") is not said back as a topic
-        topic = len(query) <= TOPIC_CHARS and not re.search(r"[?？]", query)
+        topic = len(query) <= TOPIC_CHARS and not _QUESTION.search(query)
         if not found:
             if ctx.language == "zh":
                 return f"关于“{query}”，没有找到记忆。" if topic else "没有找到对得上的记忆。"
