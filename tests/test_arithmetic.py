@@ -137,3 +137,29 @@ def test_an_expression_is_found_anywhere_in_a_message(text, expression):
 def test_pauses_alone_are_no_sum_and_no_crash(text):
     # found by the API's schema fuzzing: {"message": ";"} was an IndexError (HTTP 500)
     assert arithmetic.read(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    # chat beside a sum asks for no result
+    "My boss gave me a 10% raise on my $4000 salary, what's your take?",
+    "What would you do if 3 friends split a $100 bill and one didn't pay?",
+    "Tipping 20% on a $50 dinner feels like a lot, what's normal?",
+    "I make $25 an hour and worked 40 hours this week, what's a good way to celebrate?",
+    # what the money reader does not place: no number rather than a wrong one
+    "一共1万，四个人平分，每人多少", "3千块，三个人平分，每人多少", "$1.2k between 4 people, how much each",
+    "时薪30，一天干8小时，干了5天，一共多少", "$25 an hour, 8 hours a day, how much a week?",
+    "1月份花了3000，2月份花了2000，一共多少", "每月存500，从3月存到12月，一共多少",
+    "How much is a 20% tip for 4 people?", "Split $90 between me and 2 friends", "我跟另外两个人平分300，每人多少",
+    "went to the bazaar with 3 friends, spent $60, how much each?",
+    "What's 5000 after 20% tax?", "paid $40 after 20% discount, how much did I save", "打八折后是160，原价多少",
+    "Total $115 including 15% tip, how much was the tip",
+    "Each of us paid $20, there were 5 people, how much did we pay?",
+])
+def test_money_this_reader_cannot_place_gets_no_number(text):
+    reading = arithmetic.read(text)
+    assert reading is None or not reading.expression, reading
+
+
+def test_what_a_discount_saves():
+    reading = arithmetic.read("200块的东西打七折，便宜了多少")
+    assert reading is not None and calculate(reading.expression) == "60"

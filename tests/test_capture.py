@@ -132,6 +132,8 @@ def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
         "so...", "i'm seeing someone new.", "his name is Sam"]
     assert capture.sentences("我和他分手了。。不想多说?!") == ["我和他分手了。。", "不想多说?!"]
     assert capture.sentences("... !!") == []
+    assert capture.sentences('My motto is "be kind." I have it tattooed on my arm.') == [
+        'My motto is "be kind."', "I have it tattooed on my arm."]
 
 
 @pytest.mark.parametrize("text, who", [

@@ -130,6 +130,7 @@ def test_the_programs_note_copied_into_a_reply_is_caught():
     "I can't wait to see you!", "我无法想象没有你的日子！", "Help! My claws are stuck.", "我在这里陪你。",
     "I can only imagine how tired you are.", "Give me more details, what happened next?",
     "他好像没有感情一样，太冷了吧！", "You don't have feelings for him anymore? That's okay.",
+    "作为程序员，你每天一定很辛苦吧！", "I don't have any feelings about pineapple pizza, honestly.", "我没有感情问题啦",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

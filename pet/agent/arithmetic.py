@@ -347,21 +347,22 @@ _PERCENT = re.compile(r"(?P<p>[0-9]+(?:\.[0-9]+)?)\s*(?:%|％|percent|per cent)|
 _ZHE = re.compile(r"打?\s*(?P<d>[一二三四五六七八九1-9])\s*(?P<h>[五5])?\s*折")
 _TIP = re.compile(r"\b(?:tip|tips|tipping|gratuity|service(?: charge)?|tax)\b|小费|服务费|税", _I)
 _OFF = re.compile(r"\b(?:off|discount(?:ed)?|sale)\b|打折|优惠|折扣|便宜", _I)
-_SAVED = re.compile(r"\bsav(?:e|ed|ing)\b|省(?:了|下)?(?:多少|几)", _I)
+_SAVED = re.compile(r"\bsav(?:e|ed|ing)\b|省(?:了|下)?(?:多少|几)|便宜(?:了)?(?:多少|几)", _I)
 _TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|including|with|plus)\b|一共|总共|加上|含|算上|连", _I)
 _PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ways|friends|guys|of us|人|个人|位)", _I)
 _SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head)\b"
-                    r"|平分|平摊|分摊|均摊|AA|每人|每个人|人均|一人", _I)
+                    r"|平分|平摊|分摊|均摊|(?<![A-Za-z])(?-i:AA)(?![A-Za-z])|每人|每个人|人均|一人", _I)
 _UNITS_EN = {"hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "month": "month", "year": "year",
              "shift": "shift", "lesson": "lesson", "class": "lesson", "session": "lesson"}
 _UNITS_ZH = {"小时": "hour", "钟头": "hour", "天": "day", "日": "day", "晚": "night", "周": "week", "星期": "week", "礼拜": "week",
-             "月": "month", "年": "year", "节课": "lesson", "次": "lesson"}
+             "个月": "month", "年": "year", "节课": "lesson", "次": "lesson"}  # 三月 is March: a month counted says 个月
 _UNIT_EN = "|".join(_UNITS_EN)
 _UNIT_ZH = "|".join(sorted(_UNITS_ZH, key=len, reverse=True))
 _RATE = [  # an amount for each unit: "$25 an hour", "每月存500", "时薪30"
     re.compile(rf"{_AMOUNT.format('r')}\s*(?:an?|per|each|every|/)\s*(?P<u>{_UNIT_EN})s?\b", _I),
     re.compile(rf"(?:每(?:个)?|一|1)(?P<u>{_UNIT_ZH})[^0-9，,。]{{0,6}}?{_AMOUNT.format('r')}"),  # 一 is 1 by then
     re.compile(rf"(?P<u>时|日|周|月|年)薪\s*{_AMOUNT.format('r')}"),
+    re.compile(rf"每(?P<u>月|年)[^0-9，,。]{{0,6}}?{_AMOUNT.format('r')}"),
     re.compile(rf"{_AMOUNT.format('r')}\s*(?:一|1|每)(?:个)?(?P<u>{_UNIT_ZH})"),
 ]
 _COUNT = [  # how many units: "for 6 hours", "存12个月", "干了8小时"
@@ -370,9 +371,21 @@ _COUNT = [  # how many units: "for 6 hours", "存12个月", "干了8小时"
 ]
 _WHOLE = re.compile(r"\b(?:in total|altogether|all together|total)\b|一共|总共|合计", _I)
 _EACH_AFTER = re.compile(r"\s*(?:块钱|块|元|dollars?|bucks)?\s*(?:each|apiece|per person|a head|per head|每人|一人)", _I)
-_EACH_BEFORE = re.compile(r"(?:\beach\b|\bper person\b|\bapiece\b|每人|每个人|人均|一人)[^0-9]{0,12}$", _I)
-_ASKS_RESULT = re.compile(r"\bhow much\b|\bwhat(?:'s|s| is| will| would)\b|\bhow many\b|\bcalculate\b|\bwork out\b"
-                          r"|\btotal\b|\beach\b|^(?:split|divide)\b|多少|几|算一下|算算|帮我算", _I)
+_EACH_BEFORE = re.compile(r"(?:\beach\b|\bper person\b|\bapiece\b|每人|每个人|人均|一人)[^0-9]{0,20}$", _I)
+# what this reader does not place, so it reads nothing: a number in 万/千/k, the speaker
+# beside a count ("me and 2 friends"), a price already discounted or a bill already
+# tipped, a rise or a deduction
+_UNPLACED = re.compile(
+    r"[0-9]\s*(?:万|千|k\b|w\b)|\bme and\b|\band me\b|\bincluding me\b|我(?:跟|和)|另外|\bafter\b|\bincluding\b|\boriginal"
+    r"|原价(?:是)?(?:多少|几)|原来(?:是)?多少|\braise\b|\bincrease|\bkeep\b|\btake home\b|涨|加薪|扣|税后|到手|剩"
+    r"|\bwith (?:my )?[0-9a-z]+ (?:friends|others|people|colleagues|coworkers|mates)\b"
+    r"|(?:和|跟)[一二两三四五六七八九十0-9]+个(?:朋友|同事|人)", _I)
+# what asks for the result: "how much", "what's the tip", "多少" (not "what's your take?" beside a sum)
+_ASKS_RESULT = re.compile(
+    r"\bhow (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b"
+    r"|\bwhat(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
+    r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
+    r"|come to|left|owe|pay)\b|多少|几块|几元|算一下|算算|帮我算", _I)
 
 
 def _in_digits(text: str) -> str:
@@ -387,20 +400,38 @@ def _number(text: str) -> str:
     return text.replace(",", "")
 
 
+_UNIT_WORDS = re.compile(rf"\b(?:{_UNIT_EN})s?\b|{_UNIT_ZH}|每月|月薪|时薪|日薪|周薪|年薪", _I)
+
+
+def _units(text: str) -> set[str]:
+    """The kinds of time unit a message names (hour, day, month...)."""
+    kinds = set()
+    for found in _UNIT_WORDS.finditer(text):
+        word = found.group().lower().rstrip("s") if found.group().isascii() else found.group()
+        kinds.add(_UNITS_EN.get(word) or _UNITS_ZH.get(word)
+                  or {"每月": "month", "月薪": "month", "时薪": "hour", "日薪": "day", "周薪": "week", "年薪": "year"}.get(word, word))
+    return kinds
+
+
 def _money(text: str) -> str | None:
     """A money question as an expression: a tip or tax on a bill, a discount
     ("30% off 120", "打八五折"), a bill split between people, an amount for
     each hour, day or month times how many; None when it is none of these
     or something in it does not fit (then the model or a question decides)."""
-    if not _ASKS_RESULT.search(text):
+    if not _ASKS_RESULT.search(text) or _UNPLACED.search(text):
         return None
     split = _SPLIT.search(text)
     text = _in_digits(text)
     percent, zhe = _PERCENT.search(text), _ZHE.search(text)
-    people = _PEOPLE.search(text) if split else None
-    rate = next((m for m in (p.search(text) for p in _RATE) if m), None)
+    crowd = _PEOPLE.search(text)  # "a 20% tip for 4 people": 4 is no bill
+    people = crowd if split else None
+    rates = {m.span(): m for p in _RATE for m in p.finditer(text)
+             if percent is None or m.end() <= percent.start() or m.start() >= percent.end()}
+    if len(rates) > 1 or len(_units(text)) > 1:
+        return None  # "时薪30，一天干8小时，干了5天", "$25 an hour, 8 hours a day, a week?": more than one rate
+    rate = next(iter(rates.values()), None)
     counted = [m for p in _COUNT for m in p.finditer(text)]
-    used = [found.span() for found in (percent, people, zhe) if found is not None]
+    used = [found.span() for found in (percent, crowd, zhe) if found is not None]
     if rate is not None:
         unit = (_UNITS_EN.get(rate.group("u").lower()) or _UNITS_ZH.get(rate.group("u"))
                 or {"时": "hour", "日": "day", "周": "week", "月": "month", "年": "year"}[rate.group("u")])

@@ -73,6 +73,8 @@ _SENTENCES = re.compile(r"(?<=[!?。！？；;.…])(?![!?。！？；;.…\d])\
 #: a letter, digit or character: a "sentence" without one is only marks
 _SAYS = re.compile(r"\w")
 _WORDS = re.compile(r"[a-z']+")
+#: closing quotes left at the start of the next piece by the splitter
+_CLOSING = re.compile(r"[\"'”’」』)）]+(?=\s|$)")
 #: marks that open somebody else's words
 _QUOTES = ("'", '"', "“", "‘", "「", "『")
 _CLAUSES = re.compile(r"[,，;；、]|\band\b")
@@ -155,7 +157,16 @@ def _has(text: str, phrase: str, language: str) -> bool:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCES.split(text) if s and _SAYS.search(s)]
+    found: list[str] = []
+    for piece in _SENTENCES.split(text):
+        # a closing quote after the marks belongs to the sentence before: 'My motto is "be kind." I …'
+        close = _CLOSING.match(piece)
+        if close and found:
+            found[-1] += close.group().strip()
+            piece = piece[close.end():]
+        if piece and _SAYS.search(piece):
+            found.append(piece.strip())
+    return found
 
 
 def about(text: str) -> frozenset[str]:
@@ -219,8 +230,9 @@ def worded_as_fact(sentence: str) -> bool:
     speaks_of_person = names_the_person(sentence)
     if not speaks_of_person:  # the unsaid subject is the person, unless someone else is named
         speaks_of_person = not any(_has(lowered, w, language) for w in table.others)
-    if any(_has(lowered, who + said, language) for who in table.others for said in table.quoting):
-        return False
+    if any(re.search(rf"{re.escape(who)}(?:老|总|常|就|也|还)?{re.escape(said)}(?!话)", lowered)
+           for who in table.others for said in table.quoting):
+        return False  # somebody else's words: "我闺蜜说结婚就是…" (not "我妈说话很快")
     for phrase in table.harmless:
         lowered = lowered.replace(phrase, " ")
     return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)

@@ -28,12 +28,11 @@ _LEAD = [
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
-        r"(?:keep track of|hold on ?to|hang on ?to|store|save|file away|file|don'?t lose|jot down|write down|note down"
-        r"|remember|memori[sz]e|keep)\s+(?:this|that|it)(?:\s+one)?(?:\s+(?:away|down|for me|somewhere))*\s*[:：,，-]+\s*",
+        r"(?:keep track of|hold on ?to|hang on ?to|store|file away|don'?t lose|jot down|write down|note down"
+        r"|remember|memori[sz]e)\s+(?:this|that|it)(?:\s+one)?(?:\s+(?:away|down|for me|somewhere))*\s*[:：,，-]+\s*",
         _I,
     ),
-    re.compile(r"^(?:i (?:want|need) you to|you (?:should|need to|have to|gotta|must))\s+(?:remember|know)\b"
-               r"(?:\s+that\b)?\s*[:：,，-]?\s*", _I),
+    re.compile(r"^i (?:want|need) you to remember\b(?:\s+that\b)?\s*[:：,，-]?\s*", _I),
     # "这个你得记牢：…", "把这个存进你脑子里：…"
     re.compile(r"^(?:(?:把)?(?:这个|这件事|这条|下面这个)|以下)?(?:你)?(?:帮我|给我)?(?:得|要|一定要|必须|可得)?"
                r"(?:记牢|记住|记好|记清楚|记下|存着|存好|存进(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?"
@@ -45,7 +44,7 @@ _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件�
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
 _TAIL_END = r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|thank you))*[\s?？!.。~～]*$"
 _ZH_ASK = (r"(?:记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
-           r"|存一下|存下来|存起来|存着|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得"
+           r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得"
            r"|存(?:到|进)(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?)")
 _ZH_TAIL_END = r"(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|没有|嘛|呗)*[\s？?！!。~～]*$"
 _TAIL = [
