@@ -42,6 +42,8 @@ def book(tmp_path):
     ("一直用安卓手机，用了好几年", "一直用安卓手机，用了好几年"),
     # whatever word the sentence begins with, when it names no one else
     ("手机换成小米了", "手机换成小米了"),
+    # the whole reads as chat to the router, a clause states the fact plainly
+    ("我叫阿雅，在一家游戏公司做策划", "我叫阿雅，在一家游戏公司做策划"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book

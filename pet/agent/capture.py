@@ -309,15 +309,30 @@ class Reader:
             if not worded_as_fact(sentence):
                 continue
             vector = self.vector(sentence)
-            if not self.stated(vector, unsaid=not names_the_person(sentence)):
-                continue
             kind = self.kind(vector)
-            if kind in PASSING:
-                continue
+            if not self.stated(vector, unsaid=not names_the_person(sentence)) or kind in PASSING:
+                # the whole may read as chat while a clause states the fact plainly: "我叫阿雅，在一家游戏公司做策划"
+                kind = self._clause_kind(sentence)
+                if not kind:
+                    continue
             fact = memory_fact(sentence).rstrip(".。!！~～ ")
             if len(fact) >= 2:
                 found.append((fact, vector, kind))
         return found
+
+    def _clause_kind(self, sentence: str) -> str:
+        """The kind of the first clause of `sentence` that states a lasting fact
+        on its own ("我叫阿雅"), or "" when none does."""
+        clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
+        if len(clauses) < 2:
+            return ""
+        for clause in clauses:
+            vector = self.vector(clause)
+            if self.stated(vector, unsaid=not names_the_person(clause)):
+                kind = self.kind(vector)
+                if kind not in PASSING:
+                    return kind
+        return ""
 
     def replaced(self, book: NoteBook, pet_id: int, fact: str, vector: np.ndarray, kind: str,
                  message: np.ndarray | None = None) -> MemoryRecord | None:
