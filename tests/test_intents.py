@@ -173,3 +173,18 @@ def test_a_routed_recall_the_model_fills_with_me_asks_about_the_thing_named(tmp_
     events = list(app.agent.run(app.current_conversation(), text))
     [started] = [e.call for e in events if isinstance(e, ToolStarted)]
     assert started.name == "recall" and "dog" in started.arguments["query"]
+
+
+def test_what_do_you_know_about_me_in_any_words_lists_without_the_model(tmp_path):
+    # asked for the slots, this model would copy a topic from what it knows
+    model = ScriptedModel([Completion(text="", tool_calls=(call("recall", query="游戏公司"),)), "好呀！"],
+                          repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    app.memories.remember(pet, "我叫阿雅，在一家游戏公司做策划")
+    text = "你记得我什么？"
+    assert reflexes.match(text, NOW, dt.timezone.utc) is None and intents.router().route(text).intent == "recall"
+    events = list(app.agent.run(app.current_conversation(), text))
+    [started] = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started.name == "recall" and started.arguments == {"query": "你记得我什么"}
+    assert "阿雅" in events[-1].text

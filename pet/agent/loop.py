@@ -446,7 +446,11 @@ class Agent:
         if tool is None:
             return False
         if route.slots in ("model", "message"):
-            call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
+            if route.slots == "message" and tool.name == "recall" and about_the_person(reflexes.request_words(text)):
+                # "你记得我什么？": everything known about the person, no model needed (it would copy a topic)
+                call = self._message_slots(tool, text)
+            else:
+                call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
             if route.slots == "message" and (call is None or self._poor_fill(call, turn, text)):
                 call = self._message_slots(tool, text)
             if call is None:
