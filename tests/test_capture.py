@@ -108,12 +108,18 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     assert store.history(pet, first.record.id) == []
 
 
-def test_a_fact_that_says_it_changed_replaces_the_nearest_memory_of_any_kind(book):
+@pytest.mark.parametrize("old, new", [
+    # a fact that says it changed replaces the nearest memory, of any kind
+    ("I go to the gym every Monday and Thursday", "quit the gym, I do yoga at home now"),
+    # a relative named in the other language is the same person
+    ("我妹妹在墨尔本读书", "My sister moved back from Melbourne, she lives in Shanghai now."),
+])
+def test_an_update_replaces_the_memory_it_updates(book, old, new):
     store, pet = book
-    [gym] = capture.note(store, pet, "I go to the gym every Monday and Thursday")
+    [first] = capture.note(store, pet, old)
     capture.note(store, pet, "I'm allergic to peanuts")
-    [changed] = capture.note(store, pet, "quit the gym, I do yoga at home now")
-    assert changed.record.id == gym.record.id and changed.replaced == "I go to the gym every Monday and Thursday"
+    [changed] = capture.note(store, pet, new)
+    assert changed.record.id == first.record.id and changed.replaced == old
     assert store.count(pet) == 2
 
 
@@ -148,15 +154,6 @@ def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
 ])
 def test_whom_a_fact_is_about_is_the_same_in_both_languages(text, who):
     assert capture.about(text) == frozenset(who)
-
-
-def test_a_relative_named_in_the_other_language_is_updated(book):
-    store, pet = book
-    [sister] = capture.note(store, pet, "我妹妹在墨尔本读书")
-    capture.note(store, pet, "I live in Beijing")
-    [moved] = capture.note(store, pet, "My sister moved back from Melbourne, she lives in Shanghai now.")
-    assert moved.record.id == sister.record.id and moved.replaced == "我妹妹在墨尔本读书"
-    assert store.count(pet) == 2
 
 
 def test_the_whole_message_says_which_memory_a_new_fact_replaces(book):
