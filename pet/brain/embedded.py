@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Sequence
 from pet.brain import ladder, nocopy
 from pet.brain.base import complete_from_stream
 from pet.brain.chat_template import CALL_CLOSE, CALL_OPEN, ChatTemplate, TemplateRenderError, parse_call
+from pet.brain.cores import CoreMeter, threads_for, usable_cores
 from pet.errors import BrainResponseError, BrainUnavailable
 from pet.events import Completion, Message, StreamPart, TextDelta, ToolSpec, Usage
 
@@ -38,6 +39,8 @@ DEFAULT_N_CTX = 4096
 #: 0: choose at load from the cores that are free (see auto_threads)
 DEFAULT_THREADS = 0
 MAX_AUTO_THREADS = 4
+#: tokens generated between two looks at the free cores
+REFIT_EVERY = 8
 DEFAULT_MAX_TOKENS = 256
 DEFAULT_TEMPERATURE = 0.6
 SAMPLING_TOP_K = 40
@@ -81,12 +84,13 @@ def find_smollm2_gguf() -> Path | None:
 
 
 def auto_threads() -> int:
-    """Threads for llama.cpp: the idle cores less one spare, at least one.
-    llama.cpp's threads wait for each other at every step, so one that loses
-    its core stalls them all: on 2 busy cores, 2 threads generated 6-33x slower
-    than 1 (README, Figures). The spare core is for the rest of
-    the pet and whatever else the machine runs."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    """Threads for llama.cpp to load with: the idle cores less one spare, at
+    least one. llama.cpp's threads wait for each other at every step, so one
+    that loses its core stalls them all: on 2 busy cores, 2 threads generated
+    6-33x slower than 1 (README, Figures). The load average lags and counts
+    the pet's own work, so once loaded the model measures the free cores
+    before each call instead (EmbeddedChatModel._fit_threads)."""
+    cores = usable_cores()
     try:
         busy = os.getloadavg()[0]
     except OSError:
@@ -143,6 +147,8 @@ class EmbeddedChatModel:
         self.seed = seed
         self.load_seconds: float | None = None
         self.threads_used: int | None = None
+        # with n_threads 0: measures what the rest of the machine leaves free (see _fit_threads)
+        self._meter: CoreMeter | None = None
         self.template: ChatTemplate | None = None
         self._llm: Llama | None = None
         # llama.cpp contexts are not thread-safe: one generation (and one load) at a time.
@@ -223,7 +229,33 @@ class EmbeddedChatModel:
         self.threads_used = threads
         self.load_seconds = time.perf_counter() - started
         log.info("Loaded %s in %.2f s on %d thread(s)", path, self.load_seconds, threads)
+        if not self.n_threads:
+            meter = CoreMeter()
+            if meter.start():
+                self._meter = meter
         return llm
+
+    def _fit_threads(self, llm: "Llama") -> None:
+        """With automatic threads, one per core the other processes leave
+        free now (pet.brain.cores): two idle cores read and generate 1.6-1.8x
+        faster than one, and a core another process takes stalls a thread."""
+        if self._meter is None:
+            return
+        others = self._meter.others()
+        if others is None:
+            return
+        threads = threads_for(others, usable_cores(), MAX_AUTO_THREADS)
+        if threads == self.threads_used:
+            return
+        try:
+            llm._ctx.set_n_threads(threads, threads)
+        except AttributeError as exc:  # another binding version: keep the threads it loaded with
+            log.debug("could not change llama.cpp's threads: %s", exc)
+            self._meter.stop()
+            self._meter = None
+            return
+        log.debug("llama.cpp now on %d thread(s): other processes use %.2f cores", threads, others)
+        self.threads_used = threads
 
     def load(self) -> None:
         """Load the model now instead of at the first message."""
@@ -236,6 +268,8 @@ class EmbeddedChatModel:
         exit while llama.cpp works in another thread: that ends in a native
         crash. False when the work did not stop within `timeout` seconds."""
         self._closing.set()
+        if self._meter is not None:
+            self._meter.stop()
         self._abort_native_work()
         if not self._lock.acquire(timeout=timeout):
             log.warning("the embedded model was still working %g s after the pet began to stop", timeout)
@@ -311,6 +345,7 @@ class EmbeddedChatModel:
             raise ValueError("force_tool needs at least one tool it may call")
         with self._lock:
             llm = self._load()
+            self._fit_threads(llm)
             budget = min(max_tokens or self.max_tokens, self.n_ctx // 2)
             template = self.template
             assert template is not None
@@ -342,6 +377,7 @@ class EmbeddedChatModel:
         it is kept. Returns the tokens read."""
         with self._lock:
             llm = self._load()
+            self._fit_threads(llm)
             template = self.template
             assert template is not None
             try:
@@ -386,6 +422,8 @@ class EmbeddedChatModel:
                     finish_reason = "stop"
                     break
                 generated.append(token)
+                if len(generated) % REFIT_EVERY == 0:
+                    self._fit_threads(llm)  # the person's speech, or another program, may have taken a core
                 text += decoder.decode(llm.detokenize([token]))
                 if calling is None and text.strip():
                     calling = text.lstrip()[:1] in ("<", "{")

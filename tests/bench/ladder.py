@@ -1,6 +1,7 @@
 """Time to first token, turn by turn, for one rung of the embedded ladder.
 
     python tests/bench/ladder.py --rung small --threads 1 [--layout current|volatile-last] [--warm]
+    python tests/bench/ladder.py --rung small --threads 0 --layout volatile-last --warm --reflexes
     python tests/bench/ladder.py --rung small --layout volatile-last --warm --reflexes [--withhold off]
     python tests/bench/ladder.py --rung small --layout volatile-last --warm --switch
 
@@ -95,6 +96,7 @@ class Timed:
                                "first_cpu_s": first_cpu, "total_s": time.perf_counter() - started,
                                "total_cpu_s": time.process_time() - cpu,
                                "completion_tokens": done.usage.completion_tokens if done is not None else "cut",
+                               "threads": self.model.threads_used,
                                "tool_calls": [c.name for c in done.tool_calls] if done is not None else []})
 
     def warm(self, messages, tools=()):
@@ -109,7 +111,8 @@ class Timed:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rung", default="small")
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="llama.cpp threads; 0: as the pet chooses them (the free cores, before each call)")
     parser.add_argument("--layout", choices=("current", "volatile-last"), default="current")
     parser.add_argument("--models-home", default=os.path.join(tempfile.gettempdir(), "pet-bench-models"),
                         help="where joined models are kept between runs")
@@ -167,7 +170,7 @@ def main() -> None:
         print(f"turn {i}: prompt {first['prompt_tokens']} tok, reused {first['reused']}, "
               f"first token {first['first_s']:.2f} s ({first['first_cpu_s']:.2f} CPU-s), "
               f"model {sum(c['total_s'] for c in calls):.2f} s ({sum(c['total_cpu_s'] for c in calls):.2f} CPU-s) "
-              f"({len(calls)} call(s), {first['completion_tokens']} tok{', tools ' + str(first['tool_calls']) if first['tool_calls'] else ''})"
+              f"({len(calls)} call(s), {first['threads']} thread(s), {first['completion_tokens']} tok{', tools ' + str(first['tool_calls']) if first['tool_calls'] else ''})"
               f" — {reply[:60]!r}", flush=True)
 
     # A 40-token reply on the conversation so far (its prefix is cached).
