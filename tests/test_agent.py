@@ -513,13 +513,29 @@ def test_one_warmed_prefix_serves_a_message_in_either_language():
     app.agent.warm(conversation)
     run(app, "今天喝点什么好", conversation)
     run(app, "what should I drink today?", conversation)
-    (warmed, _), = model.warmed
+    warmed = model.warmed[0][0]
     chinese, english = (call.messages for call in model.calls[-2:])
     assert [m.content for m in chinese[:len(warmed)]] == [m.content for m in warmed]
     # a change of language changes nothing before the conversation: the cache keeps it all
     assert english[0].content == chinese[0].content
     # only the turn's own note at the end names the language to reply in
     assert "Simplified Chinese" in chinese[-2].content and english[-2].content.endswith("Reply in English.")
+
+
+def test_after_each_reply_the_brain_reads_ahead_up_to_the_next_message():
+    model = _Warmable()
+    model.enqueue("喝茶呀！")
+    model.enqueue("Tea, of course!")
+    app = make_app(model)
+    conversation = app.current_conversation()
+    run(app, "今天喝点什么好", conversation)
+    assert app.agent.locks.wait_idle(10)
+    (ahead, _), = model.warmed  # the reply is out: the next turn's start is read while the person writes
+    assert [m.role for m in ahead][-2:] == ["user", "assistant"] and ahead[-1].content == "喝茶呀！"
+    run(app, "what should I drink today?", conversation)
+    english = model.calls[-1].messages
+    assert [m.content for m in english[:len(ahead)]] == [m.content for m in ahead]
+    assert english[len(ahead)].role == "system" and english[len(ahead) + 1].content == "what should I drink today?"
 
 
 def test_a_brain_without_a_prefix_cache_is_not_warmed():

@@ -460,3 +460,48 @@ def test_after_a_fold_a_prefix_caching_brain_reads_the_new_prompt_ahead():
     assert "Locker code 4471" in all_text(warmed)  # the model's summary, in the prompt to come
     assert OLD[0] not in all_text(warmed)
     app.close()
+
+
+class _PrefixCaching(ScriptedModel):
+    """A brain that keeps the prompt's start between calls, as llama.cpp does."""
+
+    reuses_prompt_prefix = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.warmed: list[list[Message]] = []
+
+    def warm(self, messages, tools=()):
+        self.warmed.append(list(messages))
+        return 1
+
+
+def test_a_growing_conversation_is_folded_between_turns_and_no_turn_reads_a_stand_in():
+    """Folded after the reply that fills the budget, with room for the next
+    message: no turn shows a summary made in code (that would change the
+    start of its prompt), and the summary sits in its own system message
+    after the tools, so a fold does not make the model read them again."""
+    told = "- Small talk about clouds, the sea, drinks and the rain."
+
+    def answer(messages):
+        return told if messages[0].content == SUMMARY_INSTRUCTIONS else "Okay!"
+
+    model = _PrefixCaching([answer], repeat_last=True)
+    app = make_app(model, history_messages=6, history_tokens=1000)  # six messages fit
+    conversation = app.current_conversation()
+    turn_calls = []
+    for i in range(12):
+        before = len(model.calls)
+        list(app.agent.run(conversation, FILLER[i % len(FILLER)][0]))
+        turn_calls.append(model.calls[before])
+        assert app.agent.locks.wait_idle(10)
+    folds = [c for c in model.calls if c.messages[0].content == SUMMARY_INSTRUCTIONS]
+    assert folds, "the conversation outgrew its budget"
+    shown = [c.messages for c in turn_calls if any(SUMMARY_HEADING in m.content for m in c.messages)]
+    assert shown, "later turns show the summary"
+    for messages in shown:
+        assert SUMMARY_HEADING not in messages[0].content
+        assert messages[1] == Message("system", SUMMARY_HEADING + told)  # the model's own, never a stand-in
+    # after the fold the brain read the new start ahead of the next message
+    assert model.warmed[-1][:2] == list(shown[-1][:2])
+    app.close()

@@ -57,7 +57,7 @@ class HistorySummarizer(Protocol):
 #: how many times `history_messages` of not yet summarized messages a turn reads
 UNFOLDED_READ = 4
 
-#: introduces the running summary, at the end of the system prompt
+#: introduces the running summary (after the system prompt)
 SUMMARY_HEADING = "Earlier in this conversation (summary of older messages):\n"
 
 
@@ -140,12 +140,12 @@ def build_context(
         memory_tokens=memory_tokens, bilingual=volatile_last,
     )
     if volatile_last:
-        # The summary changes only when older turns fold into it, which
-        # changes the history after it anyway: it stays with the stable part.
-        system = stable + ("\n\n" + SUMMARY_HEADING + summary if summary else "")
-        return TurnContext(
-            [Message("system", system), *earlier, Message("system", volatile), Message("user", text)], recalled
-        )
+        # The summary changes when older turns fold into it, which changes
+        # the history after it anyway; in a system message of its own after
+        # the stable one (and the tools the template puts there) a fold
+        # re-reads the summary and the recent messages, not the tools too.
+        lead = [Message("system", stable)] + ([Message("system", SUMMARY_HEADING + summary)] if summary else [])
+        return TurnContext([*lead, *earlier, Message("system", volatile), Message("user", text)], recalled)
     system = stable + "\n" + volatile
     if summary:
         # In the one system message: some chat templates refuse a second one.

@@ -300,25 +300,32 @@ class Agent:
             finally:
                 if trace.active:  # the caller stopped listening, or something raised
                     trace.finish(reply.text if reply else "", True)
-                if self.summarizer is not None and self.summarizer.take_due(conversation_id):
+                if self.summarizer is not None:
+                    self.summarizer.take_due(conversation_id)  # folded after this reply in any case
+                if self.summarizer is not None or self._caches_prefix():
                     trace_id = reply.trace_id if reply is not None else None
-                    self.locks.after_turn(conversation_id, lambda: self._fold(conversation_id, trace_id),
-                                          name="summary-fold")
+                    self.locks.after_turn(conversation_id, lambda: self._after_reply(conversation_id, trace_id),
+                                          name="after-reply")
 
-    def _fold(self, conversation_id: int, trace_id: int | None) -> None:
-        """Fold what no longer fits the context into the conversation's
-        summary, after the reply (the model's summary is slow on a small
-        brain); the turn's trace gets its time."""
-        assert self.summarizer is not None
-        started = time.perf_counter()
-        method = fold_history(self.summarizer, self.conversations, conversation_id, self.config.history_messages)
-        add_stages = getattr(self.tracer, "add_stages", None)
-        if method and trace_id is not None and callable(add_stages):
-            add_stages(trace_id, {f"summary fold after the reply ({method})": time.perf_counter() - started})
-        if method:
-            # the summary's own prompt pushed the conversation's out of a
-            # prefix-caching brain's cache: read it again before the next message
-            self.warm(conversation_id)
+    def _caches_prefix(self) -> bool:
+        return callable(getattr(self.brain, "warm", None)) and getattr(self.brain, "reuses_prompt_prefix", False)
+
+    def _after_reply(self, conversation_id: int, trace_id: int | None) -> None:
+        """While the person reads the reply and writes the next message: fold
+        what the next turn could not show into the summary (the history a
+        turn shows is the one before its message, so this is the next turn's
+        own check; the model's summary is slow on a small brain, and a
+        summary made in code for that turn would change its prompt's start),
+        then let a brain that caches the prompt's prefix read the
+        conversation up to the next message, so that the next turn reads
+        only its own part. The turn's trace gets the fold's time."""
+        if self.summarizer is not None:
+            started = time.perf_counter()
+            method = fold_history(self.summarizer, self.conversations, conversation_id, self.config.history_messages)
+            add_stages = getattr(self.tracer, "add_stages", None)
+            if method and trace_id is not None and callable(add_stages):
+                add_stages(trace_id, {f"summary fold after the reply ({method})": time.perf_counter() - started})
+        self.warm(conversation_id)
 
     # -- the turn -----------------------------------------------------------
 
@@ -328,9 +335,9 @@ class Agent:
         writes. That start is the same whatever language the message comes in
         (build_context's `volatile_last`). Returns the tokens read (0: nothing
         to do)."""
-        warm = getattr(self.brain, "warm", None)
-        if warm is None or not getattr(self.brain, "reuses_prompt_prefix", False):
+        if not self._caches_prefix():
             return 0
+        warm = self.brain.warm  # type: ignore[attr-defined]
         specs = self.tools.specs()
         context = build_context(
             persona=self.persona, pet_id=self.pet.id, adopted=self.pet.adopted_on,

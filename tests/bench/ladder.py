@@ -24,6 +24,11 @@ code. `--withhold off` then shows the model no tools on a step that may call
 none (as before 2026-12-01's second session) instead of every tool with
 none callable, to compare what that costs the next turn.
 
+`--pause S` waits S seconds before each message, as a person reads the reply
+and writes the next: the pet reads the conversation ahead meanwhile (after
+each reply), and each turn prints the time from sending to the first text
+as well as the model's own first token.
+
 `--switch` says turns 2 and 4 in English, as a bilingual person might, to
 time what a change of language costs the turn after it.
 """
@@ -69,6 +74,7 @@ class Timed:
         # the agent puts the time and the memories late for a brain that says so
         self.reuses_prompt_prefix = layout == "volatile-last"
         self.calls: list[dict] = []
+        self.warms: list[tuple[int, float]] = []  # (tokens read, seconds): at start and after each reply
 
     def stream(self, messages, tools=(), **kwargs):
         llm = self.model._llm
@@ -100,7 +106,10 @@ class Timed:
                                "tool_calls": [c.name for c in done.tool_calls] if done is not None else []})
 
     def warm(self, messages, tools=()):
-        return self.model.warm(messages, tools)
+        started = time.perf_counter()
+        tokens = self.model.warm(messages, tools)
+        self.warms.append((tokens, time.perf_counter() - started))
+        return tokens
 
     def complete(self, messages, tools=(), **kwargs):
         from pet.brain.base import complete_from_stream
@@ -121,6 +130,8 @@ def main() -> None:
     parser.add_argument("--reflexes", action="store_true", help="route the turns as the app does (see above)")
     parser.add_argument("--withhold", choices=("on", "off"), default="on")
     parser.add_argument("--switch", action="store_true", help="turns 2 and 4 in English (see above)")
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="seconds between a reply and the next message, as a person reads and writes")
     args = parser.parse_args()
     os.environ["PET_HOME"] = tempfile.mkdtemp(prefix="pet-bench-")
 
@@ -154,24 +165,33 @@ def main() -> None:
     said = [(i, SWITCHED.get(i, text) if args.switch else text) for i, text in enumerate(TURNS, 1)]
     if args.reflexes:
         said.insert(REFLEX_TURN[0], (0, REFLEX_TURN[1]))
+    mark = len(timed.warms)
     for i, text in said:
         minute[0] += 1
+        time.sleep(args.pause)  # the person reads the reply and writes; the pet reads ahead meanwhile
         before = len(timed.calls)
         reply = ""
+        sent, shown = time.perf_counter(), None
         for event in app.agent.run(conversation, text):
+            if shown is None and type(event).__name__ == "TextDelta":
+                shown = time.perf_counter() - sent
             if type(event).__name__ == "Reply":
                 reply = event.text
         calls = timed.calls[before:]
+        ahead = [sum(t for t, _ in timed.warms[mark:]), sum(s for _, s in timed.warms[mark:])]
+        mark = len(timed.warms)
         if not calls:
             print(f"(no model call) {text} — {reply[:60]!r}", flush=True)
             continue
         first = calls[0]
-        turns.append({"turn": i, **first, "calls": len(calls), "reply": reply})
-        print(f"turn {i}: prompt {first['prompt_tokens']} tok, reused {first['reused']}, "
+        turns.append({"turn": i, **first, "calls": len(calls), "reply": reply, "shown_s": shown,
+                      "read_ahead": ahead[0]})
+        print(f"turn {i}: first text {shown if shown is not None else float('nan'):.2f} s after sending; "
+              f"prompt {first['prompt_tokens']} tok, reused {first['reused']}, "
               f"first token {first['first_s']:.2f} s ({first['first_cpu_s']:.2f} CPU-s), "
               f"model {sum(c['total_s'] for c in calls):.2f} s ({sum(c['total_cpu_s'] for c in calls):.2f} CPU-s) "
               f"({len(calls)} call(s), {first['threads']} thread(s), {first['completion_tokens']} tok{', tools ' + str(first['tool_calls']) if first['tool_calls'] else ''})"
-              f" — {reply[:60]!r}", flush=True)
+              f"; read ahead {ahead[0]} tok in {ahead[1]:.2f} s — {reply[:60]!r}", flush=True)
 
     # A 40-token reply on the conversation so far (its prefix is cached).
     history = [Message("system", "你是小钳，一只住在主人电脑里的小龙虾。"), Message("user", "给我讲一个关于小龙虾的长故事。")]
