@@ -286,6 +286,24 @@ def test_warming_reads_a_prefix_of_the_next_turns_prompt(model):
     assert 0 < read_more < len(model._llm._input_ids) - len(warmed) + 3
 
 
+def test_a_call_aside_leaves_the_conversations_cache_as_it_was(model):
+    conversation = [Message("system", "You are Pip, a small cheerful robot. Answer in one short sentence."),
+                    Message("user", "Hi Pip! I painted the fence blue today."), Message("assistant", "Beep! Lovely.")]
+    model.warm(conversation)
+    kept = list(model._llm._input_ids)
+    with model.aside():  # a summary's prompt starts unlike the conversation's
+        model.complete([Message("system", "Summarize in one line."), Message("user", "fence, blue")], max_tokens=4)
+        assert list(model._llm._input_ids) != kept
+    assert list(model._llm._input_ids) == kept
+    assert model.warm(conversation) == 0  # nothing to read again
+    # and a turn on the restored cache says what it says on a fresh one
+    asked = [*conversation, Message("user", "What colour is my fence?")]
+    restored = model.complete(asked, max_tokens=8, temperature=0.0)
+    model._llm.reset()
+    fresh = model.complete(asked, max_tokens=8, temperature=0.0)
+    assert restored.text == fresh.text
+
+
 @pytest.mark.slow
 def test_a_reply_with_an_echo_run_of_two_repeats_no_two_tokens_of_the_message(model):
     said = "Echo back my message: purple elephants dance slowly under the silver moon"

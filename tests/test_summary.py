@@ -505,3 +505,23 @@ def test_a_growing_conversation_is_folded_between_turns_and_no_turn_reads_a_stan
     # after the fold the brain read the new start ahead of the next message
     assert model.warmed[-1][:2] == list(shown[-1][:2])
     app.close()
+
+
+def test_the_summary_is_written_aside_from_the_conversations_cache():
+    """Its prompt starts unlike the conversation's: a brain that caches the
+    prefix is told, so that it can keep the conversation's cache."""
+    import contextlib
+
+    log: list[str] = []
+
+    class Keeping(ScriptedModel):
+        @contextlib.contextmanager
+        def aside(self):
+            log.append("keep")
+            yield
+            log.append(f"restore after {len(self.calls)} call(s)")
+
+    model = Keeping([SUMMARY])
+    turns = [Message("user", OLD[0]), Message("assistant", OLD[1])]
+    assert summarize(model, turns).method == "model"
+    assert log == ["keep", "restore after 1 call(s)"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Protocol, Sequence, runtime_checkable
+import contextlib
+from typing import ContextManager, Iterator, Protocol, Sequence, runtime_checkable
 
 from pet.events import Completion, Message, StreamPart, ToolSpec
 
@@ -51,6 +52,14 @@ def complete_from_stream(parts: Iterator[StreamPart]) -> Completion:
 
         raise BrainResponseError("The model stream ended without a final answer.")
     return final
+
+
+def aside(model: object) -> ContextManager[None]:
+    """For calls that are no turn of a conversation (a summary): a model that
+    caches the prompt's prefix keeps the conversation's cache through them
+    (EmbeddedChatModel.aside); for others, nothing."""
+    keep = getattr(model, "aside", None)
+    return keep() if callable(keep) else contextlib.nullcontext()
 
 
 class TooSlow(Exception):

@@ -11,6 +11,7 @@ while plain text stays possible.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import json
 import logging
 import os
@@ -298,6 +299,24 @@ class EmbeddedChatModel:
         except (ImportError, AttributeError) as exc:  # another binding version: the wait is longer
             log.debug("could not ask llama.cpp to stop early: %s", exc)
 
+    @contextlib.contextmanager
+    def aside(self) -> Iterator[None]:
+        """Calls made inside (a summary) leave llama.cpp's cache holding what
+        it held before. Their prompts start unlike the conversation's, so
+        without this the next turn would read its whole prompt again (~1,900
+        tokens: 16-30 s on 2 cores). The cache of the context's one sequence
+        is copied out and back (11 MB and about 10 ms each way for 900
+        tokens of the small model)."""
+        with self._lock:
+            kept = _keep_cache(self._llm) if self._llm is not None else None
+        try:
+            yield
+        finally:
+            if kept is not None:
+                with self._lock:
+                    if self._llm is not None and not self._closing.is_set():
+                        _restore_cache(self._llm, kept)
+
     # --- ChatModel -------------------------------------------------------------
 
     def complete(
@@ -503,6 +522,51 @@ def _template_of(llm: "Llama") -> ChatTemplate:
         bos_token=token_text(llm.token_bos()),
         eos_token=token_text(llm.token_eos()),
     )
+
+
+@dataclass(frozen=True)
+class _KeptCache:
+    tokens: list[int]
+    state: Any  # a ctypes byte array: llama.cpp's copy of sequence 0
+
+
+def _keep_cache(llm: "Llama") -> _KeptCache | None:
+    """A copy of what llama.cpp's cache holds (None when empty, or when
+    these bindings cannot copy it)."""
+    if not llm.n_tokens:
+        return None
+    try:
+        import ctypes
+
+        import llama_cpp
+
+        size = llama_cpp.llama_state_seq_get_size(llm._ctx.ctx, 0)
+        state = (ctypes.c_uint8 * size)()
+        if llama_cpp.llama_state_seq_get_data(llm._ctx.ctx, state, size, 0) != size:
+            return None
+    except (AttributeError, ImportError, OSError) as exc:
+        log.debug("could not copy llama.cpp's cache: %s", exc)
+        return None
+    return _KeptCache([int(t) for t in llm.input_ids[: llm.n_tokens]], state)
+
+
+def _restore_cache(llm: "Llama", kept: _KeptCache) -> None:
+    """Put a kept cache back; on failure the cache is left empty (the next
+    call reads its whole prompt, as without a cache)."""
+    try:
+        import llama_cpp
+
+        llm._ctx.kv_cache_clear()
+        restored = llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, kept.state, len(kept.state), 0)
+    except (AttributeError, ImportError, OSError) as exc:
+        log.debug("could not restore llama.cpp's cache: %s", exc)
+        restored = 0
+    if not restored:
+        llm.reset()
+        return
+    llm.input_ids[: len(kept.tokens)] = kept.tokens
+    llm.n_tokens = len(kept.tokens)
+    llm._requires_eval = True  # the logits are not the restored ones: decode a token before sampling
 
 
 def _read_into_cache(llm: "Llama", tokens: list[int]) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, Protocol, Sequence
 
+from pet.brain.base import aside
 from pet.errors import BrainError
 from pet.events import Message, StoredMessage
 from pet.text import CJK, ZH_DIGITS, ZH_NUMERAL, estimate_tokens
@@ -403,6 +404,12 @@ def summarize(
     writes them; if it drops a must-keep item it is told which and asked once
     more; if it drops one again, fails, or answers with nothing usable, the
     extractive summary is returned instead."""
+    # its prompt starts unlike the conversation's: a prefix cache keeps the latter
+    with aside(model):
+        return _summarize(model, turns, previous, max_tokens)
+
+
+def _summarize(model: ChatModel, turns: Sequence[Message], previous: str, max_tokens: int) -> Summary:
     source = source_text(turns, previous)
     messages = [Message("system", SUMMARY_INSTRUCTIONS), Message("user", _transcript(turns, previous))]
     for attempt in range(2):

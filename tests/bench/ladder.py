@@ -29,6 +29,9 @@ and writes the next: the pet reads the conversation ahead meanwhile (after
 each reply), and each turn prints the time from sending to the first text
 as well as the model's own first token.
 
+`--rounds R --history-messages N` makes a longer conversation whose older
+turns fold into the summary (after a reply, while the person writes).
+
 `--switch` says turns 2 and 4 in English, as a bilingual person might, to
 time what a change of language costs the turn after it.
 """
@@ -36,6 +39,7 @@ time what a change of language costs the turn after it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -74,6 +78,7 @@ class Timed:
         # the agent puts the time and the memories late for a brain that says so
         self.reuses_prompt_prefix = layout == "volatile-last"
         self.calls: list[dict] = []
+        self.in_aside = False
         self.warms: list[tuple[int, float]] = []  # (tokens read, seconds): at start and after each reply
 
     def stream(self, messages, tools=(), **kwargs):
@@ -102,8 +107,18 @@ class Timed:
                                "first_cpu_s": first_cpu, "total_s": time.perf_counter() - started,
                                "total_cpu_s": time.process_time() - cpu,
                                "completion_tokens": done.usage.completion_tokens if done is not None else "cut",
-                               "threads": self.model.threads_used,
+                               "threads": self.model.threads_used, "aside": self.in_aside,
                                "tool_calls": [c.name for c in done.tool_calls] if done is not None else []})
+
+    @contextlib.contextmanager
+    def aside(self):
+        """A summary between turns: kept out of the turns' figures."""
+        with self.model.aside():
+            self.in_aside = True
+            try:
+                yield
+            finally:
+                self.in_aside = False
 
     def warm(self, messages, tools=()):
         started = time.perf_counter()
@@ -130,6 +145,9 @@ def main() -> None:
     parser.add_argument("--reflexes", action="store_true", help="route the turns as the app does (see above)")
     parser.add_argument("--withhold", choices=("on", "off"), default="on")
     parser.add_argument("--switch", action="store_true", help="turns 2 and 4 in English (see above)")
+    parser.add_argument("--rounds", type=int, default=1, help="say the five turns this many times")
+    parser.add_argument("--history-messages", type=int, default=None,
+                        help="messages shown before older ones fold into the summary (the pet's setting)")
     parser.add_argument("--pause", type=float, default=0.0,
                         help="seconds between a reply and the next message, as a person reads and writes")
     args = parser.parse_args()
@@ -149,7 +167,10 @@ def main() -> None:
     timed = Timed(model, args.layout, args.withhold == "on")
     minute = [0]
     base = dt.datetime(2026, 12, 1, 20, 0, tzinfo=dt.UTC)
-    app = build(load_settings({"reflexes": args.reflexes}), brain=timed, behaves_as="embedded",
+    settings = {"reflexes": args.reflexes}
+    if args.history_messages:
+        settings["history_messages"] = args.history_messages
+    app = build(load_settings(settings), brain=timed, behaves_as="embedded",
                 clock=lambda: base + dt.timedelta(minutes=minute[0]), scheduler="off")
     pet_id = app.pet.id
     for fact in MEMORIES:
@@ -162,10 +183,10 @@ def main() -> None:
           f"withhold {args.withhold}, switch {args.switch}; load {load_s:.2f} s; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {time.strftime('%H:%M UTC', time.gmtime())}")
     turns = []
-    said = [(i, SWITCHED.get(i, text) if args.switch else text) for i, text in enumerate(TURNS, 1)]
+    said = [(i, SWITCHED.get(i, text) if args.switch else text) for i, text in enumerate(TURNS * args.rounds, 1)]
     if args.reflexes:
         said.insert(REFLEX_TURN[0], (0, REFLEX_TURN[1]))
-    mark = len(timed.warms)
+    mark, fold_mark = len(timed.warms), len(timed.calls)
     for i, text in said:
         minute[0] += 1
         time.sleep(args.pause)  # the person reads the reply and writes; the pet reads ahead meanwhile
@@ -177,7 +198,9 @@ def main() -> None:
                 shown = time.perf_counter() - sent
             if type(event).__name__ == "Reply":
                 reply = event.text
-        calls = timed.calls[before:]
+        calls = [c for c in timed.calls[before:] if not c["aside"]]
+        folds = [c for c in timed.calls[fold_mark:] if c["aside"]]
+        fold_mark = len(timed.calls)
         ahead = [sum(t for t, _ in timed.warms[mark:]), sum(s for _, s in timed.warms[mark:])]
         mark = len(timed.warms)
         if not calls:
@@ -191,8 +214,11 @@ def main() -> None:
               f"first token {first['first_s']:.2f} s ({first['first_cpu_s']:.2f} CPU-s), "
               f"model {sum(c['total_s'] for c in calls):.2f} s ({sum(c['total_cpu_s'] for c in calls):.2f} CPU-s) "
               f"({len(calls)} call(s), {first['threads']} thread(s), {first['completion_tokens']} tok{', tools ' + str(first['tool_calls']) if first['tool_calls'] else ''})"
-              f"; read ahead {ahead[0]} tok in {ahead[1]:.2f} s — {reply[:60]!r}", flush=True)
+              f"; read ahead {ahead[0]} tok in {ahead[1]:.2f} s"
+              f"{'; a summary before it: %.1f s' % sum(c['total_s'] for c in folds) if folds else ''}"
+              f" — {reply[:60]!r}", flush=True)
 
+    app.agent.locks.wait_idle()  # a summary or a read-ahead after the last reply is not the 40 tokens' time
     # A 40-token reply on the conversation so far (its prefix is cached).
     history = [Message("system", "你是小钳，一只住在主人电脑里的小龙虾。"), Message("user", "给我讲一个关于小龙虾的长故事。")]
     model.complete(history, max_tokens=4)  # the prompt is read and cached
