@@ -12,7 +12,7 @@ from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
 from pet.events import MemoryRecord
 from pet.persona.model import load_persona
-from pet.persona.prompt import MEMORY_HEADING, system_prompt, system_prompt_parts
+from pet.persona.prompt import MEMORY_HEADING, NEAR_HEADING, system_prompt, system_prompt_parts
 
 XIAOQIAN = load_persona("xiaoqian")
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -43,13 +43,33 @@ def _sent(reuses_prefix: bool) -> list:
     return [call.messages for call in model.calls]
 
 
-def test_the_agent_puts_time_and_memories_last_for_a_brain_that_caches_prefixes():
+def test_the_agent_puts_the_time_last_for_a_brain_that_caches_prefixes():
     first, second = _sent(reuses_prefix=True)
-    assert [m.role for m in second] == ["system", "user", "assistant", "system", "user"]
-    assert second[0] == first[0]  # the long part is the same from turn to turn
+    assert [m.role for m in second] == ["system", "system", "user", "assistant", "system", "user"]
+    assert second[:2] == first[:2]  # the long part is the same from turn to turn
     assert "Now it is" not in second[0].content and "Mochi" not in second[0].content
-    assert second[-2].content.startswith("Now it is") and "Mochi" in second[-2].content
+    # the memories kept in mind at every turn come after the tools, before the history
+    assert second[1].content.startswith(MEMORY_HEADING) and "Mochi" in second[1].content
+    assert second[-2].content.startswith("Now it is") and "Mochi" not in second[-2].content  # said once
     assert second[-1].content == "how is Mochi today?"
+
+
+def test_the_turns_note_names_only_memories_near_the_message_and_not_kept_in_mind():
+    model = ScriptedModel(["Sure!", "Okay!"])
+    model.reuses_prompt_prefix = True
+    app = build(load_settings({"reflexes": False, "recall_limit": 4}), brain=model, clock=lambda: NOW,
+                scheduler="off")
+    app.memories.remember(app.pet.id, "my piano teacher is called Ms Alvarez")  # the oldest
+    for fact in ("I drink green tea", "I live in Hangzhou", "I work late", "my cat is Mochi", "I like hiking"):
+        app.memories.remember(app.pet.id, fact)
+    list(app.agent.run(app.new_conversation(), "do you think Ms Alvarez liked my piano playing?"))  # no fact to note
+    list(app.agent.run(app.new_conversation(), "the weather is nice"))
+    near, far = (call.messages for call in model.calls)
+    kept = near[1].content  # the newest two (half the recall limit), in every turn
+    assert kept == far[1].content and "hiking" in kept and "Mochi" in kept and "Alvarez" not in kept
+    assert NEAR_HEADING in near[-2].content and "Alvarez" in near[-2].content
+    assert "they said" not in far[-2].content  # nothing near small talk: the note is the time and the language
+    app.close()
 
 
 def test_other_brains_get_one_system_message_first():

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Collection, Protocol, Sequence
 
 from pet.events import MemoryRecord, Message, StoredMessage
 from pet.persona.model import Persona
-from pet.persona.prompt import system_prompt_parts
+from pet.persona.prompt import MEMORY_HEADING, NEAR_HEADING, memory_block, system_prompt_parts
+from pet.text import estimate_tokens
 
 
 class HistorySource(Protocol):
@@ -18,10 +19,13 @@ class HistorySource(Protocol):
 
 class MemorySource(Protocol):
     def for_context(
-        self, pet_id: int, text: str, tokens: int, *, limit: int = ..., earlier: Sequence[str] = ()
+        self, pet_id: int, text: str, tokens: int, *, limit: int = ..., earlier: Sequence[str] = (),
+        pinned: bool = True, newest: bool = True, exclude: Collection[int] = (),
     ) -> list[MemoryRecord]:
         """Pinned memories, then those that fit `text` (and, weighing less,
-        the `earlier` turns), at most `limit` of those, all within `tokens`."""
+        the `earlier` turns), then the newest; at most `limit` besides the
+        pinned, all within `tokens`. Without `pinned` or `newest` those are
+        left out, and the ids in `exclude` always are."""
         ...
 
 
@@ -131,21 +135,36 @@ def build_context(
         )
         earlier = [item.message for item in recent]
     # Recall looks at the new message and, weighing less, the person's last words before it.
-    recent_user = [m.content for m in earlier[-4:] if m.role == "user"]
-    recalled = memories.for_context(
-        pet_id, text, memory_tokens, limit=recall_limit, earlier=recent_user[::-1]
-    )
-    stable, volatile = system_prompt_parts(
-        persona, now=now, adopted=adopted, language=language, memories=recalled, tools=with_tools,
-        memory_tokens=memory_tokens, bilingual=volatile_last,
-    )
+    recent_user = [m.content for m in earlier[-4:] if m.role == "user"][::-1]
     if volatile_last:
+        # What the pet keeps in mind whatever is said (the pinned and the
+        # newest memories) changes only when a memory does, so it goes before
+        # the history with the summary; this turn's note names only the
+        # memories that fit the message and are not among those.
+        standing = memories.for_context(pet_id, "", memory_tokens // 2, limit=max(1, recall_limit // 2))
+        kept = memory_block(standing, memory_tokens // 2)
+        fitting = memories.for_context(
+            pet_id, text, memory_tokens - estimate_tokens(kept), limit=max(0, recall_limit - len(standing)),
+            earlier=recent_user, pinned=False, newest=False, exclude=[m.id for m in standing],
+        ) if text.strip() else []
+        stable, volatile = system_prompt_parts(
+            persona, now=now, adopted=adopted, language=language, memories=fitting, tools=with_tools,
+            memory_tokens=memory_tokens - estimate_tokens(kept), bilingual=True,
+            memory_heading=NEAR_HEADING if kept else MEMORY_HEADING,
+        )
         # The summary changes when older turns fold into it, which changes
         # the history after it anyway; in a system message of its own after
         # the stable one (and the tools the template puts there) a fold
         # re-reads the summary and the recent messages, not the tools too.
-        lead = [Message("system", stable)] + ([Message("system", SUMMARY_HEADING + summary)] if summary else [])
-        return TurnContext([*lead, *earlier, Message("system", volatile), Message("user", text)], recalled)
+        lead = [Message("system", stable)] + [Message("system", part) for part in (
+            kept, SUMMARY_HEADING + summary if summary else "") if part]
+        return TurnContext([*lead, *earlier, Message("system", volatile), Message("user", text)],
+                           [*standing, *fitting])
+    recalled = memories.for_context(pet_id, text, memory_tokens, limit=recall_limit, earlier=recent_user)
+    stable, volatile = system_prompt_parts(
+        persona, now=now, adopted=adopted, language=language, memories=recalled, tools=with_tools,
+        memory_tokens=memory_tokens,
+    )
     system = stable + "\n" + volatile
     if summary:
         # In the one system message: some chat templates refuse a second one.

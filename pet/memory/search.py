@@ -130,7 +130,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple, Sequence
+from typing import Collection, Iterable, NamedTuple, Sequence
 
 from sqlalchemy import Connection, case, func, literal, or_, select
 from sqlalchemy.engine.interfaces import DBAPICursor
@@ -294,33 +294,44 @@ def for_context(
     earlier: Sequence[str] = (),
     now: dt.datetime | None = None,
     meaning: bool = False,
+    pinned: bool = True,
+    newest: bool = True,
+    exclude: Collection[int] = (),
 ) -> list[int]:
     """Ids of what goes into the system prompt, in order: every pinned
-    memory; then those that best fit the message (`rank`); then the newest.
-    At most `limit` besides the pinned ones, and all of them together within
-    `tokens` (estimated, per prompt line): pinned ones count but always stay,
-    one too long is skipped so that shorter ones still fit."""
+    memory; then those that best fit the message (`rank`; none for an empty
+    one); then the newest. At most `limit` besides the pinned ones, and all
+    of them together within `tokens` (estimated, per prompt line): pinned
+    ones count but always stay, one too long is skipped so that shorter ones
+    still fit. Without `pinned` or `newest` those are left out, and the ids
+    in `exclude` always are."""
     live = _live(pet_id)
     # Through the (pet_id, pinned) index: pinned ones are few.
-    pinned = conn.execute(
+    kept = conn.execute(
         select(MemoryRow.id, MemoryRow.content, MemoryRow.key)
         .where(MemoryRow.pet_id == pet_id, MemoryRow.pinned.is_(True), *live[1:])
         .order_by(MemoryRow.id)
-    ).all()
-    ranked = rank(conn, pet_id, text, limit, fts=fts, earlier=earlier, now=now, meaning=meaning)
-    newest = conn.scalars(
-        select(MemoryRow.id).where(*live).order_by(MemoryRow.id.desc()).limit(limit + len(pinned))
-    )
-    chosen = [row_id for row_id, _, _ in pinned]
-    said = {key for _, _, key in pinned}  # a fact stored twice goes in once
-    left = tokens - sum(line_tokens(content) for _, content, _ in pinned)
-    others = [row_id for row_id in dict.fromkeys([*ranked, *newest]) if row_id not in set(chosen)]
+    ).all() if pinned else []
+    kept = [row for row in kept if row[0] not in exclude]
+    asked = text.strip() or any(line.strip() for line in earlier)
+    ranked = rank(conn, pet_id, text, limit + len(exclude), fts=fts, earlier=earlier, now=now,
+                  meaning=meaning) if asked else []
+    latest: Iterable[int] = conn.scalars(
+        select(MemoryRow.id).where(*live).order_by(MemoryRow.id.desc()).limit(limit + len(kept) + len(exclude))
+    ) if newest else []
+    chosen = [row_id for row_id, _, _ in kept]
+    said = {key for _, _, key in kept}  # a fact stored twice goes in once
+    if exclude:
+        said |= set(conn.scalars(select(MemoryRow.key).where(MemoryRow.id.in_(list(exclude)))))
+    left = tokens - sum(line_tokens(content) for _, content, _ in kept)
+    skip = set(chosen) | set(exclude)
+    others = [row_id for row_id in dict.fromkeys([*ranked, *latest]) if row_id not in skip]
     found = conn.execute(
         select(MemoryRow.id, MemoryRow.content, MemoryRow.key).where(MemoryRow.id.in_(others))
     )
     rows = {row_id: (content, key) for row_id, content, key in found}
     for row_id in others:
-        if len(chosen) - len(pinned) >= limit:
+        if len(chosen) - len(kept) >= limit:
             break
         if row_id not in rows or rows[row_id][1] in said:
             continue

@@ -8,7 +8,7 @@ import json
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence, cast
+from typing import Any, Callable, Collection, Iterable, Sequence, cast
 
 from sqlalchemy import CursorResult, and_, bindparam, delete, func, or_, select, update
 
@@ -604,15 +604,18 @@ class MemoryStore:
             return [_memory(row) for row in rows]
 
     def for_context(
-        self, pet_id: int, text: str, tokens: int = 600, *, limit: int = 12, earlier: Sequence[str] = ()
+        self, pet_id: int, text: str, tokens: int = 600, *, limit: int = 12, earlier: Sequence[str] = (),
+        pinned: bool = True, newest: bool = True, exclude: Collection[int] = (),
     ) -> list[MemoryRecord]:
         """What goes into the system prompt: every pinned memory, then those
         that best fit `text` (and, weighing less, the `earlier` turns), then
         the newest; at most `limit` besides the pinned, all within `tokens`
-        (estimated). See pet.memory.search.for_context."""
+        (estimated). Without `pinned` or `newest` those are left out, and
+        `exclude` always is. See pet.memory.search.for_context."""
         with self.db.session() as session:
             ids = for_context(session.connection(), pet_id, text, tokens, limit=limit, fts=self.db.fts,
-                              earlier=earlier, meaning=self.db.meaning)
+                              earlier=earlier, meaning=self.db.meaning, pinned=pinned, newest=newest,
+                              exclude=exclude)
             return _records(session, ids)
 
     def count(self, pet_id: int) -> int:

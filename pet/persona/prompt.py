@@ -36,6 +36,8 @@ DESCRIPTION_SHARE = 3
 #: memories are what the person said, to bring up only when they fit: a small
 #: model shown a plain list of facts recites the list
 MEMORY_HEADING = "Things the person told you (mention one only when it fits):"
+#: in a turn's note, after the memories kept in mind at every turn (pet.agent.context)
+NEAR_HEADING = "More they told you, near this message (mention one only when it fits):"
 #: example dialogue of the current stage, in the person's language
 EXAMPLES_HEADING = "How you talk (examples of your tone; never copy them):"
 #: what a small model does unless told not to (pet.agent.replycheck checks it too)
@@ -81,6 +83,12 @@ def fit_memories(memories: Sequence[MemoryRecord], budget_tokens: int) -> list[M
     return kept
 
 
+def memory_block(memories: Sequence[MemoryRecord], budget_tokens: int) -> str:
+    """The memories that fit `budget_tokens` under MEMORY_HEADING ("" for none)."""
+    kept = fit_memories(memories, budget_tokens)
+    return "\n".join([MEMORY_HEADING, *(_memory_line(memory) for memory in kept)]) if kept else ""
+
+
 def system_prompt(
     persona: Persona,
     *,
@@ -114,6 +122,7 @@ def system_prompt_parts(
     budget_tokens: int = DEFAULT_BUDGET_TOKENS,
     memory_tokens: int | None = None,
     bilingual: bool = False,
+    memory_heading: str = MEMORY_HEADING,
 ) -> tuple[str, str]:
     """The system prompt in two parts: what stays the same all day (persona,
     stage, rules, days together) and what changes from one message to the
@@ -126,7 +135,8 @@ def system_prompt_parts(
     persona speaks: its description in the first of them that is English
     (else its first), the catchphrases and example dialogue of all of them,
     and only the volatile part's last line names the language to reply in.
-    A change of language then re-reads nothing but that part."""
+    A change of language then re-reads nothing but that part. The
+    memories, if any, come in the volatile part under `memory_heading`."""
     lang = persona.language(language)
     spoken = list(persona.languages) if bilingual and len(persona.languages) > 1 else [lang]
     if len(spoken) > 1:
@@ -181,7 +191,7 @@ def system_prompt_parts(
     room -= estimate_tokens("\n" + _LANGUAGE_LAST.get(persona.language(language), ""))
     kept = fit_memories(memories, room)
     if kept:
-        volatile.append(MEMORY_HEADING)
+        volatile.append(memory_heading)
         volatile += [_memory_line(memory) for memory in kept]
     last = _LANGUAGE_LAST.get(persona.language(language))
     if last:
