@@ -109,6 +109,30 @@ def test_a_mixed_message_is_heard_in_one_of_the_pets_languages(transcriber, clip
 
 
 @pytest.mark.slow
+def test_detecting_then_transcribing_runs_whispers_encoder_once(transcriber, clips, monkeypatch):
+    """Whisper pads every clip to 30 s, so its encoder is the costly part of a
+    short question: detection and transcription share one run of it, and
+    the words are those of a transcription in the language given."""
+    from faster_whisper import WhisperModel
+
+    runs: list[tuple] = []
+    encode = WhisperModel.encode
+
+    def counted(self, features):
+        runs.append(features.shape)
+        return encode(self, features)
+
+    given = hear(transcriber, clips["zh"], language="zh")
+    monkeypatch.setattr(WhisperModel, "encode", counted)
+    for path in (clips["en"], clips["zh"]):
+        transcriber._models["base"]._kept = None  # a fresh recording's features: nothing kept from the last
+        runs.clear()
+        heard = hear(transcriber, path)
+        assert len(runs) == 1, runs
+    assert heard.language == "zh" and heard.text == given.text
+
+
+@pytest.mark.slow
 def test_a_fixed_language_is_not_detected(transcriber, clips):
     transcript = hear(transcriber, clips["en"], language="en", choices=("zh", "en"))
     assert transcript.language == "en" and transcript.detection == 0.0

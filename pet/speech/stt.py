@@ -9,6 +9,7 @@ German. Chinese is written in simplified characters whatever Whisper wrote.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
@@ -16,7 +17,9 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from pet.speech.audio import Recording
 from pet.speech.errors import RecordingRejected, SpeechUnavailable
@@ -92,12 +95,15 @@ class Transcriber:
                 # the English-only fallback hears English or nothing
                 language = "en" if name == "tiny.en" else self._detect(model, recording, codes)
                 detection = time.perf_counter() - started
+            samples, vad = recording.samples, True
+            if name != "tiny.en" and len(codes) > 1:
+                samples, vad = _speech_of(recording.samples), False  # the speech _detect heard
             segments, _ = model.transcribe(
-                recording.samples,
+                samples,
                 language=language,
                 beam_size=BEAM_SIZE,
                 # Whisper invents sentences on noise; the VAD drops stretches without speech
-                vad_filter=True,
+                vad_filter=vad,
                 without_timestamps=True,
                 condition_on_previous_text=False,
             )
@@ -110,12 +116,16 @@ class Transcriber:
         return Transcript(text, language, name, recording.seconds, seconds, detection)
 
     def _detect(self, model: WhisperModel, recording: Recording, codes: Sequence[str]) -> str:
-        try:
-            # the VAD keeps the detection to speech: silence before the words
-            # pulls Whisper towards languages the person did not speak
-            _, _, probabilities = model.detect_language(recording.samples, vad_filter=True)
-        except ValueError:  # the VAD found no speech at all
-            raise RecordingRejected(NO_WORDS) from None
+        # The VAD keeps the detection to speech: silence before the words
+        # pulls Whisper towards languages the person did not speak. The
+        # features are those the transcription will read first (all frames
+        # but the last, as faster-whisper cuts them), so that the model's
+        # encoder (kept by _ReusingEncoder) runs once for both.
+        speech = _speech_of(recording.samples)
+        if not speech.size:
+            raise RecordingRejected(NO_WORDS)
+        features = model.feature_extractor(speech)
+        _, _, probabilities = model.detect_language(features=features[..., :-1])
         chosen = pick_language(probabilities, codes)
         log.info("heard %s (%s)", chosen, ", ".join(f"{code} {dict(probabilities).get(code, 0.0):.2f}"
                                                      for code in codes))
@@ -152,8 +162,8 @@ class Transcriber:
             raise SpeechUnavailable(f"Speech recognition needs faster-whisper — run: pip install faster-whisper ({exc})") from exc
         started = time.perf_counter()
         try:
-            model = WhisperModel(str(folder), device="cpu", compute_type=COMPUTE_TYPE,
-                                 cpu_threads=self.threads, local_files_only=True)
+            model = _reusing_encoder(WhisperModel)(str(folder), device="cpu", compute_type=COMPUTE_TYPE,
+                                                   cpu_threads=self.threads, local_files_only=True)
         except (RuntimeError, ValueError, OSError) as exc:
             raise SpeechUnavailable(
                 f"The Whisper model in {folder} did not load ({exc}) — delete that folder to have it "
@@ -164,6 +174,36 @@ class Transcriber:
 
 
 NO_WORDS = "I could not make out any words — speak a little closer and slower, then record again."
+
+
+def _speech_of(samples: np.ndarray) -> np.ndarray:
+    """The stretches of `samples` with speech in them, joined, as
+    faster-whisper's `vad_filter` keeps them (empty: no speech)."""
+    from faster_whisper.vad import VadOptions, collect_chunks, get_speech_timestamps
+
+    chunks, _ = collect_chunks(samples, get_speech_timestamps(samples, VadOptions()))
+    return np.concatenate(chunks, axis=0) if chunks else np.zeros(0, dtype=np.float32)
+
+
+def _reusing_encoder(base: type[WhisperModel]) -> type[WhisperModel]:
+    """`base` whose encoder keeps its last output: Whisper pads every clip to
+    30 s, so the encoder costs about 0.5 s on 2 cores however short the
+    question, and detecting the language and then transcribing the same
+    speech would run it twice on the same features."""
+
+    class ReusingEncoder(base):
+        _kept: tuple[bytes, Any] | None = None
+
+        def encode(self, features: np.ndarray) -> Any:
+            key = hashlib.blake2b(np.ascontiguousarray(features).tobytes(), digest_size=16).digest()
+            kept = self._kept
+            if kept is not None and kept[0] == key:
+                return kept[1]
+            output = super().encode(features)
+            self._kept = (key, output)
+            return output
+
+    return ReusingEncoder
 
 
 def _codes(language: str, choices: Sequence[str]) -> list[str]:
