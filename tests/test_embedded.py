@@ -286,6 +286,30 @@ def test_warming_reads_a_prefix_of_the_next_turns_prompt(model):
     assert 0 < read_more < len(model._llm._input_ids) - len(warmed) + 3
 
 
+def test_a_reply_may_not_copy_the_tools_descriptions(model):
+    """The template writes the tools into the prompt: their words are the
+    prompt's too ('"me" lists what you know about the person.' was a reply)."""
+    from pet.brain import nocopy
+    from pet.brain.embedded import _copy_ban
+
+    llm = model._load()
+    words = "Save a fact about the person so that you can recall it later."
+    tool = ToolSpec(name="remember", description=words, parameters={
+        "type": "object", "properties": {"query": {"type": "string", "description": "\"me\" lists what you know about the person"}}})
+    messages = [Message("system", "You are Pip."), Message("user", "hi")]
+
+    def ids(text: str) -> list[int]:
+        return list(llm.tokenize(text.encode(), add_bos=False, special=False))
+
+    run = nocopy.PROMPT_RUN
+    for text, source in ((words, "the description"), ('"me" lists what you know about the person', "a parameter's")):
+        copied = ids(" " + text)
+        without = _copy_ban(llm, messages, 0, 0)
+        with_tools = _copy_ban(llm, messages, 0, 0, (tool,))
+        assert copied[run - 1] in with_tools.banned(copied[:run - 1]), source
+        assert without is None or copied[run - 1] not in without.banned(copied[:run - 1]), source
+
+
 def test_a_call_aside_leaves_the_conversations_cache_as_it_was(model):
     conversation = [Message("system", "You are Pip, a small cheerful robot. Answer in one short sentence."),
                     Message("user", "Hi Pip! I painted the fence blue today."), Message("assistant", "Beep! Lovely.")]

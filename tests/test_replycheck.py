@@ -13,6 +13,7 @@ from pet.agent.replycheck import (
     CATCHPHRASE,
     ECHO,
     LANGUAGE,
+    NAME,
     RECITAL,
     Checker,
     asks_recall,
@@ -22,6 +23,7 @@ from pet.agent.replycheck import (
     is_echo,
     problems,
     restated,
+    wrong_name,
 )
 from pet.app import build
 from pet.brain.scripted import ScriptedModel
@@ -136,6 +138,24 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None
 
 
+@pytest.mark.parametrize(("reply", "message", "wrong"), [
+    ("I'm Tom.", "wait do you even have a name", True),  # seen in the chat bench
+    ("是的，我叫小林。", "你有名字吗", True),
+    ("我是小林。", "你是谁", True),
+    ("My name is Tom, your pet crayfish!", "hello", True),  # named unasked: still wrong
+    ("My name is Xiaoqian.", "what's your name?", False),
+    ("你好，我是小钳（Xiaoqian）。", "我该怎么称呼你", False),
+    ("叫我钳钳就好！", "你叫什么", False),  # the persona's own pet name
+    ("I'm Qianqian, of course!", "who are you?", False),  # the style says it calls itself that
+    ("I'm Happy to see you!", "hi there", False),  # "I'm X" is a name only when the name was asked
+    ("我是你的小龙虾呀！", "你是谁", False),
+    ("我是小龙虾！", "你是谁", False),  # its kind, not a name
+])
+def test_the_pet_calling_itself_another_name(reply, message, wrong):
+    assert bool(wrong_name(reply, message, XIAOQIAN)) is wrong
+    assert (NAME in found(reply, message=message, language=replycheck.detect_language(reply))) is wrong
+
+
 def test_a_catchphrase_alone_but_not_in_a_sentence():
     assert catchphrase_only("Claws out!", XIAOQIAN)
     assert catchphrase_only("钳钳出击！本钳记住啦～", XIAOQIAN)
@@ -232,6 +252,15 @@ def test_a_broken_off_start_stays_broken_off_and_the_pets_line_gets_its_own_para
     assert shown(events) == events[-1].text
     assert events[-1].text.endswith("…\n\n" + line), events[-1].text
     assert "assist" not in events[-1].text
+
+
+def test_another_name_is_not_shown_and_is_retried_with_the_pets_own():
+    model = ScriptedModel(["I'm Tom. Nice to meet you!", "I'm Xiaoqian, your crayfish!"])
+    app = make_app(model)
+    events = run(app, "wait do you even have a name")
+    app.close()
+    assert shown(events) == "I'm Xiaoqian, your crayfish!"
+    assert "Your name is 小钳 (Xiaoqian); no other." in model.calls[1].messages[-2].content
 
 
 def test_an_echo_is_not_shown_and_is_retried():

@@ -721,7 +721,7 @@ class Agent:
                         if replycheck.ECHO in found.problems:
                             copies = {"avoid_copies": True, "echo_run": nocopy.ECHO_RUN}
                     else:
-                        turn.messages = _with_note(turn.messages, replycheck.correction(found, turn.language))
+                        turn.messages = _with_note(turn.messages, replycheck.correction(found, turn.language, self.persona))
                     continue
                 if found:
                     yield from self._end_checked(turn, shown_before, gate, found)

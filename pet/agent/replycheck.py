@@ -1,7 +1,7 @@
 """Checks on the model's final reply that a person would feel if they failed:
 the wrong language, their own words echoed back, the pet's memories recited
 unasked, an assistant's stock phrases or a refusal of small talk, a
-catchphrase and nothing else.
+catchphrase and nothing else, the pet calling itself by another name.
 
 Pure functions of the reply and what the turn knows. `problems` judges a
 whole reply; `hold_at` says where to stop streaming a reply still being
@@ -22,8 +22,9 @@ from pet.persona.model import Persona
 from pet.text import CJK_RUN, cjk_count, detect_language
 
 #: the checks, in the order a correction names them
-LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE = "language", "echo", "recital", "assistant", "catchphrase"
-CHECKS = (LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE)
+LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE, NAME = (
+    "language", "echo", "recital", "assistant", "catchphrase", "name")
+CHECKS = (LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE, NAME)
 
 #: letters (Chinese characters or Latin letters) a streaming reply needs before its language is judged
 LANGUAGE_LETTERS = 6
@@ -95,6 +96,22 @@ _RECALL_QUESTION = re.compile(
     r"|(?:知道|了解)我|关于我|我的\S{0,6}(?:是什么|是啥|叫什么)|我叫什么|我是做什么",
     re.IGNORECASE,
 )
+
+#: the pet naming itself; the name is group 1 ("my name is Tom", "我叫小林")
+_SELF_NAMED = re.compile(
+    r"\b(?i:my name(?:['’]s| is)|I(?:['’]m| am) called|call me|you can call me|they call me)\s+([A-Z][\w'’-]*)"
+    r"|(?:我叫|我的名字(?:是|叫)|叫我|我名叫)\s*([A-Za-z][\w'’-]*|[\u4e00-\u9fff]{1,4})",
+)
+#: ... and, when asked its name, "I'm Tom"
+_SELF_NAMED_ASKED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+)\b(?!['’-])|我是([\u4e00-\u9fff]{1,3})(?=[。！!，,～~]|$)")
+#: a message that asks the pet's name
+_NAME_QUESTION = re.compile(
+    r"\b(?:your name|call you|who are you|have a name|what are you called)\b"
+    r"|(?:你|您)(?:叫什么|的名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么",
+    re.IGNORECASE,
+)
+#: the parts of a Chinese name that say little on their own (小钳 and 小林 share 小)
+_NAME_COMMON = frozenset("小阿老大")
 
 _EN_STOPWORDS = frozenset(
     "the and that this with for are was were has have had his her their they them you your about from "
@@ -250,6 +267,33 @@ def catchphrase_only(reply: str, persona: Persona) -> bool:
     return not rest
 
 
+def _is_own_name(name: str, persona: Persona) -> bool:
+    said = name.strip().lower()
+    for own in persona.name.values():
+        own = own.strip().lower()
+        if said and (said in own or own in said):
+            return True
+        if cjk_count(said) and set(said) & (set(own) - _NAME_COMMON):  # 钳钳 for 小钳
+            return True
+    # a name the persona's own words give it ("sometimes calls itself Qianqian"), or its kind
+    own_words = " ".join([*persona.style.values(), *persona.description.values(), *persona.species_name.values(),
+                          *(phrase for items in persona.catchphrases.values() for phrase in items)])
+    return re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", own_words, re.IGNORECASE) is not None
+
+
+def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | None:
+    """The first place the reply gives the pet another name than its own
+    ("I'm Tom." to "do you even have a name?")."""
+    found = [m for m in _SELF_NAMED.finditer(reply)]
+    if _NAME_QUESTION.search(message):
+        found += list(_SELF_NAMED_ASKED.finditer(reply))
+    for match in sorted(found, key=lambda m: m.start()):
+        name = next(group for group in match.groups() if group)
+        if not _is_own_name(name, persona):
+            return match
+    return None
+
+
 def problems(reply: str, *, message: str, language: str, persona: Persona,
              memories: Sequence[str] = ()) -> Found:
     """Every check the whole reply fails."""
@@ -264,6 +308,8 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(ASSISTANT)
     if catchphrase_only(reply, persona):
         found.append(CATCHPHRASE)
+    if wrong_name(reply, message, persona):
+        found.append(NAME)
     return Found(tuple(found))
 
 
@@ -291,9 +337,9 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     if _may_be_catchphrases(_letters(text), persona):
         return 0
     starts = []
-    match = assistant_speak(text)
-    if match:
-        starts.append(match.start())
+    for match in (assistant_speak(text), wrong_name(text, message, persona)):
+        if match:
+            starts.append(match.start())
     tail = max(text.rfind(mark) for mark in _SENTENCE_MARKS) + 1
     if _ASSISTANT_START.search(text, tail):
         starts.append(tail)
@@ -359,12 +405,14 @@ _CORRECTIONS = {
 }
 
 
-def correction(found: Found, language: str) -> str:
+def correction(found: Found, language: str, persona: Persona | None = None) -> str:
     """A narrow note for the one retry: only what went wrong. A language
     mismatch gets a language-only note."""
     if found.problems == (LANGUAGE,):
         return f"[Note from the pet's program] Reply in {_LANGUAGE_NAMES.get(language, language)}."
     notes = [_CORRECTIONS[p] for p in found.problems if p in _CORRECTIONS]
+    if NAME in found.problems:
+        notes.append(f"Your name is {persona.full_name()}; no other." if persona else "Use your own name.")
     if LANGUAGE in found.problems:
         notes.append(f"Reply in {_LANGUAGE_NAMES.get(language, language)}.")
     return "[Note from the pet's program] " + " ".join(notes)

@@ -386,7 +386,7 @@ class EmbeddedChatModel:
             elif tools or steer:  # none callable: prose from the first token, as with a choice made to talk
                 grammar = self._prose_grammar(llm, steer)
             temp = DEFAULT_TEMPERATURE if temperature is None else temperature
-            ban = _copy_ban(llm, messages, len(prompt_tokens), echo_run) if avoid_copies or echo_run else None
+            ban = _copy_ban(llm, messages, len(prompt_tokens), echo_run, tools) if avoid_copies or echo_run else None
             yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(callable_), ban)
 
     def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
@@ -667,16 +667,29 @@ def _sample(
     )
 
 
-def _copy_ban(llm: "Llama", messages: Sequence[Message], start: int, run: int) -> nocopy.CopyBan | None:
-    """What this reply may not copy (pet.brain.nocopy), in the model's tokens."""
+def _copy_ban(llm: "Llama", messages: Sequence[Message], start: int, run: int,
+              tools: Sequence[ToolSpec] = ()) -> nocopy.CopyBan | None:
+    """What this reply may not copy (pet.brain.nocopy), in the model's tokens:
+    the system messages, and the tools' descriptions the template adds to
+    them ('"me" lists what you know about the person.' was once a reply)."""
     said = next((m.content for m in reversed(messages) if m.role == "user"), "")
     lines = [line for m in messages if m.role == "system" for line in m.content.splitlines()]
+    lines += [text for tool in tools for text in _descriptions(tool)]
 
     def tokenize(text: str) -> list[int]:
         return list(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     ban = nocopy.CopyBan(nocopy.sources_for(lines, said, message_run=run), tokenize, start)
     return ban or None
+
+
+def _descriptions(tool: ToolSpec) -> list[str]:
+    """The tool's description and its parameters', line by line."""
+    found = tool.description.splitlines()
+    for spec in (tool.parameters.get("properties") or {}).values():
+        if isinstance(spec, dict) and isinstance(spec.get("description"), str):
+            found += spec["description"].splitlines()
+    return found
 
 
 def _next_token(tokens: Iterator[int]) -> int:

@@ -17,6 +17,12 @@ In the page's talk mode the browser's voice detector waits for a stretch of
 silence (`SILENCE_MS` in pet/ui/voice.py) before the recording is complete;
 that wait comes on top of these figures and is printed with them.
 
+`--speaking` waits, before each round, as long as its question takes to say:
+the time a person speaks, during which the pet is idle in the page but for
+the work it does after a reply (reading the conversation ahead). Without
+it the rounds follow each other at once, and that work delays the next
+round's transcription.
+
 `--barge-in` instead speaks `--rounds` interruptions into headless
 Chromium's fake microphone on the talk-mode page while the page's player
 keeps playing (as if the pet were talking), and prints how long the page
@@ -33,6 +39,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +78,8 @@ def main() -> None:
     parser.add_argument("--languages", nargs="+", choices=("en", "zh"), default=["en", "zh"])
     parser.add_argument("--model", choices=("tiny", "small", "medium"), default="small")
     parser.add_argument("--barge-in", action="store_true", help="measure the talk mode's barge-in instead")
+    parser.add_argument("--speaking", action="store_true",
+                        help="wait as long as each question is spoken before sending it (see above)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="pet-bench-") as folder:  # holds a 145 MB model copy
         if args.barge_in:
@@ -105,6 +114,9 @@ def run(args: argparse.Namespace, home: Path) -> None:
         heard: list[tuple[str, str]] = []
         firsts: list[str] = []
         for i in range(args.rounds + 1):
+            # the person speaks the question before the recording is complete: meanwhile the
+            # pet may still read the last conversation ahead (after its reply), as in the page
+            time.sleep(lengths[i % len(questions)] if args.speaking else 0.0)
             conversation = app.new_conversation()  # the same context size every round
             timings, spoken = None, []
             for event in voice.turn(app.agent, conversation, questions[i % len(questions)], settings.speech_language,
