@@ -254,6 +254,23 @@ def test_a_broken_off_start_stays_broken_off_and_the_pets_line_gets_its_own_para
     assert "assist" not in events[-1].text
 
 
+def test_an_unfinished_self_naming_is_held_until_its_name_is_seen():
+    checker = Checker("wait do you even have a name", "en", XIAOQIAN)
+    assert checker.hold_at("Yes, I have one. My name is T") == len("Yes, I have one. ")
+    assert checker.hold_at("Yes, I have one. I'm Xiao") == len("Yes, I have one. ")
+    assert checker.hold_at("Yes, I have one. My name is Xiaoqian.") is None
+    assert checker.hold_at("Yes, I have one. My name is Tom.") == len("Yes, I have one. ")
+    assert Checker("你好呀", "zh", XIAOQIAN).hold_at("你好呀！我叫小") == len("你好呀！")
+
+
+def test_a_second_wrong_name_gives_the_pets_own_name_in_code():
+    model = ScriptedModel(["我叫小林。", "是的，我的名字是小林。"])
+    app = make_app(model)
+    events = run(app, "你有名字吗")
+    app.close()
+    assert events[-1].text == "我叫小钳，是住在你电脑里的小龙虾！" and "小林" not in shown(events)
+
+
 def test_another_name_is_not_shown_and_is_retried_with_the_pets_own():
     model = ScriptedModel(["I'm Tom. Nice to meet you!", "I'm Xiaoqian, your crayfish!"])
     app = make_app(model)

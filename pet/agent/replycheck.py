@@ -104,6 +104,9 @@ _SELF_NAMED = re.compile(
 )
 #: ... and, when asked its name, "I'm Tom"
 _SELF_NAMED_ASKED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+)\b(?!['’-])|我是([\u4e00-\u9fff]{1,3})(?=[。！!，,～~]|$)")
+#: the start of a self-naming: an unfinished sentence holding one is held until it ends
+_NAME_START = re.compile(r"\b(?i:my name|call me|I(?:['’]m| am) called)\b|我叫|叫我|我的名字|我名叫")
+_NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
 #: a message that asks the pet's name
 _NAME_QUESTION = re.compile(
     r"\b(?:your name|call you|who are you|have a name|what are you called)\b"
@@ -341,7 +344,8 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
         if match:
             starts.append(match.start())
     tail = max(text.rfind(mark) for mark in _SENTENCE_MARKS) + 1
-    if _ASSISTANT_START.search(text, tail):
+    if (_ASSISTANT_START.search(text, tail) or _NAME_START.search(text, tail)
+            or (_NAME_QUESTION.search(message) and _NAME_START_ASKED.search(text, tail))):
         starts.append(tail)
     if memories and not asks_recall(message):
         at = 0
@@ -418,6 +422,9 @@ def correction(found: Found, language: str, persona: Persona | None = None) -> s
     return "[Note from the pet's program] " + " ".join(notes)
 
 
-def stand_in(language: str, persona: Persona) -> str:
-    """The pet's own line when the model's reply failed twice."""
+def stand_in(language: str, persona: Persona, found: Found | None = None) -> str:
+    """The pet's own line when the model's reply failed twice; when it gave
+    the pet another name, the pet's own name."""
+    if found is not None and NAME in found.problems:
+        return say("own_name", language, persona)
     return say("off_script", language, persona)

@@ -44,6 +44,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "嗯……我一时不知道怎么接，再跟我多说一点？",
         "en": "Hmm, I'm not sure what to say to that yet. Tell me a bit more?",
     },
+    # ... when the reply gave the pet another name twice: its own, said by code.
+    "own_name": {
+        "zh": "我叫{name}，是住在你电脑里的{species}！",
+        "en": "I'm {name}, {a_species} who lives on your computer!",
+    },
     # The claim guard: the reply said the pet did what no tool did.
     "not_done_remember": {
         "zh": "（其实我还没记下来。说“记住……”我就记。）",
