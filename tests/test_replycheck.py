@@ -150,6 +150,8 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     ("I'm Happy to see you!", "hi there", False),  # "I'm X" is a name only when the name was asked
     ("我是你的小龙虾呀！", "你是谁", False),
     ("我是小龙虾！", "你是谁", False),  # its kind, not a name
+    ("My name is Aya!", "what's my name?", False),  # the person's name, pronouns muddled: found on the page
+    ("你叫阿雅呀", "我叫什么？", False),
 ])
 def test_the_pet_calling_itself_another_name(reply, message, wrong):
     assert bool(wrong_name(reply, message, XIAOQIAN)) is wrong
@@ -269,6 +271,12 @@ def test_a_second_wrong_name_gives_the_pets_own_name_in_code():
     events = run(app, "你有名字吗")
     app.close()
     assert events[-1].text == "我叫小钳，是住在你电脑里的小龙虾！" and "小林" not in shown(events)
+
+
+def test_the_pets_own_name_stands_in_only_for_a_question_about_its_name():
+    twice = replycheck.Found((NAME,))
+    assert replycheck.stand_in("en", XIAOQIAN, twice, "who are you?").startswith("I'm Xiaoqian")
+    assert replycheck.stand_in("en", XIAOQIAN, twice, "tell me about your day") == replycheck.stand_in("en", XIAOQIAN)
 
 
 def test_another_name_is_not_shown_and_is_retried_with_the_pets_own():

@@ -768,7 +768,7 @@ class Agent:
             yield from self._finish(turn, shown, streamed=True)
             return
         log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
-        line = replycheck.stand_in(turn.language, self.persona, found)
+        line = replycheck.stand_in(turn.language, self.persona, found, turn.tool_context.message)
         # a broken-off start stays visibly broken off; the pet's line is its own paragraph
         joint = "" if not shown else ("\n\n" if replycheck.ends_sentence(shown) else "…\n\n")
         yield TextDelta(joint + line)

@@ -113,6 +113,11 @@ _NAME_QUESTION = re.compile(
     r"|(?:你|您)(?:叫什么|的名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么",
     re.IGNORECASE,
 )
+#: a message that asks the person's own name
+_THEIR_NAME_QUESTION = re.compile(
+    r"\b(?:my name|(?:what|who) am I|call me)\b|我(?:叫什么|的名字|是谁)|(?:你|您)(?:怎么|该)?(?:叫|称呼)我",
+    re.IGNORECASE,
+)
 #: the parts of a Chinese name that say little on their own (小钳 and 小林 share 小)
 _NAME_COMMON = frozenset("小阿老大")
 
@@ -287,6 +292,8 @@ def _is_own_name(name: str, persona: Persona) -> bool:
 def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | None:
     """The first place the reply gives the pet another name than its own
     ("I'm Tom." to "do you even have a name?")."""
+    if _THEIR_NAME_QUESTION.search(message):
+        return None  # "My name is Aya" to "what's my name?" is the person's name, pronouns muddled
     found = [m for m in _SELF_NAMED.finditer(reply)]
     if _NAME_QUESTION.search(message):
         found += list(_SELF_NAMED_ASKED.finditer(reply))
@@ -422,9 +429,9 @@ def correction(found: Found, language: str, persona: Persona | None = None) -> s
     return "[Note from the pet's program] " + " ".join(notes)
 
 
-def stand_in(language: str, persona: Persona, found: Found | None = None) -> str:
+def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "") -> str:
     """The pet's own line when the model's reply failed twice; when it gave
-    the pet another name, the pet's own name."""
-    if found is not None and NAME in found.problems:
+    the pet another name to a question about its name, the pet's own name."""
+    if found is not None and NAME in found.problems and _NAME_QUESTION.search(message):
         return say("own_name", language, persona)
     return say("off_script", language, persona)
