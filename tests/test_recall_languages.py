@@ -161,6 +161,10 @@ def test_translations_from_the_concepts_find_a_fact_without_meaning(words_only, 
     assert "我喜欢乌龙茶" in contents(store.search(pet_id, "tea", limit=5))
     assert "我喜欢乌龙茶" in contents(store.search(pet_id, "drink", limit=5))
     assert "My name is Tom" in contents(store.search(pet_id, "我叫什么名字", limit=5))
+    # "name" is 名字, 叫我 and 叫 in Chinese; only 叫 is in "我叫阿雅…" (found by using the page)
+    store.remember(pet_id, "我叫阿雅，在一家游戏公司做策划")
+    for question in ("name", "what's my name?"):
+        assert "我叫阿雅，在一家游戏公司做策划" in contents(store.search(pet_id, question, limit=5)), question
     # Only when the message's own language finds too little: here "tea" finds five English ones.
     for i in range(5):
         store.remember(pet_id, f"Tea party number {i} was lovely")

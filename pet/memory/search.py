@@ -871,14 +871,20 @@ def _pool(partial: dict[int, float], fits: dict[int, float]) -> list[int]:
 def _short_terms(index: _Index, pet_id: int, terms: list[Term], related: list[Term], rows: list[_Row],
                  now: dt.datetime) -> list[_Row]:
     """Step 5.: the rows besides `rows` that LIKE finds for the two-character
-    terms (else the one-character ones) and two-character related words."""
-    short = [t for t in terms if len(t.text) == 2] or [t for t in terms if len(t.text) == 1]
-    short += [t for t in related if len(t.text) == 2]
+    terms and two-character related words; for the one-character terms when
+    there are none of those or they find nothing ("name" across is 名字, 叫我
+    and 叫, and only 叫 finds "我叫阿雅")."""
+    one = [t for t in terms if len(t.text) == 1]
+    two = [t for t in terms if len(t.text) == 2]
+    short = (two or one) + [t for t in related if len(t.text) == 2]
     if not short:
         return []
     seen = {row.id for row in rows}
-    return [row for row in _like_rows(index.cursor, pet_id, short, now, index.n - LIKE_RECENT)
-            if row.id not in seen]
+    found = [row for row in _like_rows(index.cursor, pet_id, short, now, index.n - LIKE_RECENT) if row.id not in seen]
+    if not found and one and two:
+        found = [row for row in _like_rows(index.cursor, pet_id, one, now, index.n - LIKE_RECENT)
+                 if row.id not in seen]
+    return found
 
 
 def _df_from_rows(index: _Index, terms: list[Term], lists: _Lists, rows: list[_Row],
