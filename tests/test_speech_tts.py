@@ -31,7 +31,10 @@ def wav_format(data: bytes) -> tuple[int, int, int]:
     ("你好！我是一只小龙虾，我喜欢温暖的水。", "zh"),
 ])
 def test_a_sentence_becomes_a_wav_of_speech_length(speaker, text, language):
-    speech = speaker.say(text, language)
+    try:
+        speech = speaker.say(text, language)
+    except SpeechError:  # espeak-ng's synthesis in the process hangs now and then: a voice turn tries once more
+        speech = speaker.say(text, language)
     assert speech.wav[:4] == b"RIFF" and speech.wav[8:12] == b"WAVE"
     assert wav_format(speech.wav) == (1, 2, 22_050)  # mono, 16-bit, espeak-ng's rate
     assert 1.5 < speech.seconds < 8
