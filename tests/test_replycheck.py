@@ -279,22 +279,19 @@ def test_the_pets_own_name_stands_in_only_for_a_question_about_its_name():
     assert replycheck.stand_in("en", XIAOQIAN, twice, "tell me about your day") == replycheck.stand_in("en", XIAOQIAN)
 
 
-def test_another_name_is_not_shown_and_is_retried_with_the_pets_own():
-    model = ScriptedModel(["I'm Tom. Nice to meet you!", "I'm Xiaoqian, your crayfish!"])
+@pytest.mark.parametrize(("message", "failing", "good", "note"), [
+    ("下班了，好累啊……", "下班了，好累啊……", "辛苦啦！钳钳给你捶捶背～", "Do not repeat the person's words"),
+    ("wait do you even have a name", "I'm Tom. Nice to meet you!", "I'm Xiaoqian, your crayfish!",
+     "Your name is 小钳 (Xiaoqian); no other."),
+])
+def test_a_failing_reply_is_not_shown_and_is_retried_with_its_note(message, failing, good, note):
+    """An echo of the message; the pet calling itself another name."""
+    model = ScriptedModel([failing, good])
     app = make_app(model)
-    events = run(app, "wait do you even have a name")
+    events = run(app, message)
     app.close()
-    assert shown(events) == "I'm Xiaoqian, your crayfish!"
-    assert "Your name is 小钳 (Xiaoqian); no other." in model.calls[1].messages[-2].content
-
-
-def test_an_echo_is_not_shown_and_is_retried():
-    model = ScriptedModel(["下班了，好累啊……", "辛苦啦！钳钳给你捶捶背～"])
-    app = make_app(model)
-    events = run(app, "下班了，好累啊……")
-    app.close()
-    assert shown(events) == "辛苦啦！钳钳给你捶捶背～"
-    assert "Do not repeat the person's words" in model.calls[1].messages[-2].content
+    assert shown(events) == good
+    assert note in model.calls[1].messages[-2].content
 
 
 class _Banning(ScriptedModel):
