@@ -86,18 +86,19 @@ class Transcriber:
         codes = _codes(language, choices)
         started = time.perf_counter()
         detection = 0.0
+        samples, vad = recording.samples, True
         with self._lock:
             if len(codes) == 1:
                 language = codes[0]
                 name, model = self._model_for(language)
             else:
                 name, model = self._model_for(_loads(codes))
-                # the English-only fallback hears English or nothing
-                language = "en" if name == "tiny.en" else self._detect(model, recording, codes)
+                if name == "tiny.en":  # the English-only fallback hears English or nothing
+                    language = "en"
+                else:  # the speech the detection heard is what is transcribed, its VAD done
+                    samples, vad = _speech_of(recording.samples), False
+                    language = self._detect(model, samples, codes)
                 detection = time.perf_counter() - started
-            samples, vad = recording.samples, True
-            if name != "tiny.en" and len(codes) > 1:
-                samples, vad = _speech_of(recording.samples), False  # the speech _detect heard
             segments, _ = model.transcribe(
                 samples,
                 language=language,
@@ -115,13 +116,12 @@ class Transcriber:
             text = simplified(text)
         return Transcript(text, language, name, recording.seconds, seconds, detection)
 
-    def _detect(self, model: WhisperModel, recording: Recording, codes: Sequence[str]) -> str:
-        # The VAD keeps the detection to speech: silence before the words
-        # pulls Whisper towards languages the person did not speak. The
-        # features are those the transcription will read first (all frames
-        # but the last, as faster-whisper cuts them), so that the model's
-        # encoder (kept by _ReusingEncoder) runs once for both.
-        speech = _speech_of(recording.samples)
+    def _detect(self, model: WhisperModel, speech: np.ndarray, codes: Sequence[str]) -> str:
+        # `speech`: what the VAD kept, as silence before the words pulls
+        # Whisper towards languages the person did not speak. The features
+        # are those the transcription will read first (all frames but the
+        # last, as faster-whisper cuts them), so that the model's encoder
+        # (kept by _ReusingEncoder) runs once for both.
         if not speech.size:
             raise RecordingRejected(NO_WORDS)
         features = model.feature_extractor(speech)
