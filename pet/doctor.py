@@ -244,10 +244,6 @@ def check_speech(settings: Settings) -> list[Check]:
 
 def check_espeak() -> Check:
     fix = "install espeak-ng (Debian/Ubuntu: `sudo apt install espeak-ng`; macOS: `brew install espeak-ng`)"
-    if importlib.util.find_spec("pyttsx3") is None:
-        return Check(
-            "text to speech", "warn", "pyttsx3 is not installed", "`pip install pyttsx3`, then " + fix
-        )
     binary = shutil.which("espeak-ng")
     if binary is None:
         return Check("text to speech", "warn", "espeak-ng is not installed: the pet cannot speak", fix)
@@ -260,7 +256,12 @@ def check_espeak() -> Check:
             "text to speech", "warn", f"`espeak-ng --version` failed: {done.stderr.strip()[:80]}", fix
         )
     version = re.search(r"\d+\.\d+(?:\.\d+)?", done.stdout)
-    return Check("text to speech", "ok", f"espeak-ng {version[0] if version else '(unknown version)'}")
+    found = f"espeak-ng {version[0] if version else '(unknown version)'}"
+    if importlib.util.find_spec("pyttsx3") is None:
+        # the chat's voice runs espeak-ng itself; pyttsx3 plays reminders through the speakers
+        return Check("text to speech", "warn", f"{found}, but pyttsx3 is not installed: reminders "
+                     "cannot be spoken aloud (speak_reminders)", "`pip install pyttsx3`")
+    return Check("text to speech", "ok", found)
 
 
 # --- the database --------------------------------------------------------------------------------

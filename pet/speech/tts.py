@@ -1,32 +1,26 @@
-"""Text to speech: pyttsx3 driving espeak-ng, one voice per language, WAV out.
+"""Text to speech: espeak-ng's own program, one voice per language, WAV out.
 
-pyttsx3's engine is one per process and concurrent `runAndWait` calls
-corrupt its output, so every synthesis goes through one lock.
-
-pyttsx3's espeak driver starts espeak-ng in its asynchronous mode:
-`runAndWait()` returns once synthesis has *started*, and the WAV is written
-later from espeak-ng's own thread (seen: 196,608 of 231,414 bytes, or no file
-at all, right after `runAndWait()`). So a synthesis is over only when the
-driver reports "finished-utterance" (it does so after closing the file) and
-the file is whole: its RIFF header's sizes agree with its length and the
-length has stopped growing. The lock is held until then, because the next
-synthesis reuses the driver's one audio buffer.
+Each sentence is one run of `espeak-ng -w FILE`: the program exits only after
+it has closed the file, so the file is whole when it returns, and a run that
+hangs is killed at its time limit and reported, without holding anything
+else up. (pyttsx3 drove espeak-ng inside the process before: its
+`runAndWait()` returns once synthesis has *started*, the WAV was read half
+written, and now and then the synthesis hung for good with the engine's one
+lock held, about once in 200-700 sentences, twice in the test suite in a day.
+pyttsx3 still speaks reminders aloud through the host's sound, announce.py.)
 """
 
 from __future__ import annotations
 
-import ctypes
 import io
 import logging
-import os
+import shutil
 import struct
+import subprocess
 import tempfile
-import threading
-import time
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pet.speech.errors import SpeechError, SpeechUnavailable
 
@@ -35,32 +29,22 @@ log = logging.getLogger(__name__)
 #: espeak-ng voice ids that speak each language well (the plain `cmn` voice
 #: reads tone digits aloud; a mistyped id makes espeak write nothing)
 VOICES = {"en": "gmw/en-us", "zh": "sit/cmn-latn-pinyin"}
-ESPEAK_LIBRARIES = ("libespeak-ng.so.1", "libespeak-ng.so", "libespeak.so.1",
-                    "libespeak-ng.1.dylib", "libespeak-ng.dll")
+PROGRAM = "espeak-ng"
 ESPEAK_INSTALL = "install espeak-ng (Debian/Ubuntu: sudo apt install espeak-ng; macOS: brew install espeak-ng)"
+#: words a minute: pyttsx3's default, the pace the pet has always spoken at
+#: (espeak-ng's own default, 175, is slower)
+DEFAULT_RATE = 200
 
-#: pyttsx3.init hands every caller the same engine per process, so the lock
-#: that serializes its use is the process's too, not one per Speaker
-_ENGINE_LOCK = threading.Lock()
-
-#: how long a synthesis may take: espeak-ng writes a sentence in well under a
-#: second; a loaded machine gets generous room before a sentence counts as lost
-#: (10 s was too little once, with a model server and the test suite on both cores)
-WAIT_BASE_SECONDS = 20.0
+#: how long one sentence may take: espeak-ng writes a sentence in 10-50 ms;
+#: a loaded machine gets room before a sentence counts as lost, and a voice
+#: turn tries a lost sentence once more
+WAIT_BASE_SECONDS = 10.0
 WAIT_PER_CHARACTER = 0.05
-#: how often the file is looked at while it is being finished
-POLL_SECONDS = 0.01
 
 
 def espeak_installed() -> bool:
-    """Whether the espeak-ng library pyttsx3 needs can be loaded."""
-    for name in ESPEAK_LIBRARIES:
-        try:
-            ctypes.CDLL(name)
-            return True
-        except OSError:
-            continue
-    return False
+    """Whether the espeak-ng program (and so its library, which pyttsx3 loads) is there."""
+    return shutil.which(PROGRAM) is not None
 
 
 @dataclass(frozen=True)
@@ -95,26 +79,6 @@ def wav_whole(data: bytes) -> bool:
     return False
 
 
-def wait_for_wav(path: Path, deadline: float, *, clock=time.monotonic, sleep=time.sleep) -> bytes:
-    """The file at `path` once it is whole and its size has stopped growing
-    (the same size on two looks `POLL_SECONDS` apart); b"" when it is not by
-    `deadline` (on `clock`)."""
-    last = -1
-    while True:
-        try:
-            size = path.stat().st_size
-        except FileNotFoundError:
-            size = -1
-        if size > 0 and size == last:
-            data = path.read_bytes()
-            if len(data) == size and wav_whole(data):
-                return data
-        last = size
-        if clock() >= deadline:
-            return b""
-        sleep(POLL_SECONDS)
-
-
 def join_wavs(parts: list[bytes]) -> bytes:
     """One WAV of the parts in order (espeak-ng writes every voice at the same
     rate and format; a part in another format is left out)."""
@@ -139,107 +103,54 @@ def join_wavs(parts: list[bytes]) -> bytes:
 
 
 class Speaker:
-    """Speaks text in a language's voice. Thread-safe; the engine starts on first use."""
+    """Speaks text in a language's voice. Thread-safe: every sentence is its own process."""
 
     def __init__(self, voices: dict[str, str] | None = None, rate: int | None = None):
         self.voices = dict(VOICES if voices is None else voices)
-        self.rate = rate
-        self._engine: Any = None
-        self._known: set[str] = set()
-        self._lock = _ENGINE_LOCK
-        self._folder = Path(tempfile.gettempdir())
+        self.rate = rate or DEFAULT_RATE
+        self._program: str | None = None
 
     def voice_for(self, language: str) -> str:
         return self.voices.get(language) or self.voices["en"]
 
     def warm_up(self) -> None:
-        with self._lock:
-            self._start()
+        """Find the program; SpeechUnavailable when it is missing."""
+        self._find()
 
     def say(self, text: str, language: str) -> Speech:
         """`text` spoken in the voice for `language`, as WAV bytes; raises
         SpeechError when espeak-ng has not written a whole file in time."""
         voice = self.voice_for(language)
-        handle, name = tempfile.mkstemp(prefix="pet-say-", suffix=".wav", dir=self._folder)
-        os.close(handle)
-        path = Path(name)
         limit = WAIT_BASE_SECONDS + WAIT_PER_CHARACTER * len(text)
-        try:
-            path.unlink()  # espeak must create it: an empty leftover would pass for output
-            with self._lock:
-                engine = self._start()
-                if voice not in self._known:
-                    # espeak keeps the last voice (or writes nothing) for an unknown id
-                    raise SpeechError(f"espeak-ng has no voice {voice!r} — `espeak-ng --voices` lists the ones it has")
-                finished = threading.Event()
-                token = engine.connect("finished-utterance", lambda **_: finished.set())
-                try:
-                    started = time.monotonic()
-                    engine.setProperty("voice", voice)
-                    engine.save_to_file(text, str(path))
-                    engine.runAndWait()  # returns once espeak-ng has *started*
-                    deadline = started + limit
-                    if not finished.wait(max(0.0, deadline - time.monotonic())):
-                        _cancel()  # the next sentence must not land in this one's buffer
-                    data = wait_for_wav(path, deadline)
-                finally:
-                    engine.disconnect(token)
-        finally:
-            path.unlink(missing_ok=True)
-        try:
-            seconds = wav_seconds(data) if data else 0.0
-        except (wave.Error, EOFError):
-            seconds = 0.0
-        if seconds <= 0:
-            raise SpeechError(
-                f"espeak-ng wrote no whole audio file for {_clip(text)!r} within {limit:.0f} s "
-                f"(voice {voice!r})"
-            )
-        return Speech(data, text, language, seconds)
+        command = [self._find(), "-b", "1", "-v", voice, "-s", str(self.rate)]
+        with tempfile.TemporaryDirectory(prefix="pet-say-") as folder:
+            path = Path(folder) / "said.wav"
+            try:
+                # the text on stdin: a sentence starting with "-" is not an option
+                done = subprocess.run([*command, "-w", str(path), "--stdin"], input=text.encode("utf-8"),
+                                      capture_output=True, timeout=limit)
+            except subprocess.TimeoutExpired:
+                raise SpeechError(f"espeak-ng did not finish {_clip(text)!r} within {limit:.0f} s "
+                                  f"(voice {voice!r}); it was stopped") from None
+            except OSError as exc:
+                raise SpeechUnavailable(f"espeak-ng did not start ({exc}) — {ESPEAK_INSTALL}") from exc
+            problem = done.stderr.decode("utf-8", "replace").strip()
+            if done.returncode != 0 and "voice does not exist" in problem:
+                raise SpeechError(f"espeak-ng has no voice {voice!r} — `espeak-ng --voices` lists the ones it has")
+            data = path.read_bytes() if path.exists() else b""
+        if done.returncode != 0 or not wav_whole(data):
+            raise SpeechError(f"espeak-ng wrote no whole audio file for {_clip(text)!r} (voice {voice!r}, "
+                              f"exit {done.returncode}{': ' + _clip(problem, 80) if problem else ''})")
+        return Speech(data, text, language, wav_seconds(data))
 
-    def _start(self) -> Any:
-        if self._engine is not None:
-            return self._engine
-        if not espeak_installed():
-            raise SpeechUnavailable(f"Speaking needs espeak-ng — {ESPEAK_INSTALL}")
-        try:
-            import pyttsx3
-        except ImportError as exc:
-            raise SpeechUnavailable("Speaking needs pyttsx3 — run: pip install pyttsx3") from exc
-        started = time.perf_counter()
-        try:
-            engine = pyttsx3.init("espeak")
-        except (RuntimeError, OSError, ImportError) as exc:
-            raise SpeechUnavailable(f"espeak-ng did not start ({exc}) — {ESPEAK_INSTALL}") from exc
-        _quiet_driver()
-        self._known = {voice.id for voice in engine.getProperty("voices")}
-        if self.rate:
-            engine.setProperty("rate", self.rate)
-        self._engine = engine
-        log.info("espeak-ng ready in %.2f s", time.perf_counter() - started)
-        return engine
+    def _find(self) -> str:
+        if self._program is None:
+            program = shutil.which(PROGRAM)
+            if program is None:
+                raise SpeechUnavailable(f"Speaking needs espeak-ng — {ESPEAK_INSTALL}")
+            self._program = program
+        return self._program
 
 
 def _clip(text: str, most: int = 40) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
-
-
-def _cancel() -> None:
-    """Stop a synthesis that overran its time."""
-    try:
-        from pyttsx3.drivers import _espeak
-
-        _espeak.Cancel()
-    except Exception as exc:  # noqa: BLE001 — best effort; the sentence is reported lost either way
-        log.warning("could not cancel an overrunning espeak-ng synthesis: %s", exc)
-
-
-def _quiet_driver() -> None:
-    """pyttsx3's espeak driver prints "Audio saved to …" for every file; the
-    pet's console is for its own log lines. The name is shadowed in that one
-    module rather than redirecting sys.stdout, which other threads share."""
-    import sys
-
-    driver = sys.modules.get("pyttsx3.drivers.espeak")
-    if driver is not None:
-        driver.print = lambda *args, **kwargs: log.debug("pyttsx3: %s", " ".join(map(str, args)))  # type: ignore[attr-defined]
