@@ -118,6 +118,8 @@ def test_recall_questions(message, asks):
     "抱歉，但是作为一个人机助手，并没有情感或生命体验。",
     "As a chatbot, I can't eat noodles.",
     "I don't have feelings, but that sounds hard.",
+    "Hello! How can we assist you?",  # after the code's own greeting, on the first turn of a new pet
+    "We're here to help!",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
