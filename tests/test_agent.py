@@ -469,7 +469,7 @@ class _Warmable(ScriptedModel):
         super().__init__()
         self.warmed: list[tuple[list[Message], list[str]]] = []
 
-    def warm(self, messages, tools=()):
+    def warm(self, messages, tools=(), stable=0):
         self.warmed.append((list(messages), [t.name for t in tools]))
         return 42
 

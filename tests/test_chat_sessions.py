@@ -288,7 +288,7 @@ class Warmable(ScriptedModel):
         super().__init__()
         self.warmed: list[str] = []
 
-    def warm(self, messages, tools=()):
+    def warm(self, messages, tools=(), stable=0):
         self.warmed.append(messages[0].content)
         return 1
 

@@ -446,7 +446,7 @@ def test_after_a_fold_a_prefix_caching_brain_reads_the_new_prompt_ahead():
             super().__init__(answers)
             self.warmed: list = []
 
-        def warm(self, messages, tools=()):
+        def warm(self, messages, tools=(), stable=0):
             self.warmed.append(list(messages))
             return 1
 
@@ -471,7 +471,7 @@ class _PrefixCaching(ScriptedModel):
         super().__init__(*args, **kwargs)
         self.warmed: list[list[Message]] = []
 
-    def warm(self, messages, tools=()):
+    def warm(self, messages, tools=(), stable=0):
         self.warmed.append(list(messages))
         return 1
 

@@ -347,8 +347,9 @@ class Agent:
             recall_limit=self.config.recall_limit, memory_tokens=self.config.memory_tokens,
             with_tools=bool(specs), summarizer=self.summarizer, volatile_last=True,
         )
-        # the last two are this turn's: the volatile system note and the message
-        return int(warm(context.messages[:-2], specs))
+        # the last two are this turn's: the volatile system note and the
+        # message; the first, the persona and the tools, is the stable part
+        return int(warm(context.messages[:-2], specs, stable=1))
 
     def _turn(self, conversation_id: int, raw_text: str, trace: TurnTrace) -> Iterator[Event]:
         text = clean_text(raw_text)

@@ -27,6 +27,7 @@ from pet.brain import ladder, nocopy
 from pet.brain.base import complete_from_stream
 from pet.brain.chat_template import CALL_CLOSE, CALL_OPEN, ChatTemplate, TemplateRenderError, parse_call
 from pet.brain.cores import CoreMeter, threads_for, usable_cores
+from pet.brain.prompt_cache import PromptCache, reading_of
 from pet.errors import BrainResponseError, BrainUnavailable
 from pet.events import Completion, Message, StreamPart, TextDelta, ToolSpec, Usage
 
@@ -135,7 +136,10 @@ class EmbeddedChatModel:
         *,
         rung: ladder.Rung = ladder.TINY,
         home: Path | None = None,
+        cache_folder: Path | None = None,
     ):
+        """`cache_folder`: where the reading of the stable start of the
+        prompt is kept across starts (pet.brain.prompt_cache); none: not kept."""
         self.rung = None if model_path is not None else rung
         self.home = home
         if self.rung is not None and len(self.rung.parts) > 1 and home is None:
@@ -151,6 +155,8 @@ class EmbeddedChatModel:
         # with n_threads 0: measures what the rest of the machine leaves free (see _fit_threads)
         self._meter: CoreMeter | None = None
         self.template: ChatTemplate | None = None
+        self.cache_folder = cache_folder
+        self._prompt_cache: PromptCache | None = None
         self._llm: Llama | None = None
         # llama.cpp contexts are not thread-safe: one generation (and one load) at a time.
         self._lock = threading.Lock()
@@ -227,6 +233,8 @@ class EmbeddedChatModel:
             raise BrainUnavailable(f"The embedded model {path} has a chat template the pet cannot use: {exc}") from exc
         self._llm = llm
         self.model_path = path
+        if self.cache_folder is not None:
+            self._prompt_cache = PromptCache(self.cache_folder, path, self.n_ctx)
         self.threads_used = threads
         self.load_seconds = time.perf_counter() - started
         log.info("Loaded %s in %.2f s on %d thread(s)", path, self.load_seconds, threads)
@@ -389,11 +397,14 @@ class EmbeddedChatModel:
             ban = _copy_ban(llm, messages, len(prompt_tokens), echo_run, tools) if avoid_copies or echo_run else None
             yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(callable_), ban)
 
-    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
+    def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *, stable: int = 0) -> int:
         """Read the start of a coming prompt (the system prompt, the tools and
         the earlier messages) into llama.cpp's cache now, so that the first
         turn re-reads only what follows it. What the cache already holds of
-        it is kept. Returns the tokens read."""
+        it is kept. The first `stable` messages (and the tools) hold nothing
+        of the person's and are the same from start to start: on an empty
+        cache their reading comes from the disk when it was kept there, and
+        is kept there once read. Returns the tokens read."""
         with self._lock:
             llm = self._load()
             self._fit_threads(llm)
@@ -404,7 +415,12 @@ class EmbeddedChatModel:
                 tokens = _tokenize(llm, text)[: self.n_ctx // 2]
                 if self._closing.is_set():
                     return 0
-                return _read_into_cache(llm, tokens)
+                read = 0
+                if stable and not llm.n_tokens:
+                    start = _tokenize(llm, template.render(messages[:stable], tools, add_generation_prompt=False))
+                    if tokens[: len(start)] == start:
+                        read = reading_of(self._prompt_cache, llm, start, _read_into_cache)
+                return read + _read_into_cache(llm, tokens)
             except (RuntimeError, TemplateRenderError) as exc:
                 log.warning("could not warm the embedded model's prompt cache: %s", exc)
                 return 0

@@ -47,6 +47,7 @@ def embedded_brain(settings: Settings) -> ChatModel:
         n_threads=settings.embedded_threads,
         rung=RUNGS[settings.embedded_model],
         home=settings.home,
+        cache_folder=Path(settings.home) / "cache",
     )
 
 

@@ -1,0 +1,140 @@
+"""The embedded model's reading of its stable prompt, kept on disk.
+
+The first prompt of a session starts with ~1,800 tokens that are the same
+from one start to the next: the persona, the growth stage and the tools
+(build_context's stable system message; no memories, no messages). Reading
+them takes the small model 15-30 s on two cores, and the person's first
+message waited for it after every start. llama.cpp can copy what it has read
+out of its cache (`llama_state_seq_get_data`, ~24 MB for those tokens) and
+back in (`llama_state_seq_set_data`, tens of milliseconds), so the pet keeps
+that copy in `<home>/cache/` and a restart reads only what changed.
+
+A kept reading is used only for exactly the same tokens, from the same model
+file, context size and llama.cpp bindings, and only when its bytes hash to
+what was written; anything else is read again and the file replaced. The file
+is written through a temporary file and a rename, so a killed process or a
+full disk leaves the old file or none, never half of one.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"pet-prompt-cache 1\n"
+#: a shorter stable prompt is quick to read again
+MIN_TOKENS = 256
+
+
+class PromptCache:
+    """One kept reading in the folder, for one model file, context size and
+    bindings version; keeping another's removes the old one."""
+
+    def __init__(self, folder: Path, model_file: Path, n_ctx: int):
+        self.folder = folder
+        try:
+            import llama_cpp
+
+            version = getattr(llama_cpp, "__version__", "?")
+            stat = model_file.stat()
+            identity = f"{model_file.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{n_ctx}|{version}"
+        except (ImportError, OSError):
+            identity = f"{model_file}|{n_ctx}"
+        self.identity = identity
+        self.path = folder / f"prompt-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.bin"
+
+    def load_into(self, llm: "Llama", tokens: list[int]) -> bool:
+        """Put the kept reading of exactly `tokens` into the model's empty
+        cache; False (and the cache left empty) when there is none that fits."""
+        try:
+            with self.path.open("rb") as file:
+                if file.readline() != MAGIC:
+                    return False
+                header = json.loads(file.readline())
+                if header.get("identity") != self.identity or header.get("tokens") != tokens:
+                    return False
+                state = file.read()
+        except FileNotFoundError:
+            return False
+        except (OSError, ValueError) as exc:
+            log.warning("could not read the kept prompt reading %s: %s", self.path, exc)
+            return False
+        if len(state) != header.get("size") or hashlib.sha256(state).hexdigest() != header.get("sha256"):
+            log.warning("the kept prompt reading %s is damaged; the prompt is read again", self.path)
+            return False
+        try:
+            import llama_cpp
+
+            buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
+            llm._ctx.kv_cache_clear()
+            if not llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, buffer, len(state), 0):
+                llm.reset()
+                return False
+        except (AttributeError, ImportError, OSError) as exc:
+            log.debug("could not restore the kept prompt reading: %s", exc)
+            llm.reset()
+            return False
+        llm.input_ids[: len(tokens)] = tokens
+        llm.n_tokens = len(tokens)
+        return True
+
+    def save(self, llm: "Llama", tokens: list[int]) -> bool:
+        """Keep the model's reading of `tokens` (which must be all its cache
+        holds). False, with a warning, when it cannot be written."""
+        if len(tokens) < MIN_TOKENS or [int(t) for t in llm.input_ids[: llm.n_tokens]] != tokens:
+            return False
+        try:
+            import llama_cpp
+
+            size = llama_cpp.llama_state_seq_get_size(llm._ctx.ctx, 0)
+            buffer = (ctypes.c_uint8 * size)()
+            if llama_cpp.llama_state_seq_get_data(llm._ctx.ctx, buffer, size, 0) != size:
+                return False
+        except (AttributeError, ImportError, OSError) as exc:
+            log.debug("could not copy llama.cpp's cache: %s", exc)
+            return False
+        state = bytes(buffer)
+        header = {"identity": self.identity, "tokens": tokens, "size": len(state),
+                  "sha256": hashlib.sha256(state).hexdigest()}
+        temporary = None
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".prompt-", dir=self.folder)
+            with os.fdopen(handle, "wb") as file:
+                file.write(MAGIC)
+                file.write(json.dumps(header).encode() + b"\n")
+                file.write(state)
+            os.replace(temporary, self.path)
+            for other in self.folder.glob("prompt-*.bin"):  # another model's or bindings': only space now
+                if other != self.path:
+                    other.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning("could not keep the prompt's reading in %s (%s); the next start reads it again",
+                        self.folder, exc)
+            if temporary is not None:
+                Path(temporary).unlink(missing_ok=True)
+            return False
+        return True
+
+
+def reading_of(cache: "PromptCache | None", llm: Any, tokens: list[int], read: Any) -> int:
+    """Bring the model's empty cache to hold `tokens`: from `cache` when it
+    keeps them, else by `read(llm, tokens)` (kept afterwards). The tokens read."""
+    if cache is not None and cache.load_into(llm, tokens):
+        log.info("the stable prompt (%d tokens) came from %s", len(tokens), cache.path)
+        return 0
+    count = int(read(llm, tokens))
+    if cache is not None:
+        cache.save(llm, tokens)
+    return count
