@@ -14,6 +14,8 @@ from pet.brain import prompt_cache
 from pet.brain.embedded import EmbeddedChatModel, find_smollm2_gguf
 from pet.events import Message
 
+pytestmark = pytest.mark.slow  # loads the tiny model a dozen times
+
 PERSONA = ("You are Pip, a small cheerful robot who lives in a lighthouse by the sea. " +
            "You love the sound of waves, old maps, brass buttons and the smell of rain on warm stone. " * 12 +
            "Answer in one short sentence.")

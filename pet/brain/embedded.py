@@ -27,7 +27,7 @@ from pet.brain import ladder, nocopy
 from pet.brain.base import complete_from_stream
 from pet.brain.chat_template import CALL_CLOSE, CALL_OPEN, ChatTemplate, TemplateRenderError, parse_call
 from pet.brain.cores import CoreMeter, threads_for, usable_cores
-from pet.brain.prompt_cache import PromptCache, reading_of
+from pet.brain.prompt_cache import MIN_TOKENS, PromptCache
 from pet.errors import BrainResponseError, BrainUnavailable
 from pet.events import Completion, Message, StreamPart, TextDelta, ToolSpec, Usage
 
@@ -234,7 +234,10 @@ class EmbeddedChatModel:
         self._llm = llm
         self.model_path = path
         if self.cache_folder is not None:
-            self._prompt_cache = PromptCache(self.cache_folder, path, self.n_ctx)
+            import llama_cpp
+
+            self._prompt_cache = PromptCache(self.cache_folder, path, self.n_ctx,
+                                             getattr(llama_cpp, "__version__", "?"))
         self.threads_used = threads
         self.load_seconds = time.perf_counter() - started
         log.info("Loaded %s in %.2f s on %d thread(s)", path, self.load_seconds, threads)
@@ -419,11 +422,29 @@ class EmbeddedChatModel:
                 if stable and not llm.n_tokens:
                     start = _tokenize(llm, template.render(messages[:stable], tools, add_generation_prompt=False))
                     if tokens[: len(start)] == start:
-                        read = reading_of(self._prompt_cache, llm, start, _read_into_cache)
+                        read = self._read_stable(llm, start)
                 return read + _read_into_cache(llm, tokens)
             except (RuntimeError, TemplateRenderError) as exc:
                 log.warning("could not warm the embedded model's prompt cache: %s", exc)
                 return 0
+
+    def _read_stable(self, llm: "Llama", tokens: list[int]) -> int:
+        """Bring the empty cache to hold `tokens`: from the kept reading when
+        there is one, else by reading them (and keeping that). The tokens read."""
+        cache = self._prompt_cache
+        state = cache.load(tokens) if cache is not None else None
+        if cache is not None and state is not None:
+            import ctypes
+
+            if _restore_cache(llm, _KeptCache(tokens, (ctypes.c_uint8 * len(state)).from_buffer_copy(state))):
+                log.info("the stable prompt (%d tokens) came from %s", len(tokens), cache.path)
+                return 0
+        read = _read_into_cache(llm, tokens)
+        if cache is not None and len(tokens) >= MIN_TOKENS:
+            kept = _keep_cache(llm)
+            if kept is not None and kept.tokens == tokens:
+                cache.save(tokens, bytes(kept.state))
+        return read
 
     # --- generation ------------------------------------------------------------
 
@@ -566,9 +587,9 @@ def _keep_cache(llm: "Llama") -> _KeptCache | None:
     return _KeptCache([int(t) for t in llm.input_ids[: llm.n_tokens]], state)
 
 
-def _restore_cache(llm: "Llama", kept: _KeptCache) -> None:
-    """Put a kept cache back; on failure the cache is left empty (the next
-    call reads its whole prompt, as without a cache)."""
+def _restore_cache(llm: "Llama", kept: _KeptCache) -> bool:
+    """Put a kept cache back; on failure (False) the cache is left empty
+    (the next call reads its whole prompt, as without a cache)."""
     try:
         import llama_cpp
 
@@ -579,10 +600,11 @@ def _restore_cache(llm: "Llama", kept: _KeptCache) -> None:
         restored = 0
     if not restored:
         llm.reset()
-        return
+        return False
     llm.input_ids[: len(kept.tokens)] = kept.tokens
     llm.n_tokens = len(kept.tokens)
     llm._requires_eval = True  # the logits are not the restored ones: decode a token before sampling
+    return True
 
 
 def _read_into_cache(llm: "Llama", tokens: list[int]) -> int:

@@ -18,17 +18,12 @@ full disk leaves the old file or none, never half of one.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import json
 import logging
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from llama_cpp import Llama
 
 log = logging.getLogger(__name__)
 
@@ -39,72 +34,44 @@ MIN_TOKENS = 256
 
 class PromptCache:
     """One kept reading in the folder, for one model file, context size and
-    bindings version; keeping another's removes the old one."""
+    bindings version; keeping another's removes the old one. What llama.cpp
+    does with the bytes is pet.brain.embedded's part."""
 
-    def __init__(self, folder: Path, model_file: Path, n_ctx: int):
+    def __init__(self, folder: Path, model_file: Path, n_ctx: int, bindings: str):
         self.folder = folder
         try:
-            import llama_cpp
-
-            version = getattr(llama_cpp, "__version__", "?")
             stat = model_file.stat()
-            identity = f"{model_file.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{n_ctx}|{version}"
-        except (ImportError, OSError):
-            identity = f"{model_file}|{n_ctx}"
+            identity = f"{model_file.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{n_ctx}|{bindings}"
+        except OSError:
+            identity = f"{model_file}|{n_ctx}|{bindings}"
         self.identity = identity
         self.path = folder / f"prompt-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.bin"
 
-    def load_into(self, llm: "Llama", tokens: list[int]) -> bool:
-        """Put the kept reading of exactly `tokens` into the model's empty
-        cache; False (and the cache left empty) when there is none that fits."""
+    def load(self, tokens: list[int]) -> bytes | None:
+        """The kept reading of exactly `tokens`, whole; None when there is none."""
         try:
             with self.path.open("rb") as file:
                 if file.readline() != MAGIC:
-                    return False
+                    return None
                 header = json.loads(file.readline())
                 if header.get("identity") != self.identity or header.get("tokens") != tokens:
-                    return False
+                    return None
                 state = file.read()
         except FileNotFoundError:
-            return False
+            return None
         except (OSError, ValueError) as exc:
             log.warning("could not read the kept prompt reading %s: %s", self.path, exc)
-            return False
+            return None
         if len(state) != header.get("size") or hashlib.sha256(state).hexdigest() != header.get("sha256"):
             log.warning("the kept prompt reading %s is damaged; the prompt is read again", self.path)
-            return False
-        try:
-            import llama_cpp
+            return None
+        return state
 
-            buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
-            llm._ctx.kv_cache_clear()
-            if not llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, buffer, len(state), 0):
-                llm.reset()
-                return False
-        except (AttributeError, ImportError, OSError) as exc:
-            log.debug("could not restore the kept prompt reading: %s", exc)
-            llm.reset()
+    def save(self, tokens: list[int], state: bytes) -> bool:
+        """Keep `state`, llama.cpp's reading of `tokens`. False, with a
+        warning, when it cannot be written."""
+        if len(tokens) < MIN_TOKENS:
             return False
-        llm.input_ids[: len(tokens)] = tokens
-        llm.n_tokens = len(tokens)
-        return True
-
-    def save(self, llm: "Llama", tokens: list[int]) -> bool:
-        """Keep the model's reading of `tokens` (which must be all its cache
-        holds). False, with a warning, when it cannot be written."""
-        if len(tokens) < MIN_TOKENS or [int(t) for t in llm.input_ids[: llm.n_tokens]] != tokens:
-            return False
-        try:
-            import llama_cpp
-
-            size = llama_cpp.llama_state_seq_get_size(llm._ctx.ctx, 0)
-            buffer = (ctypes.c_uint8 * size)()
-            if llama_cpp.llama_state_seq_get_data(llm._ctx.ctx, buffer, size, 0) != size:
-                return False
-        except (AttributeError, ImportError, OSError) as exc:
-            log.debug("could not copy llama.cpp's cache: %s", exc)
-            return False
-        state = bytes(buffer)
         header = {"identity": self.identity, "tokens": tokens, "size": len(state),
                   "sha256": hashlib.sha256(state).hexdigest()}
         temporary = None
@@ -126,15 +93,3 @@ class PromptCache:
                 Path(temporary).unlink(missing_ok=True)
             return False
         return True
-
-
-def reading_of(cache: "PromptCache | None", llm: Any, tokens: list[int], read: Any) -> int:
-    """Bring the model's empty cache to hold `tokens`: from `cache` when it
-    keeps them, else by `read(llm, tokens)` (kept afterwards). The tokens read."""
-    if cache is not None and cache.load_into(llm, tokens):
-        log.info("the stable prompt (%d tokens) came from %s", len(tokens), cache.path)
-        return 0
-    count = int(read(llm, tokens))
-    if cache is not None:
-        cache.save(llm, tokens)
-    return count
