@@ -24,10 +24,14 @@ def test_the_two_parts_are_the_whole_prompt_and_only_the_second_moves_with_the_c
     args = {"adopted": dt.date(2027, 2, 1), "language": "en", "memories": memories}
     stable, volatile = system_prompt_parts(XIAOQIAN, now=NOW, **args)
     assert system_prompt(XIAOQIAN, now=NOW, **args) == stable + "\n" + volatile
-    assert volatile.startswith("Now it is Monday 2027-03-01 09:30") and MEMORY_HEADING in volatile
+    assert "Now it is Monday 2027-03-01 09:30" in volatile and MEMORY_HEADING in volatile
     assert "Mochi" not in stable and "09:30" not in stable
     later_stable, later_volatile = system_prompt_parts(XIAOQIAN, now=NOW + dt.timedelta(minutes=7), **args)
     assert later_stable == stable and later_volatile != volatile
+    # nor with the day: the days together are volatile, and the stable part
+    # (kept on disk by the embedded brain) holds until the growth stage changes
+    next_day, _ = system_prompt_parts(XIAOQIAN, now=NOW + dt.timedelta(days=1), **args)
+    assert next_day == stable and "28 days" in volatile
 
 
 def _sent(reuses_prefix: bool) -> list:
@@ -50,7 +54,8 @@ def test_the_agent_puts_the_time_last_for_a_brain_that_caches_prefixes():
     assert "Now it is" not in second[0].content and "Mochi" not in second[0].content
     # the memories kept in mind at every turn come after the tools, before the history
     assert second[1].content.startswith(MEMORY_HEADING) and "Mochi" in second[1].content
-    assert second[-2].content.startswith("Now it is") and "Mochi" not in second[-2].content  # said once
+    assert second[-2].content.startswith("You have lived with this person for ") and "Mochi" not in second[-2].content  # said once
+    assert "Now it is" in second[-2].content and "lived with" not in second[0].content
     assert second[-1].content == "how is Mochi today?"
 
 

@@ -124,9 +124,10 @@ def system_prompt_parts(
     bilingual: bool = False,
     memory_heading: str = MEMORY_HEADING,
 ) -> tuple[str, str]:
-    """The system prompt in two parts: what stays the same all day (persona,
-    stage, rules, days together) and what changes from one message to the
-    next (the time, the memories recalled for it). Joined by a newline they
+    """The system prompt in two parts: what stays the same from one growth
+    stage to the next (persona, stage, rules) and what changes from one
+    message to the next (the days together, the time, the memories recalled
+    for it). Joined by a newline they
     are `system_prompt`. A model that caches the prompt's prefix (llama.cpp)
     re-reads only what follows the first change, so the volatile part can
     go after the conversation.
@@ -173,19 +174,22 @@ def system_prompt_parts(
         lines += [EXAMPLES_HEADING, *examples]
     if tools:
         lines.append(TOOL_RULES)
-    lines.append(
+    # The days together change every day: in the volatile part, the stable
+    # one (whose reading the embedded brain keeps, even across starts) holds
+    # from one growth stage to the next.
+    volatile = [
         f"You have lived with this person for {days} day{'s' if days != 1 else ''} "
         f"(adopted {adopted.isoformat()})."
-    )
+    ]
     for anniversary in anniversaries_on(persona, adopted, now.date()):
         # A fact, not a line: the day's greeting (pet.persona.greeting) says the
         # persona's own line, and a small model copies any line it is shown.
         what = f"{anniversary.days} days together" if anniversary.days is not None else f"the date {anniversary.date}"
-        lines.append(f"Today is special: an anniversary ({what}).")
+        volatile.append(f"Today is special: an anniversary ({what}).")
     offset = now.strftime("%z")
-    volatile = [
+    volatile.append(
         f"Now it is {_WEEKDAYS[now.weekday()]} {now.strftime('%Y-%m-%d %H:%M')} (UTC{offset[:3]}:{offset[3:]})."
-    ]
+    )
 
     room = memory_tokens if memory_tokens is not None else budget_tokens - estimate_tokens("\n".join(lines + volatile))
     room -= estimate_tokens("\n" + _LANGUAGE_LAST.get(persona.language(language), ""))
