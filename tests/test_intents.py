@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import numpy as np
 import pytest
 
 from pet.agent import intents, reflexes
@@ -104,6 +105,49 @@ def test_slots_come_from_code_and_a_bare_fact_is_not_a_remember_request():
 def test_a_request_no_pattern_knows_is_routed(text, tool):
     assert reflexes.match(text, NOW, dt.timezone.utc) is None
     assert intents.router().route(text).tool == tool
+
+
+@pytest.mark.parametrize("text, intent", [
+    # requests whose nearest examples are about as near another intent's:
+    # the linear reading weighs what sets a request apart from a mention
+    ("you can delete the thing about me working night shifts, i quit that job", "forget"),
+    ("dentist got rescheduled, kill that reminder", "cancel_reminder"),
+    ("我健身房柜子号是B-217 老是忘 你帮我记住", "remember"),
+    ("你都知道我哪些事呀", "recall"),
+])
+def test_a_request_the_nearest_examples_leave_open_is_decided_by_the_linear_reading(text, intent):
+    assert reflexes.match(text, NOW, dt.timezone.utc) is None
+    router = intents.router()
+    route = router.route(text)
+    assert route.intent == intent
+    if route.by == "linear":  # (a later example may bring it near enough for the examples to decide)
+        chance, likeliest = router.linear(route.vector)
+        assert likeliest == intent and chance >= intents.LINEAR_FLOOR
+
+
+@pytest.mark.parametrize("text", [
+    "my todo list is sooo long i don't even wanna look at it",
+    "hmm let's not talk about the dentist thing anymore, just drop it",
+    "谢谢你之前提醒我，不然我肯定忘了",
+    "I'll remember that for next time, thanks",
+])
+def test_talk_near_a_tool_that_asks_for_nothing_stays_undecided_or_chat(text):
+    route = intents.router().route(text)
+    assert route.intent in (None, intents.CHAT, intents.NOTE)
+
+
+def test_the_linear_reading_is_fitted_the_same_every_time_and_separates_what_it_is_shown():
+    rng = np.random.default_rng(7)
+    centres = rng.normal(size=(3, 16))
+    vectors = np.concatenate([c + 0.3 * rng.normal(size=(n, 16)) for c, n in zip(centres, (20, 5, 40))])
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    labels = np.repeat([0, 1, 2], (20, 5, 40))
+    weights, bias = intents.fit_linear(vectors, labels, 3)
+    again = intents.fit_linear(vectors, labels, 3)
+    assert np.array_equal(weights, again[0]) and np.array_equal(bias, again[1])
+    predicted = ((vectors * intents.LINEAR_SCALE) @ weights + bias).argmax(axis=1)
+    assert (predicted == labels).mean() > 0.95
+    assert (predicted[labels == 1] == 1).all()  # the intent with few examples weighs as much as the others
 
 
 def test_a_routed_request_runs_its_tool_without_the_model():

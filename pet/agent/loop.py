@@ -419,7 +419,7 @@ class Agent:
         route = self._route(text) if self.config.reflexes and not text.startswith("/") else None
         one = reflexes.one_request(text)  # several requests, or "forget it, …": the model's
         if route is not None and one and route.intent not in (None, intents.CHAT, intents.NOTE):
-            trace.reflex = f"intent {route.intent}"
+            trace.reflex = f"intent {route.intent}" + (" (linear)" if route.by == "linear" else "")
             handled = yield from self._routed(turn, route, text, now, specs)
             if handled:
                 return
