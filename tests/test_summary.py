@@ -4,6 +4,7 @@ date, time, name, id and code span; the full history stays in the database."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 
 import pytest
@@ -525,3 +526,26 @@ def test_the_summary_is_written_aside_from_the_conversations_cache():
     turns = [Message("user", OLD[0]), Message("assistant", OLD[1])]
     assert summarize(model, turns).method == "model"
     assert log == ["keep", "restore after 1 call(s)"]
+
+
+def test_work_after_a_turn_that_meets_a_stopping_model_is_left_quietly(caplog):
+    # App.close stops the model before it waits for this work: a fold or a
+    # read-ahead caught then is not an error with a traceback at every quit
+    from pet.agent.loop import ConversationLocks
+
+    def stopping() -> None:
+        raise BrainUnavailable("The embedded model is shutting down.")
+
+    def broken() -> None:
+        raise RuntimeError("a real fault")
+
+    locks = ConversationLocks()
+    with caplog.at_level(logging.INFO, logger="pet.agent.loop"):
+        locks.after_turn(1, stopping, "after-turn")
+        assert locks.wait_idle(10)
+        locks.after_turn(2, broken, "after-turn")
+        assert locks.wait_idle(10)
+    left = [r for r in caplog.records if "shutting down" in r.getMessage()]
+    failed = [r for r in caplog.records if r.getMessage() == "the work after a turn failed"]
+    assert [r.levelno for r in left] == [logging.INFO]
+    assert len(failed) == 1 and failed[0].levelno == logging.ERROR and failed[0].exc_info

@@ -28,7 +28,7 @@ from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_paused, st
 from pet.brain import nocopy
 from pet.brain.base import ChatModel, complete_within
 from pet.brain.parse import extract_tool_calls, looks_like_tool_call_start
-from pet.errors import BrainError
+from pet.errors import BrainError, BrainUnavailable
 from pet.events import (
     Completion,
     ConversationStarted,
@@ -231,6 +231,8 @@ class ConversationLocks:
             return
         try:
             work()
+        except BrainUnavailable as exc:  # the pet is stopping (or the model is gone): nothing lost
+            log.info("the work after a turn was left: %s", exc)
         except Exception:  # background work must not die silently, nor take a turn down
             log.exception("the work after a turn failed")
 
