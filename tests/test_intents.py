@@ -232,3 +232,31 @@ def test_what_do_you_know_about_me_in_any_words_lists_without_the_model(tmp_path
     [started] = [e.call for e in events if isinstance(e, ToolStarted)]
     assert started.name == "recall" and started.arguments == {"query": "你记得我什么"}
     assert "阿雅" in events[-1].text
+
+
+def test_a_routed_todo_the_model_fills_with_words_not_said_takes_the_persons_words(tmp_path):
+    # seen on a spent held-out case: the model wrote a todo nobody asked for
+    model = ScriptedModel([Completion(text="", tool_calls=(call("add_todo", text="clean the closet"),)), "Done!"],
+                          repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    text = "add laundry to my list of stuff to do"
+    assert reflexes.match(text, NOW, dt.timezone.utc) is None
+    assert intents.router().route(text).intent == "add_todo"
+    events = list(app.agent.run(app.current_conversation(), text))
+    [started] = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started.name == "add_todo" and "laundry" in started.arguments["text"]
+
+
+@pytest.mark.parametrize("value, message, made_up", [
+    ("clean the closet", "add laundry to my list of stuff to do", True),
+    ("laundry", "add laundry to my list of stuff to do", False),
+    ("Laundry day", "add LAUNDRY to my list", False),
+    ("订生日蛋糕", "todo 加个 订生日蛋糕", False),
+    ("买牛奶", "把订机票放进待办", True),
+    ("#2", "forget that one", False),  # nothing to judge by: left to the id check
+    ("茶", "what do I like to drink", False),
+])
+def test_an_argument_that_shares_no_word_with_the_message_is_made_up(value, message, made_up):
+    from pet.agent.loop import invented
+
+    assert invented(value, message) is made_up

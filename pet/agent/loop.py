@@ -192,6 +192,23 @@ class MemoryBook(MemorySource, Protocol):
                 limit: int = 500) -> list[MemoryRecord]: ...
 
 
+_WORD = re.compile(r"[a-z]{3,}")
+_CHINESE_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def invented(value: str, message: str) -> bool:
+    """Whether a tool argument the model wrote shares no word with the
+    message it came from: no word of three letters or more or pair of
+    Chinese characters. An argument with no such word (an id, a number, one
+    Chinese character) is not judged here."""
+    wanted = set(_WORD.findall(value.lower())) | {run[i:i + 2] for run in _CHINESE_RUN.findall(value)
+                                                   for i in range(len(run) - 1)}
+    if not wanted:
+        return False
+    said = message.lower()
+    return not any(word in said for word in wanted)
+
+
 class ConversationLocks:
     """One lock per conversation: one turn at a time in each, and the work
     that follows a turn (folding the history into its summary) in between."""
@@ -461,7 +478,7 @@ class Agent:
                 call = self._message_slots(tool, text)
             else:
                 call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
-            if route.slots == "message" and (call is None or self._poor_fill(call, turn, text)):
+            if (call is not None and self._poor_fill(call, turn, text)) or (call is None and route.slots == "message"):
                 call = self._message_slots(tool, text)
             if call is None:
                 return False
@@ -494,10 +511,14 @@ class Agent:
     def _poor_fill(self, call: ToolCall, turn: _Turn, text: str) -> bool:
         """The model's arguments say less than the message: an id ("#2") that
         neither the message nor the conversation so far shows (a guess, not
-        the person's choice), or "me" (everything known about the person) for
-        a question about one thing ("whats my dog's name?")."""
+        the person's choice), "me" (everything known about the person) for
+        a question about one thing ("whats my dog's name?"), or words the
+        message has none of ("add laundry to my list" filled as "clean the
+        closet")."""
         for value in call.arguments.values():
             if isinstance(value, str) and about_the_person(value) and not about_the_person(text):
+                return True
+            if isinstance(value, str) and invented(value, text):
                 return True
             found = read_id(str(value)) if isinstance(value, str) else None
             if found is None:
