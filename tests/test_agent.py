@@ -482,11 +482,13 @@ def test_warming_hands_the_brain_the_prompt_up_to_where_a_new_message_begins():
     app.conversations.append(conversation, Message("assistant", "Oolong is lovely!"))
     assert app.agent.warm(conversation) == 42
     (messages, tools), = model.warmed
-    assert [m.role for m in messages] == ["system", "user", "assistant"]
+    assert [m.role for m in messages] == ["system", "system", "user", "assistant"]
     assert messages[-1].content == "Oolong is lovely!"
     assert "remember" in tools
     # the time is the volatile part: it comes with the turn, not in the warmed prefix
-    assert "Now it is" not in messages[0].content and "现在是" not in messages[0].content
+    assert all("Now it is" not in m.content and "现在是" not in m.content for m in messages)
+    # the days together change daily: after the stable part (kept on disk), before the history
+    assert "lived with" not in messages[0].content and messages[1].content.startswith("You have lived with")
 
 
 @pytest.mark.parametrize("said, asked", [("I like oolong", "what should I drink today"), ("我喜欢乌龙茶", "今天喝点什么好")])

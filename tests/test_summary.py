@@ -502,7 +502,8 @@ def test_a_growing_conversation_is_folded_between_turns_and_no_turn_reads_a_stan
     assert shown, "later turns show the summary"
     for messages in shown:
         assert SUMMARY_HEADING not in messages[0].content
-        assert messages[1] == Message("system", SUMMARY_HEADING + told)  # the model's own, never a stand-in
+        assert messages[1].content.startswith("You have lived with")  # the days together, then the summary
+        assert messages[2] == Message("system", SUMMARY_HEADING + told)  # the model's own, never a stand-in
     # after the fold the brain read the new start ahead of the next message
     assert model.warmed[-1][:2] == list(shown[-1][:2])
     app.close()

@@ -8,7 +8,7 @@ from typing import Collection, Protocol, Sequence
 
 from pet.events import MemoryRecord, Message, StoredMessage
 from pet.persona.model import Persona
-from pet.persona.prompt import MEMORY_HEADING, NEAR_HEADING, memory_block, system_prompt_parts
+from pet.persona.prompt import MEMORY_HEADING, NEAR_HEADING, memory_block, system_prompt_parts, together
 from pet.text import estimate_tokens
 
 
@@ -150,8 +150,12 @@ def build_context(
         stable, volatile = system_prompt_parts(
             persona, now=now, adopted=adopted, language=language, memories=fitting, tools=with_tools,
             memory_tokens=memory_tokens - estimate_tokens(kept), bilingual=True,
-            memory_heading=NEAR_HEADING if kept else MEMORY_HEADING,
+            memory_heading=NEAR_HEADING if kept else MEMORY_HEADING, days_in_volatile=False,
         )
+        # The days together change once a day: with the memories kept in
+        # mind, after the tools, so that a new day re-reads this message and
+        # what follows it, and no turn reads them again in its note.
+        kept = "\n".join([*together(persona, adopted, now), *([kept] if kept else [])])
         # The summary changes when older turns fold into it, which changes
         # the history after it anyway; in a system message of its own after
         # the stable one (and the tools the template puts there) a fold

@@ -111,6 +111,19 @@ def system_prompt(
     return stable + "\n" + volatile
 
 
+def together(persona: Persona, adopted: dt.date, now: dt.datetime) -> list[str]:
+    """The lines on the days together: their count, and today's anniversary if any."""
+    days = days_together(adopted, now)
+    lines = [f"You have lived with this person for {days} day{'s' if days != 1 else ''} "
+             f"(adopted {adopted.isoformat()})."]
+    for anniversary in anniversaries_on(persona, adopted, now.date()):
+        # A fact, not a line: the day's greeting (pet.persona.greeting) says the
+        # persona's own line, and a small model copies any line it is shown.
+        what = f"{anniversary.days} days together" if anniversary.days is not None else f"the date {anniversary.date}"
+        lines.append(f"Today is special: an anniversary ({what}).")
+    return lines
+
+
 def system_prompt_parts(
     persona: Persona,
     *,
@@ -123,12 +136,12 @@ def system_prompt_parts(
     memory_tokens: int | None = None,
     bilingual: bool = False,
     memory_heading: str = MEMORY_HEADING,
+    days_in_volatile: bool = True,
 ) -> tuple[str, str]:
     """The system prompt in two parts: what stays the same from one growth
     stage to the next (persona, stage, rules) and what changes from one
     message to the next (the days together, the time, the memories recalled
-    for it). Joined by a newline they
-    are `system_prompt`. A model that caches the prompt's prefix (llama.cpp)
+    for it). Joined by a newline they are `system_prompt`. A model that caches the prompt's prefix (llama.cpp)
     re-reads only what follows the first change, so the volatile part can
     go after the conversation.
 
@@ -137,7 +150,9 @@ def system_prompt_parts(
     (else its first), the catchphrases and example dialogue of all of them,
     and only the volatile part's last line names the language to reply in.
     A change of language then re-reads nothing but that part. The
-    memories, if any, come in the volatile part under `memory_heading`."""
+    memories, if any, come in the volatile part under `memory_heading`,
+    and so do the days together (`together`) unless `days_in_volatile` is
+    False (the caller places them)."""
     lang = persona.language(language)
     spoken = list(persona.languages) if bilingual and len(persona.languages) > 1 else [lang]
     if len(spoken) > 1:
@@ -174,18 +189,10 @@ def system_prompt_parts(
         lines += [EXAMPLES_HEADING, *examples]
     if tools:
         lines.append(TOOL_RULES)
-    # The days together change every day: in the volatile part, the stable
-    # one (whose reading the embedded brain keeps, even across starts) holds
-    # from one growth stage to the next.
-    volatile = [
-        f"You have lived with this person for {days} day{'s' if days != 1 else ''} "
-        f"(adopted {adopted.isoformat()})."
-    ]
-    for anniversary in anniversaries_on(persona, adopted, now.date()):
-        # A fact, not a line: the day's greeting (pet.persona.greeting) says the
-        # persona's own line, and a small model copies any line it is shown.
-        what = f"{anniversary.days} days together" if anniversary.days is not None else f"the date {anniversary.date}"
-        volatile.append(f"Today is special: an anniversary ({what}).")
+    # The days together change every day: not in the stable part, whose
+    # reading the embedded brain keeps (even across starts) from one growth
+    # stage to the next; build_context may place them (`days_in_volatile`).
+    volatile = together(persona, adopted, now) if days_in_volatile else []
     offset = now.strftime("%z")
     volatile.append(
         f"Now it is {_WEEKDAYS[now.weekday()]} {now.strftime('%Y-%m-%d %H:%M')} (UTC{offset[:3]}:{offset[3:]})."
