@@ -120,6 +120,7 @@ def test_recall_questions(message, asks):
     "I don't have feelings, but that sounds hard.",
     "Hello! How can we assist you?",  # after the code's own greeting, on the first turn of a new pet
     "We're here to help!",
+    "I'm not sure what you mean by \"lol\". Can you please clarify what you're trying to say?",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None

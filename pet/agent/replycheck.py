@@ -60,7 +60,7 @@ _ASSISTANT = re.compile(
     r"|\bI(?:['’]m| am) (?:not able|unable) to (?:help|assist|provide)\b"
     r"|\bI can only (?:assist|help|provide|respond)\b|\btext-based (?:responses?|assistant|AI)\b"
     r"|\bprovide (?:more|some|additional) (?:context|details|information)\b"
-    r"|\bclarify your (?:question|request)\b"
+    r"|\bclarify your (?:question|request)\b|\b(?:can|could|would) you (?:please )?clarify\b"
     r"|\bas an? (?:chatbot|bot|computer program)\b"
     r"|\bI (?:don['’]t|do not) (?:have|experience) (?:real |any |human )?(?:feelings|emotions)\b"
     r"(?! (?:about|for|towards?|on)\b)"
