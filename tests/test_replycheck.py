@@ -155,6 +155,10 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     ("我是小龙虾！", "你是谁", False),  # its kind, not a name
     ("My name is Aya!", "what's my name?", False),  # the person's name, pronouns muddled: found on the page
     ("你叫阿雅呀", "我叫什么？", False),
+    ("Hi! I'm Lin, a nurse.", "hi! I'm Lin, I work as a nurse", True),  # the person's name, taken: found on the page
+    ("我是小林，我也喜欢猫！", "我叫小林，我喜欢猫", True),
+    ("Nice to meet you, Lin! I'm Xiaoqian.", "hi! I'm Lin", False),
+    ("I'm Happy you told me!", "I'm Lin", False),  # "I'm X" with X not the person's name
 ])
 def test_the_pet_calling_itself_another_name(reply, message, wrong):
     assert bool(wrong_name(reply, message, XIAOQIAN)) is wrong

@@ -297,11 +297,19 @@ def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | No
     found = [m for m in _SELF_NAMED.finditer(reply)]
     if _NAME_QUESTION.search(message):
         found += list(_SELF_NAMED_ASKED.finditer(reply))
+    else:
+        # "Hi! I'm Lin, a nurse." to "hi! I'm Lin, I work as a nurse": the
+        # person's own name, taken as the pet's
+        theirs = {_name_of(m) for pattern in (_SELF_NAMED, _SELF_NAMED_ASKED) for m in pattern.finditer(message)}
+        found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs]
     for match in sorted(found, key=lambda m: m.start()):
-        name = next(group for group in match.groups() if group)
-        if not _is_own_name(name, persona):
+        if not _is_own_name(_name_of(match), persona):
             return match
     return None
+
+
+def _name_of(match: re.Match[str]) -> str:
+    return next(group for group in match.groups() if group)
 
 
 def problems(reply: str, *, message: str, language: str, persona: Persona,
