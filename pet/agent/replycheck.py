@@ -438,8 +438,8 @@ def correction(found: Found, language: str, persona: Persona | None = None) -> s
 
 
 def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "") -> str:
-    """The pet's own line when the model's reply failed twice; when it gave
-    the pet another name to a question about its name, the pet's own name."""
-    if found is not None and NAME in found.problems and _NAME_QUESTION.search(message):
+    """The pet's own line when the model's reply failed twice; to a
+    question about its name (whatever the reply got wrong), its own name."""
+    if found is not None and _NAME_QUESTION.search(message):
         return say("own_name", language, persona)
     return say("off_script", language, persona)
