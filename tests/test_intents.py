@@ -247,16 +247,52 @@ def test_a_routed_todo_the_model_fills_with_words_not_said_takes_the_persons_wor
     assert started.name == "add_todo" and "laundry" in started.arguments["text"]
 
 
-@pytest.mark.parametrize("value, message, made_up", [
-    ("clean the closet", "add laundry to my list of stuff to do", True),
-    ("laundry", "add laundry to my list of stuff to do", False),
-    ("Laundry day", "add LAUNDRY to my list", False),
-    ("订生日蛋糕", "todo 加个 订生日蛋糕", False),
-    ("买牛奶", "把订机票放进待办", True),
-    ("#2", "forget that one", False),  # nothing to judge by: left to the id check
-    ("茶", "what do I like to drink", False),
+@pytest.mark.parametrize("value, said, made_up", [
+    ("clean the closet", ["add laundry to my list of stuff to do"], True),
+    ("clean the closet", ["add the laundry to the list"], True),  # sharing only "the" is sharing nothing
+    ("laundry", ["add laundry to my list of stuff to do"], False),
+    ("Laundry day", ["add LAUNDRY to my list"], False),
+    ("订生日蛋糕", ["todo 加个 订生日蛋糕"], False),
+    ("买牛奶", ["把订机票放进待办"], True),
+    ("#2", ["forget that one"], False),  # nothing to judge by: left to the id check
+    ("茶", ["what do I like to drink"], False),
+    # the words came earlier in the conversation: "add that" fills from it
+    ("buy a new charger", ["add that to my todo list", "my phone charger broke, I need to buy a new one"], False),
+    ("dentist", ["cancel it", "Reminder set: dentist appointment, Friday 10:00"], False),
 ])
-def test_an_argument_that_shares_no_word_with_the_message_is_made_up(value, message, made_up):
+def test_an_argument_that_shares_no_word_with_what_was_said_is_made_up(value, said, made_up):
     from pet.agent.loop import invented
 
-    assert invented(value, message) is made_up
+    assert invented(value, said) is made_up
+
+
+class _Vectors:
+    """A stand-in encoder: each text's vector is given."""
+
+    name = "stand-in"
+
+    def __init__(self, table: dict[str, list[float]]):
+        self.table = table
+
+    def encode(self, texts):
+        return np.array([self.table[text] for text in texts], dtype=np.float32)
+
+
+def test_the_linear_reading_decides_only_where_the_nearest_examples_do_not_and_only_when_sure(monkeypatch):
+    examples = {"ask": ["a1", "a2", "a3"], "chat": ["c1", "c2", "c3"]}
+    table = {"a1": [1, 0.1, 0], "a2": [1, -0.1, 0], "a3": [0.9, 0, 0.1],
+             "c1": [0, 1, 0.1], "c2": [0.1, 1, 0], "c3": [0, 0.9, -0.1],
+             "leaning ask": [0.8, 0.6, 0], "halfway": [0.7, 0.7, 0]}
+    table = {text: list(np.array(v) / np.linalg.norm(v)) for text, v in table.items()}
+    encoder = _Vectors(table)
+    found = [intents.Intent("ask", "recall", "message", tuple(("en", e) for e in examples["ask"])),
+             intents.Intent("chat", None, "none", tuple(("en", e) for e in examples["chat"]))]
+    router = intents.Router(found, encoder.encode(examples["ask"] + examples["chat"]), encoder)
+    monkeypatch.setattr(intents, "FLOOR", 1.5)  # the nearest examples never decide here
+    leaning = router.route("leaning ask")
+    assert (leaning.intent, leaning.by) == ("ask", "linear")
+    assert router.route("halfway").intent is None  # not sure enough
+    monkeypatch.setattr(intents, "LINEAR_FLOOR", 1.01)
+    assert router.route("leaning ask").intent is None
+    monkeypatch.setattr(intents, "FLOOR", 0.0)
+    assert router.route("leaning ask").by == "nearest"

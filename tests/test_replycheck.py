@@ -119,7 +119,7 @@ def test_recall_questions(message, asks):
     "As a chatbot, I can't eat noodles.",
     "I don't have feelings, but that sounds hard.",
     "Hello! How can we assist you?",  # after the code's own greeting, on the first turn of a new pet
-    "We're here to help!",
+    "We're here to help you!",
     "I'm not sure what you mean by \"lol\". Can you please clarify what you're trying to say?",
 ])
 def test_assistant_speak_and_refusals(reply):
@@ -136,6 +136,7 @@ def test_the_programs_note_copied_into_a_reply_is_caught():
     "I can only imagine how tired you are.", "Give me more details, what happened next?",
     "他好像没有感情一样，太冷了吧！", "You don't have feelings for him anymore? That's okay.",
     "作为程序员，你每天一定很辛苦吧！", "I don't have any feelings about pineapple pizza, honestly.", "我没有感情问题啦",
+    "How can we help her feel better?", "Could you clarify which fence? The blue one?",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None
@@ -157,6 +158,7 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     ("你叫阿雅呀", "我叫什么？", False),
     ("Hi! I'm Lin, a nurse.", "hi! I'm Lin, I work as a nurse", True),  # the person's name, taken: found on the page
     ("我是小林，我也喜欢猫！", "我叫小林，我喜欢猫", True),
+    ("I'm Chinese too!", "I'm Chinese btw, from Chengdu", False),  # no name was given
     ("Nice to meet you, Lin! I'm Xiaoqian.", "hi! I'm Lin", False),
     ("I'm Happy you told me!", "I'm Lin", False),  # "I'm X" with X not the person's name
 ])

@@ -196,17 +196,19 @@ _WORD = re.compile(r"[a-z]{3,}")
 _CHINESE_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
-def invented(value: str, message: str) -> bool:
-    """Whether a tool argument the model wrote shares no word with the
-    message it came from: no word of three letters or more or pair of
+def invented(value: str, said: Sequence[str]) -> bool:
+    """Whether a tool argument the model wrote shares no word with anything
+    said in the conversation (`said`: the message and what came before it):
+    no word of three letters or more that is not a stopword, and no pair of
     Chinese characters. An argument with no such word (an id, a number, one
     Chinese character) is not judged here."""
-    wanted = set(_WORD.findall(value.lower())) | {run[i:i + 2] for run in _CHINESE_RUN.findall(value)
-                                                   for i in range(len(run) - 1)}
-    if not wanted:
+    lowered = value.lower()
+    words = set(_WORD.findall(lowered)) - replycheck.EN_STOPWORDS
+    pairs = {run[i:i + 2] for run in _CHINESE_RUN.findall(lowered) for i in range(len(run) - 1)}
+    if not words and not pairs:
         return False
-    said = message.lower()
-    return not any(word in said for word in wanted)
+    spoken = " ".join(said).lower()
+    return not (words & set(_WORD.findall(spoken)) or any(pair in spoken for pair in pairs))
 
 
 class ConversationLocks:
@@ -512,18 +514,19 @@ class Agent:
         """The model's arguments say less than the message: an id ("#2") that
         neither the message nor the conversation so far shows (a guess, not
         the person's choice), "me" (everything known about the person) for
-        a question about one thing ("whats my dog's name?"), or words the
-        message has none of ("add laundry to my list" filled as "clean the
-        closet")."""
+        a question about one thing ("whats my dog's name?"), or words nobody
+        said ("add laundry to my list" filled as "clean the closet")."""
+        shown = [text, *(m.content for m in turn.messages if m.role in ("tool", "assistant") and m.content)]
+        # what the person and the pet said so far ("add that to my list" takes its words from before)
+        said = [*shown, *(m.content for m in turn.messages if m.role == "user" and m.content)]
         for value in call.arguments.values():
             if isinstance(value, str) and about_the_person(value) and not about_the_person(text):
                 return True
-            if isinstance(value, str) and invented(value, text):
+            if isinstance(value, str) and invented(value, said):
                 return True
             found = read_id(str(value)) if isinstance(value, str) else None
             if found is None:
                 continue
-            shown = [text, *(m.content for m in turn.messages if m.role in ("tool", "assistant") and m.content)]
             if not any(re.search(rf"(?<!\d){found}(?!\d)", said) for said in shown):
                 return True
         return False

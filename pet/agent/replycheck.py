@@ -51,16 +51,16 @@ _ASSISTANT = re.compile(
     r"\bas an? (?:AI|artificial intelligence|language model|virtual assistant|assistant)\b"
     r"|\bI(?:['’]m| am) (?:just )?(?:an? )?(?:AI|artificial intelligence|language model|virtual assistant)\b"
     r"|\bAI (?:language )?model\b"
-    r"|\bhow (?:can|may|could) (?:I|we) (?:help|assist)(?: you)?\b"
-    r"|\b(?:I(?:['’]m| am)|we(?:['’]re| are)) (?:always )?here to (?:help|assist)\b"
-    r"|\b(?:is there )?anything (?:else )?(?:I|we) can (?:help|assist|do for you)\b"
+    r"|\bhow (?:can|may|could) I (?:help|assist)(?: you)?\b|\bhow (?:can|may|could) we (?:help|assist) you\b"
+    r"|\bI(?:['’]m| am) (?:always )?here to (?:help|assist)\b|\bwe(?:['’]re| are) (?:always )?here to (?:help|assist) you\b"
+    r"|\b(?:is there )?anything (?:else )?I can (?:help|assist|do for you)\b"
     r"|\bI(?:['’]m| am)? ?(?:sorry|afraid),? (?:but )?I (?:can(?:['’]t|not)|am unable to|won['’]t) (?:help|assist|provide|"
     r"do|answer|engage|fulfil)"
     r"|\bI can(?:['’]t|not) (?:assist|help) with (?:that|this)\b"
     r"|\bI(?:['’]m| am) (?:not able|unable) to (?:help|assist|provide)\b"
     r"|\bI can only (?:assist|help|provide|respond)\b|\btext-based (?:responses?|assistant|AI)\b"
     r"|\bprovide (?:more|some|additional) (?:context|details|information)\b"
-    r"|\bclarify your (?:question|request)\b|\b(?:can|could|would) you (?:please )?clarify\b"
+    r"|\bclarify your (?:question|request)\b|\bclarify what you(?:['’]re| are)? ?(?:mean|trying|asking|saying)\b"
     r"|\bas an? (?:chatbot|bot|computer program)\b"
     r"|\bI (?:don['’]t|do not) (?:have|experience) (?:real |any |human )?(?:feelings|emotions)\b"
     r"(?! (?:about|for|towards?|on)\b)"
@@ -104,6 +104,8 @@ _SELF_NAMED = re.compile(
 )
 #: ... and, when asked its name, "I'm Tom"
 _SELF_NAMED_ASKED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+)\b(?!['’-])|我是([\u4e00-\u9fff]{1,3})(?=[。！!，,～~]|$)")
+#: the person introducing themselves in passing: "hi! I'm Lin, I work as a nurse"
+_INTRODUCED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+),")
 #: the start of a self-naming: an unfinished sentence holding one is held until it ends
 _NAME_START = re.compile(r"\b(?i:my name|call me|I(?:['’]m| am) called)\b|我叫|叫我|我的名字|我名叫")
 _NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
@@ -121,7 +123,7 @@ _THEIR_NAME_QUESTION = re.compile(
 #: the parts of a Chinese name that say little on their own (小钳 and 小林 share 小)
 _NAME_COMMON = frozenset("小阿老大")
 
-_EN_STOPWORDS = frozenset(
+EN_STOPWORDS = frozenset(
     "the and that this with for are was were has have had his her their they them you your about from "
     "into onto just very really like likes liked loves love not but all any one its it's our out who "
     "what when where which will would can could should than then there these those also".split()
@@ -232,7 +234,7 @@ def _units(text: str) -> set[str]:
     pairs and its longer English words."""
     lowered = unicodedata.normalize("NFKC", text).lower()
     units = {run[i:i + 2] for run in CJK_RUN.findall(lowered) for i in range(max(1, len(run) - 1))}
-    units |= {w for w in _WORD.findall(lowered) if len(w) >= 3 and w not in _EN_STOPWORDS}
+    units |= {w for w in _WORD.findall(lowered) if len(w) >= 3 and w not in EN_STOPWORDS}
     return units
 
 
@@ -300,7 +302,7 @@ def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | No
     else:
         # "Hi! I'm Lin, a nurse." to "hi! I'm Lin, I work as a nurse": the
         # person's own name, taken as the pet's
-        theirs = {_name_of(m) for pattern in (_SELF_NAMED, _SELF_NAMED_ASKED) for m in pattern.finditer(message)}
+        theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED) for m in pattern.finditer(message)}
         found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs]
     for match in sorted(found, key=lambda m: m.start()):
         if not _is_own_name(_name_of(match), persona):
