@@ -214,6 +214,12 @@ class EmbeddedChatModel:
                 "or point --brain at a model server."
             ) from exc
         threads = self.n_threads or auto_threads()
+        # the file as it is before loading: a reading kept is labelled with the model it came from
+        cache = None
+        if self.cache_folder is not None:
+            import llama_cpp
+
+            cache = PromptCache(self.cache_folder, path, self.n_ctx, getattr(llama_cpp, "__version__", "?"))
         started = time.perf_counter()
         try:
             llm = Llama(
@@ -233,11 +239,7 @@ class EmbeddedChatModel:
             raise BrainUnavailable(f"The embedded model {path} has a chat template the pet cannot use: {exc}") from exc
         self._llm = llm
         self.model_path = path
-        if self.cache_folder is not None:
-            import llama_cpp
-
-            self._prompt_cache = PromptCache(self.cache_folder, path, self.n_ctx,
-                                             getattr(llama_cpp, "__version__", "?"))
+        self._prompt_cache = cache
         self.threads_used = threads
         self.load_seconds = time.perf_counter() - started
         log.info("Loaded %s in %.2f s on %d thread(s)", path, self.load_seconds, threads)
@@ -418,19 +420,25 @@ class EmbeddedChatModel:
                 tokens = _tokenize(llm, text)[: self.n_ctx // 2]
                 if self._closing.is_set():
                     return 0
-                read = 0
-                if stable and not llm.n_tokens:
-                    start = _tokenize(llm, template.render(messages[:stable], tools, add_generation_prompt=False))
-                    if tokens[: len(start)] == start:
-                        read = self._read_stable(llm, start)
+                read = self._read_stable(llm, messages[:stable], tools, tokens) if stable and not llm.n_tokens else 0
                 return read + _read_into_cache(llm, tokens)
             except (RuntimeError, TemplateRenderError) as exc:
                 log.warning("could not warm the embedded model's prompt cache: %s", exc)
                 return 0
 
-    def _read_stable(self, llm: "Llama", tokens: list[int]) -> int:
-        """Bring the empty cache to hold `tokens`: from the kept reading when
-        there is one, else by reading them (and keeping that). The tokens read."""
+    def _read_stable(self, llm: "Llama", stable: Sequence[Message], tools: Sequence[ToolSpec],
+                     prompt: list[int]) -> int:
+        """Bring the empty cache to hold the start of `prompt` that is the
+        `stable` messages: from the kept reading when there is one, else by
+        reading them (and keeping that). The tokens read."""
+        assert self.template is not None
+        try:
+            tokens = _tokenize(llm, self.template.render(stable, tools, add_generation_prompt=False))
+        except TemplateRenderError as exc:  # the whole prompt rendered: it is read as a whole
+            log.debug("the stable messages alone do not render: %s", exc)
+            return 0
+        if prompt[: len(tokens)] != tokens:
+            return 0
         cache = self._prompt_cache
         state = cache.load(tokens) if cache is not None else None
         if cache is not None and state is not None:

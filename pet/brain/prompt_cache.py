@@ -54,6 +54,8 @@ class PromptCache:
                 if file.readline() != MAGIC:
                     return None
                 header = json.loads(file.readline())
+                if not isinstance(header, dict):
+                    raise ValueError("its header is not a table")
                 if header.get("identity") != self.identity or header.get("tokens") != tokens:
                     return None
                 state = file.read()
@@ -83,7 +85,8 @@ class PromptCache:
                 file.write(json.dumps(header).encode() + b"\n")
                 file.write(state)
             os.replace(temporary, self.path)
-            for other in self.folder.glob("prompt-*.bin"):  # another model's or bindings': only space now
+            # another model's or bindings' reading, or a write a killed process left: only space now
+            for other in [*self.folder.glob("prompt-*.bin"), *self.folder.glob(".prompt-*")]:
                 if other != self.path:
                     other.unlink(missing_ok=True)
         except OSError as exc:
