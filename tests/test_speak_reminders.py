@@ -177,8 +177,8 @@ def fake_aplay(tmp_path, monkeypatch) -> Path:
 
 @pytest.mark.slow
 def test_the_real_engine_plays_the_reminder_even_after_writing_files(fake_aplay, tmp_path):
-    # the chat's voice, kept for the app's life, writes sentences to files on
-    # the same pyttsx3 engine (pyttsx3 hands out one engine while it is held)
+    # the chat's voice (espeak-ng's program) writes sentences to files
+    # while the host voice (pyttsx3's engine) plays a reminder
     speaker = Speaker()
     speaker.say("Hello there.", "en")
     HostVoice().speak("Reminder: drink some water", "en")

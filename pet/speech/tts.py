@@ -127,8 +127,9 @@ class Speaker:
             path = Path(folder) / "said.wav"
             try:
                 # the text on stdin: a sentence starting with "-" is not an option
-                done = subprocess.run([*command, "-w", str(path), "--stdin"], input=text.encode("utf-8"),
-                                      capture_output=True, timeout=limit)
+                done = subprocess.run([*command, "-w", str(path), "--stdin"], input=text.encode("utf-8", "replace"),
+                                      capture_output=True, timeout=limit,
+                                      creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
             except subprocess.TimeoutExpired:
                 raise SpeechError(f"espeak-ng did not finish {_clip(text)!r} within {limit:.0f} s "
                                   f"(voice {voice!r}); it was stopped") from None
