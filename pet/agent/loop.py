@@ -527,7 +527,7 @@ class Agent:
             found = read_id(str(value)) if isinstance(value, str) else None
             if found is None:
                 continue
-            if not any(re.search(rf"(?<!\d){found}(?!\d)", said) for said in shown):
+            if not any(re.search(rf"(?<!\d){found}(?!\d)", line) for line in shown):
                 return True
         return False
 

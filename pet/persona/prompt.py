@@ -141,9 +141,9 @@ def system_prompt_parts(
     """The system prompt in two parts: what stays the same from one growth
     stage to the next (persona, stage, rules) and what changes from one
     message to the next (the days together, the time, the memories recalled
-    for it). Joined by a newline they are `system_prompt`. A model that caches the prompt's prefix (llama.cpp)
-    re-reads only what follows the first change, so the volatile part can
-    go after the conversation.
+    for it). Joined by a newline they are `system_prompt`. A model that
+    caches the prompt's prefix (llama.cpp) re-reads only what follows the
+    first change, so the volatile part can go after the conversation.
 
     With `bilingual` the stable part is the same in every language the
     persona speaks: its description in the first of them that is English
