@@ -472,3 +472,17 @@ def test_wording_that_invents_or_leaks_falls_back_to_the_plain_result(wording):
     app = make_app(ScriptedModel([wording]))
     events = turn(app, "remember that I code after 11pm")
     assert events[-1].text == "Saved memory #1: I code after 11pm"
+
+
+@pytest.mark.parametrize("text", ["add that to my todo list", "add it to my todos", "把这个加到待办里"])
+def test_a_todo_that_only_points_back_is_asked_about_not_added_as_its_pronoun(text):
+    # "add that to my todo list" was added as the todo "that"
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and reflex.calls == () and reflex.reply
+    assert ("待办" in reflex.reply) is (not text.isascii())
+
+
+@pytest.mark.parametrize(("text", "item"), [("add buy milk to my todo list", "buy milk"), ("把买猫砂加到待办里", "买猫砂")])
+def test_a_todo_that_names_its_item_is_added_by_the_reflex(text, item):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and reflex.calls[0].arguments == {"text": item}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pet.agent import arithmetic
 from pet.events import ToolCall
 from pet.text import detect_language
-from pet.tools.facts import dismissal, memory_fact
+from pet.tools.facts import dismissal, memory_fact, only_pronoun
 from pet.tools.when import TimeProblem, find_when
 
 
@@ -478,7 +478,11 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return Reflex("list_todos", _call("list_todos"))
     found = _first(_TODO, text)
     if found and _clean(found.group("x")):
-        return Reflex("todo", _call("add_todo", text=_clean(found.group("x"))))
+        item = _clean(found.group("x"))
+        if only_pronoun(item):  # "add that to my todo list" names no item ("that" was added once)
+            zh = detect_language(text) == "zh"
+            return Reflex("todo", reply="要把什么加到待办里呢？" if zh else "What should I add to your todo list?")
+        return Reflex("todo", _call("add_todo", text=item))
 
     found = _first(_REMEMBER, text)
     fact = _clean(memory_fact(found.group("x"))) if found else ""

@@ -78,6 +78,12 @@ def _unquote(text: str) -> str:
     return text
 
 
+def only_pronoun(text: str) -> bool:
+    """Whether `text` is nothing but "it", "that", "这个" …: it points at
+    something said before rather than saying it."""
+    return _ONLY_PRONOUN.match(text.strip()) is not None
+
+
 def memory_fact(text: str) -> str:
     """The fact a request to remember carries, without the request wording
     ("keep it in mind", "don't forget", "记住了吗", "记一下"), surrounding quotes
