@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from pet.agent import intents
 from pet.events import MemoryRecord
 from pet.memory import kinds as fact_kinds
+from pet.memory import stated
 from pet.text import detect_language
 from pet.tools.facts import memory_fact, retracted
 
@@ -48,6 +49,11 @@ SLACK = 0.1
 #: for a sentence that leaves its subject out ("switched to oat milk"), the least
 #: "note" score, which must also be the best: without "I" the words say less
 UNSAID_FLOOR = 0.33
+#: the least probability pet.memory.stated gives a sentence the word lists let pass of stating a fact,
+#: for it to be noted all the same
+TOLD_FLOOR = 0.4
+#: the fewest words of such a sentence (of two letters or more), or Chinese characters
+TOLD_WORDS = 3
 #: kinds of sentence that are no lasting fact
 PASSING = frozenset({"chat", "event", "mood", "feelings"})
 #: kinds of fact a person has one of at a time: a new one replaces the old
@@ -73,6 +79,7 @@ _SENTENCES = re.compile(r"(?<=[!?。！？；;.…])(?![!?。！？；;.…\d])\
 #: a letter, digit or character: a "sentence" without one is only marks
 _SAYS = re.compile(r"\w")
 _WORDS = re.compile(r"[a-z']+")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 #: closing quotes left at the start of the next piece by the splitter
 _CLOSING = re.compile(r"[\"'”’」』)）]+(?=\s|$)")
 #: marks that open somebody else's words
@@ -112,6 +119,9 @@ class Words:
     jokes: tuple[str, ...] = ()
     #: what follows an `others` word to quote them ("我闺蜜说…"), where "says" is no word of its own
     quoting: tuple[str, ...] = ()
+    #: words of a hypothetical, of somebody else's words, of an impression or of remembering: no sentence
+    #: with one is taken for a fact the word lists missed ("要是中了彩票我就去里斯本住一年")
+    unreal: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,7 +145,8 @@ def _load_words(folder: Path) -> dict[str, Words]:
                                  tuple(w.lower() for w in table.get("harmless", [])),
                                  {w.lower(): role for role, said in table.get("roles", {}).items() for w in said},
                                  tuple(w.lower() for w in table.get("jokes", [])),
-                                 tuple(w.lower() for w in table.get("quoting", [])))
+                                 tuple(w.lower() for w in table.get("quoting", [])),
+                                 tuple(w.lower() for w in table.get("unreal", [])))
     return words
 
 
@@ -208,34 +219,60 @@ def names_the_person(sentence: str) -> bool:
     return bool(table.person & set(_WORDS.findall(lowered)))
 
 
+def _may_state(sentence: str) -> Words | None:
+    """The word table of the sentence's language when nothing in its form rules
+    a fact out: not too long, no question, no quote, no request to remember,
+    not somebody else's words ("我闺蜜说…"); else None."""
+    if not sentence or len(sentence) > MAX_CHARS or sentence.rstrip().endswith(("?", "？")):
+        return None
+    if sentence.lstrip().startswith(_QUOTES):
+        return None  # somebody's words: "'Winter is coming' — my roommate, every November"
+    if _plain(memory_fact(sentence)) != _plain(sentence):
+        return None  # it asks to be remembered: a request, for the remember tool
+    lowered, language = sentence.lower(), detect_language(sentence)
+    table = words().get(language)
+    if table is None:
+        return None
+    tokens = _WORDS.findall(lowered)
+    if language != "zh" and tokens and tokens[0] in table.questions:
+        return None
+    if any(re.search(rf"{re.escape(who)}(?:老|总|常|就|也|还)?{re.escape(said)}(?!话)", lowered)
+           for who in table.others for said in table.quoting):
+        return None  # somebody else's words: "我闺蜜说结婚就是…" (not "我妈说话很快")
+    return table
+
+
 def worded_as_fact(sentence: str) -> bool:
     """The words alone allow a fact about the person: it speaks of them, or
     of no one (chat leaves out "I": "switched to plain americano", "下周要去上海
     出差"), asks nothing, and no `not_facts` word is in it. Whether it states
     a fact is the router's and the classifier's to say (Reader.facts), more
     surely for a sentence that leaves its subject out."""
-    if not sentence or len(sentence) > MAX_CHARS or sentence.rstrip().endswith(("?", "？")):
-        return False
-    if sentence.lstrip().startswith(_QUOTES):
-        return False  # somebody's words: "'Winter is coming' — my roommate, every November"
-    if _plain(memory_fact(sentence)) != _plain(sentence):
-        return False  # it asks to be remembered: a request, for the remember tool
-    lowered, language = sentence.lower(), detect_language(sentence)
-    table = words().get(language)
+    table = _may_state(sentence)
     if table is None:
         return False
-    tokens = _WORDS.findall(lowered)
-    if language != "zh" and tokens and tokens[0] in table.questions:
-        return False
+    lowered, language = sentence.lower(), detect_language(sentence)
     speaks_of_person = names_the_person(sentence)
     if not speaks_of_person:  # the unsaid subject is the person, unless someone else is named
         speaks_of_person = not any(_has(lowered, w, language) for w in table.others)
-    if any(re.search(rf"{re.escape(who)}(?:老|总|常|就|也|还)?{re.escape(said)}(?!话)", lowered)
-           for who in table.others for said in table.quoting):
-        return False  # somebody else's words: "我闺蜜说结婚就是…" (not "我妈说话很快")
     for phrase in table.harmless:
         lowered = lowered.replace(phrase, " ")
     return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
+
+
+def may_be_told(sentence: str) -> bool:
+    """The form allows a fact told the way chat tells it, through an event or
+    in passing ("passed the last driving test!!! licensed menace now"), for
+    the learned reading (pet.memory.stated) to judge: no question, request,
+    quote, hypothetical or somebody else's words."""
+    table = _may_state(sentence)
+    if table is None:
+        return False
+    lowered, language = sentence.lower(), detect_language(sentence)
+    said = _CJK.findall(sentence) if language == "zh" else [w for w in _WORDS.findall(lowered) if len(w) > 1]
+    if len(said) < TOLD_WORDS:
+        return False  # too few words to tell anything by ("phone damson", "load c0 m5")
+    return not any(_has(lowered, w, language) for w in table.unreal)
 
 
 def joking(text: str) -> bool:
@@ -255,6 +292,7 @@ class Reader:
 
         self.router = router
         self.classifier = fact_kinds.classifier(meaning.MODEL, meaning.DIM)
+        self.told = stated.classifier(meaning.MODEL, meaning.DIM)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -306,15 +344,23 @@ class Reader:
         if joking(text):
             return found
         for sentence in sentences(text):
-            if not worded_as_fact(sentence):
+            vector, kind, noted = None, "", False
+            if worded_as_fact(sentence):
+                vector = self.vector(sentence)
+                kind = self.kind(vector)
+                noted = self.stated(vector, unsaid=not names_the_person(sentence)) and kind not in PASSING
+                if not noted:
+                    # the whole may read as chat while a clause states the fact plainly: "我叫阿雅，在一家游戏公司做策划"
+                    kind = self._clause_kind(sentence)
+                    noted = bool(kind)
+            if not noted and self.told is not None and may_be_told(sentence):
+                # told through an event or in passing: the learned reading decides, unless it asks for a tool
+                vector = self.vector(sentence) if vector is None else vector
+                noted = (stated.fact_probability(self.told, vector) >= TOLD_FLOOR
+                         and self.router.route(sentence, vector).intent in (None, intents.NOTE, intents.CHAT))
+                kind = self.kind(vector) if noted else ""
+            if not noted:
                 continue
-            vector = self.vector(sentence)
-            kind = self.kind(vector)
-            if not self.stated(vector, unsaid=not names_the_person(sentence)) or kind in PASSING:
-                # the whole may read as chat while a clause states the fact plainly: "我叫阿雅，在一家游戏公司做策划"
-                kind = self._clause_kind(sentence)
-                if not kind:
-                    continue
             fact = memory_fact(sentence).rstrip(".。!！~～ ")
             if len(fact) >= 2:
                 found.append((fact, vector, kind))

@@ -112,30 +112,35 @@ def train(vectors: np.ndarray, labels: np.ndarray, count: int) -> tuple[np.ndarr
     return weights.astype(np.float32), bias.astype(np.float32)
 
 
-_loaded: dict[str, Classifier | None] = {}
+_loaded: dict[tuple[str, str], Classifier | None] = {}
 _lock = threading.Lock()
 
 
-def classifier(model: str, dim: int) -> Classifier | None:
+def classifier(model: str, dim: int, data: Path | None = None, weights: Path | None = None) -> Classifier | None:
     """The trained classifier for the encoder called `model`, whose vectors
     have `dim` numbers (read once); None when the weights are missing,
-    damaged, or were trained for other data or another encoder."""
-    if model not in _loaded:
+    damaged, or were trained for other data or another encoder. `data` and
+    `weights`: another classifier of the same make (pet.memory.stated);
+    by default the fact kinds'."""
+    data, weights = data or DATA, weights or WEIGHTS
+    key = (model, str(weights))
+    if key not in _loaded:
         with _lock:
-            if model not in _loaded:
-                _loaded[model] = _load(model, dim)
-    return _loaded[model]
+            if key not in _loaded:
+                _loaded[key] = _load(model, dim, data, weights)
+    return _loaded[key]
 
 
-def _load(model: str, dim: int) -> Classifier | None:
+def _load(model: str, dim: int, data_path: Path | None = None, weights_path: Path | None = None) -> Classifier | None:
     import numpy as np
 
+    data_path, weights_path = data_path or DATA, weights_path or WEIGHTS
     try:
-        data = DATA.read_text(encoding="utf-8")
-        with np.load(WEIGHTS, allow_pickle=False) as saved:
+        data = data_path.read_text(encoding="utf-8")
+        with np.load(weights_path, allow_pickle=False) as saved:
             if str(saved["model"]) != model or str(saved["digest"]) != digest(data):
-                log.warning("the fact-kind weights are stale (python -m pet.memory.kinds rebuilds them); "
-                            "recall goes without them")
+                log.warning("the weights in %s are stale (python -m %s rebuilds them); going without them",
+                            weights_path.name, "pet.memory.kinds" if weights_path == WEIGHTS else "pet.memory.stated")
                 return None
             found = Classifier(tuple(str(k) for k in saved["kinds"]),
                                np.asarray(saved["weights"], dtype=np.float32),
@@ -144,7 +149,7 @@ def _load(model: str, dim: int) -> Classifier | None:
             raise ValueError(f"weights of shape {found.weights.shape} for {len(found.kinds)} kinds")
         return found
     except Exception as exc:  # a damaged file (a cut-off zip...) must not break recall
-        log.warning("no fact kinds for recall: %s", exc)
+        log.warning("no classifier from %s: %s", weights_path.name, exc)
         return None
 
 

@@ -270,7 +270,7 @@ def main() -> None:
                         help="meaning without the fact-kind classifier (pet/memory/kinds.py)")
     args = parser.parse_args()
     if args.no_kinds:
-        kinds.classifier = lambda model, dim: None
+        kinds.classifier = lambda model, dim, *more: None
 
     corpus = build_corpus(args.cache, args.size, args.queries, args.seed)
     shared = sum(q.shared for q in corpus.questions)
