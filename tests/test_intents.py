@@ -79,9 +79,24 @@ def test_a_bad_file_is_a_clear_error():
 
 
 def test_the_shipped_vectors_are_current():
-    files = intents._files(intents.FOLDER)
+    files = intents._files(intents.FOLDER) | intents._linear_files(intents.FOLDER)
     encoder = intents.router().encoder
     assert intents._cached(intents.VECTORS, files, encoder) is not None, "run python -m pet.agent.intents"
+
+
+def test_linear_only_examples_train_the_regression_and_are_no_nearest_examples():
+    router = intents.router()
+    linear = intents._linear_files(intents.FOLDER)
+    sentences, labels = intents._linear_examples(linear, router.names)
+    assert len(sentences) > 1000 and set(labels) >= {router.names.index(intents.NOTE)}
+    cases = [e for i in intents.parse({"cases": linear["linear/cases"]}) for _, e in i.examples]
+    nearest = set(router.sentences)
+    assert len([s for s in cases if s not in nearest]) > 0.95 * len(cases)  # a few the sets share
+    assert len(router.sentences) == sum(len(i.examples) for i in intents.parse(intents._files(intents.FOLDER)))
+    # a change to them makes the saved reading stale
+    changed = dict(linear, **{"linear/cases": linear["linear/cases"] + "\n# edited\n"})
+    assert intents._cached(intents.VECTORS, intents._files(intents.FOLDER) | changed, router.encoder) is None
+
 
 
 def test_slots_come_from_code_and_a_bare_fact_is_not_a_remember_request():
