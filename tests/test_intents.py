@@ -311,3 +311,24 @@ def test_the_linear_reading_decides_only_where_the_nearest_examples_do_not_and_o
     assert router.route("leaning ask").intent is None
     monkeypatch.setattr(intents, "FLOOR", 0.0)
     assert router.route("leaning ask").by == "nearest"
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("现在几点了 顺便帮我算下1280除以16", ["get_current_time", "calculate"]),
+    ("what time is it rn and also whats 15% of 240", ["get_current_time", "calculate"]),
+    ("我的待办有啥 顺便提醒我明晚9点过一遍", ["list_todos", "set_reminder"]),
+])
+def test_several_requests_each_understood_run_in_order_without_the_model(text, tools):
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
+    events = list(app.agent.run(app.current_conversation(), text))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == tools
+    assert isinstance(events[-1], Reply)
+
+
+def test_several_requests_where_one_is_not_understood_go_to_the_model():
+    model = ScriptedModel(["Let me think about that."])
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
+    events = list(app.agent.run(app.current_conversation(), "what time is it, and then write me a poem about rain"))
+    assert model.calls, "the model decides when a clause is no request the pet understands"
+    assert isinstance(events[-1], Reply)

@@ -41,7 +41,7 @@ _EXPR = rf"[-(（]*\s*{_NUM}(?:\s*[)）]*\s*{_OP}\s*[(（]*\s*{_NUM})+\s*[)）]*
 _CALC = [
     re.compile(rf"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<e>{_EXPR})\s*=?\s*[?？]?$", _I),
     re.compile(rf"^(?P<e>{_EXPR})\s*=?\s*[?？]?$"),
-    re.compile(rf"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
+    re.compile(rf"^(?:计算|算一下|算下|算算|帮我算(?:一下|下)?)?[：:]?\s*(?P<e>{_EXPR})\s*(?:等于|是|=)?\s*(?:多少|几)?[？?]?$"),
 ]
 _ZH_OPS = [("乘以", "*"), ("除以", "/"), ("加上", "+"), ("减去", "-"), ("加", "+"), ("减", "-"), ("乘", "*")]
 _EN_VERB_OPS = [
@@ -69,7 +69,7 @@ _ROOT = [
 ]
 _CALC_FRAME = [
     re.compile(r"^(?:what(?:'s| is)|whats|wats|calculate|compute|how much is|work out)\s+(?P<q>.+?)\s*=?\s*[?？]?$", _I),
-    re.compile(r"^(?:计算|算一下|算算|帮我算(?:一下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|得|=)?\s*(?:多少|几)?[？?]?$"),
+    re.compile(r"^(?:计算|算一下|算下|算算|帮我算(?:一下|下)?)?[：:]?\s*(?P<q>.+?)\s*(?:等于|是|得|=)?\s*(?:多少|几)?[？?]?$"),
 ]
 _DISCOUNT_ZH = re.compile(rf"^(?P<n>{_NUM})\s*(?:块钱|块|元)?\s*打\s*(?P<d>[一二两三四五六七八九]|[1-9])\s*(?P<h>五)?折"
                           rf"(?:后|以后)?(?:是|要)?(?:多少|几)(?:钱)?[？?]?$")
@@ -385,7 +385,7 @@ _ASKS_RESULT = re.compile(
     r"\bhow (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b"
     r"|\bwhat(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
-    r"|come to|left|owe|pay)\b|多少|几块|几元|算一下|算算|帮我算", _I)
+    r"|come to|left|owe|pay)\b|多少|几块|几元|算一下|算下|算算|帮我算", _I)
 
 
 def _in_digits(text: str) -> str:

@@ -359,7 +359,7 @@ class Reader:
                 noted = (stated.fact_probability(self.told, vector) >= TOLD_FLOOR
                          and self.router.route(sentence, vector).intent in (None, intents.NOTE, intents.CHAT))
                 kind = self.kind(vector) if noted else ""
-            if not noted:
+            if not noted or vector is None:
                 continue
             fact = memory_fact(sentence).rstrip(".。!！~～ ")
             if len(fact) >= 2:

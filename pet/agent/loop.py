@@ -439,6 +439,11 @@ class Agent:
         # of, facts the person states (noted), or small talk; else the model decides.
         route = self._route(text) if self.config.reflexes and not text.startswith("/") else None
         one = reflexes.one_request(text)  # several requests, or "forget it, …": the model's
+        if route is not None and not one and reflexes.dismissal(text) is None:
+            # several requests, each understood on its own: all of them run, in order
+            handled = yield from self._several(turn, text, now)
+            if handled:
+                return
         if route is not None and one and route.intent not in (None, intents.CHAT, intents.NOTE):
             trace.reflex = f"intent {route.intent}" + (" (linear)" if route.by == "linear" else "")
             handled = yield from self._routed(turn, route, text, now, specs)
@@ -466,6 +471,44 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model decides, as without it
             log.warning("intent routing failed: %s", exc)
             return None
+
+    def _several(self, turn: _Turn, text: str, now: dt.datetime) -> Generator[Event, None, bool]:
+        """Several requests in one message ("现在几点了 顺便帮我算下1280除以16",
+        "what reminders do I have? and cancel the gym one"): when every clause is
+        a request that a reflex reads or the router decides, with its arguments
+        found in code or in the clause's own words, the calls run in the order
+        asked. False when any clause is not (the model decides, as before)."""
+        router = intents.router()
+        parts = reflexes.clauses(text)
+        if router is None or len(parts) < 2:
+            return False
+        calls: list[ToolCall] = []
+        for part in parts:
+            reflex = reflexes.match(part, now, self.persona.zone(), turn.language)
+            if reflex is not None and reflex.calls and reflex.command is None:
+                calls += reflex.calls
+                continue
+            route = self._route(part)
+            tool = self.tools.get(route.tool or "") if route is not None else None
+            if route is None or route.intent in (None, intents.CHAT, intents.NOTE) or tool is None:
+                return False
+            if route.slots in ("model", "message"):
+                call = self._message_slots(tool, part)
+                if call is None:
+                    return False
+                calls.append(call)
+                continue
+            found = reflexes.slots(route.intent, tool.name, route.slots, part, now, self.persona.zone())
+            if found is None or not found.calls:
+                return False
+            calls += found.calls
+        turn.trace.reflex = "several: " + ", ".join(call.name for call in calls)
+        results = yield from self._execute(turn, "", tuple(calls))
+        if turn.asking:
+            yield from self._finish(turn, turn.asking, streamed=False)
+            return True
+        yield from self._finish(turn, "\n".join(plain_result(r) for r in results), streamed=False)
+        return True
 
     def _routed(self, turn: _Turn, route: intents.Route, text: str, now: dt.datetime,
                 specs: list) -> Generator[Event, None, bool]:

@@ -346,7 +346,8 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Refle
 # "…；再…", "…？顺便…").
 _CLAUSES = re.compile(
     r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!.]\s+)"
-    r"|\s*[，,；;。？?！!]\s*(?:并且?|再|然后|还有|顺便|同时|另外)?\s*",
+    r"|\s*[，,；;。？?！!]\s*(?:并且?|再|然后|还有|顺便|同时|另外)?\s*"
+    r"|(?<=[\u4e00-\u9fff])\s+(?:并且?|再|然后|还有|顺便|同时|另外)\s*",  # chat Chinese: "几点了 顺便…"
     re.IGNORECASE,
 )
 
@@ -354,8 +355,9 @@ _CLAUSES = re.compile(
 # A connector that starts a second request ("…, and also tell me…", "…，顺便…").
 _SECOND_REQUEST = re.compile(
     r",?\s+(?:and\s+)?(?:also|then|plus|and)\s+(?:please\s+)?(?:tell|give|show|remind|remember|forget|add|set|what"
-    r"|how|cancel|list|make|find|sing|write|calculate|check)\b"
-    r"|[，,；;。？?！!]\s*(?:并且?|再|然后|还有|顺便|同时|另外)",
+    r"|what'?s|how|cancel|list|make|find|sing|write|calculate|check)\b"
+    r"|[，,；;。？?！!]\s*(?:并且?|再|然后|还有|顺便|同时|另外)"
+    r"|(?<=[\u4e00-\u9fff])\s+(?:并且?|再|然后|还有|顺便|同时|另外)",
     re.IGNORECASE,
 )
 
@@ -508,6 +510,11 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if reading.question:
         return Reflex("calc", reply=reading.question)
     return Reflex("calc", _call("calculate", expression=reading.expression))
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a message, split where a second request may start."""
+    return [c.strip() for c in _CLAUSES.split(" ".join(text.split())) if c and c.strip()]
 
 
 def one_request(text: str) -> bool:
