@@ -51,6 +51,8 @@ def test_small_talk_that_mentions_memory_or_time_runs_no_tool(text):
     ("这会儿几点", "get_current_time"),
     ("anything you're supposed to remind me about", "list_reminders"),
     ("read me my task list", "list_todos"),
+    ("帮我看下todo清单", "list_todos"),  # "todo" inside Chinese is the to-do list, not the reminders
+    ("todo上还有什么", "list_todos"),
 ])
 def test_requests_route_to_their_tool(text, tool):
     route = intents.router().route(text)
