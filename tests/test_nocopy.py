@@ -68,3 +68,21 @@ def test_spellings_and_a_run_too_short_to_ban():
     assert variants("你好") == ["你好", " 你好"]
     with pytest.raises(ValueError):
         CopyBan([Source("a b", 1)], tokenize, start=0)
+
+
+def test_a_prompt_line_copied_with_its_number_changed_is_banned():
+    ban = CopyBan([Source("Today is day 3 0 of being together", 6)], tokenize, start=0)
+    # "Today is day 3 1 of": digits read as any digit, so " of" would finish a copied run of six
+    assert tokenize(" of")[0] in ban.banned(tokenize("Today is day 3 1"))
+    # and a different digit where the prompt has one would too
+    ban = CopyBan([Source("we have been together for 3 0 days", 6)], tokenize, start=0)
+    assert {tokenize(" 3")[0], tokenize(" 7")[0]} <= ban.banned(tokenize("we have been together for"))
+    # words of its own around a number are free
+    assert ban.banned(tokenize("We met 3 1 days")) == set()
+
+
+def test_a_run_mostly_of_digits_may_be_written_with_other_digits():
+    ban = CopyBan([Source("on 2 0 2 6 - 1 2 - 0 2 at", 6)], tokenize, start=0)
+    assert tokenize(" -")[0] in ban.banned(tokenize("on 2 0 2 6"))  # the date as written may not be copied
+    assert ban.banned(tokenize("on 2 0 2 7")) == set()  # another date may be written
+    assert ban.banned(tokenize("on 2 0 2 7 - 1 1")) == set()

@@ -30,6 +30,8 @@ ECHO_RUN = 2
 PROMPT_RUN = 8
 #: tokens of a run from a stock phrase (below) that make it
 PHRASE_RUN = 3
+#: what a digit reads as in a run that may not be copied with its numbers changed
+DIGIT = -1
 
 #: the phrases of an assistant, which a pet never says
 STOCK_PHRASES = (
@@ -83,20 +85,37 @@ class CopyBan:
     """Bans each token that would complete a run of a source's tokens.
 
     `tokenize` turns a text into token ids (no special tokens); `start` is
-    the index in the model's token sequence where the reply begins."""
+    the index in the model's token sequence where the reply begins.
+
+    A number does not break a run: a digit stands for any digit, so "Today
+    is day 31 of us" copies the prompt's "Today is day 30 of us" as surely
+    as the same words would. Runs mostly of digits (a date, a clock time)
+    are matched only as written: the reply may give a date of its own."""
 
     def __init__(self, sources: Iterable[Source], tokenize: Callable[[str], Sequence[int]], start: int) -> None:
         self.start = start
+        # the tokens of a lone digit, with and without a space before it
+        self.digits = frozenset(t for d in "0123456789" for spelling in (d, " " + d)
+                                for t in tokenize(spelling)[-1:])
         # run length -> (the run's first n-1 tokens -> the tokens that would complete it)
         self.tables: dict[int, dict[tuple[int, ...], set[int]]] = defaultdict(lambda: defaultdict(set))
+        # the same with every digit read as DIGIT, for runs with few digits
+        self.loose: dict[int, dict[tuple[int, ...], set[int]]] = defaultdict(lambda: defaultdict(set))
         for source in sources:
             if source.run < 2:
                 raise ValueError("a banned run needs at least two tokens")
             for spelling in variants(source.text):
                 ids = list(tokenize(spelling))
-                table = self.tables[source.run]
+                table, loose = self.tables[source.run], self.loose[source.run]
                 for i in range(len(ids) - source.run + 1):
-                    table[tuple(ids[i:i + source.run - 1])].add(ids[i + source.run - 1])
+                    window = ids[i:i + source.run]
+                    table[tuple(window[:-1])].add(window[-1])
+                    digits = sum(token in self.digits for token in window)
+                    if 0 < digits <= source.run // 3:
+                        loose[self._loose(window[:-1])].add(window[-1])
+
+    def _loose(self, tokens: Sequence[int]) -> tuple[int, ...]:
+        return tuple(DIGIT if token in self.digits else token for token in tokens)
 
     def __bool__(self) -> bool:
         return any(self.tables.values())
@@ -106,7 +125,10 @@ class CopyBan:
         found: set[int] = set()
         for run, table in self.tables.items():
             if len(reply) >= run - 1:
-                found |= table.get(tuple(reply[len(reply) - run + 1:]), set())
+                tail = reply[len(reply) - run + 1:]
+                found |= table.get(tuple(tail), set())
+                for token in self.loose[run].get(self._loose(tail), ()):
+                    found |= self.digits if token in self.digits else {token}
         return found
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
