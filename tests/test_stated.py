@@ -42,6 +42,8 @@ TOLD = [
     "养的那只柯基叫土豆，今天又拆家了",
     "finally got my motorbike licence last week, the instructor looked relieved",
     "新工作在滨江那边的一家医院，护士站忙得脚不沾地",
+    # an event as a whole, a fact in a clause
+    "我的猫叫豆腐，今天又把杯子推下桌了",
 ]
 
 
@@ -67,6 +69,7 @@ NOT_TOLD = [
     "good night little crayfish",  # small talk
     "this morning's bus was late again and it's freezing",  # a passing event
     "bike keys",  # too few words to tell
+    "好累，不想动了",  # a passing mood, whole or in a clause
 ]
 
 

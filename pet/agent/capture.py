@@ -52,6 +52,8 @@ UNSAID_FLOOR = 0.33
 #: the least probability pet.memory.stated gives a sentence the word lists let pass of stating a fact,
 #: for it to be noted all the same
 TOLD_FLOOR = 0.4
+#: the same for a clause of a sentence that does not read as a fact as a whole: a clause says less
+CLAUSE_FLOOR = 0.6
 #: the fewest words of such a sentence (of two letters or more), or Chinese characters
 TOLD_WORDS = 3
 #: kinds of sentence that are no lasting fact
@@ -354,17 +356,28 @@ class Reader:
                     kind = self._clause_kind(sentence)
                     noted = bool(kind)
             if not noted and self.told is not None and may_be_told(sentence):
-                # told through an event or in passing: the learned reading decides, unless it asks for a tool
+                # told through an event or in passing: the learned reading decides, of the whole or of a
+                # clause ("我的猫叫豆腐，今天又把杯子推下桌了"), unless it asks for a tool
                 vector = self.vector(sentence) if vector is None else vector
-                noted = (stated.fact_probability(self.told, vector) >= TOLD_FLOOR
-                         and self.router.route(sentence, vector).intent in (None, intents.NOTE, intents.CHAT))
-                kind = self.kind(vector) if noted else ""
+                parts = [sentence] + [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
+                told = next((part for part in dict.fromkeys(parts)
+                             if self._told(part, TOLD_FLOOR if part == sentence else CLAUSE_FLOOR)), None)
+                noted = told is not None
+                kind = self.kind(self.vector(told)) if told is not None else ""
             if not noted or vector is None:
                 continue
             fact = memory_fact(sentence).rstrip(".。!！~～ ")
             if len(fact) >= 2:
                 found.append((fact, vector, kind))
         return found
+
+    def _told(self, text: str, floor: float) -> bool:
+        """The learned reading takes `text` for a fact, and the router does not read it as a request."""
+        if self.told is None or not may_be_told(text):
+            return False
+        vector = self.vector(text)
+        return (stated.fact_probability(self.told, vector) >= floor
+                and self.router.route(text, vector).intent in (None, intents.NOTE, intents.CHAT))
 
     def _clause_kind(self, sentence: str) -> str:
         """The kind of the first clause of `sentence` that states a lasting fact
