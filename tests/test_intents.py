@@ -334,3 +334,15 @@ def test_several_requests_where_one_is_not_understood_go_to_the_model():
     events = list(app.agent.run(app.current_conversation(), "what time is it, and then write me a poem about rain"))
     assert model.calls, "the model decides when a clause is no request the pet understands"
     assert isinstance(events[-1], Reply)
+
+
+def test_several_requests_one_routed_one_read_by_a_reflex_both_run(tmp_path):
+    """"show me my todos" is the router's, "forget the thing about boston" a reflex's: a write after
+    a read, both from the person's own words."""
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    app.memories.remember(pet, "I lived in Boston")
+    events = list(app.agent.run(app.current_conversation(), "show me my todos, then forget the thing about boston"))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_todos", "forget"]
+    assert app.memories.listing(pet) == []

@@ -492,7 +492,9 @@ class Agent:
             tool = self.tools.get(route.tool or "") if route is not None else None
             if route is None or route.intent in (None, intents.CHAT, intents.NOTE) or tool is None:
                 return False
-            if route.slots in ("model", "message"):
+            if route.slots == "model":
+                return False  # its arguments are the model's to find ("再加一个取快递": add what?)
+            if route.slots == "message":
                 call = self._message_slots(tool, part)
                 if call is None:
                     return False
@@ -503,7 +505,9 @@ class Agent:
                 return False
             calls += found.calls
         turn.trace.reflex = "several: " + ", ".join(call.name for call in calls)
-        results = yield from self._execute(turn, "", tuple(calls))
+        # every call comes from the person's own words, not from what a tool read out: a write
+        # after a read ("list my reminders, then cancel the gym one") needs no second OK
+        results = yield from self._execute(turn, "", tuple(calls), person=True)
         if turn.asking:
             yield from self._finish(turn, turn.asking, streamed=False)
             return True

@@ -346,8 +346,8 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Refle
 # "…；再…", "…？顺便…").
 _CLAUSES = re.compile(
     r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!.]\s+)"
-    r"|\s*[，,；;。？?！!]\s*(?:并且?|再|然后|还有|顺便|同时|另外)?\s*"
-    r"|(?<=[\u4e00-\u9fff])\s+(?:并且?|再|然后|还有|顺便|同时|另外)\s*",  # chat Chinese: "几点了 顺便…"
+    r"|\s*[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
+    r"|(?<=\S)\s+(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)\s*",  # chat Chinese: "几点了 顺便…"
     re.IGNORECASE,
 )
 
@@ -356,8 +356,8 @@ _CLAUSES = re.compile(
 _SECOND_REQUEST = re.compile(
     r",?\s+(?:and\s+)?(?:also|then|plus|and)\s+(?:please\s+)?(?:tell|give|show|remind|remember|forget|add|set|what"
     r"|what'?s|how|cancel|list|make|find|sing|write|calculate|check)\b"
-    r"|[，,；;。？?！!]\s*(?:并且?|再|然后|还有|顺便|同时|另外)"
-    r"|(?<=[\u4e00-\u9fff])\s+(?:并且?|再|然后|还有|顺便|同时|另外)",
+    r"|[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)"
+    r"|(?<=\S)\s+(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)",
     re.IGNORECASE,
 )
 
