@@ -346,3 +346,15 @@ def test_several_requests_one_routed_one_read_by_a_reflex_both_run(tmp_path):
     events = list(app.agent.run(app.current_conversation(), "show me my todos, then forget the thing about boston"))
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_todos", "forget"]
     assert app.memories.listing(pet) == []
+
+
+def test_a_routed_call_among_several_requests_waits_for_an_ok_where_the_settings_ask(tmp_path):
+    model = ScriptedModel([])  # any model call would raise
+    settings = {"reflexes": True, "greeting": False, "home": str(tmp_path), "confirm_tools": "always"}
+    app = build(load_settings(settings), brain=model)
+    pet = app.agent.pet.id
+    app.memories.remember(pet, "I lived in Boston")
+    events = list(app.agent.run(app.current_conversation(), "show me my todos, then forget the thing about boston"))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_todos"]  # forget waits
+    assert [m.content for m in app.memories.listing(pet)] == ["I lived in Boston"]
+    assert "/yes" in events[-1].text

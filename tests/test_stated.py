@@ -70,6 +70,8 @@ NOT_TOLD = [
     "this morning's bus was late again and it's freezing",  # a passing event
     "bike keys",  # too few words to tell
     "好累，不想动了",  # a passing mood, whole or in a clause
+    "我的猫叫豆腐，给我定个明早7点的闹钟",  # a request rides along
+    "I'd love to live in Lisbon one day",  # a wish
 ]
 
 

@@ -385,7 +385,7 @@ _ASKS_RESULT = re.compile(
     r"\bhow (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b"
     r"|\bwhat(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
-    r"|come to|left|owe|pay)\b|多少|几块|几元|算一下|算下|算算|帮我算", _I)
+    r"|come to|left|owe|pay)\b|多少|几块|几元|算一下|^(?:帮我)?算下|算算|帮我算", _I)
 
 
 def _in_digits(text: str) -> str:

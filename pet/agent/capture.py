@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from pet.agent import intents
+from pet.agent import intents, reflexes
 from pet.events import MemoryRecord
 from pet.memory import kinds as fact_kinds
 from pet.memory import stated
@@ -347,6 +347,9 @@ class Reader:
             return found
         for sentence in sentences(text):
             vector, kind, noted = None, "", False
+            clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
+            if len(clauses) > 1 and any(self._asks(c) for c in clauses):
+                continue  # a request or question rides along: "我的猫叫豆腐，给我定个明早7点的闹钟"
             if worded_as_fact(sentence):
                 vector = self.vector(sentence)
                 kind = self.kind(vector)
@@ -359,9 +362,9 @@ class Reader:
                 # told through an event or in passing: the learned reading decides, of the whole or of a
                 # clause ("我的猫叫豆腐，今天又把杯子推下桌了"), unless it asks for a tool
                 vector = self.vector(sentence) if vector is None else vector
-                parts = [sentence] + [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
-                told = next((part for part in dict.fromkeys(parts)
-                             if self._told(part, TOLD_FLOOR if part == sentence else CLAUSE_FLOOR)), None)
+                told = sentence if self._told(sentence, TOLD_FLOOR) else None
+                if told is None and len(clauses) > 1:
+                    told = next((c for c in clauses if self._told(c, CLAUSE_FLOOR)), None)
                 noted = told is not None
                 kind = self.kind(self.vector(told)) if told is not None else ""
             if not noted or vector is None:
@@ -371,8 +374,16 @@ class Reader:
                 found.append((fact, vector, kind))
         return found
 
+    @staticmethod
+    def _asks(clause: str) -> bool:
+        """The clause asks for something in its form: a sentence with such a clause ("我的猫叫豆腐，
+        给我定个明早7点的闹钟") is no fact, whatever its other clauses say. (A question word inside a
+        sentence asks nothing: "I'm left-handed, which makes scissors a pain".)"""
+        return reflexes.looks_like_request(clause)
+
     def _told(self, text: str, floor: float) -> bool:
-        """The learned reading takes `text` for a fact, and the router does not read it as a request."""
+        """The learned reading gives `text` at least `floor` of being a fact, and the router does not
+        read it as a request."""
         if self.told is None or not may_be_told(text):
             return False
         vector = self.vector(text)

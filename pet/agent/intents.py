@@ -189,7 +189,8 @@ class Router:
     def __init__(self, intents: Sequence[Intent], vectors: np.ndarray, encoder: meaning.Encoder,
                  linear: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """`linear`: the regression's weights and bias as vectors.npz keeps
-        them (fitted here when not given: about half a second)."""
+        them (fitted here on the examples alone when not given; _build fits
+        them on the linear-only examples too, encoding them: some seconds)."""
         import numpy as np
 
         self.intents = {intent.name: intent for intent in intents}

@@ -483,11 +483,13 @@ class Agent:
         if router is None or len(parts) < 2:
             return False
         calls: list[ToolCall] = []
+        routed = False  # a call whose tool the router chose: the confirm_tools setting applies to it
         for part in parts:
             reflex = reflexes.match(part, now, self.persona.zone(), turn.language)
             if reflex is not None and reflex.calls and reflex.command is None:
                 calls += reflex.calls
                 continue
+            routed = True
             route = self._route(part)
             tool = self.tools.get(route.tool or "") if route is not None else None
             if route is None or route.intent in (None, intents.CHAT, intents.NOTE) or tool is None:
@@ -505,9 +507,9 @@ class Agent:
                 return False
             calls += found.calls
         turn.trace.reflex = "several: " + ", ".join(call.name for call in calls)
-        # every call comes from the person's own words, not from what a tool read out: a write
-        # after a read ("list my reminders, then cancel the gym one") needs no second OK
-        results = yield from self._execute(turn, "", tuple(calls), person=True)
+        # reflexes read the person's precise words, as a reflex alone does; a routed call waits for
+        # an OK where the settings ask for one, as a routed request alone does
+        results = yield from self._execute(turn, "", tuple(calls), person=not routed)
         if turn.asking:
             yield from self._finish(turn, turn.asking, streamed=False)
             return True

@@ -347,7 +347,9 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Refle
 _CLAUSES = re.compile(
     r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!.]\s+)"
     r"|\s*[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
-    r"|(?<=\S)\s+(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)\s*",  # chat Chinese: "几点了 顺便…"
+    # chat Chinese leaves out the comma ("几点了 顺便…"): after a space only the plain connectors, not 再 or
+    # 还有 ("明天早上 再提醒我", "距离放假 还有几天" are one request)
+    r"|(?<=\S)\s+(?:并且|然后|顺便|另外)\s*",
     re.IGNORECASE,
 )
 
@@ -357,7 +359,7 @@ _SECOND_REQUEST = re.compile(
     r",?\s+(?:and\s+)?(?:also|then|plus|and)\s+(?:please\s+)?(?:tell|give|show|remind|remember|forget|add|set|what"
     r"|what'?s|how|cancel|list|make|find|sing|write|calculate|check)\b"
     r"|[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)"
-    r"|(?<=\S)\s+(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)",
+    r"|(?<=\S)\s+(?:并且|然后|顺便|另外)",
     re.IGNORECASE,
 )
 
@@ -510,6 +512,11 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if reading.question:
         return Reflex("calc", reply=reading.question)
     return Reflex("calc", _call("calculate", expression=reading.expression))
+
+
+def looks_like_request(clause: str) -> bool:
+    """The clause asks for something in its form: "add …", "给我定个闹钟", "帮我记一下…"."""
+    return _LOOKS_LIKE_REQUEST.match(_strip_fillers(" ".join(clause.split()))) is not None
 
 
 def clauses(text: str) -> list[str]:

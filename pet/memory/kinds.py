@@ -112,7 +112,7 @@ def train(vectors: np.ndarray, labels: np.ndarray, count: int) -> tuple[np.ndarr
     return weights.astype(np.float32), bias.astype(np.float32)
 
 
-_loaded: dict[tuple[str, str], Classifier | None] = {}
+_loaded: dict[tuple[str, int, str, str], Classifier | None] = {}
 _lock = threading.Lock()
 
 
@@ -123,7 +123,7 @@ def classifier(model: str, dim: int, data: Path | None = None, weights: Path | N
     `weights`: another classifier of the same make (pet.memory.stated);
     by default the fact kinds'."""
     data, weights = data or DATA, weights or WEIGHTS
-    key = (model, str(weights))
+    key = (model, dim, str(data), str(weights))
     if key not in _loaded:
         with _lock:
             if key not in _loaded:

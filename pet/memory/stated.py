@@ -20,6 +20,9 @@ a digest of the data; a stale or damaged file is not used (capture then goes
 by the word lists alone). Rebuild with
 
     python -m pet.memory.stated
+    python -m pet.agent.intents
+
+(the second because the router's linear reading also learns the facts).
 """
 
 from __future__ import annotations
