@@ -17,7 +17,10 @@ import numpy as np
 import pytest
 
 ENGLISH_QUESTION = "Hello pet. What is the weather like today? Please tell me a short story about a crayfish."
-CHINESE_QUESTION = "你好，请给我讲一个小龙虾的故事。"
+# Whisper base (int8, greedy) hears this robotic clip the same with ctranslate2's AVX512 and AVX2
+# kernels (CT2_FORCE_CPU_ISA); the one before ("你好，请给我讲一个小龙虾的故事。") came out as
+# "…小龙下个部分" on an AVX512 machine, and a shorter one was taken for English.
+CHINESE_QUESTION = "你好，给我讲个故事吧，我想听小龙虾的故事。"
 VOICES = {"en": "en-us", "zh": "cmn-latn-pinyin"}
 
 
