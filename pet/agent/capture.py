@@ -9,6 +9,14 @@ mood, it speaks of the person (the `person` words of the data files'
 "I"), and none of the `not_facts` words mark it as a request,
 question, hypothetical, joke or somebody else's words.
 
+Most facts are not worded as facts: "nurse life: 12 hour shift today and my
+feet are done", "我的猫叫豆腐，今天又把杯子推下桌了". Where the word lists say no, a
+learned reading (pet.memory.stated) decides, of the whole sentence or of one
+of its clauses, unless its form rules a fact out (a question, a request, a
+quote, a hypothetical or wish, an impression: the `unreal` words; fewer than
+three words) or the router reads it as a request. A sentence with a clause
+that asks for something ("…，给我定个明早7点的闹钟") is no fact either way.
+
 A noted fact that says again what a memory of the same single-valued kind
 (where someone lives, their name, job...) about the same person says
 replaces that memory's text, and the old text stays in its history
@@ -266,7 +274,8 @@ def may_be_told(sentence: str) -> bool:
     """The form allows a fact told the way chat tells it, through an event or
     in passing ("passed the last driving test!!! licensed menace now"), for
     the learned reading (pet.memory.stated) to judge: no question, request,
-    quote, hypothetical or somebody else's words."""
+    quote, hypothetical, wish or somebody else's words, and three words or
+    Chinese characters at least."""
     table = _may_state(sentence)
     if table is None:
         return False
@@ -349,7 +358,7 @@ class Reader:
             vector, kind, noted = None, "", False
             clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
             if len(clauses) > 1 and any(self._asks(c) for c in clauses):
-                continue  # a request or question rides along: "我的猫叫豆腐，给我定个明早7点的闹钟"
+                continue  # a request rides along: "我的猫叫豆腐，给我定个明早7点的闹钟"
             if worded_as_fact(sentence):
                 vector = self.vector(sentence)
                 kind = self.kind(vector)
