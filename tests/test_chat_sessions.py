@@ -36,6 +36,9 @@ def serve(browser):
 
     def start(model, prepare=None):
         app = build(load_settings({"reflexes": False}), brain=model)
+        # these pages run on the stand-in encoder (conftest), whose vectors make the learned
+        # reading of facts note noise ("hello little one"); capture has tests of its own
+        app.agent.config = dataclasses.replace(app.agent.config, notes=False)
         if prepare is not None:
             prepare(app)
         server = start_in_thread(app, port=0)
