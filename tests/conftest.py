@@ -87,3 +87,17 @@ def sentence_encoder(request):
     yield fake
     meaning.use_encoder(before)
 
+
+
+@pytest.fixture
+def book(tmp_path):
+    """A real SQLite memory store with one pet: (store, pet id), for the tests of noting facts."""
+    import datetime as dt
+
+    from pet.memory.db import open_database
+    from pet.memory.store import MemoryStore, PetStore
+
+    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
+    pet_id = PetStore(db).ensure("p", "p", dt.date(2026, 1, 1)).id
+    yield MemoryStore(db), pet_id
+    db.close()

@@ -10,23 +10,12 @@ from pet.app import build
 from pet.brain.scripted import ScriptedModel, call
 from pet.config import load_settings
 from pet.events import Completion, ToolFinished, ToolStarted
-from pet.memory.db import open_database
-from pet.memory.store import MemoryStore, PetStore
 from pet.ui.render import apply_event
 
 # the router and capture are the subject: the real sentence encoder
 pytestmark = [pytest.mark.real_encoder,
               pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")]
 
-
-@pytest.fixture
-def book(tmp_path):
-    import datetime as dt
-
-    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
-    pet = PetStore(db).ensure("p", "p", dt.date(2026, 1, 1))
-    yield MemoryStore(db), pet.id
-    db.close()
 
 
 @pytest.mark.parametrize("text, kept", [

@@ -4,26 +4,15 @@ not take stays out, and without its weights capture goes by the word lists."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 import numpy as np
 import pytest
 
 from pet.agent import capture
 from pet.memory import kinds, meaning, stated
-from pet.memory.db import open_database
-from pet.memory.store import MemoryStore, PetStore
 
 pytestmark = [pytest.mark.real_encoder,
               pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")]
 
-
-@pytest.fixture
-def book(tmp_path):
-    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
-    pet = PetStore(db).ensure("p", "p", dt.date(2026, 1, 1))
-    yield MemoryStore(db), pet.id
-    db.close()
 
 
 def test_the_shipped_weights_were_trained_on_the_shipped_data_for_this_encoder():
