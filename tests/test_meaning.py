@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -293,3 +294,41 @@ def test_export_leaves_vectors_out_and_an_import_rebuilds_them(store, pet_id, tm
         assert dumps(export_home(other)) == exported
     finally:
         other.close()
+
+
+def _remember_all(store: MemoryStore, pet_id: int, facts: list[str]) -> list[int]:
+    return [store.remember(pet_id, fact)[0].id for fact in facts]
+
+
+GUESSED = ["Got a buzz cut on Sunday, my head is freezing now", "I play the cello in a community orchestra",
+           "我每天坐公交上班，单程四十分钟", "我对虾过敏，一吃就起疹子"]
+
+
+def test_guesses_are_the_memories_close_in_meaning_that_share_no_word(store, pet_id):
+    cut, cello, bus, _ = _remember_all(store, pet_id, GUESSED)
+    assert store.search(pet_id, "hair?", limit=5) == []  # no word of the question is in the memory
+    assert [m.id for m in store.guesses(pet_id, "hair?")] == [cut]
+    assert [m.id for m in store.guesses(pet_id, "how do I get to work?")] == [bus]  # across languages
+    # nothing near enough: no guess at all, rather than the least far
+    assert store.guesses(pet_id, "what's my dog's name?") == []
+    assert store.guesses(pet_id, "hair?", leave_out=[cut]) == []
+    assert store.guesses(pet_id, "hair?", count=0) == []
+    store.forget(pet_id, cut)
+    assert store.guesses(pet_id, "hair?") == []  # a forgotten memory is never guessed
+
+
+def test_the_recall_tool_offers_its_guesses_as_guesses(store, pet_id):
+    from pet.events import ToolCall
+    from pet.tools.memory import memory_tools
+    from pet.tools.registry import ToolContext, ToolRegistry
+
+    cut, *_ = _remember_all(store, pet_id, GUESSED)
+    registry, context = ToolRegistry(memory_tools(store)), ToolContext(pet_id, None, None)
+
+    def recall(query: str, language: str = "en") -> str:
+        return registry.execute(ToolCall("recall", {"query": query}), replace(context, language=language)).content
+
+    assert recall("hair?") == (f"Nothing I remember matches that; the closest I have:\n#{cut}: {GUESSED[0]}")
+    assert recall("发型", "zh") == f"关于“发型”，没有对得上的记忆；最接近的是：\n#{cut}: {GUESSED[0]}"
+    assert recall("dog") == "No memories match 'dog'."
+    assert recall("cello").startswith("About 'cello', I remember:\n#2: I play the cello")

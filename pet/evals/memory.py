@@ -18,7 +18,9 @@ Questions (JSONL): `question`, `lang`, `answers` (ids of cases whose fact
 answers it, or words a right memory holds). recall@5 is measured twice with
 `MemoryStore.search`: on the memories capture kept, and on a home where every
 fact case was stored as said (contradictions applied), which measures search
-alone.
+alone; and twice more with the guesses the recall tool adds below what search
+found (`MemoryStore.guesses`: closest in meaning, shown as guesses), which
+measures what a person asking the recall tool sees in its first five lines.
 """
 
 from __future__ import annotations
@@ -177,10 +179,12 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
                     ok = any(n.replaced is not None for n in noted)
                 updates.add(ok, label)
         captured_hits = _recall_at(store, pet_id, questions, memory_of, set(by_id))
+        captured_shown = _recall_at(store, pet_id, questions, memory_of, set(by_id), guesses=True)
         db.close()
         oracle_db, oracle, oracle_pet = _open_home(Path(folder), "oracle.db")
         oracle_of = _store_as_said(oracle, oracle_pet, cases)
         oracle_hits = _recall_at(oracle, oracle_pet, questions, oracle_of, set(by_id))
+        oracle_shown = _recall_at(oracle, oracle_pet, questions, oracle_of, set(by_id), guesses=True)
         oracle_db.close()
 
     took.sort()
@@ -190,6 +194,7 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
         ("contradictions updated right", updates), ("other facts replacing nothing", stayed), ("key terms kept", kept),
         ("borderline cases as labelled", borderline),
         (f"recall@{TOP}, memories capture kept", captured_hits), (f"recall@{TOP}, every fact stored", oracle_hits),
+        (f"recall@{TOP} + guesses, capture kept", captured_shown), (f"recall@{TOP} + guesses, all stored", oracle_shown),
     ]
     print(f"memory bench: {len(cases)} cases, {len(questions)} questions"
           + (f" ({len(skipped_questions)} more with no answer told, not scored)" if skipped_questions else ""),
@@ -240,10 +245,17 @@ def _store_as_said(store, pet_id: int, cases: list[Case]) -> dict[str, int]:
 
 
 def _recall_at(store, pet_id: int, questions: list[Question], memory_of: dict[str, int],
-               case_ids: set[str]) -> Tally:
+               case_ids: set[str], guesses: bool = False) -> Tally:
+    """Questions whose top TOP memories hold an answer: those search finds or, with `guesses`, those
+    the recall tool shows, search's then its guesses (pet.tools.memory)."""
+    from pet.tools.memory import GUESSES
+
     tally = Tally()
     for question in questions:
         found = store.search(pet_id, question.question, limit=TOP)
+        if guesses:
+            found += store.guesses(pet_id, question.question, min(GUESSES, TOP - len(found)),
+                                   leave_out=[m.id for m in found])
         ids = {m.id for m in found}
         text = " ".join(m.content for m in found).casefold()
         hit = any(memory_of.get(answer) in ids if answer in case_ids else answer.casefold() in text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from typing import Protocol, Sequence
 
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
@@ -22,6 +22,8 @@ _QUESTION = re.compile(r"[?？]|什么|啥|吗|呢|几|哪|谁|多少|怎么|是
 STRONG_MATCH = 2 / 3
 #: memories a recall lists at most: found for a topic, or known about the person
 RECALL_LIMIT, OVERVIEW_LIMIT = 8, 12
+#: memories close in meaning that a recall offers at most as guesses, beside what its words found
+GUESSES = 3
 
 
 class MemoryStoreLike(Protocol):
@@ -30,6 +32,8 @@ class MemoryStoreLike(Protocol):
                  pending: bool | None = None) -> tuple[MemoryRecord, bool]: ...
     def forget(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
     def search(self, pet_id: int, text: str, limit: int = 10) -> list[MemoryRecord]: ...
+    def guesses(self, pet_id: int, text: str, count: int = 3, *,
+                leave_out: Sequence[int] = ()) -> list[MemoryRecord]: ...
     def overview(self, pet_id: int, limit: int = 10) -> list[MemoryRecord]: ...
 
 
@@ -55,6 +59,35 @@ def who_asserted(content: str, person_words: str, tool_output: list[str]) -> str
     if read >= 0.5 and read > said:
         return "tool"
     return "model"
+
+
+def _recalled(query: str, found: list[MemoryRecord], guesses: list[MemoryRecord], language: str) -> str:
+    """What a recall says: the memories found, then the guesses, each group under its own lead, in
+    the person's language (a reflex shows this result as it is). A whole question ("whats my dog's
+    name? im testing you") is not said back as a topic."""
+    topic = len(query) <= TOPIC_CHARS and not _QUESTION.search(query)
+    lines = "\n".join(f"#{m.id}: {m.content}" for m in found)
+    maybe = "\n".join(f"#{m.id}: {m.content}" for m in guesses)
+    zh = language == "zh"
+    if found:
+        if zh:
+            head = f"关于“{query}”，我记得：" if topic else "我记得这些："
+        else:
+            head = f"About {query!r}, I remember:" if topic else "Here's what I remember:"
+        text = f"{head}\n{lines}"
+        if guesses:
+            text += ("\n也许还有关：\n" if zh else "\nMaybe related too:\n") + maybe
+        return text
+    if guesses:
+        if zh:
+            head = f"关于“{query}”，没有对得上的记忆；最接近的是：" if topic else "没有对得上的记忆；最接近的是："
+        else:
+            head = (f"Nothing I remember matches {query!r}; the closest I have:" if topic
+                    else "Nothing I remember matches that; the closest I have:")
+        return f"{head}\n{maybe}"
+    if zh:
+        return f"关于“{query}”，没有找到记忆。" if topic else "没有找到对得上的记忆。"
+    return f"No memories match {query!r}." if topic else "No memories match that."
 
 
 def _forgot(record: MemoryRecord, language: str) -> str:
@@ -164,17 +197,10 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         if about_the_person(query):
             return _overview(store.overview(ctx.pet_id, limit=OVERVIEW_LIMIT), ctx.language)
         found = store.search(ctx.pet_id, query, limit=RECALL_LIMIT)
-        # a whole question ("whats my dog's name? im testing you") is not said back as a topic
-        topic = len(query) <= TOPIC_CHARS and not _QUESTION.search(query)
-        if not found:
-            if ctx.language == "zh":
-                return f"关于“{query}”，没有找到记忆。" if topic else "没有找到对得上的记忆。"
-            return f"No memories match {query!r}." if topic else "No memories match that."
-        lines = "\n".join(f"#{m.id}: {m.content}" for m in found)
-        # a lead in the person's language: a reflex shows this result as it is
-        if ctx.language == "zh":
-            return f"关于“{query}”，我记得：\n{lines}" if topic else f"我记得这些：\n{lines}"
-        return f"About {query!r}, I remember:\n{lines}" if topic else f"Here's what I remember:\n{lines}"
+        # what is close in meaning though no word matched ("hair?" and "Shaved my head"), as guesses
+        guesses = store.guesses(ctx.pet_id, query, min(GUESSES, RECALL_LIMIT - len(found)),
+                                leave_out=[m.id for m in found])
+        return _recalled(query, found, guesses, ctx.language)
 
     return [
         Tool.from_function(remember, side_effect=True, reads_outside=False, claim="remember",
