@@ -367,7 +367,7 @@ def test_forget_by_id(memory_setup, what):
     run(registry, ctx, "remember", content="likes green tea")
     run(registry, ctx, "remember", content="has a cat named Mochi")
     result = run(registry, ctx, "forget", what=what)
-    assert result.content == "Forgot memory #1: likes green tea"
+    assert result.content == "Forgot memory #1: likes green tea (/undo brings it back)"
     assert run(registry, ctx, "recall", query="green tea").content.startswith("No memories")
     assert run(registry, ctx, "recall", query="Mochi").content == "About 'Mochi', I remember:\n#2: has a cat named Mochi"
 
@@ -384,7 +384,7 @@ def test_forget_by_description(memory_setup):
     run(registry, ctx, "remember", content="likes green tea")
     run(registry, ctx, "remember", content="生日是五月二十日")
     result = run(registry, ctx, "forget", what="生日")
-    assert result.content == "Forgot memory #2: 生日是五月二十日"
+    assert result.content == "Forgot memory #2: 生日是五月二十日 (/undo brings it back)"
     assert run(registry, ctx, "recall", query="tea").content == "About 'tea', I remember:\n#1: likes green tea"
 
 
@@ -404,7 +404,7 @@ def test_forget_picks_the_best_match(memory_setup):
     run(registry, ctx, "remember", content="likes green tea")
     run(registry, ctx, "remember", content="likes black tea")  # matches "tea" too, but less well
     result = run(registry, ctx, "forget", what="the green tea")
-    assert result.content == "Forgot memory #1: likes green tea"
+    assert result.content == "Forgot memory #1: likes green tea (/undo brings it back)"
 
 
 def test_forget_with_an_ambiguous_description_forgets_nothing(memory_setup):
@@ -423,11 +423,34 @@ def test_forget_with_an_ambiguous_description_forgets_nothing(memory_setup):
 def test_forget_with_a_weak_match_asks_which_memory_instead(memory_setup):
     registry, ctx, path = memory_setup
     run(registry, ctx, "remember", content="likes green tea")
-    result = run(registry, ctx, "forget", what="green apples and tea leaves")  # 2 of 4 words
+    run(registry, ctx, "remember", content="picked apples yesterday")
+    # 2 of 4 words, and another memory holds one of them
+    result = run(registry, ctx, "forget", what="green apples and tea leaves")
     assert result.ok is False
     assert "do you mean #1 likes green tea?" in result.content and "/forget #1" in result.content
     with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (1,)
+        assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (2,)
+
+
+def test_loose_words_that_point_at_one_memory_forget_it(memory_setup):
+    registry, ctx, path = memory_setup
+    for fact in ("gym membership at FitZone, Mon/Wed/Fri", "prefers tea over coffee", "dog is named Pepper"):
+        run(registry, ctx, "remember", content=fact)
+    said = replace(ctx, message="the gym one is outdated, bin it")
+    result = run(registry, said, "forget", what="the gym one is outdated, bin it")
+    assert result.ok and result.content == ("Forgot memory #1: gym membership at FitZone, Mon/Wed/Fri "
+                                            "(/undo brings it back)")
+
+
+@pytest.mark.parametrize("message", ["门禁密码？？", "what's my dog called?", "I love my dog Pepper"])
+def test_a_forget_the_person_did_not_ask_for_deletes_nothing(memory_setup, message):
+    """Whatever tool a model picks, a message with no word of deleting deletes no memory."""
+    registry, ctx, path = memory_setup
+    run(registry, ctx, "remember", content="dog is named Pepper")
+    for what in ("#1", "dog is named Pepper"):
+        result = run(registry, replace(ctx, message=message), "forget", what=what)
+        assert result.ok is False and "did not ask to forget" in result.content
+    assert run(registry, replace(ctx, message="/yes"), "forget", what="#1").ok  # a command is the person's word
 
 
 @pytest.mark.parametrize("message", ["Forget it, never mind.", "never mind, forget likes green tea", "算了，别管了"])
@@ -446,7 +469,7 @@ def test_never_mind_then_an_explicit_id_forgets_that_id(memory_setup):
     registry, ctx, _ = memory_setup
     run(registry, ctx, "remember", content="likes green tea")
     result = run(registry, replace(ctx, message="算了，把#1删了吧"), "forget", what="#1")
-    assert result.ok and result.content == "Forgot memory #1: likes green tea"
+    assert result.ok and result.content == "Forgot memory #1: likes green tea (/undo brings it back)"
 
 
 def test_remember_keeps_the_fact_not_the_request(memory_setup):

@@ -7,8 +7,8 @@ from typing import Protocol, Sequence
 
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
-from pet.memory.recall import about_the_person, best_matches, query_terms, read_id
-from pet.tools.facts import dismissal, memory_fact
+from pet.memory.recall import about_the_person, best_matches, query_terms, read_id, score
+from pet.tools.facts import asks_deleting, dismissal, memory_fact
 from pet.tools.registry import Label, Tool, ToolContext
 
 MAX_MEMORY_CHARS = 1000
@@ -20,6 +20,8 @@ _QUESTION = re.compile(r"[?？]|什么|啥|吗|呢|几|哪|谁|多少|怎么|是
 #: a forget by words deletes only a memory holding at least this share of the words' terms; a weaker
 #: match is a question
 STRONG_MATCH = 2 / 3
+#: ...unless it shares more than this many times as many as any other memory found
+LEAD = 2
 #: memories a recall lists at most: found for a topic, or known about the person
 RECALL_LIMIT, OVERVIEW_LIMIT = 8, 12
 #: memories close in meaning that a recall offers at most as guesses, beside what its words found
@@ -90,10 +92,18 @@ def _recalled(query: str, found: list[MemoryRecord], guesses: list[MemoryRecord]
     return f"No memories match {query!r}." if topic else "No memories match that."
 
 
+def _alone(best: MemoryRecord, found: list[MemoryRecord], terms: list[str]) -> bool:
+    """Whether `best` shares more than LEAD times as many of the description's `terms` as any other
+    memory found: then the person's loose words ("the gym one is outdated, bin it") point at it,
+    though it holds few of them."""
+    others = [score(m.content, terms) for m in found if m.id != best.id]
+    return score(best.content, terms) > LEAD * max(others, default=0)
+
+
 def _forgot(record: MemoryRecord, language: str) -> str:
     if language == "zh":
-        return f"已忘掉 #{record.id}：{record.content}"
-    return f"Forgot memory #{record.id}: {record.content}"
+        return f"已忘掉 #{record.id}：{record.content}（/undo 可以找回）"
+    return f"Forgot memory #{record.id}: {record.content} (/undo brings it back)"
 
 
 def _which(candidates: list[MemoryRecord], weak: bool) -> ToolError:
@@ -168,6 +178,10 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
             raise ToolError("nothing forgotten: \"forget it\" and \"never mind\" drop the subject, they do not "
                             "delete a memory; to delete one the person says /forget and its number",
                             zh="没有忘掉任何记忆：“算了”“别管了”只是不提这件事，不是删除记忆；要删除请说 /forget 加编号")
+        # (a command, "/yes" to a forget the person was shown, is their word)
+        if ctx.message and not ctx.message.lstrip().startswith("/") and not asks_deleting(ctx.message):
+            raise ToolError("nothing forgotten: the person did not ask to forget or delete anything",
+                            zh="没有忘掉任何记忆：主人并没有说要忘掉或删除什么")
         if memory_id is None:
             memory_id = _chosen(what, ctx)
         record = store.forget(ctx.pet_id, memory_id)
@@ -176,15 +190,21 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         return _forgot(record, ctx.language)
 
     def _chosen(what: str, ctx: ToolContext) -> int:
-        """The one memory `what` describes well; otherwise a question naming the candidates."""
-        best = best_matches(what, [(m, m.content) for m in store.search(ctx.pet_id, what, limit=5)])
+        """The one memory `what` describes; otherwise a question naming the candidates. The person's
+        loose words ("the gym one is outdated, bin it") describe the memory whose words they alone
+        share most with; no word in common, the memories nearest in meaning are asked about."""
+        found = store.search(ctx.pet_id, what, limit=5)
+        best = best_matches(what, [(m, m.content) for m in found])
         if not best:
+            near = store.guesses(ctx.pet_id, what, 2)
+            if near:
+                raise _which(near, weak=True)
             raise ToolError(f"no memory matches {what!r}; use recall to find it first",
                             zh=f"没有记忆对得上“{what}”；可以先用 /recall 关键词 找一找")
         if len(best) > 1:
             raise _which(best, weak=False)
         terms = query_terms(what, limit=64)
-        if terms and _share(terms, best[0].content) < STRONG_MATCH:
+        if terms and _share(terms, best[0].content) < STRONG_MATCH and not _alone(best[0], found, terms):
             raise _which(best, weak=True)
         return best[0].id
 
