@@ -453,6 +453,13 @@ def test_a_forget_the_person_did_not_ask_for_deletes_nothing(memory_setup, messa
     assert run(registry, replace(ctx, message="/yes"), "forget", what="#1").ok  # a command is the person's word
 
 
+@pytest.mark.parametrize("message", ["那个狗的记录 帮我delete一下", "bin the dog one", "狗那条划掉吧", "un-know my dog's name"])
+def test_words_of_deleting_in_either_language_let_a_forget_run(memory_setup, message):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="dog is named Pepper")
+    assert run(registry, replace(ctx, message=message), "forget", what="#1").ok
+
+
 @pytest.mark.parametrize("message", ["Forget it, never mind.", "never mind, forget likes green tea", "算了，别管了"])
 def test_forget_it_never_mind_deletes_nothing_even_when_the_model_names_a_memory(memory_setup, message):
     registry, ctx, path = memory_setup
