@@ -49,6 +49,7 @@ _EN_VERB_OPS = [
     (re.compile(rf"^multiply (?P<a>{_NUM}) (?:by|and) (?P<b>{_NUM})$", _I), "{a} * {b}"),
     (re.compile(rf"^add (?P<a>{_NUM}) (?:and|to) (?P<b>{_NUM})$", _I), "{a} + {b}"),
     (re.compile(rf"^subtract (?P<a>{_NUM}) from (?P<b>{_NUM})$", _I), "{b} - {a}"),
+    (re.compile(rf"^(?P<a>{_NUM}) to the (?P<b>{_NUM})(?:st|nd|rd|th)(?: power)?$", _I), "{a} ^ {b}"),
     (re.compile(rf"^(?P<a>{_NUM}) squared$", _I), "{a} ^ 2"),
     (re.compile(rf"^(?P<a>{_NUM}) cubed$", _I), "{a} ^ 3"),
     (re.compile(rf"^(?P<a>{_NUM})\s*的平方$"), "{a} ^ 2"),
@@ -349,7 +350,7 @@ _TIP = re.compile(r"\b(?:tip|tips|tipping|gratuity|service(?: charge)?|tax)\b|�
 _OFF = re.compile(r"\b(?:off|discount(?:ed)?|sale)\b|打折|优惠|折扣|便宜", _I)
 _SAVED = re.compile(r"\bsav(?:e|ed|ing)\b|省(?:了|下)?(?:多少|几)|便宜(?:了)?(?:多少|几)", _I)
 _TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|including|with|plus)\b|一共|总共|加上|含|算上|连", _I)
-_PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ways|friends|guys|of us|人|个人|位)", _I)
+_PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ppl|peeps|folks|ways|friends|guys|of us|人|个人|位)", _I)
 _SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head)\b"
                     r"|平分|平摊|分摊|均摊|(?<![A-Za-z])(?-i:AA)(?![A-Za-z])|每人|每个人|人均|一人", _I)
 _UNITS_EN = {"hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "month": "month", "year": "year",
@@ -385,7 +386,9 @@ _ASKS_RESULT = re.compile(
     r"\bhow (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b"
     r"|\bwhat(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
-    r"|come to|left|owe|pay)\b|多少|几块|几元|算一下|^(?:帮我)?算下|算算|帮我算", _I)
+    r"|come to|left|owe|pay)\b"
+    r"|\bwhat (?:do|does|would|will|should) (?:i|we|you|it|they|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
+    r"|多少|几块|几元|算一下|^(?:帮我)?算下|算算|帮我算", _I)
 
 
 def _in_digits(text: str) -> str:
