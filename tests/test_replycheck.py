@@ -71,6 +71,16 @@ def test_language(reply, language, wrong):
     ("Tired? Let's take five minutes together.", "I'm a bit tired", False),
     ("Six times seven is 42.", "six times seven?", False),  # the question restated with its answer
     ("你今天开心吗？", "你今天开心吗？", True),
+    # restated: the message's words in another order, or a word changed
+    ("今天搬了一天家，累死了。", "累死了，今天搬了一天家。", True),
+    ("房间收拾干净了。", "我今天把房间收拾干净了。", True),
+    ("I have painted your bedroom-green today!", "I painted my bedroom green today.", True),
+    ("最近总觉得自己一事无成，因为最近的工作压力大。", "最近总觉得自己一事无成", True),  # the message, then a clause
+    # answers that take up the message's words
+    ("搬家最累了！快躺下歇歇，钳钳给你捶背～", "累死了，今天搬了一天家。", False),
+    ("The capital of France is Paris.", "what's the capital of France?", False),
+    ("Green! Bold choice. Does it feel like living inside a leaf now?", "I painted my bedroom green today.", False),
+    ("晚上好，今天过得非常愉快！", "晚上好，今天过得咋样？", False),
 ])
 def test_echo(reply, message, echo):
     assert is_echo(reply, message) is echo
