@@ -464,6 +464,8 @@ def build(
         wording_seconds=0.0 if (behaves_as or choice.tier) == "embedded" else AgentConfig.wording_seconds,
         reflexes=settings.reflexes,
         greeting=settings.greeting,
+        canned=settings.canned_replies == "on" or (
+            settings.canned_replies == "auto" and (behaves_as or choice.tier) == "embedded"),
         confirm_side_effects=confirms_every_side_effect(settings.confirm_tools, settings.lan),
     )
 

@@ -48,6 +48,7 @@ from pet.logs import fields as log_fields
 from pet.logs import in_context
 from pet.logs import set_fields as set_log_fields
 from pet.memory.recall import about_the_person, read_id
+from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import detect_language, simplified_chars
@@ -87,6 +88,9 @@ class AgentConfig:
     greeting: bool = True
     #: facts the person states about themselves are noted without "remember" (pet.agent.capture)
     notes: bool = True
+    #: small talk near one of the persona's `[[replies]]` topics is answered with its own lines,
+    #: not the model's (pet.persona.replies): on for a small model, which is poor at it
+    canned: bool = False
     #: a reply in prose ends after this many sentences (0: no limit), or after
     #: the first to end past `reply_letters` letters (a Chinese character counts
     #: three): a pet talks briefly, and a small model otherwise writes essays
@@ -458,7 +462,31 @@ class Agent:
         if route is not None and one and route.intent == intents.CHAT:
             trace.reflex = "intent chat"
             specs = []  # small talk: no tool, however it mentions time or memory
+        if self.config.canned and route is not None and one and route.intent in (None, intents.CHAT, intents.NOTE):
+            own = self._own_line(turn, text)
+            if own is not None:
+                yield from self._finish(turn, own, streamed=False)
+                return
         yield from self._model_loop(turn, specs)
+
+    def _own_line(self, turn: _Turn, text: str) -> str | None:
+        """The persona's own line for small talk it has one for (pet.persona.replies), not one
+        it said lately; None when the message is no such small talk."""
+        if replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text)):
+            return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them
+        found = replies.bank(self.persona)
+        try:
+            match = found.match(text) if found is not None else None
+        except Exception as exc:  # the encoder failed: the model answers, as without it
+            log.warning("could not match the persona's replies: %s", exc)
+            return None
+        if match is None:
+            return None
+        said = [m.content for m in turn.messages if m.role == "assistant"]
+        own = replies.line(match.replies, turn.language, text, said, self.persona.display_name(turn.language))
+        if own is not None:
+            turn.trace.reflex = f"own line {match.replies.topic} ({match.score:.2f}, +{match.lead:.2f})"
+        return own
 
     # -- intents by meaning -------------------------------------------------------
 
@@ -1166,6 +1194,10 @@ WORDING_NOTE = (
     "exactly as written. Do not call tools."
 )
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+#: "…again?", "…来着": asking back what was said before
+_AGAIN = re.compile(r"来着|\bagain\b", re.IGNORECASE)
 
 
 def _without_command(text: str) -> str:

@@ -38,10 +38,11 @@ ECHO_NEW_SHARE = 0.2
 ECHO_FIRST_SIMILARITY = 0.9
 #: a reply of at least ECHO_UNITS pieces (Chinese character pairs, longer English words), this share
 #: of them the message's, restates it in another order or with a word changed ("累死了，今天搬了一天
-#:家。" → "今天搬了一天家，累死了。"). On 23 replies read by hand (the small model's to the spent chat
+#: 家。" → "今天搬了一天家，累死了。"). On 23 replies read by hand (the small model's to the spent chat
 #: set of round 8, and answers written to the same messages) restatements had 0.86 or more, answers
-#: 0.67 or less ("The capital of France is Paris.", 3 pieces)
-ECHO_UNITS, ECHO_UNITS_SHARE = 4, 0.75
+#: 0.67 or less ("The capital of France is Paris.", 3 pieces), and a confirmation of a fact kept
+#: ("Noted: you code after 11pm!" to "remember that I code after 11pm") 0.75
+ECHO_UNITS, ECHO_UNITS_SHARE = 4, 0.8
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
 #: "hi" → "Hi!" is a greeting, not an echo
 ECHO_MIN_CHARS = 4

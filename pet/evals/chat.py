@@ -159,6 +159,8 @@ class ChatVerdict:
     expected: bool | None  # None: the case lists no expected words
     stand_in: bool  # the program's own line stood in for the model's reply
     problems: tuple[str, ...] = ()
+    #: the reply is one of the persona's own lines for small talk (pet.persona.replies), not the model's
+    own_line: bool = False
 
     @property
     def passed(self) -> bool:
@@ -197,8 +199,9 @@ def judge_chat(case: ChatCase, reply: str, persona: Persona) -> ChatVerdict:
         if not expected:
             problems.append("none of the expected words")
     stand_in = text in {replycheck.stand_in(lang, persona) for lang in persona.languages}
+    own = any(text in topic.say.get(case.lang, ()) for topic in persona.replies)
     return ChatVerdict(language, not text, echo, recital, bool(speak), name, length, expected, stand_in,
-                       tuple(problems))
+                       tuple(problems), own)
 
 
 # --- running ---------------------------------------------------------------------
@@ -312,7 +315,7 @@ def _median(values: Sequence[float | None]) -> str:
 
 
 _HEADERS = ("", "cases", "language", "empty", "echo", "recital", "assistant", "name", "length",
-            "stand-in", "2+ calls", "all right", "first s", "total s")
+            "stand-in", "own line", "2+ calls", "all right", "first s", "total s")
 
 
 def table(title: str, results: Sequence[ChatResult]) -> str:
@@ -334,6 +337,7 @@ def table(title: str, results: Sequence[ChatResult]) -> str:
             _share(group, lambda r: r.verdict.name),
             _share(group, lambda r: r.verdict.length),
             str(sum(r.verdict.stand_in for r in group)),
+            str(sum(r.verdict.own_line for r in group)),
             str(sum(r.model_calls > 1 for r in group)),
             _share(group, lambda r: r.verdict.passed),
             _median([r.first_text for r in group]),
@@ -356,7 +360,7 @@ def table(title: str, results: Sequence[ChatResult]) -> str:
 def write_json(path: Path, model: str, results: Sequence[ChatResult]) -> None:
     rows = [{"id": r.case.id, "lang": r.case.lang, "topic": r.case.topic, "day": r.case.day,
              "text": r.case.text, "reply": r.reply, "passed": r.verdict.passed,
-             "problems": list(r.verdict.problems), "stand_in": r.verdict.stand_in,
+             "problems": list(r.verdict.problems), "stand_in": r.verdict.stand_in, "own_line": r.verdict.own_line,
              "model_calls": r.model_calls, "first_text_s": r.first_text, "seconds": round(r.seconds, 3),
              "error": r.error} for r in results]
     path.write_text(json.dumps({"model": model, "results": rows}, ensure_ascii=False, indent=1) + "\n",

@@ -62,6 +62,17 @@ class Anniversary:
 
 
 @dataclass(frozen=True)
+class Replies:
+    """The pet's own lines for one kind of small talk (`topic`): what the
+    person may say (`when`, examples per language) and what the pet answers
+    (`say`, any one of them fits). pet.persona.replies picks them."""
+
+    topic: str
+    when: PerLanguageList
+    say: PerLanguageList
+
+
+@dataclass(frozen=True)
 class Persona:
     id: str
     name: dict[str, str]  # language -> name
@@ -87,6 +98,8 @@ class Persona:
     lines: dict[str, PerLanguage] = field(default_factory=dict)
     #: example dialogue for every stage that has none of its own (mes_example format)
     examples: PerLanguage = field(default_factory=dict)
+    #: small talk the pet answers in its own lines when the model is a small one
+    replies: tuple[Replies, ...] = ()
 
     def display_name(self, language: str = "zh") -> str:
         return self.name.get(language) or next(iter(self.name.values()))
@@ -145,7 +158,7 @@ def load_persona(name_or_path: str) -> Persona:
 
 TOP_KEYS = (
     "id", "species", "adopted", "timezone", "languages", "name", "species_name", "description",
-    "traits", "style", "catchphrases", "stages", "anniversaries", "emoji", "lines", "examples",
+    "traits", "style", "catchphrases", "stages", "anniversaries", "emoji", "lines", "examples", "replies",
 )
 #: an emoji may be a few code points (a flag, a skin tone, a joined family)
 MAX_EMOJI_CHARS = 8
@@ -153,6 +166,7 @@ STAGE_KEYS = ("days", "name", "add_traits", "drop_traits", "behaviours", "exampl
 #: who speaks a line of example dialogue
 USER_MACRO, CHAR_MACRO = "{{user}}", "{{char}}"
 ANNIVERSARY_KEYS = ("days", "date", "line")
+REPLIES_KEYS = ("topic", "when", "say")
 
 
 def _closest(key: str, known: tuple[str, ...]) -> str:
@@ -283,7 +297,19 @@ def parse_persona(data: dict[str, Any], source: Path | str | None = None) -> Per
         emoji=_emoji(read, data.get("emoji", "")),
         lines=_lines(read, data.get("lines")),
         examples=_examples(read, data.get("examples"), "examples"),
+        replies=_replies(read, data.get("replies")),
     )
+
+
+def _replies(read: _Reader, value: Any) -> tuple[Replies, ...]:
+    found = []
+    for index, table in enumerate(read.table_list(value, "replies")):
+        key = f"replies[{index}]"
+        read.known_keys(table, REPLIES_KEYS, key + ".")
+        found.append(Replies(read.text(table, "topic", key + "."),
+                             read.per_language(table.get("when"), f"{key}.when", many=True),
+                             read.per_language(table.get("say"), f"{key}.say", many=True)))
+    return tuple(found)
 
 
 def dialogue(text: str) -> list[tuple[str, str]]:
@@ -469,6 +495,8 @@ def persona_data(persona: Persona) -> dict[str, Any]:
         data["examples"] = dict(persona.examples)
     if persona.lines:
         data["lines"] = {key: dict(table) for key, table in persona.lines.items()}
+    if persona.replies:
+        data["replies"] = [{"topic": r.topic, "when": lists(r.when), "say": lists(r.say)} for r in persona.replies]
     if persona.anniversaries:
         data["anniversaries"] = [
             ({"days": a.days} if a.days is not None else {"date": a.date}) | {"line": dict(a.line)}

@@ -1,0 +1,117 @@
+"""Small talk in the pet's own lines, for a small model.
+
+A small embedded model is poor company at small talk: it says the person's
+words back in other words ("累死了，今天搬了一天家。" → "今天搬了一天家，累死
+了。") or answers as if it were the person. The persona's `[[replies]]` hold,
+per topic, examples of what a person says (`when`) and lines the pet answers
+with (`say`). A message the sentence encoder (pet.memory.meaning) puts near
+one topic's examples, clearly nearer than any other topic's, is answered with
+one of that topic's lines, in the message's language; anything else goes to
+the model as before. The agent uses this only when its brain is a small one
+(config `canned_replies`, "auto": the embedded brain).
+
+A topic's line is never the one it said last in the conversation: the lines
+are taken in turn, from a place set by the message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from pet.persona.model import Persona, Replies
+
+if TYPE_CHECKING:
+    import numpy as np
+
+log = logging.getLogger(__name__)
+
+#: the least cosine between a message and a topic's nearest example for the topic to answer it
+FLOOR = 0.62
+#: ...and by how much that must beat the nearest example of every other topic
+MARGIN = 0.05
+
+
+@dataclass(frozen=True)
+class Match:
+    replies: Replies
+    #: the cosine of the nearest example, and how far it beats the other topics'
+    score: float
+    lead: float
+
+
+class Bank:
+    """A persona's replies with their examples' sentence vectors."""
+
+    def __init__(self, replies: Sequence[Replies], encoder) -> None:
+        import numpy as np
+
+        self.replies = tuple(replies)
+        self._encoder = encoder
+        texts: list[str] = []
+        owners: list[int] = []
+        for index, topic in enumerate(self.replies):
+            for examples in topic.when.values():
+                texts += examples
+                owners += [index] * len(examples)
+        self._owners = np.array(owners, dtype=np.int64)
+        self._vectors = encoder.encode(texts) if texts else np.zeros((0, 1), dtype=np.float32)
+
+    def match(self, text: str, vector: np.ndarray | None = None) -> Match | None:
+        """The topic `text` is small talk of, or None when none is clearly nearest."""
+        import numpy as np
+
+        if len(self.replies) == 0 or not text.strip():
+            return None
+        if vector is None:
+            vector = self._encoder.encode([text])[0]
+        cosines = self._vectors @ vector
+        best = np.full(len(self.replies), -1.0)
+        np.maximum.at(best, self._owners, cosines)
+        order = np.argsort(-best)
+        top = float(best[order[0]])
+        lead = top - (float(best[order[1]]) if len(order) > 1 else -1.0)
+        if top < FLOOR or lead < MARGIN:
+            return None
+        return Match(self.replies[int(order[0])], top, lead)
+
+
+def line(replies: Replies, language: str, text: str, said: Sequence[str] = (), name: str = "") -> str | None:
+    """One of the topic's lines in `language` ({name} filled in), none of those
+    `said` lately; which one is set by `text`, so that the same words get the
+    same answer."""
+    lines = [candidate.replace("{name}", name) for candidate in replies.say.get(language, ())]
+    if not lines:
+        return None
+    start = int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % len(lines)
+    turned = lines[start:] + lines[:start]
+    return next((candidate for candidate in turned if candidate not in said), turned[0])
+
+
+_banks: dict[tuple[str, int], Bank] = {}  # by the replies' digest and the encoder
+_lock = threading.Lock()
+
+
+def bank(persona: Persona) -> Bank | None:
+    """The persona's bank, built once per process and persona; None without
+    replies or without the sentence encoder."""
+    if not persona.replies:
+        return None
+    from pet.memory import meaning
+
+    encoder = meaning.encoder()
+    if encoder is None:
+        return None
+    key = (hashlib.sha256(repr(persona.replies).encode("utf-8")).hexdigest(), id(encoder))
+    with _lock:
+        found = _banks.get(key)
+        if found is None:
+            try:
+                found = _banks[key] = Bank(persona.replies, encoder)
+            except Exception as exc:  # the encoder failed: the model answers, as without it
+                log.warning("could not read the persona's replies: %s", exc)
+                return None
+        return found

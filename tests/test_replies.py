@@ -1,0 +1,114 @@
+"""The persona's own lines for small talk (pet.persona.replies): read and
+written with the persona, matched by the real sentence encoder, said in
+turn, and used by the agent only when its brain is a small one."""
+
+from __future__ import annotations
+
+import pytest
+
+from pet.app import build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+from pet.errors import PersonaError
+from pet.events import Reply
+from pet.persona import replies
+from pet.persona.model import Replies, parse_persona, persona_data
+from pet.persona.save import dumps
+
+pytestmark = pytest.mark.real_encoder
+
+SLEEPY = Replies("sleepy",
+                 {"zh": ("好困啊", "困死了眼睛都睁不开", "我快睡着了"),
+                  "en": ("so sleepy", "can barely keep my eyes open", "i'm falling asleep here")},
+                 {"zh": ("困了就眯一会儿，钳钳帮你看着！", "打个哈欠……本钳也困了。"),
+                  "en": ("Take a nap, I'll guard the screen!", "Yawn… now you've got me sleepy too.")})
+JOKE = Replies("joke",
+               {"zh": ("讲个笑话", "给我说个笑话呗", "来个段子"),
+                "en": ("tell me a joke", "say something funny", "got any jokes?")},
+               {"zh": ("小龙虾为什么不借钱？因为它太抠（钳）了！",),
+                "en": ("Why don't crayfish share? Because they're shellfish!",)})
+
+
+def _persona(extra: dict | None = None) -> dict:
+    return {"id": "testpet", "species": "crayfish", "languages": ["zh", "en"],
+            "name": {"zh": "小钳", "en": "Xiaoqian"}, "traits": {"zh": ["调皮"], "en": ["cheeky"]},
+            "style": {"zh": "简短", "en": "short"}} | (extra or {})
+
+
+def _table(topic: Replies) -> dict:
+    return {"topic": topic.topic, "when": {k: list(v) for k, v in topic.when.items()},
+            "say": {k: list(v) for k, v in topic.say.items()}}
+
+
+def test_replies_are_read_and_written_back_with_the_persona():
+    import tomllib
+
+    persona = parse_persona(_persona({"replies": [_table(SLEEPY), _table(JOKE)]}))
+    assert persona.replies == (SLEEPY, JOKE)
+    assert parse_persona(tomllib.loads(dumps(persona_data(persona)))) == persona
+
+
+@pytest.mark.parametrize(("table", "problem"), [
+    ({"topic": "x", "when": {"zh": ["困"], "en": ["sleepy"]}}, "replies[0].say"),
+    ({"topic": "x", "when": {"zh": ["困"]}, "say": {"zh": ["睡吧"], "en": ["Sleep!"]}}, "missing language 'en'"),
+    ({"topic": "x", "when": {"zh": ["困"], "en": ["a"]}, "say": {"zh": ["睡"], "en": ["b"]}, "mood": 1},
+     "replies[0].mood"),
+])
+def test_a_broken_replies_table_is_named(table, problem):
+    with pytest.raises(PersonaError, match=problem.replace("[", r"\[").replace("]", r"\]")):
+        parse_persona(_persona({"replies": [table]}))
+
+
+@pytest.fixture(scope="module")
+def bank():
+    from pet.memory import meaning
+
+    return replies.Bank((SLEEPY, JOKE), meaning.encoder())
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("困得不行了", "sleepy"),
+    ("ugh i'm so sleepy today", "sleepy"),
+    ("讲个笑话给我听", "joke"),
+    ("tell me something funny", "joke"),
+    ("what's 12 times 7?", None),  # no small talk of the bank's
+    ("我明天要去北京出差", None),
+])
+def test_a_message_near_one_topic_is_its_small_talk(bank, text, topic):
+    found = bank.match(text)
+    assert (found.replies.topic if found else None) == topic
+
+
+def test_lines_are_said_in_turn_never_the_one_said_last():
+    first = replies.line(SLEEPY, "zh", "好困")
+    assert first in SLEEPY.say["zh"]
+    assert replies.line(SLEEPY, "zh", "好困") == first  # the same words, the same line
+    other = replies.line(SLEEPY, "zh", "好困", said=[first])
+    assert other in SLEEPY.say["zh"] and other != first
+    assert replies.line(JOKE, "zh", "讲笑话", said=list(JOKE.say["zh"])) == JOKE.say["zh"][0]  # all said: again
+    assert replies.line(SLEEPY, "fr", "zzz") is None
+
+
+def _app(canned: str, answers: list[str]):
+    model = ScriptedModel(answers)
+    return build(load_settings({"canned_replies": canned, "greeting": False}), brain=model, scheduler="off"), model
+
+
+def test_the_agent_answers_small_talk_in_the_persona_s_own_lines_when_told_to():
+    app, model = _app("on", ["(the model)"])
+    persona = app.agent.persona
+    sleepy = next(r for r in persona.replies if "好困啊" in " ".join(r.when["zh"]) or "困" in r.topic)
+    conversation = app.new_conversation()
+    reply = [e for e in app.agent.run(conversation, "好困啊，眼睛都睁不开了") if isinstance(e, Reply)][-1]
+    again = [e for e in app.agent.run(conversation, "好困啊，眼睛都睁不开了") if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text in sleepy.say["zh"] and again.text in sleepy.say["zh"]
+    assert again.text != reply.text  # not the same line twice in a row
+    assert model.calls == []  # no model call at all
+
+
+def test_with_own_lines_off_the_model_answers():
+    app, model = _app("off", ["困了就睡吧～"])
+    reply = [e for e in app.agent.run(app.new_conversation(), "好困啊，眼睛都睁不开了") if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text == "困了就睡吧～" and len(model.calls) == 1
