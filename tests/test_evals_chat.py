@@ -91,6 +91,10 @@ def test_the_judge():
     assert judge_chat(case(), "好" * 200, XIAOQIAN).length is False
     stand_in = judge_chat(case(), "钳钳挥了挥大钳子，一时没想好怎么接……再跟我多说一点？", XIAOQIAN)
     assert stand_in.stand_in and stand_in.passed
+    # the persona's own line for small talk, its name filled in, is counted apart from the model's
+    own = next(r for r in XIAOQIAN.replies if r.topic == "your_name").say["zh"][0].replace("{name}", "小钳")
+    assert judge_chat(case("你叫什么名字？", asks_name=True), own, XIAOQIAN).own_line
+    assert not judge_chat(case(), "辛苦啦，早点休息！", XIAOQIAN).own_line
 
 
 def test_a_limited_run_takes_each_topic_and_language_first():

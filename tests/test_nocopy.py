@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from pet.brain.nocopy import ECHO_RUN, STOCK_PHRASES, CopyBan, Source, sources_for, variants
+from pet.brain.nocopy import ECHO_RUN, SAID_RUN, STOCK_PHRASES, CopyBan, Source, sources_for, variants
 
 VOCAB: dict[str, int] = {}
 
@@ -61,6 +61,15 @@ def test_sources_take_the_message_the_prompt_lines_and_the_phrases():
     # the first reply may copy the message: only its retry after an echo may not
     assert [s.text for s in sources_for(["You are Xiaoqian."], "hello there", [])] == ["You are Xiaoqian."]
     assert sources_for([], "  ", [], message_run=ECHO_RUN) == []
+
+
+def test_the_pet_s_own_earlier_replies_are_not_copied_into_the_next():
+    said = "Want a joke? I've got a shell full of puns."
+    found = sources_for([], "", [], replied=[said, " "])
+    assert [(s.text, s.run) for s in found] == [(said, SAID_RUN)]
+    ban = CopyBan(found, tokenize, start=0)
+    assert tokenize(" of")[0] in ban.banned(tokenize("The haircut is old. I've got a shell full"))
+    assert not ban.banned(tokenize("I've got a"))  # a few words in common are no repeat
 
 
 def test_spellings_and_a_run_too_short_to_ban():

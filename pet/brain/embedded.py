@@ -716,8 +716,9 @@ def _sample(
 def _copy_ban(llm: "Llama", messages: Sequence[Message], start: int, run: int,
               tools: Sequence[ToolSpec] = ()) -> nocopy.CopyBan | None:
     """What this reply may not copy (pet.brain.nocopy), in the model's tokens:
-    the system messages, and the tools' descriptions the template adds to
-    them ('"me" lists what you know about the person.' was once a reply)."""
+    the system messages, the tools' descriptions the template adds to them
+    ('"me" lists what you know about the person.' was once a reply), and the
+    pet's own replies earlier in the conversation."""
     said = next((m.content for m in reversed(messages) if m.role == "user"), "")
     lines = [line for m in messages if m.role == "system" for line in m.content.splitlines()]
     lines += [text for tool in tools for text in _descriptions(tool)]
@@ -725,7 +726,8 @@ def _copy_ban(llm: "Llama", messages: Sequence[Message], start: int, run: int,
     def tokenize(text: str) -> list[int]:
         return list(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-    ban = nocopy.CopyBan(nocopy.sources_for(lines, said, message_run=run), tokenize, start)
+    replied = [m.content for m in messages if m.role == "assistant" and m.content and not m.tool_calls]
+    ban = nocopy.CopyBan(nocopy.sources_for(lines, said, message_run=run, replied=replied), tokenize, start)
     return ban or None
 
 

@@ -30,6 +30,9 @@ ECHO_RUN = 2
 PROMPT_RUN = 8
 #: tokens of a run from a stock phrase (below) that make it
 PHRASE_RUN = 3
+#: tokens of a run of the pet's own earlier replies in the conversation that make a repeat: a small
+#: model took "I've got a shell full of puns." from the turn before into its next reply
+SAID_RUN = 5
 #: what a digit reads as in a run that may not be copied with its numbers changed
 DIGIT = -1
 
@@ -141,10 +144,12 @@ class CopyBan:
 
 
 def sources_for(system: Sequence[str], message: str = "", phrases: Sequence[str] = STOCK_PHRASES, *,
-                message_run: int = 0) -> list[Source]:
+                message_run: int = 0, replied: Sequence[str] = ()) -> list[Source]:
     """What a pet's reply may not copy: the system prompt's text, the stock
-    phrases and, with `message_run`, runs that long of the person's message."""
+    phrases, its own earlier replies (`replied`) and, with `message_run`, runs
+    that long of the person's message."""
     found = [Source(message, message_run)] if message.strip() and message_run else []
     found += [Source(text, PROMPT_RUN) for text in system if text.strip()]
     found += [Source(phrase, PHRASE_RUN) for phrase in phrases]
+    found += [Source(text, SAID_RUN) for text in replied if text.strip()]
     return found

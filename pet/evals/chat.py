@@ -199,8 +199,8 @@ def judge_chat(case: ChatCase, reply: str, persona: Persona) -> ChatVerdict:
         if not expected:
             problems.append("none of the expected words")
     stand_in = text in {replycheck.stand_in(lang, persona) for lang in persona.languages}
-    name = persona.display_name(case.lang)
-    own = any(text == line.replace("{name}", name) for topic in persona.replies for line in topic.say.get(case.lang, ()))
+    called = persona.display_name(case.lang)
+    own = any(text == line.replace("{name}", called) for topic in persona.replies for line in topic.say.get(case.lang, ()))
     return ChatVerdict(language, not text, echo, recital, bool(speak), name, length, expected, stand_in,
                        tuple(problems), own)
 
