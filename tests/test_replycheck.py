@@ -206,6 +206,11 @@ def test_hold_while_it_may_be_the_message_coming_back():
     assert check.hold_at("下班了，好累") == 0
     assert check.hold_at("辛苦啦，钳钳给你") is None
     assert Checker("你今天开心吗？", "zh", XIAOQIAN).hold_at("你今天开心吗？我今天") == 0  # echoed first sentence
+    # a restatement is held too, until its first sentence says something of its own
+    tidy = Checker("我今天把房间收拾干净了。", "zh", XIAOQIAN)
+    assert tidy.hold_at("房间收拾干净了！") == 0
+    assert tidy.hold_at("哇，房间干净了心情也会变好吧") is None
+    assert Checker("I painted my bedroom green today.", "en", XIAOQIAN).hold_at("Green! Bold choice.") is None
 
 
 def test_hold_at_the_sentence_with_assistant_speak_or_a_memory():

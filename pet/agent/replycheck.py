@@ -368,6 +368,9 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
         if ((short and SequenceMatcher(None, answer, said[:len(answer)], autojunk=False).ratio() >= ECHO_SIMILARITY)
                 or SequenceMatcher(None, opening, said, autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY):
             return 0  # the message coming back, whole or as the first sentence
+        mine = _units(parts[0] if parts else text)
+        if len(mine) >= 2 and len(mine & _units(message)) >= ECHO_UNITS_SHARE * len(mine):
+            return 0  # the first sentence so far is the message's words: maybe a restatement
     if _may_be_catchphrases(_letters(text), persona):
         return 0
     starts = []
