@@ -89,6 +89,19 @@ def test_lines_are_said_in_turn_never_the_one_said_last():
     assert replies.line(SLEEPY, "fr", "zzz") is None
 
 
+def test_no_line_of_the_default_pet_claims_an_action():
+    from pet.agent.guards import claimed_actions
+    from pet.persona.model import load_persona
+
+    persona = load_persona("xiaoqian")
+    said = [line for topic in persona.replies for lines in topic.say.values() for line in lines]
+    assert len(said) > 100 and [line for line in said if claimed_actions(line)] == []
+    # and a line that would is never said: "Got it, I'll remember" after a "thanks" ran no tool
+    claiming = Replies("thanks", {"en": ("thanks",)}, {"en": ("Got it, I'll remember that!", "Anytime!")})
+    for text in ("thanks", "thank you", "thx"):
+        assert replies.line(claiming, "en", text, fits=lambda line: not claimed_actions(line)) == "Anytime!"
+
+
 def _app(canned: str, answers: list[str]):
     model = ScriptedModel(answers)
     return build(load_settings({"canned_replies": canned, "greeting": False}), brain=model, scheduler="off"), model

@@ -483,7 +483,9 @@ class Agent:
         if match is None:
             return None
         said = [m.content for m in turn.messages if m.role == "assistant"]
-        own = replies.line(match.replies, turn.language, text, said, self.persona.display_name(turn.language))
+        # a line that sounds like an action ("本钳记住啦") would claim one nobody ran
+        own = replies.line(match.replies, turn.language, text, said, self.persona.display_name(turn.language),
+                           fits=lambda candidate: not claimed_actions(candidate) - turn.done)
         if own is not None:
             turn.trace.reflex = f"own line {match.replies.topic} ({match.score:.2f}, +{match.lead:.2f})"
         return own

@@ -20,7 +20,7 @@ import hashlib
 import logging
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from pet.persona.model import Persona, Replies
 
@@ -79,11 +79,13 @@ class Bank:
         return Match(self.replies[int(order[0])], top, lead)
 
 
-def line(replies: Replies, language: str, text: str, said: Sequence[str] = (), name: str = "") -> str | None:
-    """One of the topic's lines in `language` ({name} filled in), none of those
-    `said` lately; which one is set by `text`, so that the same words get the
-    same answer."""
+def line(replies: Replies, language: str, text: str, said: Sequence[str] = (), name: str = "",
+         fits: Callable[[str], bool] = lambda candidate: True) -> str | None:
+    """One of the topic's lines in `language` ({name} filled in) that `fits`,
+    none of those `said` lately if it can; which one is set by `text`, so that
+    the same words get the same answer. None when no line fits."""
     lines = [candidate.replace("{name}", name) for candidate in replies.say.get(language, ())]
+    lines = [candidate for candidate in lines if fits(candidate)]
     if not lines:
         return None
     start = int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % len(lines)
