@@ -80,7 +80,7 @@ class Settings:
     reflexes: bool = True
     #: small talk the persona has its own lines for ([[replies]] in its file: tiredness, greetings,
     #: jokes...) is answered with them: "auto" (when the brain is the embedded model, poor at small
-    #: talk), "on" or "off" (always the model)
+    #: talk), "on" (any brain) or "off" (always the model); needs `reflexes` and the sentence encoder
     canned_replies: str = "auto"
     #: the first message of a day gets a greeting (days together, an older memory)
     greeting: bool = True
@@ -171,6 +171,7 @@ _FIELDS = {f.name: f for f in fields(Settings)}
 SCHEDULER_MODES = ("on", "paused", "off")
 CONFIRM_MODES = ("lan", "always", "never")
 VOICE_MODES = ("auto", "on", "off")
+CANNED_MODES = ("auto", "on", "off")
 _QUIET = re.compile(r"\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*")
 
 
@@ -282,8 +283,8 @@ def load_settings(
         raise ConfigError(f"port must be between 1 and 65535, got {settings.port}")
     if settings.scheduler not in SCHEDULER_MODES:
         raise ConfigError(f"scheduler must be one of {', '.join(SCHEDULER_MODES)}, got {settings.scheduler!r}")
-    if settings.canned_replies not in VOICE_MODES:
-        raise ConfigError(f"canned_replies must be one of {', '.join(VOICE_MODES)}, got {settings.canned_replies!r}")
+    if settings.canned_replies not in CANNED_MODES:
+        raise ConfigError(f"canned_replies must be one of {', '.join(CANNED_MODES)}, got {settings.canned_replies!r}")
     if settings.voice not in VOICE_MODES:
         raise ConfigError(f"voice must be one of {', '.join(VOICE_MODES)}, got {settings.voice!r}")
     if not re.fullmatch(r"(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]+)?)?", settings.speech_language.strip()):

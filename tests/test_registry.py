@@ -442,7 +442,27 @@ def test_loose_words_that_point_at_one_memory_forget_it(memory_setup):
                                             "(/undo brings it back)")
 
 
-@pytest.mark.parametrize("message", ["门禁密码？？", "what's my dog called?", "I love my dog Pepper"])
+def test_a_single_shared_word_out_of_several_asks_rather_than_forgets(memory_setup):
+    registry, ctx, path = memory_setup
+    run(registry, ctx, "remember", content="my sister lives in Berlin")
+    said = replace(ctx, message="forget the date of my sister's wedding")
+    result = run(registry, said, "forget", what="the date of my sister's wedding")
+    assert result.ok is False and "do you mean #1 my sister lives in Berlin?" in result.content
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (1,)
+
+
+def test_the_answer_to_which_one_forgets_it(memory_setup):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="dog is named Pepper")
+    answer = replace(ctx, message="对，就是那条", person_words="狗那条记录删了吧\n对，就是那条")
+    assert run(registry, answer, "forget", what="#1").ok
+    unasked = replace(ctx, message="对，就是那条", person_words="今天天气不错\n对，就是那条")
+    assert not run(registry, unasked, "forget", what="#1").ok
+
+
+@pytest.mark.parametrize("message", ["门禁密码？？", "what's my dog called?", "I love my dog Pepper",
+                                     "别忘了我明天考试", "don't forget my dog's birthday"])
 def test_a_forget_the_person_did_not_ask_for_deletes_nothing(memory_setup, message):
     """Whatever tool a model picks, a message with no word of deleting deletes no memory."""
     registry, ctx, path = memory_setup

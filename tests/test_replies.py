@@ -110,7 +110,7 @@ def _app(canned: str, answers: list[str]):
 def test_the_agent_answers_small_talk_in_the_persona_s_own_lines_when_told_to():
     app, model = _app("on", ["(the model)"])
     persona = app.agent.persona
-    sleepy = next(r for r in persona.replies if "好困啊" in " ".join(r.when["zh"]) or "困" in r.topic)
+    sleepy = next(r for r in persona.replies if r.topic == "sleepy")
     conversation = app.new_conversation()
     reply = [e for e in app.agent.run(conversation, "好困啊，眼睛都睁不开了") if isinstance(e, Reply)][-1]
     again = [e for e in app.agent.run(conversation, "好困啊，眼睛都睁不开了") if isinstance(e, Reply)][-1]
@@ -125,3 +125,14 @@ def test_with_own_lines_off_the_model_answers():
     reply = [e for e in app.agent.run(app.new_conversation(), "好困啊，眼睛都睁不开了") if isinstance(e, Reply)][-1]
     app.close()
     assert reply.text == "困了就睡吧～" and len(model.calls) == 1
+
+
+@pytest.mark.parametrize("text", ["我喜欢吃什么呀？", "who am i?"])
+def test_a_question_about_the_person_near_one_about_the_pet_gets_no_own_line(text):
+    """"我喜欢吃什么" is near the example "你喜欢吃什么" (what the pet eats): it asks about the person."""
+    app, _ = _app("on", ["（模型）"] * 4)
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    lines = {line.replace("{name}", name) for topic in app.agent.persona.replies
+             for lines in topic.say.values() for line in lines for name in app.agent.persona.name.values()}
+    app.close()
+    assert reply.text not in lines

@@ -81,6 +81,8 @@ def test_language(reply, language, wrong):
     ("The capital of France is Paris.", "what's the capital of France?", False),
     ("Green! Bold choice. Does it feel like living inside a leaf now?", "I painted my bedroom green today.", False),
     ("晚上好，今天过得非常愉快！", "晚上好，今天过得咋样？", False),
+    ("Six times seven, that's 42!", "six times seven?", False),  # the first clause, then the answer
+    ("Got it, you love green tea and hate coffee.", "I love green tea and hate coffee", False),  # 4 of 5
 ])
 def test_echo(reply, message, echo):
     assert is_echo(reply, message) is echo

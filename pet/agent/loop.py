@@ -360,6 +360,8 @@ class Agent:
         writes. That start is the same whatever language the message comes in
         (build_context's `volatile_last`). Returns the tokens read (0: nothing
         to do)."""
+        if self.config.canned:
+            replies.bank(self.persona)  # the examples' vectors, read once, before the first small talk
         if not self._caches_prefix():
             return 0
         warm = self.brain.warm  # type: ignore[attr-defined]
@@ -482,6 +484,8 @@ class Agent:
             return None
         if match is None:
             return None
+        if _QUESTION.search(text) and capture.names_the_person(text) != capture.names_the_person(match.example):
+            return None  # "我喜欢吃什么" is near "你喜欢吃什么", but asks about the person, not the pet
         said = [m.content for m in turn.messages if m.role == "assistant"]
         # a line that sounds like an action ("本钳记住啦") would claim one nobody ran
         own = replies.line(match.replies, turn.language, text, said, self.persona.display_name(turn.language),
@@ -1200,6 +1204,9 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 #: "…again?", "…来着": asking back what was said before
 _AGAIN = re.compile(r"来着|\bagain\b", re.IGNORECASE)
+#: a question, in either language
+_QUESTION = re.compile(r"[?？]|吗|什么|啥|谁|哪|几|怎么|\b(?:what|who|where|when|how|which|do|does|am|is|are)\b",
+                       re.IGNORECASE)
 
 
 def _without_command(text: str) -> str:

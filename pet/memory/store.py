@@ -594,6 +594,8 @@ class MemoryStore:
         offers as "closest I have" beside (or instead of) what search found,
         when a question shares no word with its answer ("hair?" and "Shaved
         my head for charity"). None without the sentence encoder."""
+        if count <= 0:
+            return []
         skip = set(leave_out)
         found = self._nearest(pet_id, text, count + len(skip))
         return [record for record, cosine in found if cosine >= floor and record.id not in skip][:count]

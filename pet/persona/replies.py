@@ -10,8 +10,9 @@ one of that topic's lines, in the message's language; anything else goes to
 the model as before. The agent uses this only when its brain is a small one
 (config `canned_replies`, "auto": the embedded brain).
 
-A topic's line is never the one it said last in the conversation: the lines
-are taken in turn, from a place set by the message.
+A topic's line is not one said lately in the conversation while another is
+left (then the one said longest ago): the lines are taken in turn, from a
+place set by the message.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class Match:
     #: the cosine of the nearest example, and how far it beats the other topics'
     score: float
     lead: float
+    #: that nearest example
+    example: str = ""
 
 
 class Bank:
@@ -53,6 +56,7 @@ class Bank:
         self._encoder = encoder
         texts: list[str] = []
         owners: list[int] = []
+        self._texts = texts
         for index, topic in enumerate(self.replies):
             for examples in topic.when.values():
                 texts += examples
@@ -76,7 +80,8 @@ class Bank:
         lead = top - (float(best[order[1]]) if len(order) > 1 else -1.0)
         if top < FLOOR or lead < MARGIN:
             return None
-        return Match(self.replies[int(order[0])], top, lead)
+        nearest = int(np.argmax(np.where(self._owners == order[0], cosines, -2.0)))
+        return Match(self.replies[int(order[0])], top, lead, self._texts[nearest])
 
 
 def line(replies: Replies, language: str, text: str, said: Sequence[str] = (), name: str = "",
@@ -90,10 +95,15 @@ def line(replies: Replies, language: str, text: str, said: Sequence[str] = (), n
         return None
     start = int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % len(lines)
     turned = lines[start:] + lines[:start]
-    return next((candidate for candidate in turned if candidate not in said), turned[0])
+    # a reply stored may hold more than the line (the day's greeting before it)
+    fresh = [candidate for candidate in turned if not any(candidate in reply for reply in said)]
+    if fresh:
+        return fresh[0]
+    # every line said lately: the one said longest ago
+    return min(turned, key=lambda candidate: max(i for i, reply in enumerate(said) if candidate in reply))
 
 
-_banks: dict[tuple[str, int], Bank] = {}  # by the replies' digest and the encoder
+_banks: dict[tuple[str, int], Bank | None] = {}  # by the replies' digest and the encoder
 _lock = threading.Lock()
 
 
@@ -109,11 +119,12 @@ def bank(persona: Persona) -> Bank | None:
         return None
     key = (hashlib.sha256(repr(persona.replies).encode("utf-8")).hexdigest(), id(encoder))
     with _lock:
-        found = _banks.get(key)
-        if found is None:
-            try:
-                found = _banks[key] = Bank(persona.replies, encoder)
-            except Exception as exc:  # the encoder failed: the model answers, as without it
-                log.warning("could not read the persona's replies: %s", exc)
-                return None
+        if key in _banks:
+            return _banks[key]
+        try:
+            found: Bank | None = Bank(persona.replies, encoder)
+        except Exception as exc:  # the encoder failed: the model answers, as without it (not tried again)
+            log.warning("could not read the persona's replies: %s", exc)
+            found = None
+        _banks[key] = found
         return found

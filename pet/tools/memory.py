@@ -20,8 +20,9 @@ _QUESTION = re.compile(r"[?？]|什么|啥|吗|呢|几|哪|谁|多少|怎么|是
 #: a forget by words deletes only a memory holding at least this share of the words' terms; a weaker
 #: match is a question
 STRONG_MATCH = 2 / 3
-#: ...unless it shares more than this many times as many as any other memory found
-LEAD = 2
+#: ...unless it holds more than LOOSE_MATCH of them and more than LEAD times as many as any other
+#: memory found ("the gym one is outdated, bin it": "gym", 1 of 2, and no other memory has one)
+LOOSE_MATCH, LEAD = 1 / 3, 2
 #: memories a recall lists at most: found for a topic, or known about the person
 RECALL_LIMIT, OVERVIEW_LIMIT = 8, 12
 #: memories close in meaning that a recall offers at most as guesses, beside what its words found
@@ -90,6 +91,19 @@ def _recalled(query: str, found: list[MemoryRecord], guesses: list[MemoryRecord]
     if zh:
         return f"关于“{query}”，没有找到记忆。" if topic else "没有找到对得上的记忆。"
     return f"No memories match {query!r}." if topic else "No memories match that."
+
+
+def _asked_to_delete(ctx: ToolContext) -> bool:
+    """Whether the person asked to forget or delete something: in this message, or in the one before
+    it when this one answers the pet's "which one?" ("#3", "对，就是那条"); a command ("/yes" to a
+    forget the person was shown, "/forget 3") is their word too."""
+    if ctx.message.lstrip().startswith("/") or asks_deleting(ctx.message):
+        return True
+    said = ctx.person_words.rstrip()
+    if said.endswith(ctx.message.strip()):
+        said = said[: len(said) - len(ctx.message.strip())]
+    before = said.rstrip().rsplit("\n", 1)[-1]
+    return asks_deleting(before)
 
 
 def _alone(best: MemoryRecord, found: list[MemoryRecord], terms: list[str]) -> bool:
@@ -178,8 +192,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
             raise ToolError("nothing forgotten: \"forget it\" and \"never mind\" drop the subject, they do not "
                             "delete a memory; to delete one the person says /forget and its number",
                             zh="没有忘掉任何记忆：“算了”“别管了”只是不提这件事，不是删除记忆；要删除请说 /forget 加编号")
-        # (a command, "/yes" to a forget the person was shown, is their word)
-        if ctx.message and not ctx.message.lstrip().startswith("/") and not asks_deleting(ctx.message):
+        if ctx.message and not _asked_to_delete(ctx):
             raise ToolError("nothing forgotten: the person did not ask to forget or delete anything",
                             zh="没有忘掉任何记忆：主人并没有说要忘掉或删除什么")
         if memory_id is None:
@@ -203,8 +216,10 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
                             zh=f"没有记忆对得上“{what}”；可以先用 /recall 关键词 找一找")
         if len(best) > 1:
             raise _which(best, weak=False)
-        terms = query_terms(what, limit=64)
-        if terms and _share(terms, best[0].content) < STRONG_MATCH and not _alone(best[0], found, terms):
+        # the words of deleting ("bin it", "别存着了") say what to do, not which memory
+        terms = [term for term in query_terms(what, limit=64) if not asks_deleting(term)]
+        share = _share(terms, best[0].content) if terms else 1.0
+        if share < STRONG_MATCH and not (share > LOOSE_MATCH and _alone(best[0], found, terms)):
             raise _which(best, weak=True)
         return best[0].id
 
