@@ -1205,8 +1205,8 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 #: "…again?", "…来着": asking back what was said before
 _AGAIN = re.compile(r"来着|\bagain\b", re.IGNORECASE)
 #: a question, in either language
-_QUESTION = re.compile(r"[?？]|吗|什么|啥|谁|哪|几|怎么|\b(?:what|who|where|when|how|which|do|does|am|is|are)\b",
-                       re.IGNORECASE)
+_QUESTION = re.compile(r"[?？]|吗|什么|啥|谁|哪|几|怎么|\b(?:what|who|where|when|how|which)\b"
+                       r"|^\s*(?:do|does|am|is|are|can|could)\b", re.IGNORECASE)
 
 
 def _without_command(text: str) -> str:
