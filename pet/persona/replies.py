@@ -21,12 +21,9 @@ import hashlib
 import logging
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
 from pet.persona.model import Persona, Replies
-
-if TYPE_CHECKING:
-    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -64,14 +61,13 @@ class Bank:
         self._owners = np.array(owners, dtype=np.int64)
         self._vectors = encoder.encode(texts) if texts else np.zeros((0, 1), dtype=np.float32)
 
-    def match(self, text: str, vector: np.ndarray | None = None) -> Match | None:
+    def match(self, text: str) -> Match | None:
         """The topic `text` is small talk of, or None when none is clearly nearest."""
         import numpy as np
 
         if len(self.replies) == 0 or not text.strip():
             return None
-        if vector is None:
-            vector = self._encoder.encode([text])[0]
+        vector = self._encoder.encode([text])[0]
         cosines = self._vectors @ vector
         best = np.full(len(self.replies), -1.0)
         np.maximum.at(best, self._owners, cosines)
