@@ -102,6 +102,21 @@ MIRA = ["Mira 对花生过敏", "Mira 在腾讯上班", "Mira 养了一只猫叫
 
 
 @real
+def test_a_fact_of_the_kind_asked_about_joins_though_words_found_another(db, store, pet_id):
+    greyhound, _ = store.remember(pet_id, "家里现在换成一只退役赛犬，灵缇，名字叫面条")
+    hangzhou, _ = store.remember(pet_id, "又搬家了，这次到杭州拱墅区")
+    store.remember(pet_id, "Played cello since I was six; it lives in the corner of the study")
+    store.remember(pet_id, "Pets at the shop next door cost a fortune")  # said of a shop, by words "pets"
+    store.remember(pet_id, "My colleague thinks the weather here is awful")
+    # "pets" finds the shop's pets by its word; the greyhound, far off in meaning (cosine 0.23
+    # against the shop's 0.39), is of the kind of fact asked about
+    assert greyhound.id in [m.id for m in store.search(pet_id, "pets?", limit=5)]
+    assert hangzhou.id in [m.id for m in store.search(pet_id, "where do I live now?", limit=5)]
+    # small talk asks about no kind of fact: nothing joins it that way
+    assert greyhound.id not in [m.id for m in store.search(pet_id, "the weather is nice", limit=5)]
+
+
+@real
 def test_an_english_question_finds_a_fact_told_in_chinese(db, store, pet_id):
     for fact in MIRA:
         store.remember(pet_id, fact)

@@ -142,7 +142,8 @@ def test_edit_rewrites_and_merges_with_a_twin(db, pet_id):
     coffee, _ = store.remember(pet_id, "likes cofee", asserted_by="model")
     fixed = store.edit(pet_id, coffee.id, "likes coffee")
     assert (fixed.id, fixed.content, fixed.asserted_by) == (coffee.id, "likes coffee", "person")
-    assert [m.id for m in store.search(pet_id, "coffee")] == [coffee.id]
+    # the edited words are what search finds (the tea, of the same kind of fact, may follow)
+    assert store.search(pet_id, "coffee")[0].id == coffee.id
 
     store.set_pinned(pet_id, coffee.id, True)
     merged = store.edit(pet_id, coffee.id, "Likes tea.")

@@ -34,6 +34,19 @@ def test_the_likeliest_of_the_pets_languages_wins_even_when_another_is_likelier(
     assert pick_language([("en", 0.7), ("zh", 0.2)], ["zh", "en"]) == "en"
 
 
+def test_chinese_heard_as_its_kin_counts_for_chinese():
+    # espeak-ng's "奶茶第三杯了" as Whisper weighed it: Thai first, English above Chinese
+    probabilities = [("th", 0.43), ("en", 0.33), ("de", 0.04), ("zh", 0.02), ("ja", 0.03), ("vi", 0.02)]
+    assert pick_language(probabilities, ["en", "zh"]) == "zh"
+    assert pick_language(probabilities, ["zh", "en"]) == "zh"
+    # English stays English when its kin are other languages
+    assert pick_language([("en", 0.47), ("ar", 0.05), ("ja", 0.04), ("zh", 0.01)], ["en", "zh"]) == "en"
+    # with none of the kin among the pet's languages, Thai counts for nobody
+    assert pick_language(probabilities, ["en", "fr"]) == "en"
+    # a Japanese and Chinese pet: each keeps its own weight, the rest of the kin for neither
+    assert pick_language([("th", 0.5), ("ja", 0.2), ("zh", 0.1), ("en", 0.15)], ["en", "zh", "ja"]) == "ja"
+
+
 def test_when_whisper_gives_none_of_them_weight_the_pets_first_language_is_kept():
     assert pick_language([("de", 0.9)], ["zh", "en"]) == "zh"
     assert pick_language([("de", 0.9)], ["en", "zh"]) == "en"

@@ -33,7 +33,7 @@ import logging
 import threading
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Collection, Iterable, Protocol, Sequence
 
 from sqlalchemy import Connection, Engine, text
 
@@ -432,17 +432,23 @@ class Asked:
         if index.kinds is not None and getattr(_encoder, "name", None) == MODEL:
             self.kind = np.sqrt(index.classifier.probabilities(query[None, :])[0])
 
-    def fits(self, memory_ids: Iterable[int]) -> dict[int, float]:
+    def fits(self, memory_ids: Iterable[int], leave_out: Collection[str] = ()) -> dict[int, float]:
         """How well each memory's kind of fact fits the kind asked about, 0
-        to 1 (the Bhattacharyya coefficient of the two); memories without a
-        vector are left out, and all of them without the classifier."""
+        to 1 (the Bhattacharyya coefficient of the two; with `leave_out`,
+        only the other kinds count); memories without a vector are left out,
+        and all of them without the classifier."""
 
         if self.kind is None:
             return {}
         index = self.index
+        import numpy as np
+
+        kind = self.kind
+        if leave_out:
+            kind = kind * np.array([name not in leave_out for name in index.classifier.kinds])
         with index.lock:
             known, rows = index.rows(memory_ids)
-            return dict(zip(known.tolist(), (index.kinds[rows] @ self.kind).tolist()))
+            return dict(zip(known.tolist(), (index.kinds[rows] @ kind).tolist()))
 
     def typical_fit(self) -> float:
         """How well the pet's memories fit the kind asked about, on average."""

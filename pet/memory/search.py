@@ -95,7 +95,11 @@ candidates; when the words found fewer than MEANING_WIDEN memories, also
 with every memory, and the MEANING_COUNT nearest join the candidates: only
 recallable ones, and one that no word found only when it is at least
 MEANING_FLOOR alike and as alike as the best that words found (so
-"coffee" does not bring in "likes tea" beside "likes coffee"); when words
+"coffee" does not bring in "likes tea" beside "likes coffee"), or, with the
+fact-kind classifier (below), when its kind of lasting fact fits the kind
+asked about (KIND_ADMIT) and it is a little alike: "pets?" and "got a
+retired greyhound" share no word, and the words may have found "pet shop
+prices" (so "coffee" may bring in "likes tea" after all, below it); when words
 found nothing, MEANING_ALONE_FLOOR alike, or MEANING_ACROSS_FLOOR for a
 memory in the other script than the message (translations lie further
 apart in the encoder's space). The scores are fused as
@@ -208,6 +212,14 @@ MEANING_ALONE_FLOOR = 0.5
 #: questions, each against 24 facts of the other language) 0.35 admits 89 % of the right
 #: facts and 1.4 % of the wrong ones; 0.5 admitted 45 %, 0.3 admits 95 % and 3.8 %
 MEANING_ACROSS_FLOOR = 0.35
+#: ...but a memory whose kind of lasting fact fits the kind asked about this well (kinds.py,
+#: 0 to 1; the kinds that pass, PASSING_KINDS, left out: small talk asks about no fact) joins
+#: when at least KIND_ADMIT_COSINE alike, whatever the words found: "pets?" and "got a retired
+#: greyhound", "where do I live now?" and "又搬家了，这次到杭州" share no word and lie far
+#: apart, but are of one kind. On the spent memory sets of rounds 1 to 9 (398 questions, every
+#: fact stored) recall@5 went from 75% to 86%, and the 24 questions whose answer was never
+#: told found 60 memories in all, not 47 (0.5 instead of 0.4: 84%, 57)
+KIND_ADMIT, KIND_ADMIT_COSINE = 0.4, 0.15
 #: translated words (concepts.across) weigh this share of the term they stand for
 ACROSS_WEIGHT = 0.4
 
@@ -416,14 +428,21 @@ def _with_meaning(conn: Connection, pet_id: int, asked: meanings.Asked, scored: 
     # A memory no word found must be at least as alike as the best one the words found.
     floor = MEANING_FLOOR if scored else min(MEANING_ALONE_FLOOR, MEANING_ACROSS_FLOOR)
     bar = max([floor, *(cosines[row_id] for row_id in scored if row_id in cosines)])
-    new = [row_id for row_id, cosine in cosines.items() if row_id not in scored and cosine >= bar]
+    kinds = found.kinds
+    # of the kind of lasting fact asked about (small talk asks about none), and a little alike
+    lasting = asked.fits(cosines, leave_out=PASSING_KINDS) if kinds else {}
+
+    def of_kind(row_id: int) -> bool:
+        return lasting.get(row_id, 0.0) >= KIND_ADMIT and cosines[row_id] >= KIND_ADMIT_COSINE
+
+    new = [row_id for row_id, cosine in cosines.items() if row_id not in scored and (cosine >= bar or of_kind(row_id))]
     if new:  # the vectors know nothing of forgetting or approval, nor of a text changed in SQL
         for row_id, content, pinned, updated_at in conn.execute(
             select(MemoryRow.id, MemoryRow.content, MemoryRow.pinned, MemoryRow.updated_at)
             .where(MemoryRow.id.in_(new), *_live(pet_id))
         ):
             same_script = (cjk_count(content) > 0) == chinese
-            if not scored and same_script and cosines[row_id] < MEANING_ALONE_FLOOR:
+            if not scored and same_script and cosines[row_id] < MEANING_ALONE_FLOOR and not of_kind(row_id):
                 continue
             if found.current(row_id, content):
                 lifts[row_id] = _lift(bool(pinned), updated_at, now)
@@ -432,7 +451,6 @@ def _with_meaning(conn: Connection, pet_id: int, asked: meanings.Asked, scored: 
         return {}
     words = _relative({row_id: scored.get(row_id, 0.0) / lifts[row_id] for row_id in candidates})
     meant = _relative({row_id: max(0.0, cosines.get(row_id, 0.0)) for row_id in candidates})
-    kinds = found.kinds
     if not kinds:
         return {
             row_id: ((1 - MEANING_SHARE) * words[row_id] + MEANING_SHARE * meant[row_id]) * lifts[row_id]
