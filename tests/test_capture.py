@@ -76,11 +76,20 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     # an impression, a plan
     "the new neighbours seem nice so far",
     "gonna binge a whole season of something tonight",
+    # a plan at a set day and hour: a reminder's business, not a lasting fact
+    "got a job interview tomorrow at 3pm, kinda nervous",
+    "下周六晚上七点我要去听音乐会，好激动",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book
     assert capture.note(store, pet, text) == []
     assert store.count(pet) == 0
+
+
+def test_a_habit_at_a_set_hour_is_noted_though_a_plan_at_one_is_not(book):
+    store, pet = book
+    assert capture.note(store, pet, "I have swimming practice every Tuesday at 7pm")
+    assert capture.note(store, pet, "got a job interview tomorrow at 3pm, kinda nervous") == []
 
 
 def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):

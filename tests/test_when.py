@@ -15,6 +15,7 @@ from pet.tools.when import (
     PastTime,
     TimeProblem,
     When,
+    dated,
     describe,
     find_when,
     parse_when,
@@ -362,3 +363,15 @@ def test_a_long_run_of_digits_is_read_in_linear_time():
         except TimeProblem:
             pass
     assert datetime.now() - start < timedelta(seconds=3)
+
+
+@pytest.mark.parametrize("text", ["dentist tomorrow at 9am, dreading it", "明天下午三点我要面试", "flight on saturday at 6am",
+                                  "周六晚上七点和朋友吃火锅"])
+def test_a_day_and_an_hour_that_happen_once_are_dated(text):
+    assert dated(text)
+
+
+@pytest.mark.parametrize("text", ["I get up at 7am", "every tuesday at 8pm I swim", "每周二晚上八点打羽毛球",
+                                  "tomorrow is my birthday", "明天好冷", "I was 6 when we moved"])
+def test_a_habit_an_hour_alone_or_a_day_alone_are_not(text):
+    assert not dated(text)

@@ -42,6 +42,7 @@ from pet.memory import kinds as fact_kinds
 from pet.memory import stated
 from pet.text import detect_language
 from pet.tools.facts import memory_fact, retracted
+from pet.tools.when import dated
 
 if TYPE_CHECKING:
     import numpy as np
@@ -359,6 +360,8 @@ class Reader:
             clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
             if len(clauses) > 1 and any(self._asks(c) for c in clauses):
                 continue  # a request rides along: "我的猫叫豆腐，给我定个明早7点的闹钟"
+            if dated(sentence):
+                continue  # a plan at a set day and hour ("明天下午三点面试") passes; a reminder keeps those
             if worded_as_fact(sentence):
                 vector = self.vector(sentence)
                 kind = self.kind(vector)

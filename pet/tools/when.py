@@ -370,6 +370,14 @@ def find_when(text: str, now: datetime, zone: tzinfo) -> When | None:
     return None
 
 
+def dated(text: str) -> bool:
+    """The sentence names one moment, a day and a clock time that happen once
+    ("dentist tomorrow at 9am", "明天下午三点面试", "saturday 6am flight"), not a
+    habit ("every tuesday at 8", "每周二晚上")."""
+    return any("clock" in expr.slots and "day" in expr.slots and "repeat" not in expr.slots
+               for expr in _expressions(text.translate(_FULLWIDTH)))
+
+
 def parse_when(text: str, now: datetime, zone: tzinfo) -> When:
     """Read `text` that is, as a whole, a time ("in 20 minutes", "明天早上8点", "2026-12-01 14:00")."""
     now, norm = _in_zone(now, zone), text.translate(_FULLWIDTH)
