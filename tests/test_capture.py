@@ -111,6 +111,9 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     ("I go to the gym every Monday and Thursday", "quit the gym, I do yoga at home now"),
     # a relative named in the other language is the same person
     ("我妹妹在墨尔本读书", "My sister moved back from Melbourne, she lives in Shanghai now."),
+    # a change of a hobby told in the other language: far apart in meaning, of one kind
+    ("我儿子在学围棋，每周六去上课", "My son quit go, he does swimming now"),
+    ("I take pottery classes on Sundays", "不学陶艺了，现在改学游泳"),
 ])
 def test_an_update_replaces_the_memory_it_updates(book, old, new):
     store, pet = book
