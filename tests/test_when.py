@@ -65,6 +65,10 @@ def local(month: int, day: int, hour: int, minute: int = 0, year: int = 2026) ->
         ("the day after tomorrow at 6pm", local(12, 1, 18), "none"),
         ("2026-12-01 14:00", local(12, 1, 14), "none"),
         ("2026-12-01T08:00", local(12, 1, 8), "none"),  # a leading zero is 24-hour time
+        # a clock right after a date of a timestamp is 24-hour time, with or without the zero
+        ("2026-12-01 10:00", local(12, 1, 10), "none"),
+        ("2026-12-01T12:00", local(12, 1, 12), "none"),
+        ("2026-12-01 10:00 pm", local(12, 1, 22), "none"),
         ("Dec 3 at 5pm", local(12, 3, 17), "none"),
         ("December 3rd 5pm", local(12, 3, 17), "none"),
         ("3rd of December at 5pm", local(12, 3, 17), "none"),

@@ -118,6 +118,8 @@ _GLUE = re.compile(r"(?:\s|,|，|、|的|\bat\b|\bon\b|\bin\s+the\b)*", re.I)
 _LEAD = re.compile(r"(?:\b(?:at|on)\s+|在|(?<![关關对對])[于於])$", re.I)
 _BLANK = re.compile(r"[\s.,;:!?。，；：！？、]*")
 # "我有三点建议", "快一点": 点 that counts points or means "a bit", not o'clock
+#: a date as "2026-12-06 " or "2026-12-06T" just before a clock: a timestamp, whose "10:00" is 24-hour
+_ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{1,2}-\d{1,2}(?:T|\s+)$")
 _NOT_CLOCK_AFTER = re.compile(r"[点點儿兒]|建议|意见|看法|想法|理由|原因|要求|注意|问题|内容|好处|区别|不同")
 _A_BIT_BEFORE = set("有快多慢早晚差好大小高低少些再稍")
 _FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
@@ -267,7 +269,8 @@ _RULES: list[tuple[str, _Builder]] = [
      rf"(?P<h>{_HOUR})\b(?:\s*{_AMPM})?", _en_past_to),
     (rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![\d:])(?:\s*{_AMPM})?",
      lambda m, t: {"clock": _Clock(int(m["h"]), int(m["m"]), _meridiem(m),
-                                   exact=m["h"][0] == "0" and len(m["h"]) == 2, text=m[0])}),
+                                   exact=m["h"][0] == "0" and len(m["h"]) == 2 or _ISO_DATE.search(t, 0, m.start())
+                                   is not None, text=m[0])}),
     (rf"(?<![\d:.])(?P<h>{_HOUR})\s*{_AMPM}",
      lambda m, t: {"clock": _Clock(int(_number(m["h"])), 0, _meridiem(m), text=m[0])}),
     (rf"(?<![\d:.])(?P<h>{_HOUR})\s*o['’]?clock\b",
