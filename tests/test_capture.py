@@ -90,6 +90,17 @@ def test_a_habit_at_a_set_hour_is_noted_though_a_plan_at_one_is_not(book):
     store, pet = book
     assert capture.note(store, pet, "I have swimming practice every Tuesday at 7pm")
     assert capture.note(store, pet, "got a job interview tomorrow at 3pm, kinda nervous") == []
+    # a day gone by is no plan; a fact beside a plan stays, without it
+    assert capture.note(store, pet, "yesterday at 3pm I adopted a cat")
+    [cat] = capture.note(store, pet, "我的猫叫豆腐，明天上午9点带它打疫苗")
+    assert cat.record.content == "我的猫叫豆腐"
+
+
+def test_a_new_fact_said_to_come_beside_the_old_replaces_nothing(book):
+    store, pet = book
+    capture.note(store, pet, "I've been learning Korean for a year")
+    [also] = capture.note(store, pet, "now I'm also picking up Spanish")
+    assert also.replaced is None and store.count(pet) == 2
 
 
 def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):

@@ -282,6 +282,29 @@ def test_a_broken_off_start_stays_broken_off_and_the_pets_line_gets_its_own_para
     assert "assist" not in events[-1].text
 
 
+class _Holding(ScriptedModel):
+    """A brain whose replies the agent shows only once checked (as the embedded one)."""
+
+    holds_replies = True
+
+
+def test_a_brain_whose_replies_are_held_shows_no_try_that_failed():
+    # the same two tries as above: the broken-off start is never seen, only the pet's line
+    model = _Holding(["How can I assist you today?", "You feel kind of sleepy, how can I assist you"])
+    app = make_app(model)
+    events = run(app, "I'm a bit sleepy after lunch")
+    app.close()
+    line = "Qianqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
+    assert shown(events) == events[-1].text == line
+    # a reply that passes is shown whole, once
+    model = _Holding(["Sunny days are the best! Perfect for a nap in the warm pond."])
+    app = make_app(model)
+    events = run(app, "nice weather today")
+    app.close()
+    deltas = [e.text for e in events if isinstance(e, TextDelta)]
+    assert deltas == ["Sunny days are the best! Perfect for a nap in the warm pond."] == [events[-1].text]
+
+
 def test_an_unfinished_self_naming_is_held_until_its_name_is_seen():
     checker = Checker("wait do you even have a name", "en", XIAOQIAN)
     assert checker.hold_at("Yes, I have one. My name is T") == len("Yes, I have one. ")

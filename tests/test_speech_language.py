@@ -45,6 +45,8 @@ def test_chinese_heard_as_its_kin_counts_for_chinese():
     assert pick_language(probabilities, ["en", "fr"]) == "en"
     # a Japanese and Chinese pet: each keeps its own weight, the rest of the kin for neither
     assert pick_language([("th", 0.5), ("ja", 0.2), ("zh", 0.1), ("en", 0.15)], ["en", "zh", "ja"]) == "ja"
+    # measured for Chinese only: a Japanese pet gets nothing of Thai or Chinese
+    assert pick_language([("th", 0.5), ("zh", 0.2), ("ja", 0.1), ("en", 0.15)], ["en", "ja"]) == "en"
 
 
 def test_when_whisper_gives_none_of_them_weight_the_pets_first_language_is_kept():

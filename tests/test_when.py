@@ -69,6 +69,10 @@ def local(month: int, day: int, hour: int, minute: int = 0, year: int = 2026) ->
         ("2026-12-01 10:00", local(12, 1, 10), "none"),
         ("2026-12-01T12:00", local(12, 1, 12), "none"),
         ("2026-12-01 10:00 pm", local(12, 1, 22), "none"),
+        ("2026/12/01 10:00", local(12, 1, 10), "none"),
+        # ...but a part of the day said after it still counts: a person wrote it
+        ("2026-12-01 3:00 in the afternoon", local(12, 1, 15), "none"),
+        ("2026-12-01 3:00 下午", local(12, 1, 15), "none"),
         ("Dec 3 at 5pm", local(12, 3, 17), "none"),
         ("December 3rd 5pm", local(12, 3, 17), "none"),
         ("3rd of December at 5pm", local(12, 3, 17), "none"),
@@ -376,6 +380,8 @@ def test_a_day_and_an_hour_that_happen_once_are_dated(text):
 
 
 @pytest.mark.parametrize("text", ["I get up at 7am", "every tuesday at 8pm I swim", "每周二晚上八点打羽毛球",
-                                  "tomorrow is my birthday", "明天好冷", "I was 6 when we moved"])
+                                  "tomorrow is my birthday", "明天好冷", "I was 6 when we moved",
+                                  "yesterday at 3pm I adopted a cat", "昨天下午三点我领养了一只猫",
+                                  "my daughter was born March 3 at 5am", "I was born on 1990-05-04 at 10:30"])
 def test_a_habit_an_hour_alone_or_a_day_alone_are_not(text):
     assert not dated(text)

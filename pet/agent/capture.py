@@ -101,6 +101,8 @@ _CLOSING = re.compile(r"[\"'”’」』)）]+(?=\s|$)")
 #: marks that open somebody else's words
 _QUOTES = ("'", '"', "“", "‘", "「", "『")
 _CLAUSES = re.compile(r"[,，;；、]|\band\b")
+#: a new fact said to come beside the old ones ("now I'm also picking up Spanish"), not instead
+_ALSO = re.compile(r"\b(?:also|too|as well)\b|也", re.IGNORECASE)
 
 
 @runtime_checkable
@@ -366,7 +368,13 @@ class Reader:
             if len(clauses) > 1 and any(self._asks(c) for c in clauses):
                 continue  # a request rides along: "我的猫叫豆腐，给我定个明早7点的闹钟"
             if dated(sentence):
-                continue  # a plan at a set day and hour ("明天下午三点面试") passes; a reminder keeps those
+                # a plan at a set day and hour ("明天下午三点面试") passes, a reminder's business; a fact
+                # in another clause stays ("我的猫叫豆腐，明天上午9点带它打疫苗")
+                kept = [c for c in clauses if not dated(c)]
+                if len(kept) == len(clauses) or not any(self._lasting(c) for c in kept):
+                    continue  # "…，好激动": the rest is a mood
+                sentence = ("，" if detect_language(sentence) == "zh" else ", ").join(kept)
+                clauses = kept
             if worded_as_fact(sentence):
                 vector = self.vector(sentence)
                 kind = self.kind(vector)
@@ -390,6 +398,12 @@ class Reader:
             if len(fact) >= 2:
                 found.append((fact, vector, kind))
         return found
+
+    def _lasting(self, clause: str) -> bool:
+        """The clause states a lasting fact on its own ("我的猫叫豆腐"; not "好激动")."""
+        vector = self.vector(clause)
+        return worded_as_fact(clause) and self.stated(vector, unsaid=not names_the_person(clause)) and (
+            self.kind(vector) not in PASSING)
 
     @staticmethod
     def _asks(clause: str) -> bool:
@@ -447,7 +461,7 @@ class Reader:
                 continue
             if changed and cosine >= CHANGED_TOPIC:
                 best, best_cosine = record, cosine
-            elif changed and cosine >= CHANGED_KIND_TOPIC and kind not in PASSING and (
+            elif changed and cosine >= CHANGED_KIND_TOPIC and kind not in PASSING and not _ALSO.search(fact) and (
                     self.share_of(record.content, kind) >= SAME_KIND):
                 best, best_cosine = record, cosine
             elif single and near >= SAME_TOPIC and (

@@ -738,7 +738,14 @@ class Agent:
         steer: dict[str, Any] = {"reply_language": turn.language} if getattr(self.brain, "steers_language",
                                                                              False) else {}
 
+        # A brain whose replies are short and quick but often fail the checks (the embedded
+        # ladder's) shows none of a reply before it has passed them: a try that is retried
+        # or stood in for is never left on the screen above the next.
+        whole = getattr(self.brain, "holds_replies", False)
+
         def hold_at(text: str) -> int | None:
+            if whole:
+                return 0
             holds = [at for at in (turn.hold_at(text), checks.hold_at(text)) if at is not None]
             return min(holds, default=None)
 
@@ -857,6 +864,8 @@ class Agent:
                                    "已停下：模型把同一个工具调用要了三次。"), "warning")
                 yield from self._finish(turn, fallback_line("repeat", turn.language, self.persona), streamed=False)
                 return
+            if whole and (rest := gate.flush()):
+                yield TextDelta(rest)  # the words before the call, as a streamed reply shows them
             yield from self._execute(turn, prose, calls)
             if turn.asking:  # nothing more until the person answers
                 yield from self._finish(turn, turn.asking, streamed=False)

@@ -125,6 +125,9 @@ class EmbeddedChatModel:
     withholds_tools = True
     #: `stream(reply_language="zh")`: prose begins in that language (see _PROSE_OPENINGS)
     steers_language = True
+    #: replies are short and quick, and often fail the agent's checks: the agent shows a
+    #: reply only once it has passed them, not as it streams (a retried try stays unseen)
+    holds_replies = True
 
     def __init__(
         self,

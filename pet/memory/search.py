@@ -425,7 +425,8 @@ def _with_meaning(conn: Connection, pet_id: int, asked: meanings.Asked, scored: 
         scored = dict(heapq.nlargest(POOL, scored.items(), key=lambda item: (item[1], item[0])))
     found = asked.likeness(scored, widen)
     cosines = found.cosines
-    # A memory no word found must be at least as alike as the best one the words found.
+    # A memory no word found must be at least as alike as the best one the words found, or
+    # of the kind of lasting fact asked about and a little alike (KIND_ADMIT).
     floor = MEANING_FLOOR if scored else min(MEANING_ALONE_FLOOR, MEANING_ACROSS_FLOOR)
     bar = max([floor, *(cosines[row_id] for row_id in scored if row_id in cosines)])
     kinds = found.kinds

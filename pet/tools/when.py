@@ -118,11 +118,12 @@ _GLUE = re.compile(r"(?:\s|,|，|、|的|\bat\b|\bon\b|\bin\s+the\b)*", re.I)
 _LEAD = re.compile(r"(?:\b(?:at|on)\s+|在|(?<![关關对對])[于於])$", re.I)
 _BLANK = re.compile(r"[\s.,;:!?。，；：！？、]*")
 # "我有三点建议", "快一点": 点 that counts points or means "a bit", not o'clock
-#: a date as "2026-12-06 " or "2026-12-06T" just before a clock: a timestamp, whose "10:00" is 24-hour
-_ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{1,2}-\d{1,2}(?:T|\s+)$")
 _NOT_CLOCK_AFTER = re.compile(r"[点點儿兒]|建议|意见|看法|想法|理由|原因|要求|注意|问题|内容|好处|区别|不同")
 _A_BIT_BEFORE = set("有快多慢早晚差好大小高低少些再稍")
 _FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+#: a timestamp as a program writes one, "2026-12-06 10:00" or "2026/12/06T10:00": its clock is 24-hour
+_TIMESTAMP = re.compile(r"\s*\d{4}[-/]\d{1,2}[-/]\d{1,2}(?:T|\s+)\d{1,2}:\d{2}\s*")
 
 
 @dataclass(frozen=True)
@@ -269,8 +270,8 @@ _RULES: list[tuple[str, _Builder]] = [
      rf"(?P<h>{_HOUR})\b(?:\s*{_AMPM})?", _en_past_to),
     (rf"(?<![\d:.])(?P<h>\d{{1,2}}):(?P<m>\d{{2}})(?![\d:])(?:\s*{_AMPM})?",
      lambda m, t: {"clock": _Clock(int(m["h"]), int(m["m"]), _meridiem(m),
-                                   exact=m["h"][0] == "0" and len(m["h"]) == 2 or _ISO_DATE.search(t, 0, m.start())
-                                   is not None, text=m[0])}),
+                                   exact=m["h"][0] == "0" and len(m["h"]) == 2 or _TIMESTAMP.fullmatch(t) is not None,
+                                   text=m[0])}),
     (rf"(?<![\d:.])(?P<h>{_HOUR})\s*{_AMPM}",
      lambda m, t: {"clock": _Clock(int(_number(m["h"])), 0, _meridiem(m), text=m[0])}),
     (rf"(?<![\d:.])(?P<h>{_HOUR})\s*o['’]?clock\b",
@@ -374,11 +375,16 @@ def find_when(text: str, now: datetime, zone: tzinfo) -> When | None:
 
 
 def dated(text: str) -> bool:
-    """The sentence names one moment, a day and a clock time that happen once
-    ("dentist tomorrow at 9am", "明天下午三点面试", "saturday 6am flight"), not a
-    habit ("every tuesday at 8", "每周二晚上")."""
-    return any("clock" in expr.slots and "day" in expr.slots and "repeat" not in expr.slots
-               for expr in _expressions(text.translate(_FULLWIDTH)))
+    """The text names one moment to come, a day and a clock time that happen
+    once ("dentist tomorrow at 9am", "明天下午三点面试", "saturday 6am flight"):
+    not a habit ("every tuesday at 8", "每周二晚上"), nor a day gone by or a
+    date ("yesterday at 3pm", "born March 3 at 5am")."""
+    for expr in _expressions(text.translate(_FULLWIDTH)):
+        day = expr.slots.get("day")
+        if (isinstance(day, _Day) and "clock" in expr.slots and "repeat" not in expr.slots
+                and day.month is None and (day.offset is None or day.offset >= 0)):
+            return True
+    return False
 
 
 def parse_when(text: str, now: datetime, zone: tzinfo) -> When:
