@@ -314,6 +314,19 @@ def test_an_unfinished_self_naming_is_held_until_its_name_is_seen():
     assert Checker("你好呀", "zh", XIAOQIAN).hold_at("你好呀！我叫小") == len("你好呀！")
 
 
+def test_the_pet_taking_a_word_of_the_message_as_its_name_is_retried():
+    # seen on the page: the greyhound's name, then the next messages' words, taken as the pet's
+    assert wrong_name("面条！我是面条，一只灵缇。", "我养了一只灵缇，叫面条", XIAOQIAN)
+    assert wrong_name("I'm Mochi, a fluffy cat!", "my cat is called Mochi", XIAOQIAN)
+    assert wrong_name("我是小钳，一只小龙虾！", "我养了一只灵缇，叫面条", XIAOQIAN) is None
+    assert wrong_name("面条真是个好名字！", "我养了一只灵缇，叫面条", XIAOQIAN) is None
+    model = _Holding(["面条！我是面条，一只灵缇。", "面条这名字好可爱！"])  # as the embedded brain
+    app = make_app(model)
+    events = run(app, "我养了一只灵缇，叫面条")
+    app.close()
+    assert shown(events) == "面条这名字好可爱！"
+
+
 def test_a_second_wrong_name_gives_the_pets_own_name_in_code():
     model = ScriptedModel(["我叫小林。", "是的，我的名字是小林。"])
     app = make_app(model)

@@ -113,6 +113,8 @@ _SELF_NAMED = re.compile(
 _SELF_NAMED_ASKED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+)\b(?!['’-])|我是([\u4e00-\u9fff]{1,3})(?=[。！!，,～~]|$)")
 #: the person introducing themselves in passing: "hi! I'm Lin, I work as a nurse"
 _INTRODUCED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+),")
+#: a name the person gives someone or something: "my cat is called Mochi", "named her Wok", "叫面条"
+_GIVEN_NAME = re.compile(r"\b(?i:called|named)\s+([A-Z][\w'’-]*)|叫([\u4e00-\u9fff]{1,3})(?=[。！!，,～~？?\s]|$)")
 #: the start of a self-naming: an unfinished sentence holding one is held until it ends
 _NAME_START = re.compile(r"\b(?i:my name|call me|I(?:['’]m| am) called)\b|我叫|叫我|我的名字|我名叫")
 _NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
@@ -318,8 +320,9 @@ def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | No
         found += list(_SELF_NAMED_ASKED.finditer(reply))
     else:
         # "Hi! I'm Lin, a nurse." to "hi! I'm Lin, I work as a nurse": the
-        # person's own name, taken as the pet's
-        theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED) for m in pattern.finditer(message)}
+        # person's own name, taken as the pet's; so is a name the message gives
+        # someone else ("面条！我是面条，一只灵缇。" to "我养了一只灵缇，叫面条")
+        theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED, _GIVEN_NAME) for m in pattern.finditer(message)}
         found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs]
     for match in sorted(found, key=lambda m: m.start()):
         if not _is_own_name(_name_of(match), persona):
