@@ -46,6 +46,13 @@ def test_small_talk_that_mentions_memory_or_time_runs_no_tool(text):
     assert reflexes.match(text, NOW, dt.timezone.utc) is None
 
 
+def test_a_message_like_no_example_is_left_to_the_model():
+    # the load test's numbered messages: the linear reading, sure of itself, read one as forget
+    for text in ("load c9 m2", "load c3 m17", "zx9 q2 k7"):
+        route = intents.router().route(text)
+        assert route.intent in (None, intents.CHAT, intents.NOTE), (text, route.intent)
+
+
 @pytest.mark.parametrize("text, tool", [
     ("how late is it", "get_current_time"),
     ("这会儿几点", "get_current_time"),
