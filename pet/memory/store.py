@@ -587,6 +587,30 @@ class MemoryStore:
         newer fact may update."""
         return [record for record, _ in self._nearest(pet_id, text, count)]
 
+    def alike(self, pet_id: int, text: str, count: int = 2) -> list[tuple[MemoryRecord, float, float]]:
+        """The recallable memories closest in meaning to `text`, closest first, no floor, each with
+        its cosine and how well its kind of fact fits the one `text` is about (0 to 1; 0 without
+        the kinds' classifier). None without the sentence encoder."""
+        if not self.db.meaning or count <= 0:
+            return []
+        with self.db.session() as session:
+            asked = meaning.ask(session.connection(), pet_id, text)
+            if asked is None:
+                return []
+            alike = asked.likeness((), count * 2)  # forgotten ones are among them
+            ids = sorted(alike.cosines, key=alike.cosines.__getitem__, reverse=True)
+            found = [r for r in _records(session, ids) if r.deleted_at is None and r.status == "active"]
+            return [(r, alike.cosines[r.id], alike.kinds.get(r.id, 0.0)) for r in found[:count]]
+
+    def fits(self, pet_id: int, text: str, memory_ids: Sequence[int]) -> dict[int, float]:
+        """How well each memory's kind of fact fits the one `text` is about, 0 to 1 (kinds.py);
+        empty without the sentence encoder or the kinds' classifier."""
+        if not self.db.meaning or not memory_ids:
+            return {}
+        with self.db.session() as session:
+            asked = meaning.ask(session.connection(), pet_id, text)
+            return asked.fits(memory_ids) if asked is not None else {}
+
     def guesses(self, pet_id: int, text: str, count: int = 3, *, floor: float = GUESS_FLOOR,
                 leave_out: Sequence[int] = ()) -> list[MemoryRecord]:
         """The recallable memories closest in meaning to `text` and at least

@@ -23,6 +23,11 @@ STRONG_MATCH = 2 / 3
 #: ...unless it holds more than LOOSE_MATCH of them and more than LEAD times as many as any other
 #: memory found ("the gym one is outdated, bin it": "gym", 1 of 2, and no other memory has one)
 LOOSE_MATCH, LEAD = 1 / 3, 2
+#: how much nearer in meaning than any other the one memory a forget's words find must be, to be meant
+AGREED_LEAD = 0.03
+#: ...and how well its kind of fact must fit the one described (kinds.py, 0 to 1), as must a memory
+#: loose words point at
+AGREED_FIT = 0.25
 #: memories a recall lists at most: found for a topic, or known about the person
 RECALL_LIMIT, OVERVIEW_LIMIT = 8, 12
 #: memories close in meaning that a recall offers at most as guesses, beside what its words found
@@ -38,6 +43,8 @@ class MemoryStoreLike(Protocol):
     def guesses(self, pet_id: int, text: str, count: int = 3, *,
                 leave_out: Sequence[int] = ()) -> list[MemoryRecord]: ...
     def overview(self, pet_id: int, limit: int = 10) -> list[MemoryRecord]: ...
+    def alike(self, pet_id: int, text: str, count: int = 2) -> list[tuple[MemoryRecord, float, float]]: ...
+    def fits(self, pet_id: int, text: str, memory_ids: Sequence[int]) -> dict[int, float]: ...
 
 
 def _share(terms: list[str], text: str) -> float:
@@ -203,10 +210,18 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         return _forgot(record, ctx.language)
 
     def _chosen(what: str, ctx: ToolContext) -> int:
-        """The one memory `what` describes; otherwise a question naming the candidates. The person's
-        loose words ("the gym one is outdated, bin it") describe the memory whose words they alone
-        share most with; no word in common, the memories nearest in meaning are asked about."""
+        """The one memory `what` describes; otherwise a question naming the candidates. One memory
+        alone found, by its words or its kind of fact, that is also the nearest in meaning is meant
+        ("my address": "lives at 14 Alder Lane"; "体重那条别存着了": "体重62公斤"), or one so found for
+        the whole message when `what` finds none. Otherwise the person's loose words ("the gym one is
+        outdated, bin it") describe the memory whose words they alone share most with; no word in
+        common, the memories nearest in meaning are asked about. (/undo brings a forgotten one back.)"""
         found = store.search(ctx.pet_id, what, limit=5)
+        meant = _agreed(what, found, ctx)
+        if meant is None and not found and ctx.message:
+            meant = _agreed(ctx.message, store.search(ctx.pet_id, ctx.message, limit=5), ctx)
+        if meant is not None:
+            return meant
         best = best_matches(what, [(m, m.content) for m in found])
         if not best:
             near = store.guesses(ctx.pet_id, what, 2)
@@ -219,9 +234,23 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         # the words of deleting ("bin it", "别存着了") say what to do, not which memory
         terms = [term for term in query_terms(what, limit=64) if not asks_deleting(term)]
         share = _share(terms, best[0].content) if terms else 1.0
-        if share < STRONG_MATCH and not (share > LOOSE_MATCH and _alone(best[0], found, terms)):
+        if share < STRONG_MATCH and not (share > LOOSE_MATCH and _alone(best[0], found, terms)
+                                         and store.fits(ctx.pet_id, what, [best[0].id]).get(best[0].id, 1.0) >= AGREED_FIT):
             raise _which(best, weak=True)
         return best[0].id
+
+    def _agreed(text: str, found: list[MemoryRecord], ctx: ToolContext) -> int | None:
+        """The id of the one memory found for `text` when it is also the nearest in meaning, by
+        AGREED_LEAD at least over the next nearest (with no other memory to compare, none is), and
+        of the kind of fact `text` is about (AGREED_FIT: "my dog's birthday" is not "dog is named
+        Pepper")."""
+        if len(found) != 1:
+            return None
+        alike = store.alike(ctx.pet_id, text, 2)
+        if len(alike) < 2 or alike[0][0].id != found[0].id:
+            return None
+        (_, cosine, fit), (_, second, _) = alike
+        return found[0].id if cosine - second >= AGREED_LEAD and fit >= AGREED_FIT else None
 
     def recall(query: str, ctx: ToolContext) -> str:
         """Search long-term memory for what you know about a topic, or (query "me") about the person.
