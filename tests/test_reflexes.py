@@ -295,6 +295,43 @@ def test_ambiguous_reminder_asks_and_stores_nothing():
     assert app.reminders.pending(app.pet.id) == []
 
 
+@pytest.mark.parametrize("text, question", [
+    ("remind me tomorrow to text Gabriela back", "What time tomorrow should I remind you to text Gabriela back?"),
+    ("明天提醒我交水电费", "明天几点提醒你交水电费？"),
+    ("remind me to renew my library books", "When should I remind you to renew your library books?"),
+    ("remind me about my passport", "When should I remind you about your passport?"),
+])
+def test_a_reminder_without_its_hour_is_asked_about_in_the_persons_terms(text, question):
+    reflex = match(text)
+    assert reflex is not None and not reflex.calls and reflex.reply == question
+
+
+@pytest.mark.parametrize("asked, answer, task, due", [
+    ("remind me tomorrow to text Gabriela back", "9am", "text Gabriela back", dt.datetime(2026, 11, 30, 9, 0)),
+    ("明天提醒我交水电费", "下午三点吧", "交水电费", dt.datetime(2026, 11, 30, 15, 0)),
+    ("提醒我买牛奶", "周二上午十点", "买牛奶", dt.datetime(2026, 12, 1, 10, 0)),
+    ("remind me tomorrow to call the bank", "actually make it friday at 4pm", "call the bank",
+     dt.datetime(2026, 12, 4, 16, 0)),
+])
+def test_the_answer_to_what_time_sets_the_reminder(asked, answer, task, due):
+    app = make_app(ScriptedModel([]))
+    events = turn(app, asked)
+    assert not [e for e in events if isinstance(e, ToolStarted)]
+    events = turn(app, answer)
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["set_reminder"]
+    (reminder,) = app.reminders.pending(app.pet.id)
+    assert (reminder.text, reminder.due_at.astimezone(ZONE)) == (task, due.replace(tzinfo=ZONE))
+
+
+def test_talk_after_the_question_drops_it():
+    model = ScriptedModel(["Cloudy, I think!", "Nine o'clock is a fine hour."])
+    app = make_app(model)
+    turn(app, "remind me tomorrow to text Gabriela back")
+    turn(app, "hmm not sure, what's the weather like?")
+    turn(app, "9am")
+    assert app.reminders.pending(app.pet.id) == []
+
+
 def test_new_command_starts_a_new_conversation():
     app = make_app(ScriptedModel([]))
     before = app.current_conversation()

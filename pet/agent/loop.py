@@ -300,6 +300,8 @@ class Agent:
         self.clock = clock
         self.locks = locks or ConversationLocks()
         self.tracer = tracer
+        #: per conversation, the reminder whose time the pet just asked for (reflexes.Reflex.needs_time)
+        self._needs_time: dict[int, tuple[str, str]] = {}
 
     def _lock(self, conversation_id: int) -> threading.Lock:
         return self.locks.of(conversation_id)
@@ -436,8 +438,14 @@ class Agent:
             trace.reflex = "taken back"
             yield from self._model_loop(turn, [])
             return
+        needs_time = self._needs_time.pop(conversation_id, None)
         reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
+        if reflex is None and needs_time is not None and self.config.reflexes:
+            # the answer to "what time should I remind you?": "9am"
+            reflex = reflexes.answered_time(needs_time, text, now, self.persona.zone())
         if reflex is not None:
+            if reflex.needs_time is not None:
+                self._needs_time[conversation_id] = reflex.needs_time
             trace.reflex = reflex.intent
             yield from self._reflex(turn, reflex)
             return

@@ -16,7 +16,7 @@ from pet.agent import arithmetic
 from pet.events import ToolCall
 from pet.text import detect_language
 from pet.tools.facts import dismissal, memory_fact, only_pronoun
-from pet.tools.when import TimeProblem, find_when
+from pet.tools.when import TimeProblem, day_without_hour, find_when
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,8 @@ class Reflex:
     #: "yes" / "no" run or drop the tool calls waiting for the person's OK
     command: str | None = None
     argument: str = ""
+    #: a reminder that waits for its time, (task, day said or ""): the reply asked "what time?"
+    needs_time: tuple[str, str] | None = None
 
 
 HELP = {
@@ -281,19 +283,67 @@ _TASK_WITHOUT_TIME = re.compile(
 
 
 def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Reflex | None:
-    """A reminder fires only when the sentence holds a time; a bad time is a question."""
+    """A reminder fires only when the sentence holds a time; a bad time is a question, and so is a
+    day without its hour ("remind me tomorrow to text Gabriela": what time tomorrow?)."""
     try:
         when = find_when(rest, now, zone)
     except TimeProblem as problem:
         return Reflex("remind", reply=str(problem))
     if when is None:
+        day = day_without_hour(rest)
+        if day is not None:
+            task, said = _task(rest, day, zh), rest[day[0]:day[1]].strip()
+            if task:
+                return Reflex("remind", reply=f"{said}几点提醒你{task}？" if zh else
+                              f"What time {said} should I remind you {_yours(task)}?", needs_time=(task, said))
         # "remind me to call the dentist": a clear request missing its time.
         asked = _TASK_WITHOUT_TIME.match(text)
         if asked:
             what = _clean(asked.group("x") or asked.group("x2"))
-            return Reflex("remind", reply=f"什么时候提醒你{what}？" if zh else f"When should I remind you to {what}?")
+            return Reflex("remind", reply=f"什么时候提醒你{what}？" if zh else
+                          f"When should I remind you {_yours(what)}?", needs_time=(what, ""))
         return None
-    task = rest[: when.span[0]] + " " + rest[when.span[1] :]
+    task = _task(rest, when.span, zh)
+    if not task:
+        return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
+    return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
+
+
+#: what may stand beside a time that answers "what time?" ("at 9am please", "下午三点吧")
+_ANSWER_FILLER = re.compile(
+    r"(?:\s|[，,。.!！?？~～]|\b(?:at|on|around|about|like|maybe|please|pls|then|ok(?:ay)?|sure|yes|yeah|actually|make it|let's say)\b"
+    r"|嗯|好的?|吧|就|那就|大概|左右|的时候|呀|啊|哦|行)*", _I)
+
+
+def answered_time(needs: tuple[str, str], answer: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
+    """The reminder the pet asked the time of ("What time tomorrow should I remind you to text
+    Gabriela?"), set when `answer` is that time and little else ("9am", "下午三点吧"); None when
+    the answer is about something else. The day asked about goes first ("tomorrow" + "9am"),
+    unless the answer names its own ("friday at 3pm")."""
+    task, day = needs
+    answer = " ".join(answer.split())
+    tries = [f"{day} {answer}", answer] if day else [answer]
+    for said in tries:
+        try:
+            when = find_when(said, now, zone)
+        except TimeProblem as problem:
+            if said is tries[-1]:
+                return Reflex("remind", reply=str(problem), needs_time=needs)
+            continue
+        if when is None:
+            return None
+        rest = said[: when.span[0]] + " " + said[when.span[1]:]
+        if said is not answer:
+            rest = rest.replace(day, " ", 1)
+        if not _ANSWER_FILLER.fullmatch(rest):
+            return None
+        return Reflex("remind", _call("set_reminder", text=task, when=said[when.span[0]:when.span[1]]))
+    return None
+
+
+def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
+    """What a reminder is for: the request without its time and the words of asking."""
+    task = rest[: span[0]] + " " + rest[span[1] :]
     if zh:
         task = re.sub(r"(?:请|麻烦你|麻烦|帮我|提醒一下我|提醒我|叫醒我|叫我|喊我|设(?:个|一个)?提醒|"
                       r"定(?:个|一个)?(?:提醒|闹钟)|一下|的时候|记得)", " ", task)
@@ -301,10 +351,23 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
     # English glue goes in either language: "提醒我 at 5pm to buy milk"
     task = re.sub(r"^[\s,:]*(?:to|that|about|of|for)\s+", "", task.strip(), flags=_I)
     task = re.sub(r"\s+(?:to|that|about|then)\s*$", "", task, flags=_I)
-    task = _clean(" ".join(task.split()))
-    if not task:
-        return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
-    return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
+    return _clean(" ".join(task.split()))
+
+
+_MINE = {"my": "your", "me": "you", "myself": "yourself", "mine": "yours", "i": "you", "i'm": "you're",
+         "i am": "you are", "i've": "you've", "i'll": "you'll"}
+_MY_WORDS = re.compile(r"\b(i am|i'm|i've|i'll|i|my|me|myself|mine)\b", _I)
+
+
+def _yours(task: str) -> str:
+    """The person's task said back to them after "remind you": "renew my books" -> "to renew your
+    books", "the meeting" -> "about the meeting", "I have a dentist appointment" -> "that you have a
+    dentist appointment"."""
+    flipped = _MY_WORDS.sub(lambda m: _MINE[m.group(1).lower()], task)
+    if re.match(r"(?:i|i'm|i've|i'll|i am)\b", task, _I):
+        return "that " + flipped
+    # a thing, not a deed: "about the meeting", "about your passport"
+    return ("about " if re.match(r"(?:the|a|an|my|our|this|that|these|those)\b", task, _I) else "to ") + flipped
 
 
 def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Reflex:

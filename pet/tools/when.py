@@ -387,6 +387,15 @@ def dated(text: str) -> bool:
     return False
 
 
+def day_without_hour(text: str) -> tuple[int, int] | None:
+    """Where `text` names a day but no clock time or delay ("remind me tomorrow to…", "明天提醒我…",
+    "on dec 9"): a reminder still needs its hour. None when there is no such day."""
+    for expr in _expressions(text.translate(_FULLWIDTH)):
+        if "day" in expr.slots and not expr.slots.keys() & {"clock", "delay"}:
+            return expr.start, expr.end
+    return None
+
+
 def parse_when(text: str, now: datetime, zone: tzinfo) -> When:
     """Read `text` that is, as a whole, a time ("in 20 minutes", "明天早上8点", "2026-12-01 14:00")."""
     now, norm = _in_zone(now, zone), text.translate(_FULLWIDTH)
