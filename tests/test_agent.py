@@ -620,6 +620,23 @@ def test_a_request_that_insists_is_not_taken_back(text):
     assert not retracted(text)
 
 
+@pytest.mark.parametrize("text, taken_back", [
+    ("remind me at 7pm to water the plants... actually no, I'll do it now", True),
+    ("what's 19 times 23 lol jk i can do that myself", True),
+    ("帮我算一下45乘以6？开个玩笑，我心算就行", True),
+    ("set an alarm for 6am, nah never mind", True),
+    ("提醒我周五交报告，算了，不用了", True),
+    ("提醒我周五交报告，算了，改成周四吧", False),  # a correction asks again
+    ("remind me at 5pm, actually no, make it 6pm", False),
+    ("算了，帮我定个明早7点的闹钟", False),  # a dismissal that opens a new request
+    ("never mind, what time is it?", False),
+])
+def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
+    from pet.tools.facts import retracted
+
+    assert retracted(text) is taken_back
+
+
 def test_kidding_inside_a_request_does_not_take_it_back():
     app = make_app(ScriptedModel(["unused"]), reflexes=True)
     events = run(app, "no kidding, what's 12 times 4?")
