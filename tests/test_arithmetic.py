@@ -69,6 +69,10 @@ PHRASINGS = [
     ("我们五个人AA，一共花了486块，每人多少钱？", "97.2"),
     ("月薪一万二，每个月存百分之三十，能存多少？", "3600"),
     ("I got 85% on a test of 40 questions, how many did I get right?", "34"),
+    # thousands separators, and percent in words
+    ("whats 12.5% of 3,200", "400"),
+    ("1,250,000 divided by 500", "2500"),
+    ("thirty five percent of 1,800?", "630"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -113,7 +117,7 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
 @pytest.mark.parametrize("text", ["I have 3 cats", "我有3只猫", "the score was 3 to 1", "what's 3 times the fun?",
                                   "2026-12-01", "how many days until my birthday?", "我有两个妹妹",
                                   "which one is it?", "I have two cats and one dog", "one two three",
-                                  "note: buy 2 eggs", "twenty twelve plus three",
+                                  "note: buy 2 eggs", "twenty twelve plus three", "what is 1,2,3",
                                   # money said in passing asks for nothing
                                   "I tipped 15% on a $40 bill yesterday, was that rude?",
                                   "I make $25 an hour, is that good?", "my rent is 1200 a month lol",

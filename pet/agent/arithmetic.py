@@ -132,7 +132,7 @@ _EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_TENS, *_EN_SCALES], key=len, revers
 # "seven hundred and twenty", "three hundred eighty-five", "a hundred"
 _EN_NUMBER = re.compile(rf"\b(?:a\s+(?=hundred|thousand|million))?(?:{_EN_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_EN_WORD}))*\b", _I)
 _EN_OPERATOR = r"(?:multiplied by|times|divided by|over|plus|added to|minus|to the power of|[-+*/×÷^xX=])"
-_EN_OPERATOR_AFTER = re.compile(rf"\s*{_EN_OPERATOR}(?![a-z])", _I)
+_EN_OPERATOR_AFTER = re.compile(rf"\s*(?:{_EN_OPERATOR}|%|percent|per cent)(?![a-z])", _I)
 _EN_OPERATOR_BEFORE = re.compile(rf"(?<![a-z]){_EN_OPERATOR}\s*$", _I)
 
 
@@ -495,8 +495,14 @@ def read(text: str) -> Reading | None:
     return _read(text)
 
 
+#: a thousands separator: "2,400", "1,234,567" (not "1,2,3")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+#: "23 percent" is "23%"
+_PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per cent)\b", _I)
+
+
 def _read(text: str) -> Reading | None:
-    text = _en_numerals(_zh_numerals(text))
+    text = _PERCENT_WORD.sub("%", _THOUSANDS.sub("", _en_numerals(_zh_numerals(text))))
     expression_text = _zh_operators(text)
     found = next((m for m in (p.match(expression_text) for p in _CALC) if m), None)
     if found and not _DATE_LIKE.match(found.group("e")):
