@@ -332,6 +332,19 @@ def test_talk_after_the_question_drops_it():
     assert app.reminders.pending(app.pet.id) == []
 
 
+@pytest.mark.real_encoder
+def test_a_date_question_about_what_the_pet_knows_recalls_instead_of_telling_the_date():
+    from pet.errors import BrainUnavailable
+
+    app = make_app(ScriptedModel([BrainUnavailable("no model")] * 4))  # the plain results stand
+    turn(app, "记住我爸生日是5月20号")
+    events = turn(app, "我爸生日几号？")
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["recall"]
+    assert "5月20号" in events[-1].text
+    events = turn(app, "今天几号？")
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["get_current_time"]
+
+
 def test_new_command_starts_a_new_conversation():
     app = make_app(ScriptedModel([]))
     before = app.current_conversation()

@@ -443,6 +443,12 @@ class Agent:
         if reflex is None and needs_time is not None and self.config.reflexes:
             # the answer to "what time should I remind you?": "9am"
             reflex = reflexes.answered_time(needs_time, text, now, self.persona.zone())
+        route_first = None
+        if reflex is not None and reflex.intent == "time" and self.config.reflexes:
+            # "我妈生日几号？" asks a date, but not today's: the meaning says it is about what the pet knows
+            route_first = self._route(text)
+            if route_first is not None and route_first.tool == "recall":
+                reflex = None
         if reflex is not None:
             if reflex.needs_time is not None:
                 self._needs_time[conversation_id] = reflex.needs_time
@@ -451,7 +457,7 @@ class Agent:
             return
         # Then intents by meaning (pet.agent.intents): a tool the router is sure
         # of, facts the person states (noted), or small talk; else the model decides.
-        route = self._route(text) if self.config.reflexes and not text.startswith("/") else None
+        route = route_first or (self._route(text) if self.config.reflexes and not text.startswith("/") else None)
         one = reflexes.one_request(text)  # several requests, or "forget it, …": the model's
         if route is not None and not one and reflexes.dismissal(text) is None:
             # several requests, each understood on its own: all of them run, in order
