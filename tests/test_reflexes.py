@@ -345,6 +345,21 @@ def test_a_date_question_about_what_the_pet_knows_recalls_instead_of_telling_the
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["get_current_time"]
 
 
+@pytest.mark.real_encoder
+@pytest.mark.parametrize("text", ["ugh, long day at the office today", "what a day", "今天真是漫长的一天"])
+def test_talk_about_a_day_does_not_ask_the_time(text):
+    app = make_app(ScriptedModel(["Sounds like a lot. Want to tell me about it?"] * 3))
+    events = turn(app, text)
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] in ([], ["note"])
+
+
+@pytest.mark.parametrize("text, names", [("how late is it rn", True), ("is it still tuesday??", True),
+                                         ("今天几号", True), ("what time is it", True),
+                                         ("long day at work today", False), ("今天好累", False)])
+def test_a_time_question_names_the_clock(text, names):
+    assert reflexes.names_the_clock(text) is names
+
+
 def test_new_command_starts_a_new_conversation():
     app = make_app(ScriptedModel([]))
     before = app.current_conversation()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import inspect
 import logging
@@ -515,10 +516,14 @@ class Agent:
         if router is None:
             return None
         try:
-            return router.route(text)
+            route = router.route(text)
         except Exception as exc:  # the encoder failed: the model decides, as without it
             log.warning("intent routing failed: %s", exc)
             return None
+        if route.intent == "time" and not reflexes.names_the_clock(text):
+            # "long day at work today" is like "what day is it today", but asks nothing
+            return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
+        return route
 
     def _several(self, turn: _Turn, text: str, now: dt.datetime) -> Generator[Event, None, bool]:
         """Several requests in one message ("现在几点了 顺便帮我算下1280除以16",

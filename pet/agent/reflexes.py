@@ -510,6 +510,18 @@ def request_words(text: str) -> str:
     return _strip_fillers(" ".join(text.split())).rstrip("?？ ")
 
 
+_CLOCK_WORDS = re.compile(
+    r"\b(?:time|clock|date|o'?clock|weekday|hour|what day|which day|day is it|day of the week|how late"
+    r"|is it (?:still )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
+    _I)
+
+
+def names_the_clock(text: str) -> bool:
+    """Whether `text` names the clock or the calendar ("how late is it?", "今天几号"): a message the
+    router reads as asking the time must, or it is talk about a day ("long day at work today")."""
+    return _CLOCK_WORDS.search(text) is not None
+
+
 def asks_time(text: str) -> bool:
     """Whether the message asks the current time, date or weekday."""
     return _first(_TIME, _strip_fillers(" ".join(text.split()))) is not None
