@@ -525,6 +525,18 @@ def test_negated_actions_are_not_claims(text):
     assert claimed_actions(text) == set()
 
 
+@pytest.mark.parametrize("text, claims", [
+    ("明天提醒你交房租", True),  # said after a reminder the person took back: a promise no tool kept
+    ("好的，今晚八点提醒你吃药！", True),
+    ("明天记得提醒你自己交房租哦", False),
+    ("我明天提醒你？不行哦", False),
+])
+def test_a_reminder_promised_for_a_day_is_a_claim(text, claims):
+    from pet.agent.guards import claimed_actions
+
+    assert (claimed_actions(text) == {"set_reminder"}) is claims
+
+
 @pytest.mark.parametrize(
     "wording",
     [

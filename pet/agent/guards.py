@@ -95,7 +95,8 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
     "set_reminder": re.compile(
         r"\bI(?:'ll| will)\s+remind you\b|(?<!\bno )\b(?:reminder|alarm) (?:is |has been )?set\b"
         r"|\bset (?:a|the|your) (?:reminder|alarm)\b"
-        r"|会提醒你|到时(?:候)?提醒你|提醒已(?:经)?设|设(?:好|置)[了啦](?:提醒|闹钟)|定好[了啦]?(?:提醒|闹钟)",
+        r"|会提醒你|到时(?:候)?提醒你|提醒已(?:经)?设|设(?:好|置)[了啦](?:提醒|闹钟)|定好[了啦]?(?:提醒|闹钟)"
+        r"|^[\s，,]*(?:好的?[，,！!~～\s]*)?(?:明天|后天|今晚|晚上|早上|待会儿?|一会儿?)[\d一二三四五六七八九十两点半上下午早晚:：]{0,8}提醒你",
         re.IGNORECASE,
     ),
 }
