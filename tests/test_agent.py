@@ -628,6 +628,10 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("提醒我周五交报告，算了，不用了", True),
     ("提醒我周五交报告，算了，改成周四吧", False),  # a correction asks again
     ("remind me at 5pm, actually no, make it 6pm", False),
+    ("remind me at 7 to feed the cat... actually no, 8pm", False),  # a new value
+    ("记住我妹妹叫小红，算了，她叫小美", False),
+    ("remember that I never mind spicy food", False),  # the words inside the fact
+    ("remind me to tell Sam never mind about the party", False),
     ("算了，帮我定个明早7点的闹钟", False),  # a dismissal that opens a new request
     ("never mind, what time is it?", False),
 ])

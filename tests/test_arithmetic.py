@@ -73,6 +73,7 @@ PHRASINGS = [
     ("whats 12.5% of 3,200", "400"),
     ("1,250,000 divided by 500", "2500"),
     ("thirty five percent of 1,800?", "630"),
+    ("35,120和80一共多少", "235"),  # a list, in Chinese: the commas part the numbers
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),

@@ -300,6 +300,13 @@ def test_ambiguous_reminder_asks_and_stores_nothing():
     ("明天提醒我交水电费", "明天几点提醒你交水电费？"),
     ("remind me to renew my library books", "When should I remind you to renew your library books?"),
     ("remind me about my passport", "When should I remind you about your passport?"),
+    ("remind me tomorrow that the rent is due", "What time tomorrow should I remind you that the rent is due?"),
+    ("remind me tomorrow to watch Despicable Me", "What time tomorrow should I remind you to watch Despicable Me?"),
+    ("明天提醒我给我妈打电话", "明天几点提醒你给你妈打电话？"),
+    # the task's own day is not the reminder's
+    ("remind me to prepare for tomorrow's exam", "When should I remind you to prepare for tomorrow's exam?"),
+    ("remind me to buy a cake for sunday", "When should I remind you to buy a cake for sunday?"),
+    ("提醒我准备明天的考试", "什么时候提醒你准备明天的考试？"),
 ])
 def test_a_reminder_without_its_hour_is_asked_about_in_the_persons_terms(text, question):
     reflex = match(text)
@@ -323,6 +330,25 @@ def test_the_answer_to_what_time_sets_the_reminder(asked, answer, task, due):
     assert (reminder.text, reminder.due_at.astimezone(ZONE)) == (task, due.replace(tzinfo=ZONE))
 
 
+def test_an_unclear_hour_in_the_answer_is_asked_about_with_the_day_kept():
+    app = make_app(ScriptedModel([]))
+    turn(app, "明天提醒我交水电费")
+    assert turn(app, "9点")[-1].text == "是明天上午9点还是明天晚上9点？"
+    events = turn(app, "明天上午9点")
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["set_reminder"]
+    (reminder,) = app.reminders.pending(app.pet.id)
+    assert reminder.due_at.astimezone(ZONE) == dt.datetime(2026, 11, 30, 9, 0, tzinfo=ZONE)
+
+
+def test_a_question_taken_back_drops_it():
+    model = ScriptedModel(["Okay, no reminder then!", "Nine is a nice hour."])
+    app = make_app(model)
+    turn(app, "remind me tomorrow to text Gabriela back")
+    turn(app, "lol nah never mind, jk")
+    turn(app, "9am")
+    assert app.reminders.pending(app.pet.id) == []
+
+
 def test_talk_after_the_question_drops_it():
     model = ScriptedModel(["Cloudy, I think!", "Nine o'clock is a fine hour."])
     app = make_app(model)
@@ -332,7 +358,21 @@ def test_talk_after_the_question_drops_it():
     assert app.reminders.pending(app.pet.id) == []
 
 
+@pytest.fixture
+def real_router():
+    """The router built with the real encoder (another test may have built it with the stand-in)."""
+    from pet.agent import capture, intents
+
+    before = intents._router, capture._reader
+    intents.use_router(None)
+    capture._reader = None
+    yield
+    intents.use_router(before[0])
+    capture._reader = before[1]
+
+
 @pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
 def test_a_date_question_about_what_the_pet_knows_recalls_instead_of_telling_the_date():
     from pet.errors import BrainUnavailable
 
@@ -346,6 +386,7 @@ def test_a_date_question_about_what_the_pet_knows_recalls_instead_of_telling_the
 
 
 @pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
 @pytest.mark.parametrize("text", ["ugh, long day at the office today", "what a day", "今天真是漫长的一天"])
 def test_talk_about_a_day_does_not_ask_the_time(text):
     app = make_app(ScriptedModel(["Sounds like a lot. Want to tell me about it?"] * 3))

@@ -497,12 +497,17 @@ def read(text: str) -> Reading | None:
 
 #: a thousands separator: "2,400", "1,234,567" (not "1,2,3")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+#: words of summing a list in Chinese ("120,350,400 一共多少"), where commas part the numbers
+_LIST_SUM = re.compile(r"一共|总共|加起来|合计|共计|总和")
 #: "23 percent" is "23%"
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per cent)\b", _I)
 
 
 def _read(text: str) -> Reading | None:
-    text = _PERCENT_WORD.sub("%", _THOUSANDS.sub("", _en_numerals(_zh_numerals(text))))
+    text = _en_numerals(_zh_numerals(text))
+    if not _LIST_SUM.search(text):  # "35,120和80一共多少": a list of numbers, not 35120
+        text = _THOUSANDS.sub("", text)
+    text = _PERCENT_WORD.sub("%", text)
     expression_text = _zh_operators(text)
     found = next((m for m in (p.match(expression_text) for p in _CALC) if m), None)
     if found and not _DATE_LIKE.match(found.group("e")):

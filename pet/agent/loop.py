@@ -60,6 +60,8 @@ log = logging.getLogger(__name__)
 
 #: how many of the newest memories the day's greeting may pick one from
 GREETING_MEMORIES = 200
+#: how long the answer to "what time should I remind you?" is waited for
+NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 
 _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
@@ -302,7 +304,7 @@ class Agent:
         self.locks = locks or ConversationLocks()
         self.tracer = tracer
         #: per conversation, the reminder whose time the pet just asked for (reflexes.Reflex.needs_time)
-        self._needs_time: dict[int, tuple[str, str]] = {}
+        self._needs_time: dict[int, tuple[tuple[str, str], dt.datetime]] = {}
 
     def _lock(self, conversation_id: int) -> threading.Lock:
         return self.locks.of(conversation_id)
@@ -388,6 +390,9 @@ class Agent:
             yield Notice(_says(language, "The message was empty. Type something for the pet to answer.",
                                "消息是空的，写点什么再发吧。"), "warning")
             return
+        # the reminder whose time the pet asked for holds for the next message only, and not for long
+        asked = self._needs_time.pop(conversation_id, None)
+        needs_time = asked[0] if asked is not None and self.clock() - asked[1] <= NEEDS_TIME_FOR else None
         if len(text) > self.config.max_message_chars:
             # Kept in the history so nothing is lost, but never sent to the model.
             self.conversations.append(conversation_id, Message("user", text), status="rejected")
@@ -439,7 +444,6 @@ class Agent:
             trace.reflex = "taken back"
             yield from self._model_loop(turn, [])
             return
-        needs_time = self._needs_time.pop(conversation_id, None)
         reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
         if reflex is None and needs_time is not None and self.config.reflexes:
             # the answer to "what time should I remind you?": "9am"
@@ -448,11 +452,11 @@ class Agent:
         if reflex is not None and reflex.intent == "time" and self.config.reflexes:
             # "我妈生日几号？" asks a date, but not today's: the meaning says it is about what the pet knows
             route_first = self._route(text)
-            if route_first is not None and route_first.tool == "recall":
+            if route_first is not None and route_first.intent == "recall":
                 reflex = None
         if reflex is not None:
             if reflex.needs_time is not None:
-                self._needs_time[conversation_id] = reflex.needs_time
+                self._needs_time[conversation_id] = (reflex.needs_time, now)
             trace.reflex = reflex.intent
             yield from self._reflex(turn, reflex)
             return

@@ -291,16 +291,20 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
         return Reflex("remind", reply=str(problem))
     if when is None:
         day = day_without_hour(rest)
+        if day is not None and _day_of_the_task(rest, day):
+            day = None  # "prepare for tomorrow's exam", "准备明天的考试": the task's day, not the reminder's
         if day is not None:
             task, said = _task(rest, day, zh), rest[day[0]:day[1]].strip()
+            glue = _GLUE.match((rest[: day[0]] + " " + rest[day[1]:]).strip())
             if task:
-                return Reflex("remind", reply=f"{said}几点提醒你{task}？" if zh else
-                              f"What time {said} should I remind you {_yours(task)}?", needs_time=(task, said))
+                return Reflex("remind", reply=f"{said}几点提醒你{_yours_zh(task)}？" if zh else
+                              f"What time {said} should I remind you {_yours(task, glue.group(1) if glue else '')}?",
+                              needs_time=(task, said))
         # "remind me to call the dentist": a clear request missing its time.
         asked = _TASK_WITHOUT_TIME.match(text)
         if asked:
             what = _clean(asked.group("x") or asked.group("x2"))
-            return Reflex("remind", reply=f"什么时候提醒你{what}？" if zh else
+            return Reflex("remind", reply=f"什么时候提醒你{_yours_zh(what)}？" if zh else
                           f"When should I remind you {_yours(what)}?", needs_time=(what, ""))
         return None
     task = _task(rest, when.span, zh)
@@ -311,41 +315,50 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
 
 #: what may stand beside a time that answers "what time?" ("at 9am please", "下午三点吧")
 _ANSWER_FILLER = re.compile(
-    r"(?:\s|[，,。.!！?？~～]|\b(?:at|on|around|about|like|maybe|please|pls|then|ok(?:ay)?|sure|yes|yeah|actually|make it|let's say)\b"
-    r"|嗯|好的?|吧|就|那就|大概|左右|的时候|呀|啊|哦|行)*", _I)
+    r"(?:\s|[，,。.!！?？~～]|\b(?:at|on|around|about|like|maybe|please|pls|then|ok(?:ay)?|sure|yes|yeah|actually|make it|let's say|thanks|thank you|thx)\b"
+    r"|嗯|好的?|吧|就|那就|大概|左右|的时候|呀|啊|哦|行|谢谢|谢啦)*", _I)
 
 
 def answered_time(needs: tuple[str, str], answer: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     """The reminder the pet asked the time of ("What time tomorrow should I remind you to text
     Gabriela?"), set when `answer` is that time and little else ("9am", "下午三点吧"); None when
     the answer is about something else. The day asked about goes first ("tomorrow" + "9am"),
-    unless the answer names its own ("friday at 3pm")."""
+    unless the answer names its own ("friday at 3pm"); an unclear hour is asked about again."""
     task, day = needs
-    answer = " ".join(answer.split())
-    tries = [f"{day} {answer}", answer] if day else [answer]
-    for said in tries:
+    answer = _strip_fillers(" ".join(answer.split()))
+    for said in ([f"{day} {answer}", answer] if day else [answer]):
         try:
             when = find_when(said, now, zone)
         except TimeProblem as problem:
-            if said is tries[-1]:
-                return Reflex("remind", reply=str(problem), needs_time=needs)
-            continue
+            return Reflex("remind", reply=str(problem), needs_time=needs)
         if when is None:
             return None
         rest = said[: when.span[0]] + " " + said[when.span[1]:]
         if said is not answer:
             rest = rest.replace(day, " ", 1)
-        if not _ANSWER_FILLER.fullmatch(rest):
-            return None
-        return Reflex("remind", _call("set_reminder", text=task, when=said[when.span[0]:when.span[1]]))
+        if _ANSWER_FILLER.fullmatch(rest):
+            return Reflex("remind", _call("set_reminder", text=task, when=said[when.span[0]:when.span[1]]))
     return None
+
+
+_TASK_DAY_BEFORE = re.compile(r"\b(?:the|for|by|before|until|till|after|on)\s*$|[把的给为准备]\s*$", _I)
+_TASK_DAY_AFTER = re.compile(r"^\s*(?:'s|’s|的)", _I)
+
+
+def _day_of_the_task(rest: str, day: tuple[int, int]) -> bool:
+    """Whether the day belongs to the task ("buy a cake for sunday", "the friday report",
+    "把周五的报告发给老板") rather than saying when to remind."""
+    before, after = rest[: day[0]], rest[day[1]:]
+    if _TASK_DAY_AFTER.match(after):
+        return True
+    return _TASK_DAY_BEFORE.search(before) is not None and not re.search(r"\bremind me\s+on\s*$", before, _I)
 
 
 def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
     """What a reminder is for: the request without its time and the words of asking."""
     task = rest[: span[0]] + " " + rest[span[1] :]
     if zh:
-        task = re.sub(r"(?:请|麻烦你|麻烦|帮我|提醒一下我|提醒我|叫醒我|叫我|喊我|设(?:个|一个)?提醒|"
+        task = re.sub(r"(?:请|麻烦你|麻烦|帮我|提醒一下我|提醒我们|提醒我|叫醒我|叫我|喊我|设(?:个|一个)?提醒|"
                       r"定(?:个|一个)?(?:提醒|闹钟)|一下|的时候|记得)", " ", task)
         task = re.sub(r"^[\s，,在要去]+", "", task)
     # English glue goes in either language: "提醒我 at 5pm to buy milk"
@@ -355,19 +368,31 @@ def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
 
 
 _MINE = {"my": "your", "me": "you", "myself": "yourself", "mine": "yours", "i": "you", "i'm": "you're",
-         "i am": "you are", "i've": "you've", "i'll": "you'll"}
-_MY_WORDS = re.compile(r"\b(i am|i'm|i've|i'll|i|my|me|myself|mine)\b", _I)
+         "i am": "you are", "i was": "you were", "i've": "you've", "i'll": "you'll", "am i": "are you"}
+# lower-case "me" and "my" only ("Despicable Me" stays); "I" and "i" as a word of their own
+_MY_WORDS = re.compile(r"\b(?:(?i:i am|i was|i'm|i've|i'll|am i)|[Ii]|my|me|myself|mine)\b")
+_GLUE = re.compile(r"^[\s,:]*(to|that|about|of|for)\s+", _I)
 
 
-def _yours(task: str) -> str:
+def _yours(task: str, glue: str = "") -> str:
     """The person's task said back to them after "remind you": "renew my books" -> "to renew your
     books", "the meeting" -> "about the meeting", "I have a dentist appointment" -> "that you have a
-    dentist appointment"."""
-    flipped = _MY_WORDS.sub(lambda m: _MINE[m.group(1).lower()], task)
-    if re.match(r"(?:i|i'm|i've|i'll|i am)\b", task, _I):
+    dentist appointment"; `glue` is the word the person put before it ("that the rent is due")."""
+    flipped = _MY_WORDS.sub(lambda m: _MINE[m.group().lower()], task)
+    glue = glue.lower()
+    if glue in ("to", "that", "about"):
+        return f"{glue} {flipped}"
+    if glue in ("of", "for"):
+        return f"about {flipped}"
+    if re.match(r"(?:i|i'm|i've|i'll|i am|we|it|it's|there)\b", task, _I):
         return "that " + flipped
     # a thing, not a deed: "about the meeting", "about your passport"
     return ("about " if re.match(r"(?:the|a|an|my|our|this|that|these|those)\b", task, _I) else "to ") + flipped
+
+
+def _yours_zh(task: str) -> str:
+    """The same in Chinese: "给我妈打电话" -> "给你妈打电话" (我们 -> 你们)."""
+    return task.replace("我", "你")
 
 
 def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Reflex:

@@ -141,28 +141,35 @@ _RETRACTION = re.compile(
 
 
 # "…, actually no, I'll just do it now", "… lol jk i have a calculator", "…？开个玩笑，我自己会算": taken
-# back, then a short remark that asks for nothing (_ASKS_AGAIN)
+# back at the start of a clause, then nothing or a short remark about the person's own doing (_REMARK)
 _TAKEN_BACK = re.compile(
-    r"(?:\b(?<!no )(?<!not )(?:jk|j/k|just kidding|only kidding|just joking|i'm joking|im joking"
+    r"(?:[,，.。!！?？~～…;；]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
+    r"(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|just joking|i'm joking|im joking"
     r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|scratch that)\b"
     r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的)|算了|还是不用了)"
     r"(?P<tail>(?:[\s,，.。!！~～…;；:：-]+[^?？]{0,40})?)$",
     _I,
 )
-_ASKS_AGAIN = re.compile(
-    r"\b(?:remind|remember|forget|delete|cancel|set|add|tell me|what|when|how|can you|could you|pls|please"
-    r"|instead|make it|change it)\b|帮我|给我|提醒|记住|记一下|删|取消|设|定个|加个|查一下|告诉我|改成|改到|换成", _I)
+#: what may follow: the person will do it, or needs nothing ("I'll just do it now", "i have a calculator",
+#: "我自己会算", "不用了"); never a new value ("actually no, 8pm", "算了，她叫小美")
+_REMARK = re.compile(
+    r"[\s,，.。!！~～…;；:：-]*(?:(?:(?:i|i'll|i will|i can|i have|i've got|i got|i know|i'm good|never ?mind"
+    r"|nvm|lol|haha+|no need|forget it)\b|我自己|我心算|我会|我有|不用了?|没事|没关系|不需要).*)?$", _I)
 
 
 def retracted(text: str) -> bool:
     """Whether `text` ends by taking itself back ("what's 2+2? jk", "1+1等于几？开玩笑的啦"), maybe
-    with a short remark after that asks for nothing ("remind me at 4pm... actually no, I'll just do
-    it now"): then nothing in it is a request."""
+    with a short remark after it about the person's own doing ("remind me at 4pm... actually no,
+    I'll just do it now"): then nothing in it is a request. A correction is no taking back
+    ("remind me at 7... actually no, 8pm", "记住我妹妹叫小红，算了，她叫小美")."""
     text = " ".join(text.split())
     if _RETRACTION.search(text) is not None:
         return True
     found = _TAKEN_BACK.search(text)
-    return found is not None and found.start() > 0 and not _ASKS_AGAIN.search(found.group("tail"))
+    if found is None or found.start() == 0:
+        return False
+    tail = found.group("tail")
+    return _REMARK.fullmatch(tail) is not None and not re.search(r"\d|[一二三四五六七八九十两]点|是|叫", tail)
 
 
 def dismissal(text: str) -> str | None:

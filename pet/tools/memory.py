@@ -211,9 +211,9 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
 
     def _chosen(what: str, ctx: ToolContext) -> int:
         """The one memory `what` describes; otherwise a question naming the candidates. One memory
-        alone found, by its words or its kind of fact, that is also the nearest in meaning is meant
-        ("my address": "lives at 14 Alder Lane"; "体重那条别存着了": "体重62公斤"), or one so found for
-        the whole message when `what` finds none. Otherwise the person's loose words ("the gym one is
+        alone found that shares a word with `what` and is also the nearest in meaning is meant
+        ("体重那条别存着了": "体重62公斤"), or one so found for the whole message when `what` finds
+        none. Otherwise the person's loose words ("the gym one is
         outdated, bin it") describe the memory whose words they alone share most with; no word in
         common, the memories nearest in meaning are asked about. (/undo brings a forgotten one back.)"""
         found = store.search(ctx.pet_id, what, limit=5)
@@ -240,11 +240,16 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         return best[0].id
 
     def _agreed(text: str, found: list[MemoryRecord], ctx: ToolContext) -> int | None:
-        """The id of the one memory found for `text` when it is also the nearest in meaning, by
-        AGREED_LEAD at least over the next nearest (with no other memory to compare, none is), and
-        of the kind of fact `text` is about (AGREED_FIT: "my dog's birthday" is not "dog is named
-        Pepper")."""
+        """The id of the one memory found for `text` that shares a word with it and is also the
+        nearest in meaning, by AGREED_LEAD at least over the next nearest (with no other memory to
+        compare, none is), and of the kind of fact `text` is about (AGREED_FIT: "my dog's birthday"
+        is not "dog is named Pepper")."""
         if len(found) != 1:
+            return None
+        # a word of the description in the memory: "my address" alone does not say it is "lives at 14
+        # Alder Lane" rather than a fact never told ("forget my wife's job": "works as a pharmacist")
+        terms = [term for term in query_terms(text, limit=64) if not asks_deleting(term)]
+        if not terms or not _share(terms, found[0].content):
             return None
         alike = store.alike(ctx.pet_id, text, 2)
         if len(alike) < 2 or alike[0][0].id != found[0].id:
