@@ -37,6 +37,7 @@ def test_every_example_is_nearest_its_own_intent():
     "I remembered my umbrella today",  # mentions memory, asks nothing
     "我今天记得带伞了",
     "Remind me, what's your name?",
+    "我忘了你叫啥了 😅",  # the pet's name, not a memory of the person
     "time flies",
     "what should I cook tonight?",
 ])
