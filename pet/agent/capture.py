@@ -61,6 +61,9 @@ UNSAID_FLOOR = 0.33
 #: the least probability pet.memory.stated gives a sentence the word lists let pass of stating a fact,
 #: for it to be noted all the same
 TOLD_FLOOR = 0.4
+#: ...and of a sentence that does not name the person ("Hello, little crayfish!" 0.63; "养的那只柯基叫土豆，
+#: 今天又拆家了" 0.91)
+UNSAID_TOLD_FLOOR = 0.7
 #: the same for a clause of a sentence that does not read as a fact as a whole: a clause says less
 CLAUSE_FLOOR = 0.6
 #: the fewest words of such a sentence (of two letters or more), or Chinese characters
@@ -387,7 +390,8 @@ class Reader:
                 # told through an event or in passing: the learned reading decides, of the whole or of a
                 # clause ("我的猫叫豆腐，今天又把杯子推下桌了"), unless it asks for a tool
                 vector = self.vector(sentence) if vector is None else vector
-                told = sentence if self._told(sentence, TOLD_FLOOR) else None
+                floor = TOLD_FLOOR if names_the_person(sentence) else UNSAID_TOLD_FLOOR
+                told = sentence if self._told(sentence, floor) else None
                 if told is None and len(clauses) > 1:
                     told = next((c for c in clauses if self._told(c, CLAUSE_FLOOR)), None)
                 noted = told is not None

@@ -590,7 +590,7 @@ class MemoryStore:
     def alike(self, pet_id: int, text: str, count: int = 2) -> list[tuple[MemoryRecord, float, float]]:
         """The recallable memories closest in meaning to `text`, closest first, no floor, each with
         its cosine and how well its kind of fact fits the one `text` is about (0 to 1; 0 without
-        the kinds' classifier). None without the sentence encoder."""
+        the kinds' classifier). Empty without the sentence encoder."""
         if not self.db.meaning or count <= 0:
             return []
         with self.db.session() as session:

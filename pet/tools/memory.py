@@ -213,9 +213,9 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         """The one memory `what` describes; otherwise a question naming the candidates. One memory
         alone found that shares a word with `what` and is also the nearest in meaning is meant
         ("体重那条别存着了": "体重62公斤"), or one so found for the whole message when `what` finds
-        none. Otherwise the person's loose words ("the gym one is
-        outdated, bin it") describe the memory whose words they alone share most with; no word in
-        common, the memories nearest in meaning are asked about. (/undo brings a forgotten one back.)"""
+        none. Otherwise the person's loose words ("the gym one is outdated, bin it") describe the
+        memory whose words they alone share most with; no word in common, the memories nearest in
+        meaning are asked about. (/undo brings a forgotten one back.)"""
         found = store.search(ctx.pet_id, what, limit=5)
         meant = _agreed(what, found, ctx)
         if meant is None and not found and ctx.message:
