@@ -163,9 +163,30 @@ def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
     ("My sister moved back from Melbourne", {"sister"}),
     ("我闺蜜也喜欢猫", {"friend", "cat"}),
     ("I live in Beijing", set()),
+    ("Mum's still in Melbourne", {"mother"}),  # a possessive names her too
+    ("my sister's flat is in Pudong", {"sister"}),
+    ("Sam's", set()),
 ])
 def test_whom_a_fact_is_about_is_the_same_in_both_languages(text, who):
     assert capture.about(text) == frozenset(who)
+
+
+@pytest.mark.parametrize("text, context, who", [
+    ("He teaches a dumpling class now", "Dad finally retired. He teaches a dumpling class now", {"father"}),
+    ("她现在在厦门开花店", "我妈退休了。她现在在厦门开花店", {"mother"}),
+    ("He does fencing now", "Doudou is done with chess. He does fencing now", set()),  # a name says nobody
+    ("I teach a dumpling class now", "Dad finally retired. I teach a dumpling class now", set()),
+])
+def test_a_he_or_she_is_whom_the_message_names(text, context, who):
+    assert capture.about(text, context) == frozenset(who)
+
+
+def test_what_a_parent_does_now_does_not_replace_the_persons_job(book):
+    store, pet = book
+    [job] = capture.note(store, pet, "I teach a cooking class at a community centre")
+    noted = capture.note(store, pet, "Dad finally retired from the ships. He teaches a dumpling class at a community centre now.")
+    assert all(n.replaced is None for n in noted)
+    assert "cooking" in store.get(pet, job.record.id).content
 
 
 def test_the_whole_message_says_which_memory_a_new_fact_replaces(book):

@@ -185,7 +185,7 @@ def _has(text: str, phrase: str, language: str) -> bool:
     """Whether `text` (lower case) holds `phrase`: a substring in Chinese, whole words otherwise."""
     if language == "zh":
         return phrase in text
-    return re.search(rf"(?<![a-z']){re.escape(phrase)}(?![a-z'])", text) is not None
+    return re.search(rf"(?<![a-z']){re.escape(phrase)}(?![a-z]|'(?!s\b))", text) is not None
 
 
 def sentences(text: str) -> list[str]:
@@ -201,10 +201,25 @@ def sentences(text: str) -> list[str]:
     return found
 
 
-def about(text: str) -> frozenset[str]:
+def about(text: str, context: str = "") -> frozenset[str]:
     """Who a fact is about: the roles of the `others` words it names (none: the
     person). The longest word counts ("男朋友" names a partner, not a friend),
-    and a role is the same in both languages ("我妹", "my sister")."""
+    and a role is the same in both languages ("我妹", "my sister"). A fact that
+    names nobody but starts with "he"/"she"/"他"/"她" is about whom its `context`
+    (the message it came in) names ("Dad retired. He teaches a dumpling class
+    now"). (A name alone says nobody: "Doudou is done with chess. He does
+    fencing now" stays the person's, as "豆豆迷上国际象棋了" is.)"""
+    found = _roles(text)
+    if not found and _THIRD_PERSON.match(text.strip()):
+        return _roles(context)
+    return found
+
+
+#: a sentence about somebody else, by its first word
+_THIRD_PERSON = re.compile(r"(?:he|she|his|her|they|their)\b|他|她", re.IGNORECASE)
+
+
+def _roles(text: str) -> frozenset[str]:
     lowered, language = text.lower(), detect_language(text)
     table = words().get(language) or words().get("en")
     if table is None:
@@ -440,17 +455,18 @@ class Reader:
         return ""
 
     def replaced(self, book: NoteBook, pet_id: int, fact: str, vector: np.ndarray, kind: str,
-                 message: np.ndarray | None = None) -> MemoryRecord | None:
+                 message: np.ndarray | None = None, context: str = "") -> MemoryRecord | None:
         """The memory `fact` updates, about the same person: one of the same
         single-valued kind close in meaning, or, when the fact says something
         changed, the memory nearest in meaning if it is near enough. A fact
         of a single-valued kind is compared with the memory as the whole
         `message` too ("I quit the logistics job. I'm a freelance illustrator
-        now!": the job it replaces is named in the other sentence)."""
+        now!": the job it replaces is named in the other sentence). `context`:
+        the message's text, which says whom a "he"/"she" is."""
         single, changed = kind in SINGLE, says_change(fact)
         if not single and not changed:
             return None
-        who = about(fact)
+        who = about(fact, context)
         seen: dict[int, MemoryRecord] = {}
         for record in book.nearest(pet_id, fact, NEAREST) + book.recent(pet_id, limit=RECENT):
             seen.setdefault(record.id, record)
@@ -498,7 +514,7 @@ def note(book: NoteBook, pet_id: int, text: str, *, source_message_id: int | Non
     facts = found.facts(text)
     message = found.vector(text) if facts and len(sentences(text)) > 1 else None
     for fact, vector, kind in facts:
-        old = None if pending else found.replaced(book, pet_id, fact, vector, kind, message)
+        old = None if pending else found.replaced(book, pet_id, fact, vector, kind, message, context=text)
         if old is not None:
             record = book.revise(pet_id, old.id, fact, source_message_id=source_message_id,
                                  conversation_id=conversation_id)
