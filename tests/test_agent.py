@@ -634,6 +634,9 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("remind me to tell Sam never mind about the party", False),
     ("算了，帮我定个明早7点的闹钟", False),  # a dismissal that opens a new request
     ("never mind, what time is it?", False),
+    ("帮我记一下……哎算了，也没什么重要的", True),  # a sigh first, then a remark that it does not matter
+    ("remind me to call the bank... ugh, never mind, not important", True),
+    ("记一下我的车牌……唉算了，是沪A12345", False),  # after the sigh, the value itself
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

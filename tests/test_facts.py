@@ -62,10 +62,29 @@ from pet.tools.facts import dismissal, memory_fact
         ("it's raining in my flat", "it's raining in my flat"),
         ("我终于把乘法表记住了", "我终于把乘法表记住了"),
         ("i like GREEN tea!", "i like GREEN tea!"),
+        ("我的车位号是B2-117，记着点", "我的车位号是B2-117"),
+        ("我女儿对青霉素过敏，你帮我记住吧，万一哪天要去医院", "我女儿对青霉素过敏"),  # why, after the request
+        ("my passport expires in may 2029. remember that, I don't need a reminder", "my passport expires in may 2029"),
+        ("我家狗叫年糕，remember一下哈", "我家狗叫年糕"),
+        ("我记性不好，记着点东西就忘", "我记性不好，记着点东西就忘"),  # no request: the words are the fact's own
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
     assert memory_fact(said) == fact
+
+
+@pytest.mark.parametrize("said, fact", [
+    ("pls remember im lactose intolerant", "im lactose intolerant"),
+    ("我的工号是Z-7781，记着点", "我的工号是Z-7781"),
+    ("I'm lactose intolerant", None),  # a bare fact is noted, not asked to be kept
+    ("remember to call mom", None),  # a thing to do
+    ("can you remember my name?", None),  # a question
+    ("我记住了", None),
+])
+def test_a_message_asks_to_keep_a_fact(said, fact):
+    from pet.agent.reflexes import kept_fact
+
+    assert kept_fact(said) == fact
 
 
 @pytest.mark.parametrize(

@@ -387,6 +387,23 @@ def test_a_date_question_about_what_the_pet_knows_recalls_instead_of_telling_the
 
 @pytest.mark.real_encoder
 @pytest.mark.usefixtures("real_router")
+@pytest.mark.parametrize("text, kept", [
+    ("pls remember im allergic to shrimp", "im allergic to shrimp"),  # near the facts, but it asks
+    ("我的工号是Z-7781，记着点", "我的工号是Z-7781"),
+    ("my gym locker is 88. just remember that, i don't need a reminder", "my gym locker is 88"),
+])
+def test_a_fact_asked_to_be_kept_is_remembered_not_only_noted(text, kept):
+    from pet.errors import BrainUnavailable
+
+    app = make_app(ScriptedModel([BrainUnavailable("no model")] * 4))
+    events = turn(app, text)
+    calls = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert [c.name for c in calls] == ["remember"]
+    assert calls[0].arguments["content"] == kept
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
 @pytest.mark.parametrize("text", ["ugh, long day at the office today", "what a day", "今天真是漫长的一天"])
 def test_talk_about_a_day_does_not_ask_the_time(text):
     app = make_app(ScriptedModel(["Sounds like a lot. Want to tell me about it?"] * 3))

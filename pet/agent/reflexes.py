@@ -649,7 +649,22 @@ def slots(intent: str, tool: str, source: str, text: str, now: dt.datetime, zone
         zh = detect_language(text) == "zh"
         return _remind(text, text if zh else _REMIND_ANYWHERE_EN.sub(" ", text), now, zone, zh)
     if source == "fact":
-        fact = _clean(memory_fact(text))
+        fact = kept_fact(text)
         # only a message that asks to keep something: a bare fact is noted, not "remembered"
-        return Reflex(intent, _call(tool, content=fact)) if len(fact) >= 2 and fact != _clean(text) else None
+        return Reflex(intent, _call(tool, content=fact)) if fact is not None else None
     return None
+
+
+#: what a "remember …" left over may be instead of a fact: a thing to do ("remember to call mom")
+_TO_DO = re.compile(r"^(?:to\b|要|去)", _I)
+
+
+def kept_fact(text: str) -> str | None:
+    """The fact a message asks the pet to keep, without the asking ("pls remember im lactose
+    intolerant", "我工号是A-30918，记着点"); None when it asks for none: a bare fact, a question,
+    a thing to do ("remember to call mom")."""
+    text = " ".join(text.split())
+    fact = _clean(memory_fact(text))
+    if len(fact) < 2 or fact == _clean(text) or _TO_DO.match(fact) or _QUESTION_END.search(fact):
+        return None
+    return fact

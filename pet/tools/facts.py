@@ -42,11 +42,17 @@ _LEAD = [
 _BARE_PRONOUN = re.compile(r"^(?:it|that|this|这个|这件事|这)\s*[:：,，]\s*", _I)
 _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$", _I)
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
-_TAIL_END = r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|thank you))*[\s?？!.。~～]*$"
-_ZH_ASK = (r"(?:记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
+_TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|thank you))*"
+             # "…, remember that, I don't need a reminder": a remark on the request after it
+             r"(?:\s*[,;]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case)[^.?!]*)?"
+             r"[\s?？!.。~～]*$")
+_ZH_ASK = (r"(?:remember(?:\s*一下)?|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
            r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得"
            r"|存(?:到|进)(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?)")
-_ZH_TAIL_END = r"(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|没有|嘛|呗)*[\s？?！!。~～]*$"
+_ZH_TAIL_END = (r"(?:点儿?|一下)?(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|没有|嘛|呗)*"
+                # "…你帮我记住吧，以后万一用得上": why it is worth keeping, after the request
+                r"(?:[，,]\s*(?:以后|万一|免得|省得|到时候|下次|回头|哪天)[^，,。？?]*)?"
+                r"[\s？?！!。~～]*$")
 _TAIL = [
     re.compile(
         r"[\s,.;:!—–-]*\b(?:(?:and|so|please|pls|plz|ok|okay|now|just)[,\s]+)*"
@@ -144,6 +150,8 @@ _RETRACTION = re.compile(
 # back at the start of a clause, then nothing or a short remark about the person's own doing (_REMARK)
 _TAKEN_BACK = re.compile(
     r"(?:[,，.。!！?？~～…;；]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
+    # a sigh may open the clause first: "帮我记一下……哎算了", "remind me… ugh, never mind"
+    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait)[\s,，…~～]*)?"
     r"(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|just joking|i'm joking|im joking"
     r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|scratch that)\b"
     r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的)|算了|还是不用了)"
@@ -154,7 +162,8 @@ _TAKEN_BACK = re.compile(
 #: "我自己会算", "不用了"); never a new value ("actually no, 8pm", "算了，她叫小美")
 _REMARK = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:(?:i|i'll|i will|i can|i have|i've got|i got|i know|i'm good|never ?mind"
-    r"|nvm|lol|haha+|no need|forget it)\b|我自己|我心算|我会|我有|不用了?|没事|没关系|不需要).*)?$", _I)
+    r"|nvm|lol|haha+|no need|forget it|(?:it's |it is |its )?not important|nothing important)\b"
+    r"|我自己|我心算|我会|我有|不用了?|没事|没关系|不需要|也?没(?:什么|啥)(?:重要|要紧|大不了)).*)?$", _I)
 
 
 def retracted(text: str) -> bool:
