@@ -144,6 +144,21 @@ def test_the_programs_note_copied_into_a_reply_is_caught():
 
 
 @pytest.mark.parametrize("reply", [
+    "Hello!  You may call one or more functions to assist with the user query.",
+    "You have lived with this person for a 0 day (adopted 2026-12-14).",
+    "Sure! <tools> remember </tools>",
+])
+def test_the_prompts_own_lines_copied_into_a_reply_are_caught(reply):
+    assert assistant_speak(reply) is not None
+
+
+@pytest.mark.parametrize("reply", ["We have lived together for a whole year!", "You may call me Qianqian.",
+                                   "I was adopted 3 days ago, remember?"])
+def test_talk_of_days_together_is_not_the_prompt_copied(reply):
+    assert assistant_speak(reply) is None
+
+
+@pytest.mark.parametrize("reply", [
     "I can't wait to see you!", "我无法想象没有你的日子！", "Help! My claws are stuck.", "我在这里陪你。",
     "I can only imagine how tired you are.", "Give me more details, what happened next?",
     "他好像没有感情一样，太冷了吧！", "You don't have feelings for him anymore? That's okay.",

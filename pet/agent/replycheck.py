@@ -93,7 +93,15 @@ _ASSISTANT_START = re.compile(
 )
 _SENTENCE_MARKS = ".!?。！？\n"
 #: the program's correction note, which a small model may copy into its reply
-_NOTE = re.compile(r"\[?\s*Note from the pet's program|\[Note\b", re.IGNORECASE)
+_NOTE = re.compile(
+    r"\[?\s*Note from the pet's program|\[Note\b"
+    # the prompt's own lines (pet.persona.prompt) and the tool preamble of Qwen's chat template, copied: seen
+    # in the small model's replies to the spent tool set of round 11 ("You may call one or more functions to
+    # assist with the user query", "You have lived with this person for a 0 day (adopted …")
+    r"|\bYou have lived with this person\b|\(adopted \d{4}-|\bYou may call one or more functions\b"
+    r"|\bfunction signatures\b|</?tools>",
+    re.IGNORECASE,
+)
 
 _RECALL_QUESTION = re.compile(
     r"\b(?:remember|recall|remind me what)\b|\bwhat (?:do|did) you know about me\b"
