@@ -385,6 +385,28 @@ def test_a_date_question_about_what_the_pet_knows_recalls_instead_of_telling_the
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["get_current_time"]
 
 
+@pytest.mark.parametrize("text, asks", [
+    ("my todo list is like 40 items long, i'm never getting through it", False),
+    ("我的待办清单永远清不完，哈哈", False),
+    ("i'm awful at remembering names, always have been", False),
+    ("todos", True), ("提醒列表", True), ("my reminders pls", True), ("what reminders do i have", True),
+    ("pls list my reminders", True), ("I need to see my todo list", True), ("你都知道我些什么呀", True),
+    ("我想看我的待办", True),
+])
+def test_a_look_up_must_be_asked_for(text, asks):
+    assert reflexes.asks_something(text) is asks
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
+@pytest.mark.parametrize("text", ["my to do list is a mile long and it stresses me out",
+                                  "我的待办事项多到爆炸，唉", "i'm hopeless at remembering birthdays lol"])
+def test_a_remark_about_the_list_or_memory_looks_nothing_up(text):
+    app = make_app(ScriptedModel(["That sounds like a lot. One thing at a time?"] * 3))
+    events = turn(app, text)
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] in ([], ["note"])
+
+
 @pytest.mark.real_encoder
 @pytest.mark.usefixtures("real_router")
 @pytest.mark.parametrize("text, kept", [

@@ -60,6 +60,8 @@ log = logging.getLogger(__name__)
 
 #: how many of the newest memories the day's greeting may pick one from
 GREETING_MEMORIES = 200
+#: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
+_LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
 #: how long the answer to "what time should I remind you?" is waited for
 NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 
@@ -527,8 +529,10 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model decides, as without it
             log.warning("intent routing failed: %s", exc)
             return None
-        if route.intent == "time" and not reflexes.names_the_clock(text):
-            # "long day at work today" is like "what day is it today", but asks nothing
+        if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
+                route.intent in _LOOKING_UP and not reflexes.asks_something(text)):
+            # "long day at work today" is like "what day is it today", "my todo list is so long it's
+            # depressing" like "what's on my todo list", but they ask nothing
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         return route
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pet.agent import arithmetic
 from pet.events import ToolCall
-from pet.text import detect_language
+from pet.text import cjk_count, detect_language
 from pet.tools.facts import dismissal, memory_fact, only_pronoun
 from pet.tools.when import TimeProblem, day_without_hour, find_when
 
@@ -545,6 +545,30 @@ def names_the_clock(text: str) -> bool:
     """Whether `text` names the clock or the calendar ("how late is it?", "今天几号"): a message the
     router reads as asking the time must, or it is talk about a day ("long day at work today")."""
     return _CLOCK_WORDS.search(text) is not None
+
+
+#: a message asks for something: a question, or words that ask to see, tell or do
+_ASKS = re.compile(
+    r"[?？]|\b(?:what|whats|wat|which|when|where|who|how|any|anything|do i|did i|have i|is there|are there)\b"
+    r"|(?:^|[,.;!]\s*)(?:(?:please|pls|plz|and|so|ok|okay|can you|could you|would you)\s+)*"
+    r"(?:show|list|tell|check|read|give|see|look|let me|lemme|remind me what|pull up|go over|run through)\b"
+    r"|\b(?:need|want|wanna|like) (?:to )?(?:see|know|check|hear)\b"
+    r"|吗|呢|什么|啥|哪|几|多少|有没有|是不是|看看|看下|看一下|想看|要看|查|列|告诉|给我|说说|念|读|有哪些",
+    re.IGNORECASE,
+)
+#: the most words (Chinese characters count half a word each) of a message that asks without saying so:
+#: "todos", "my reminders pls", "提醒列表"
+_ASKS_WORDS = 4
+
+
+def asks_something(text: str) -> bool:
+    """Whether `text` asks for something, as a request to list or recall must: a question, words of
+    seeing or telling, or a few words alone ("reminders", "待办清单"). A remark ("my todo list is so
+    long it's depressing", "我的待办清单永远清不完") asks nothing."""
+    text = " ".join(text.split())
+    if _ASKS.search(text):
+        return True
+    return len(re.findall(r"[A-Za-z']+", text)) + cjk_count(text) / 2 <= _ASKS_WORDS
 
 
 def asks_time(text: str) -> bool:
