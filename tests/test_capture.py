@@ -265,3 +265,12 @@ def test_the_memory_bench_reads_its_sets_and_reports(tmp_path):
     assert "capture recall                       2/2 = 1.00" in report
     assert "contradictions updated right         1/1 = 1.00" in report
     assert "recall@5, every fact stored          1/1 = 1.00" in report
+
+
+@pytest.mark.parametrize("text, noted", [
+    ("我是一家律所的专职翻译，主要是合同和专利", True),  # 主要是 holds 要是 ("if"), and asks nothing
+    ("要是我是一家律所的翻译就好了", False),  # a wish
+])
+def test_a_word_holding_if_is_no_hypothetical(book, text, noted):
+    store, pet = book
+    assert bool(capture.note(store, pet, text)) is noted
