@@ -585,22 +585,13 @@ class MemoryStore:
         """The recallable memories closest in meaning to `text`, closest first,
         with no floor (none without the sentence encoder): the candidates a
         newer fact may update."""
-        return [record for record, _ in self._nearest(pet_id, text, count)]
+        return [record for record, _, _ in self._nearest(pet_id, text, count)]
 
     def alike(self, pet_id: int, text: str, count: int = 2) -> list[tuple[MemoryRecord, float, float]]:
         """The recallable memories closest in meaning to `text`, closest first, no floor, each with
         its cosine and how well its kind of fact fits the one `text` is about (0 to 1; 0 without
         the kinds' classifier). Empty without the sentence encoder."""
-        if not self.db.meaning or count <= 0:
-            return []
-        with self.db.session() as session:
-            asked = meaning.ask(session.connection(), pet_id, text)
-            if asked is None:
-                return []
-            alike = asked.likeness((), count * 2)  # forgotten ones are among them
-            ids = sorted(alike.cosines, key=alike.cosines.__getitem__, reverse=True)
-            found = [r for r in _records(session, ids) if r.deleted_at is None and r.status == "active"]
-            return [(r, alike.cosines[r.id], alike.kinds.get(r.id, 0.0)) for r in found[:count]]
+        return self._nearest(pet_id, text, count)
 
     def fits(self, pet_id: int, text: str, memory_ids: Sequence[int]) -> dict[int, float]:
         """How well each memory's kind of fact fits the one `text` is about, 0 to 1 (kinds.py);
@@ -622,19 +613,20 @@ class MemoryStore:
             return []
         skip = set(leave_out)
         found = self._nearest(pet_id, text, count + len(skip))
-        return [record for record, cosine in found if cosine >= floor and record.id not in skip][:count]
+        return [record for record, cosine, _ in found if cosine >= floor and record.id not in skip][:count]
 
-    def _nearest(self, pet_id: int, text: str, count: int) -> list[tuple[MemoryRecord, float]]:
+    def _nearest(self, pet_id: int, text: str, count: int) -> list[tuple[MemoryRecord, float, float]]:
+        """(memory, cosine, kind fit) of the `count` recallable memories closest to `text`."""
         if not self.db.meaning or count <= 0:
             return []
         with self.db.session() as session:
             asked = meaning.ask(session.connection(), pet_id, text)
             if asked is None:
                 return []
-            cosines = asked.likeness((), count * 2).cosines  # forgotten ones are among them
-            ids = sorted(cosines, key=cosines.__getitem__, reverse=True)
+            alike = asked.likeness((), count * 2)  # forgotten ones are among them
+            ids = sorted(alike.cosines, key=alike.cosines.__getitem__, reverse=True)
             found = [r for r in _records(session, ids) if r.deleted_at is None and r.status == "active"]
-            return [(record, cosines[record.id]) for record in found[:count]]
+            return [(r, alike.cosines[r.id], alike.kinds.get(r.id, 0.0)) for r in found[:count]]
 
     def pinned(self, pet_id: int) -> list[MemoryRecord]:
         with self.db.session() as session:
