@@ -83,6 +83,12 @@ def test_language(reply, language, wrong):
     ("晚上好，今天过得非常愉快！", "晚上好，今天过得咋样？", False),
     ("Six times seven, that's 42!", "six times seven?", False),  # the first clause, then the answer
     ("Got it, you love green tea and hate coffee.", "I love green tea and hate coffee", False),  # 4 of 5
+    # the person's words about themselves said back as the pet's own (seen on the page)
+    ("我是一个律所以的合同翻译。", "我是一家律所的翻译，主要是合同", True),
+    ("我也是夜猫子，我们一起熬夜吧！", "我是个夜猫子，每天两点才睡", False),  # "me too" takes nothing
+    ("I'm a crayfish, I live in your computer.", "I'm a nurse at the city hospital", False),
+    ("我是小钳呀，你的宠物小龙虾！", "我是你的主人", False),
+    ("My claws are tired too.", "My feet are so tired after the hike", False),
 ])
 def test_echo(reply, message, echo):
     assert is_echo(reply, message) is echo

@@ -43,6 +43,13 @@ ECHO_FIRST_SIMILARITY = 0.9
 #: 0.67 or less ("The capital of France is Paris.", 3 pieces), and a confirmation of a fact kept
 #: ("Noted: you code after 11pm!" to "remember that I code after 11pm") 0.75
 ECHO_UNITS, ECHO_UNITS_SHARE = 4, 0.8
+#: a first sentence in the first person, as the message is, with at least this share of its pieces the
+#: message's, says the person's words about themselves as the pet's own (is_echo)
+ECHO_SELF_SHARE = 0.4
+#: a sentence that starts with the speaker ("I'm …", "我是…")
+_SELF = re.compile(r"(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNORECASE)
+#: …unless it says "me too": "我也喜欢吃火锅！" shares a liking, it takes nothing
+_TOO = re.compile(r"\b(?:too|also|as well|either)\b|也|同样", re.IGNORECASE)
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
 #: "hi" → "Hi!" is a greeting, not an echo
 ECHO_MIN_CHARS = 4
@@ -253,6 +260,13 @@ def is_echo(reply: str, message: str) -> bool:
                                               autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY:
             if not set(_DIGITS.findall(reply)) - set(_DIGITS.findall(message)):
                 return True
+    # the person's words about themselves, said back as the pet's own ("我是一家律所的翻译" →
+    # "我是一个律所以的合同翻译。", seen on the page): the pet takes their life for its own
+    first = (sentences(reply) or [reply])[0]
+    if _SELF.match(message.strip()) and _SELF.match(first.strip()) and not _TOO.search(first):
+        mine = _units(first)
+        if len(mine) >= ECHO_UNITS // 2 and len(mine & _units(message)) >= ECHO_SELF_SHARE * len(mine):
+            return True
     return False
 
 
