@@ -637,6 +637,10 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("帮我记一下……哎算了，也没什么重要的", True),  # a sigh first, then a remark that it does not matter
     ("remind me to call the bank... ugh, never mind, not important", True),
     ("记一下我的车牌……唉算了，是沪A12345", False),  # after the sigh, the value itself
+    ("帮我记住……哎算了，没啥好记的", True),
+    # news played down is not taken back (its facts may still be noted)
+    ("my cat died last week. ugh, never mind, it's not important", False),
+    ("我今天被老板骂了，唉算了，没啥大不了", False),
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

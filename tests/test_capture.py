@@ -166,6 +166,8 @@ def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
     ("Mum's still in Melbourne", {"mother"}),  # a possessive names her too
     ("my sister's flat is in Pudong", {"sister"}),
     ("Sam's", set()),
+    ("I'm a doctor's receptionist", set()),  # somebody's only as the person's own trait
+    ("I work at my uncle's restaurant now", set()),
 ])
 def test_whom_a_fact_is_about_is_the_same_in_both_languages(text, who):
     assert capture.about(text) == frozenset(who)
@@ -176,6 +178,7 @@ def test_whom_a_fact_is_about_is_the_same_in_both_languages(text, who):
     ("她现在在厦门开花店", "我妈退休了。她现在在厦门开花店", {"mother"}),
     ("He does fencing now", "Doudou is done with chess. He does fencing now", set()),  # a name says nobody
     ("I teach a dumpling class now", "Dad finally retired. I teach a dumpling class now", set()),
+    ("He started a new job at Google", "He started a new job at Google. My sister is jealous.", set()),  # named after
 ])
 def test_a_he_or_she_is_whom_the_message_names(text, context, who):
     assert capture.about(text, context) == frozenset(who)

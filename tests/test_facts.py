@@ -67,6 +67,9 @@ from pet.tools.facts import dismissal, memory_fact
         ("my passport expires in may 2029. remember that, I don't need a reminder", "my passport expires in may 2029"),
         ("我家狗叫年糕，remember一下哈", "我家狗叫年糕"),
         ("我记性不好，记着点东西就忘", "我记性不好，记着点东西就忘"),  # no request: the words are the fact's own
+        ("I can't remember", "I can't remember"),  # "remember" ends an English sentence: no request
+        ("my locker is 88, remember that, in case I forget, and my bike code is 4321",
+         "my locker is 88, remember that, in case I forget, and my bike code is 4321"),  # more after it
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
@@ -80,6 +83,10 @@ def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
     ("remember to call mom", None),  # a thing to do
     ("can you remember my name?", None),  # a question
     ("我记住了", None),
+    # words about remembering: what is left is no fact (the review found these saved as memories)
+    ("I can't remember", None), ("do you remember", None), ("I've lived here as long as I can remember", None),
+    ("Sure, I'll remember that, no need to worry", None), ("I always save it, just in case", None),
+    ("我会记一下，到时候再说", None), ("我得记一下，万一忘了", None), ("remember how we met", None),
 ])
 def test_a_message_asks_to_keep_a_fact(said, fact):
     from pet.agent.reflexes import kept_fact

@@ -392,6 +392,10 @@ def test_a_date_question_about_what_the_pet_knows_recalls_instead_of_telling_the
     ("todos", True), ("提醒列表", True), ("my reminders pls", True), ("what reminders do i have", True),
     ("pls list my reminders", True), ("I need to see my todo list", True), ("你都知道我些什么呀", True),
     ("我想看我的待办", True),
+    # asked without a question mark (the review found these turned into small talk)
+    ("do you remember my dog's name", True), ("我女朋友生日你记得吧", True), ("帮我回忆一下我女朋友的生日", True),
+    ("the name of my dog again", True), ("bring up my todo list", True), ("My to-do list, please", True),
+    ("everything on my todo list", True), ("go through my todo list with me", True), ("我明天的全部提醒事项", True),
 ])
 def test_a_look_up_must_be_asked_for(text, asks):
     assert reflexes.asks_something(text) is asks

@@ -89,6 +89,11 @@ def test_language(reply, language, wrong):
     ("I'm a crayfish, I live in your computer.", "I'm a nurse at the city hospital", False),
     ("我是小钳呀，你的宠物小龙虾！", "我是你的主人", False),
     ("My claws are tired too.", "My feet are so tired after the hike", False),
+    # speaking to the person about their news takes nothing (the review found these flagged)
+    ("I'm so sorry you're so tired after work today!", "I'm so tired after work today", False),
+    ("I hope your interview goes well tomorrow!", "I have a job interview tomorrow", False),
+    ("我知道啦，你是律所的翻译！", "我是律所的翻译", False),
+    ("我好心疼你加班到这么晚！", "我加班到这么晚", False),
 ])
 def test_echo(reply, message, echo):
     assert is_echo(reply, message) is echo
@@ -162,6 +167,16 @@ def test_the_prompts_own_lines_copied_into_a_reply_are_caught(reply):
                                    "I was adopted 3 days ago, remember?"])
 def test_talk_of_days_together_is_not_the_prompt_copied(reply):
     assert assistant_speak(reply) is None
+
+
+def test_coding_talk_is_not_the_tool_preamble_copied():
+    assert assistant_speak("In Python, function signatures can carry type hints.") is None
+
+
+def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
+    checker = Checker("我是一家律所的翻译，主要是合同", "zh", XIAOQIAN)
+    assert checker.hold_at("我是一个律所以的合同翻译。") == 0
+    assert checker.hold_at("哇，你是翻译呀！合同一定很难吧？") is None
 
 
 @pytest.mark.parametrize("reply", [

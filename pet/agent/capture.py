@@ -185,7 +185,7 @@ def _has(text: str, phrase: str, language: str) -> bool:
     """Whether `text` (lower case) holds `phrase`: a substring in Chinese, whole words otherwise."""
     if language == "zh":
         return phrase in text
-    return re.search(rf"(?<![a-z']){re.escape(phrase)}(?![a-z]|'(?!s\b))", text) is not None
+    return re.search(rf"(?<![a-z']){re.escape(phrase)}(?![a-z'])", text) is not None
 
 
 def sentences(text: str) -> list[str]:
@@ -211,12 +211,15 @@ def about(text: str, context: str = "") -> frozenset[str]:
     fencing now" stays the person's, as "豆豆迷上国际象棋了" is.)"""
     found = _roles(text)
     if not found and _THIRD_PERSON.match(text.strip()):
-        return _roles(context)
+        at = context.find(text)
+        return _roles(context[:at] if at > 0 else "")  # whom the message named before it
     return found
 
 
-#: a sentence about somebody else, by its first word
+#: a sentence about somebody else, by its first word ("he", "she", "his", "her", "they", "their", 他, 她)
 _THIRD_PERSON = re.compile(r"(?:he|she|his|her|they|their)\b|他|她", re.IGNORECASE)
+#: a sentence that opens with somebody's "'s" ("Mum's still in Melbourne", "my sister's moving"): about them
+_OPENS_POSSESSIVE = re.compile(r"^(?:my |our )?([a-z]+)['’]s\b")
 
 
 def _roles(text: str) -> frozenset[str]:
@@ -230,6 +233,9 @@ def _roles(text: str) -> frozenset[str]:
             found.add(table.roles.get(word, word))
             if language == "zh":
                 lowered = lowered.replace(word, " ")
+    opening = _OPENS_POSSESSIVE.match(lowered.strip()) if language != "zh" else None
+    if opening and opening.group(1) in table.others:  # not "I'm a doctor's receptionist"
+        found.add(table.roles.get(opening.group(1), opening.group(1)))
     return frozenset(found)
 
 

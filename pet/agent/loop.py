@@ -466,7 +466,7 @@ class Agent:
         # of, facts the person states (noted), or small talk; else the model decides.
         route = route_first or (self._route(text) if self.config.reflexes and not text.startswith("/") else None)
         one = reflexes.one_request(text)  # several requests, or "forget it, …": the model's
-        if route is not None and one and route.intent in (None, intents.NOTE) and reflexes.kept_fact(text):
+        if route is not None and one and route.intent == intents.NOTE and reflexes.kept_fact(text):
             # "pls remember im lactose intolerant" is near the facts, but it asks: remember it
             route = dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if route is not None and not one and reflexes.dismissal(text) is None:

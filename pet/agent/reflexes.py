@@ -549,11 +549,14 @@ def names_the_clock(text: str) -> bool:
 
 #: a message asks for something: a question, or words that ask to see, tell or do
 _ASKS = re.compile(
-    r"[?？]|\b(?:what|whats|wat|which|when|where|who|how|any|anything|do i|did i|have i|is there|are there)\b"
+    r"[?？]|\b(?:what|whats|wat|which|when|where|who|how|any|anything|do i|did i|have i|is there|are there"
+    r"|do you|can you|can u|could you|remember|recall|again|bring up|everything|all my|please|pls|plz"
+    r"|i'd like|i want|i need|gimme|upcoming|coming up)\b"
     r"|(?:^|[,.;!]\s*)(?:(?:please|pls|plz|and|so|ok|okay|can you|could you|would you)\s+)*"
-    r"(?:show|list|tell|check|read|give|see|look|let me|lemme|remind me what|pull up|go over|run through)\b"
+    r"(?:show|list|tell|check|read|give|see|look|let me|lemme|remind me what|pull up|go over|go through|run through)\b"
     r"|\b(?:need|want|wanna|like) (?:to )?(?:see|know|check|hear)\b"
-    r"|吗|呢|什么|啥|哪|几|多少|有没有|是不是|看看|看下|看一下|想看|要看|查|列|告诉|给我|说说|念|读|有哪些",
+    r"|吗|呢|什么|啥|哪|几|多少|有没有|是不是|看看|看下|看一下|想看|要看|查|列|告诉|给我|说说|念|读|有哪些"
+    r"|记得|回忆|来着|全部|所有|一下",
     re.IGNORECASE,
 )
 #: the most words (Chinese characters count half a word each) of a message that asks without saying so:
@@ -679,16 +682,29 @@ def slots(intent: str, tool: str, source: str, text: str, now: dt.datetime, zone
     return None
 
 
-#: what a "remember …" left over may be instead of a fact: a thing to do ("remember to call mom")
-_TO_DO = re.compile(r"^(?:to\b|要|去)", _I)
+#: what a "remember …" left over may be instead of a fact: a thing to do ("remember to call mom"), how
+#: or when something was ("remember how we met")
+_TO_DO = re.compile(r"^(?:to|how|when|what|where|why|if|whether)\b|^(?:要|去)(?!年)", _I)
+#: …or the rest of a sentence about remembering, cut where the verb was: "I can't", "do you", "我会", "我得"
+_CUT_SHORT = re.compile(
+    r"\b(?:i|you|we|he|she|they|can|can't|cant|cannot|could|couldn't|do|don't|does|did|will|won't|would|"
+    r"should|shall|may|might|must|i'll|i'd|you'll|always|never|ever|just|to|that|it|this|me|so|sure|ok|okay)$"
+    r"|(?:我|你|他|她|我们|会|得|要|能|可以|都|也|就|一定|把\S{0,6}|在)$",
+    _I,
+)
+#: the fewest words (Chinese characters count half a word each) a kept fact has
+_FACT_WORDS = 2
 
 
 def kept_fact(text: str) -> str | None:
     """The fact a message asks the pet to keep, without the asking ("pls remember im lactose
     intolerant", "我工号是A-30918，记着点"); None when it asks for none: a bare fact, a question,
-    a thing to do ("remember to call mom")."""
+    a thing to do ("remember to call mom"), or words about remembering ("I can't remember",
+    "我会记一下，到时候再说": what is left is no fact)."""
     text = " ".join(text.split())
     fact = _clean(memory_fact(text))
     if len(fact) < 2 or fact == _clean(text) or _TO_DO.match(fact) or _QUESTION_END.search(fact):
+        return None
+    if _CUT_SHORT.search(fact) or len(re.findall(r"[A-Za-z0-9']+", fact)) + cjk_count(fact) / 2 < _FACT_WORDS:
         return None
     return fact

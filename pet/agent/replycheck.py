@@ -50,6 +50,8 @@ ECHO_SELF_SHARE = 0.4
 _SELF = re.compile(r"(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNORECASE)
 #: …unless it says "me too": "我也喜欢吃火锅！" shares a liking, it takes nothing
 _TOO = re.compile(r"\b(?:too|also|as well|either)\b|也|同样", re.IGNORECASE)
+#: …or speaks to the person: "I hope your interview goes well!", "我知道啦，你是律所的翻译！"
+_TO_YOU = re.compile(r"\b(?:you|your|you're|yours|u|ur)\b|你|您", re.IGNORECASE)
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
 #: "hi" → "Hi!" is a greeting, not an echo
 ECHO_MIN_CHARS = 4
@@ -106,7 +108,7 @@ _NOTE = re.compile(
     # in the small model's replies to the spent tool set of round 11 ("You may call one or more functions to
     # assist with the user query", "You have lived with this person for a 0 day (adopted …")
     r"|\bYou have lived with this person\b|\(adopted \d{4}-|\bYou may call one or more functions\b"
-    r"|\bfunction signatures\b|</?tools>",
+    r"|\bprovided with function signatures\b|\bfunction signatures within\b|</?tools>",
     re.IGNORECASE,
 )
 
@@ -260,14 +262,19 @@ def is_echo(reply: str, message: str) -> bool:
                                               autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY:
             if not set(_DIGITS.findall(reply)) - set(_DIGITS.findall(message)):
                 return True
-    # the person's words about themselves, said back as the pet's own ("我是一家律所的翻译" →
-    # "我是一个律所以的合同翻译。", seen on the page): the pet takes their life for its own
-    first = (sentences(reply) or [reply])[0]
-    if _SELF.match(message.strip()) and _SELF.match(first.strip()) and not _TOO.search(first):
-        mine = _units(first)
-        if len(mine) >= ECHO_UNITS // 2 and len(mine & _units(message)) >= ECHO_SELF_SHARE * len(mine):
-            return True
-    return False
+    return _takes_over((sentences(reply) or [reply])[0], message)
+
+
+def _takes_over(first: str, message: str) -> bool:
+    """The first sentence of a reply says the person's words about themselves as
+    the pet's own ("我是一家律所的翻译" → "我是一个律所以的合同翻译。", seen on the page):
+    both speak in the first person, the sentence neither speaks to the person
+    ("I'm sorry your cat is sick") nor says "me too", and much of it is the message's."""
+    first = first.strip()
+    if not (_SELF.match(message.strip()) and _SELF.match(first)) or _TOO.search(first) or _TO_YOU.search(first):
+        return False
+    mine = _units(first)
+    return len(mine) >= ECHO_UNITS // 2 and len(mine & _units(message)) >= ECHO_SELF_SHARE * len(mine)
 
 
 def _units(text: str) -> set[str]:
@@ -396,6 +403,8 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
         if ((short and SequenceMatcher(None, answer, said[:len(answer)], autojunk=False).ratio() >= ECHO_SIMILARITY)
                 or SequenceMatcher(None, opening, said, autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY):
             return 0  # the message coming back, whole or as the first sentence
+        if parts and _takes_over(parts[0], message):
+            return 0  # the person's words as the pet's own: held, then checked whole
         mine = _units(parts[0] if parts else text)
         if len(mine) >= 2 and len(mine & _units(message)) > ECHO_UNITS_SHARE * len(mine):
             # the first sentence so far is the message's words: maybe a restatement, so the reply

@@ -44,14 +44,17 @@ _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件�
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
 _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|thank you))*"
              # "…, remember that, I don't need a reminder": a remark on the request after it
-             r"(?:\s*[,;]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case)[^.?!]*)?"
+             # (no number and no "and" in it: "…, in case I forget, and my bike code is 4321" says more)
+             r"(?:\s*[,;，]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case)"
+             r"(?:(?!\band\b)[^.?!,，\d])*)?"
              r"[\s?？!.。~～]*$")
-_ZH_ASK = (r"(?:remember(?:\s*一下)?|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
+_ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
            r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得"
            r"|存(?:到|进)(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?)")
 _ZH_TAIL_END = (r"(?:点儿?|一下)?(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|没有|嘛|呗)*"
                 # "…你帮我记住吧，以后万一用得上": why it is worth keeping, after the request
-                r"(?:[，,]\s*(?:以后|万一|免得|省得|到时候|下次|回头|哪天)[^，,。？?]*)?"
+                # (no number and no 记 or 也 in it: "…，下次我的车牌是沪A12345也记一下" says more)
+                r"(?:[，,]\s*(?:以后|万一|免得|省得|到时候|下次|回头|哪天)[^，,。？?\d记也]*)?"
                 r"[\s？?！!。~～]*$")
 _TAIL = [
     re.compile(
@@ -162,8 +165,16 @@ _TAKEN_BACK = re.compile(
 #: "我自己会算", "不用了"); never a new value ("actually no, 8pm", "算了，她叫小美")
 _REMARK = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:(?:i|i'll|i will|i can|i have|i've got|i got|i know|i'm good|never ?mind"
-    r"|nvm|lol|haha+|no need|forget it|(?:it's |it is |its )?not important|nothing important)\b"
-    r"|我自己|我心算|我会|我有|不用了?|没事|没关系|不需要|也?没(?:什么|啥)(?:重要|要紧|大不了)).*)?$", _I)
+    r"|nvm|lol|haha+|no need|forget it)\b"
+    r"|我自己|我心算|我会|我有|不用了?|没事|没关系|不需要).*)?$", _I)
+#: …or, after a request, that it does not matter ("帮我记一下……哎算了，也没什么重要的"); after news it plays
+#: the news down and takes nothing back ("我失业了，唉算了，没啥大不了")
+_DOWNPLAY = re.compile(
+    r"[\s,，.。!！~～…;；:：-]*(?:(?:it's |it is |its )?not important|nothing important|nothing worth (?:it|remembering)"
+    r"|也?没(?:什么|啥)(?:重要|要紧|大不了|好记)).*$", _I)
+#: words that ask the pet for something, which a taking-back may follow
+_ASKING = re.compile(r"\b(?:remember|remind|note|save|add|set|calculate|cancel|delete|forget)\b"
+                     r"|帮我|记|提醒|加|定|算|删|取消", _I)
 
 
 def retracted(text: str) -> bool:
@@ -178,7 +189,10 @@ def retracted(text: str) -> bool:
     if found is None or found.start() == 0:
         return False
     tail = found.group("tail")
-    return _REMARK.fullmatch(tail) is not None and not re.search(r"\d|[一二三四五六七八九十两]点|是|叫", tail)
+    if re.search(r"\d|[一二三四五六七八九十两]点|是|叫", tail):
+        return False
+    return _REMARK.fullmatch(tail) is not None or (
+        _DOWNPLAY.fullmatch(tail) is not None and _ASKING.search(text[:found.start()]) is not None)
 
 
 def dismissal(text: str) -> str | None:
