@@ -641,6 +641,8 @@ def test_a_request_that_insists_is_not_taken_back(text):
     # news played down is not taken back (its facts may still be noted)
     ("my cat died last week. ugh, never mind, it's not important", False),
     ("我今天被老板骂了，唉算了，没啥大不了", False),
+    ("我今天加班到很晚，唉算了，没啥大不了", False),  # 加班 asks nothing
+    ("你还记得我吗……唉算了，没什么重要的", False),
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

@@ -174,7 +174,7 @@ _DOWNPLAY = re.compile(
     r"|也?没(?:什么|啥)(?:重要|要紧|大不了|好记)).*$", _I)
 #: words that ask the pet for something, which a taking-back may follow
 _ASKING = re.compile(r"\b(?:remember|remind|note|save|add|set|calculate|cancel|delete|forget)\b"
-                     r"|帮我|记|提醒|加|定|算|删|取消", _I)
+                     r"|帮我|给我|记住|记一下|记下|记着|提醒|加到|加个|加进|定个|设个|算一下|算算|删掉|删了|取消", _I)
 
 
 def retracted(text: str) -> bool:
