@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from typing import Iterator, Sequence
 
@@ -474,6 +475,17 @@ class _Warmable(ScriptedModel):
         return 42
 
 
+def _fixed_clock(text="2026-12-03T06:40:00+00:00"):
+    moment = dt.datetime.fromisoformat(text)
+    return lambda: moment
+
+
+def make_fixed_app(model, **settings):
+    """make_app at one fixed minute: a note read ahead stays the turn's own."""
+    settings.setdefault("reflexes", False)
+    return build(load_settings(settings), brain=model, clock=_fixed_clock())
+
+
 def test_warming_hands_the_brain_the_prompt_up_to_where_a_new_message_begins():
     model = _Warmable()
     app = make_app(model)
@@ -482,20 +494,21 @@ def test_warming_hands_the_brain_the_prompt_up_to_where_a_new_message_begins():
     app.conversations.append(conversation, Message("assistant", "Oolong is lovely!"))
     assert app.agent.warm(conversation) == 42
     (messages, tools), = model.warmed
-    assert [m.role for m in messages] == ["system", "system", "user", "assistant"]
-    assert messages[-1].content == "Oolong is lovely!"
+    assert [m.role for m in messages] == ["system", "system", "user", "assistant", "system"]
+    assert messages[-2].content == "Oolong is lovely!"
     assert "remember" in tools
-    # the time is the volatile part: it comes with the turn, not in the warmed prefix
-    assert all("Now it is" not in m.content and "现在是" not in m.content for m in messages)
+    # the turn's note comes last, as for a message in the language last spoken, no memory fitting
+    assert messages[-1].content.startswith("Now it is") and messages[-1].content.endswith("Reply in English.")
+    assert all("Now it is" not in m.content for m in messages[:-1])
     # the days together change daily: after the stable part (kept on disk), before the history
     assert "lived with" not in messages[0].content and messages[1].content.startswith("You have lived with")
 
 
 @pytest.mark.parametrize("said, asked", [("I like oolong", "what should I drink today"), ("我喜欢乌龙茶", "今天喝点什么好")])
-def test_the_warmed_prefix_is_the_next_turns_own_in_the_language_last_spoken(said, asked):
+def test_the_warmed_prompt_is_the_next_turns_own_in_the_language_last_spoken(said, asked):
     model = _Warmable()
     model.enqueue("Tea, of course!" if said.isascii() else "喝茶呀！")
-    app = make_app(model)
+    app = make_fixed_app(model)
     conversation = app.current_conversation()
     app.conversations.append(conversation, Message("user", said))
     app.conversations.append(conversation, Message("assistant", "Lovely!"))
@@ -503,7 +516,28 @@ def test_the_warmed_prefix_is_the_next_turns_own_in_the_language_last_spoken(sai
     (warmed, _), = model.warmed
     run(app, asked, conversation)
     sent = model.calls[-1].messages
-    assert [m.content for m in sent[:len(warmed)]] == [m.content for m in warmed]
+    # all of it, the note too: only the message is left to read
+    assert [m.content for m in sent[:-1]] == [m.content for m in warmed]
+    assert sent[-1].content == asked
+
+
+def test_a_message_in_the_other_language_or_a_later_minute_changes_only_the_note():
+    model = _Warmable()
+    model.enqueue("Tea, of course!")
+    model.enqueue("喝茶呀！")
+    now = [dt.datetime.fromisoformat("2026-12-03T06:40:00+00:00")]
+    app = build(load_settings({"reflexes": False}), brain=model, clock=lambda: now[0])
+    conversation = app.current_conversation()
+    app.conversations.append(conversation, Message("user", "I like oolong"))
+    app.conversations.append(conversation, Message("assistant", "Lovely!"))
+    app.agent.warm(conversation)
+    (warmed, _), = model.warmed
+    now[0] += dt.timedelta(minutes=7)
+    run(app, "今天喝点什么好", conversation)
+    sent = model.calls[-1].messages
+    assert [m.content for m in sent[:len(warmed) - 1]] == [m.content for m in warmed[:-1]]
+    assert "06:47" in sent[-2].content and "Simplified Chinese" in sent[-2].content
+    assert "06:40" in warmed[-1].content and warmed[-1].content.endswith("Reply in English.")
 
 
 def test_one_warmed_prefix_serves_a_message_in_either_language():
@@ -517,7 +551,7 @@ def test_one_warmed_prefix_serves_a_message_in_either_language():
     run(app, "what should I drink today?", conversation)
     warmed = model.warmed[0][0]
     chinese, english = (call.messages for call in model.calls[-2:])
-    assert [m.content for m in chinese[:len(warmed)]] == [m.content for m in warmed]
+    assert [m.content for m in chinese[:len(warmed) - 1]] == [m.content for m in warmed[:-1]]
     # a change of language changes nothing before the conversation: the cache keeps it all
     assert english[0].content == chinese[0].content
     # only the turn's own note at the end names the language to reply in
@@ -527,17 +561,18 @@ def test_one_warmed_prefix_serves_a_message_in_either_language():
 def test_after_each_reply_the_brain_reads_ahead_up_to_the_next_message():
     model = _Warmable()
     model.enqueue("喝茶呀！")
-    model.enqueue("Tea, of course!")
-    app = make_app(model)
+    model.enqueue("好呀，再泡一壶！")
+    app = make_fixed_app(model)
     conversation = app.current_conversation()
     run(app, "今天喝点什么好", conversation)
     assert app.agent.locks.wait_idle(10)
     (ahead, _), = model.warmed  # the reply is out: the next turn's start is read while the person writes
-    assert [m.role for m in ahead][-2:] == ["user", "assistant"] and ahead[-1].content == "喝茶呀！"
-    run(app, "what should I drink today?", conversation)
-    english = model.calls[-1].messages
-    assert [m.content for m in english[:len(ahead)]] == [m.content for m in ahead]
-    assert english[len(ahead)].role == "system" and english[len(ahead) + 1].content == "what should I drink today?"
+    assert [m.role for m in ahead][-3:] == ["user", "assistant", "system"] and ahead[-2].content == "喝茶呀！"
+    assert "Simplified Chinese" in ahead[-1].content  # the language last spoken
+    run(app, "再来一杯？", conversation)
+    chinese = model.calls[-1].messages
+    assert [m.content for m in chinese[:-1]] == [m.content for m in ahead]
+    assert chinese[-1].content == "再来一杯？"
 
 
 def test_a_brain_without_a_prefix_cache_is_not_warmed():

@@ -286,6 +286,21 @@ def test_warming_reads_a_prefix_of_the_next_turns_prompt(model):
     assert 0 < read_more < len(model._llm._input_ids) - len(warmed) + 3
 
 
+def test_a_conversation_longer_than_half_the_window_is_read_ahead_whole(model):
+    """A turn's prompt may fill the window but for the reply's room; the read
+    ahead once stopped at half of it, and each turn re-read the rest."""
+    system = Message("system", "You are Pip, a small cheerful robot. Answer in one short sentence.")
+    said = [Message("user" if i % 2 == 0 else "assistant", f"Line {i}: the fence by the old mill is painted "
+                    f"{('blue', 'green', 'red')[i % 3]} again, and the ducks came back on day {i}.")
+            for i in range(44)]
+    model.warm([system, *said])
+    warmed = len(model._llm._input_ids)
+    assert warmed > model.n_ctx // 2 + 100
+    model.complete([system, *said, Message("user", "What colour is the fence?")], max_tokens=4)
+    after = list(model._llm._input_ids)
+    assert len(after) > warmed  # nothing was cut: the turn read on from where the read ahead stopped
+
+
 def test_a_reply_may_not_copy_the_tools_descriptions(model):
     """The template writes the tools into the prompt: their words are the
     prompt's too ('"me" lists what you know about the person.' was a reply)."""

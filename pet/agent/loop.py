@@ -363,10 +363,13 @@ class Agent:
 
     def warm(self, conversation_id: int) -> int:
         """Let a brain that caches the prompt's prefix read this conversation's
-        prompt, up to where a new message's part begins, before the person
-        writes. That start is the same whatever language the message comes in
-        (build_context's `volatile_last`). Returns the tokens read (0: nothing
-        to do)."""
+        prompt, up to the new message, before the person writes. All but the
+        turn's own note is the same whatever language the message comes in
+        (build_context's `volatile_last`); the note is read as it will be for
+        a message in the language last spoken that no memory fits, at this
+        minute: when the message comes so, only its own words are left to
+        read, else what follows the first change (at worst the whole note, a
+        few dozen tokens). Returns the tokens read (0: nothing to do)."""
         if self.config.canned:
             replies.bank(self.persona)  # the examples' vectors, read once, before the first small talk
         if not self._caches_prefix():
@@ -375,15 +378,15 @@ class Agent:
         specs = self.tools.specs()
         context = build_context(
             persona=self.persona, pet_id=self.pet.id, adopted=self.pet.adopted_on,
-            conversation_id=conversation_id, text="", language=self.persona.languages[0],
+            conversation_id=conversation_id, text="", language=self._last_language(conversation_id),
             now=self.clock().astimezone(self.persona.zone()), history=self.conversations,
             memories=self.memories, history_messages=self.config.history_messages,
             recall_limit=self.config.recall_limit, memory_tokens=self.config.memory_tokens,
             with_tools=bool(specs), summarizer=self.summarizer, volatile_last=True,
         )
-        # the last two are this turn's: the volatile system note and the
-        # message; the first, the persona and the tools, is the stable part
-        return int(warm(context.messages[:-2], specs, stable=1))
+        # the last is the message, not yet written; the first, the persona
+        # and the tools, is the stable part
+        return int(warm(context.messages[:-1], specs, stable=1))
 
     def _turn(self, conversation_id: int, raw_text: str, trace: TurnTrace) -> Iterator[Event]:
         text = clean_text(raw_text)

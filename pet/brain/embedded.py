@@ -420,7 +420,10 @@ class EmbeddedChatModel:
             assert template is not None
             try:
                 text = template.render(messages, tools, add_generation_prompt=False)
-                tokens = _tokenize(llm, text)[: self.n_ctx // 2]
+                # as much as a turn's prompt may hold: one longer than half the window (a long
+                # persona and a conversation) is read ahead whole, not only its start
+                budget = min(self.max_tokens, self.n_ctx // 2)
+                tokens = _tokenize(llm, text)[: self.n_ctx - budget - CONTEXT_SLACK]
                 if self._closing.is_set():
                     return 0
                 read = self._read_stable(llm, messages[:stable], tools, tokens) if stable and not llm.n_tokens else 0

@@ -6,7 +6,9 @@ each recording's language is detected among the pet's).
     python tests/bench/voice.py [--rounds 8] [--languages en zh] [--model small]
     python tests/bench/voice.py --barge-in [--rounds 3]
 
-Each round runs the whole voice turn in a fresh conversation: read the
+Each round runs the whole voice turn, the rounds of a language one after
+another in one conversation, as in the page's talk mode (`--fresh`: each
+in a new conversation, the same size of prompt every round): read the
 recording, detect its language, transcribe it (Whisper base, int8), the
 pet's turn on the embedded model (default: the `small` rung), and text to
 speech of each sentence as it completes. The first round of each language
@@ -78,6 +80,7 @@ def main() -> None:
     parser.add_argument("--languages", nargs="+", choices=("en", "zh"), default=["en", "zh"])
     parser.add_argument("--model", choices=("tiny", "small", "medium"), default="small")
     parser.add_argument("--barge-in", action="store_true", help="measure the talk mode's barge-in instead")
+    parser.add_argument("--fresh", action="store_true", help="each round in a new conversation (see above)")
     parser.add_argument("--speaking", action="store_true",
                         help="wait as long as each question is spoken before sending it (see above)")
     args = parser.parse_args()
@@ -113,11 +116,13 @@ def run(args: argparse.Namespace, home: Path) -> None:
         rounds: list[Timings] = []
         heard: list[tuple[str, str]] = []
         firsts: list[str] = []
+        conversation = app.new_conversation()
         for i in range(args.rounds + 1):
             # the person speaks the question before the recording is complete: meanwhile the
             # pet may still read the last conversation ahead (after its reply), as in the page
             time.sleep(lengths[i % len(questions)] if args.speaking else 0.0)
-            conversation = app.new_conversation()  # the same context size every round
+            if args.fresh and i:
+                conversation = app.new_conversation()
             timings, spoken = None, []
             for event in voice.turn(app.agent, conversation, questions[i % len(questions)], settings.speech_language,
                                     choices=app.persona.languages, traces=app.traces):
