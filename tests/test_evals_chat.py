@@ -144,3 +144,32 @@ def test_a_case_treats_the_wrapped_model_as_the_app_treats_its_tier():
     embedded = run_chat_case(case, CountingModel(ScriptedModel([essay])), settings, tier="embedded")
     server = run_chat_case(case, CountingModel(ScriptedModel([essay])), settings, tier="server")
     assert embedded.reply == "One. Two. Three. Four." and server.reply == essay
+
+
+def test_the_judges_own_list_holds_its_examples_and_spares_its_near_misses():
+    """The benchmark's list of assistant-speak (written without seeing the
+    guard) matches each entry's examples and no near-miss of its language."""
+    from pet.evals.speak import phrases
+
+    listed = phrases()
+    assert {p.lang for p in listed} == {"en", "zh"} and len(listed) >= 40
+    for phrase in listed:
+        assert len(phrase.match) >= 3 and len(phrase.spare) >= 2, phrase.pattern.pattern
+        for example in phrase.match:
+            assert phrase.pattern.search(example), (phrase.pattern.pattern, example)
+    for phrase in listed:
+        for other in listed:
+            if other.lang == phrase.lang:
+                for spare in other.spare:
+                    assert not phrase.pattern.search(spare), (phrase.pattern.pattern, spare)
+
+
+@pytest.mark.parametrize("reply", ["当然可以！请告诉我你感兴趣的话题，我会尽力为你提供帮助。",
+                                   "I don't have access to your personal information, but I hope you slept well."])
+def test_the_judge_also_fails_assistant_speak_the_guard_lets_through(reply):
+    verdict = judge_chat(case(), reply, XIAOQIAN)
+    assert verdict.assistant and any("the judge's list" in p for p in verdict.problems)
+
+
+def test_the_judge_lets_a_pets_own_offer_pass():
+    assert not judge_chat(case(), "要我明早提醒你带伞吗？钳钳帮你记着！", XIAOQIAN).assistant

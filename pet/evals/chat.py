@@ -34,6 +34,7 @@ from pet.agent import replycheck
 from pet.app import build
 from pet.brain.base import ChatModel
 from pet.config import Settings
+from pet.evals import speak as speak_list
 from pet.evals.cases import CaseFileError
 from pet.evals.run import FIXED_NOW, persona_in_zone
 from pet.events import Message, Reply, StreamPart, TextDelta, ToolCall, ToolSpec
@@ -181,9 +182,13 @@ def judge_chat(case: ChatCase, reply: str, persona: Persona) -> ChatVerdict:
     recital = not case.asks_memory and len(replycheck.restated(text, case.memories)) >= replycheck.RECITAL_COUNT
     if recital:
         problems.append("recital")
+    # the guard's own patterns, and the benchmark's list written without seeing them
     speak = replycheck.assistant_speak(text)
+    listed = speak_list.assistant_phrase(text)
     if speak:
         problems.append(f"assistant-speak: {speak.group(0)!r}")
+    elif listed:
+        problems.append(f"assistant-speak ({listed[0].kind}, the judge's list): {listed[1].group(0)!r}")
     name = None
     if case.asks_name:
         names = {persona.display_name(case.lang), *persona.name.values()}
@@ -201,7 +206,7 @@ def judge_chat(case: ChatCase, reply: str, persona: Persona) -> ChatVerdict:
     stand_in = text in {replycheck.stand_in(lang, persona) for lang in persona.languages}
     called = persona.display_name(case.lang)
     own = any(text == line.replace("{name}", called) for topic in persona.replies for line in topic.say.get(case.lang, ()))
-    return ChatVerdict(language, not text, echo, recital, bool(speak), name, length, expected, stand_in,
+    return ChatVerdict(language, not text, echo, recital, bool(speak or listed), name, length, expected, stand_in,
                        tuple(problems), own)
 
 
