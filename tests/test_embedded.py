@@ -301,6 +301,23 @@ def test_a_conversation_longer_than_half_the_window_is_read_ahead_whole(model):
     assert len(after) > warmed  # nothing was cut: the turn read on from where the read ahead stopped
 
 
+def test_a_long_read_goes_in_pieces_that_can_change_threads_or_stop(model):
+    from pet.brain.embedded import READ_PIECE, _read_into_cache, _tokenize
+
+    llm = model._load()
+    tokens = _tokenize(llm, " ".join(f"word{i}" for i in range(400)))
+    assert len(tokens) > 2 * READ_PIECE
+    llm.reset()
+    calls = []
+    read = _read_into_cache(llm, tokens, lambda: calls.append(llm.n_tokens) is None)
+    assert read == len(tokens) and calls == list(range(0, len(tokens), READ_PIECE))
+    llm.reset()
+    stopped = _read_into_cache(llm, tokens, lambda: llm.n_tokens == 0)  # stops before the second piece
+    assert stopped == READ_PIECE and llm.n_tokens == READ_PIECE
+    assert [int(t) for t in llm._input_ids] == tokens[:READ_PIECE]
+    llm.reset()
+
+
 def test_a_reply_may_not_copy_the_tools_descriptions(model):
     """The template writes the tools into the prompt: their words are the
     prompt's too ('"me" lists what you know about the person.' was a reply)."""

@@ -51,6 +51,10 @@ SAMPLING_MIN_P = 0.05
 SAMPLING_REPEAT_PENALTY = 1.1
 # Tokens kept free in the window besides the reply, for rounding in our counts.
 CONTEXT_SLACK = 8
+#: a prompt read ahead goes in pieces this long: between them the threads follow the
+#: machine's load (a first start reads ~1,800 tokens while a browser starts beside it)
+#: and a shutdown need not wait for the rest
+READ_PIECE = 256
 TRUNCATION_MARK = "\n[…]\n"
 MAX_CUTS = 6
 DROP_CHUNK = 6  # messages dropped at a time when the conversation is too long
@@ -427,10 +431,18 @@ class EmbeddedChatModel:
                 if self._closing.is_set():
                     return 0
                 read = self._read_stable(llm, messages[:stable], tools, tokens) if stable and not llm.n_tokens else 0
-                return read + _read_into_cache(llm, tokens)
+                return read + _read_into_cache(llm, tokens, lambda: self._between_pieces(llm))
             except (RuntimeError, TemplateRenderError) as exc:
                 log.warning("could not warm the embedded model's prompt cache: %s", exc)
                 return 0
+
+    def _between_pieces(self, llm: "Llama") -> bool:
+        """Between two pieces of a prompt read ahead: threads for the load now;
+        False once the model is closing."""
+        if self._closing.is_set():
+            return False
+        self._fit_threads(llm)
+        return True
 
     def _read_stable(self, llm: "Llama", stable: Sequence[Message], tools: Sequence[ToolSpec],
                      prompt: list[int]) -> int:
@@ -453,7 +465,7 @@ class EmbeddedChatModel:
             if _restore_cache(llm, _KeptCache(tokens, (ctypes.c_uint8 * len(state)).from_buffer_copy(state))):
                 log.info("the stable prompt (%d tokens) came from %s", len(tokens), cache.path)
                 return 0
-        read = _read_into_cache(llm, tokens)
+        read = _read_into_cache(llm, tokens, lambda: self._between_pieces(llm))
         if cache is not None and len(tokens) >= MIN_TOKENS:
             kept = _keep_cache(llm)
             if kept is not None and kept.tokens == tokens:
@@ -621,9 +633,12 @@ def _restore_cache(llm: "Llama", kept: _KeptCache) -> bool:
     return True
 
 
-def _read_into_cache(llm: "Llama", tokens: list[int]) -> int:
+def _read_into_cache(llm: "Llama", tokens: list[int], between: Callable[[], bool] | None = None) -> int:
     """Evaluate `tokens` into the context, keeping the prefix the cache shares
-    with them (as llama-cpp-python's generate() does); the tokens read."""
+    with them (as llama-cpp-python's generate() does); the tokens read. With
+    `between`, a long read goes in pieces of READ_PIECE tokens, `between()`
+    called before each: it may change the threads, and its False stops the
+    read there (what was read stays, a prefix)."""
     cached = [int(token) for token in llm._input_ids]
     shared = 0
     for old, new in zip(cached, tokens):
@@ -638,7 +653,13 @@ def _read_into_cache(llm: "Llama", tokens: list[int]) -> int:
     else:
         llm.reset()
         shared = 0
-    llm.eval(tokens[shared:])
+    if between is None:
+        llm.eval(tokens[shared:])
+        return len(tokens) - shared
+    for start in range(shared, len(tokens), READ_PIECE):
+        if not between():
+            return start - shared
+        llm.eval(tokens[start:start + READ_PIECE])
     return len(tokens) - shared
 
 
