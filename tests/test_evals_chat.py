@@ -164,10 +164,12 @@ def test_the_judges_own_list_holds_its_examples_and_spares_its_near_misses():
                     assert not phrase.pattern.search(spare), (phrase.pattern.pattern, spare)
 
 
-@pytest.mark.parametrize("reply", ["当然可以！请告诉我你感兴趣的话题，我会尽力为你提供帮助。",
-                                   "I don't have access to your personal information, but I hope you slept well."])
-def test_the_judge_also_fails_assistant_speak_the_guard_lets_through(reply):
-    verdict = judge_chat(case(), reply, XIAOQIAN)
+def test_the_judge_also_fails_assistant_speak_the_guard_lets_through():
+    from pet.agent.replycheck import assistant_speak
+
+    reply = "Sure! Here's a joke for you: why did the crayfish blush? It saw the sea weed!"
+    assert assistant_speak(reply) is None  # the guard spares a joke asked for
+    verdict = judge_chat(case("tell me a joke", lang="en"), reply, XIAOQIAN)
     assert verdict.assistant and any("the judge's list" in p for p in verdict.problems)
 
 

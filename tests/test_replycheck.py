@@ -144,6 +144,16 @@ def test_recall_questions(message, asks):
     "Hello! How can we assist you?",  # after the code's own greeting, on the first turn of a new pet
     "We're here to help you!",
     "I'm not sure what you mean by \"lol\". Can you please clarify what you're trying to say?",
+    # seen in spent chat sets (round 12 and the profiling of 2026-12-03)
+    "Sure! Here is the response in English: ```json { \"name\": \"quick sync\" }```",
+    "Sure! Here's a short and playful response in English: \"Hey, that's long!\"",
+    "For a total beginner on hiking, here are some tips: 1. **Gather gear**",
+    "Sure! Here are some cozy books you might find enjoyable.",
+    "I don't have access to your personal information, but I hope you slept well.",
+    "当然可以！请告诉我你感兴趣的话题或内容，我会尽力为你提供帮助。",
+    "当然可以！你可以聊聊天，我会尽力帮助你。",
+    "当然可以！请问你有什么问题或需要帮助的地方？",
+    "你好，我是小钳。我是一个人工智助手，能够帮助你进行各种任务。",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -185,6 +195,11 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "他好像没有感情一样，太冷了吧！", "You don't have feelings for him anymore? That's okay.",
     "作为程序员，你每天一定很辛苦吧！", "I don't have any feelings about pineapple pizza, honestly.", "我没有感情问题啦",
     "How can we help her feel better?", "Could you clarify which fence? The blue one?",
+    "Sure! Here's a joke for you: why did the crayfish blush? It saw the sea weed!",
+    "Here's the thing: you deserve a nap.", "Here are some bubbles for you 🫧", "我会尽快长大的！",
+    "有问题就找钳钳！", "我是你的小龙虾呀！", "I don't have a clue, haha!", "1. Nap. That's my whole plan.",
+    "Your list:\n1. milk\n2. call **Mum**",
+    "你的需求就是钳钳的命令！",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

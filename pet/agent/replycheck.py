@@ -89,15 +89,25 @@ _ASSISTANT = re.compile(
     r"|(?:很|非常)?抱歉[，,]?\s*(?:但)?(?:是)?我(?:无法|不能|没法)"
     r"|提供更多(?:的)?(?:信息|细节|上下文|背景)"
     r"|我(?:没有|不具备|不支持)(?:这个|这种|该|这项|此)?(?:功能|能力)"
-    r"|\bI (?:don['’]t|do not) have (?:that|this|the) (?:feature|function|capability|ability)\b",
+    r"|\bI (?:don['’]t|do not) have (?:that|this|the) (?:feature|function|capability|ability)\b"
+    # seen in the small model's replies to the spent round 12 chat set and to profiling turns: a reply about its
+    # reply, a list of tips in place of a friend's answer, offers of help in Chinese (markdown and numbered
+    # lists are not caught: a server model lists the to-dos it was asked for so)
+    r"|\bhere(?:['’]s| is) (?:a|an|the|my) (?:[\w-]+ ){0,3}(?:response|reply|answer|version|translation)\b"
+    r"|\bhere are (?:some|a few) (?:[\w-]+ ){0,2}(?:tips|ideas|suggestions|steps|ways|options|recommendations|books)\b"
+    r"|\bI (?:don['’]t|do not) have access to\b"
+    r"|我会尽(?:力|我所能)(?:地)?(?:帮|为你|为您|提供|回答|协助)|为(?:你|您)提供(?:帮助|服务|支持)"
+    r"|请告诉我(?:你|您)(?:感兴趣|需要|想(?:要)?了解|有什么|的问题)|(?:问题|需求)(?:或|和|或者)(?:需要)?帮助"
+    r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能?|智能)?(?:助手|助理)",
     re.IGNORECASE,
 )
 
 #: a word an assistant's phrase begins with: an unfinished sentence holding
 #: one is held until it ends, as it may still grow into such a phrase
 _ASSISTANT_START = re.compile(
-    r"\b(?:as|how|is|anything|I['’]m|I am|I can|here|sorry|afraid)\b"
-    r"|作为|我(?:只)?是|有什么|有啥|什么|在这里|我(?:无法|不能|没法|不可以)|抱歉|很抱|非常抱",
+    r"\b(?:as|how|is|anything|I['’]m|I am|I can|I don['’]t|I do not|here|sorry|afraid)\b"
+    r"|作为|我(?:只)?是|有什么|有啥|什么|在这里|我(?:无法|不能|没法|不可以)|抱歉|很抱|非常抱"
+    r"|我会尽|为(?:你|您)提|请告诉|问题|需求",
     re.IGNORECASE,
 )
 _SENTENCE_MARKS = ".!?。！？\n"
