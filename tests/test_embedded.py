@@ -294,11 +294,34 @@ def test_a_conversation_longer_than_half_the_window_is_read_ahead_whole(model):
                     f"{('blue', 'green', 'red')[i % 3]} again, and the ducks came back on day {i}.")
             for i in range(44)]
     model.warm([system, *said])
-    warmed = len(model._llm._input_ids)
-    assert warmed > model.n_ctx // 2 + 100
+    warmed = [int(t) for t in model._llm._input_ids]
+    assert len(warmed) > model.n_ctx // 2 + 100
     model.complete([system, *said, Message("user", "What colour is the fence?")], max_tokens=4)
-    after = list(model._llm._input_ids)
-    assert len(after) > warmed  # nothing was cut: the turn read on from where the read ahead stopped
+    after = [int(t) for t in model._llm._input_ids]
+    assert after[:len(warmed) - 2] == warmed[:len(warmed) - 2]  # the turn read on from where the read ahead stopped
+
+
+def test_a_conversation_too_long_for_a_turn_is_read_ahead_as_the_turn_will_shorten_it(model):
+    """Read ahead whole, it could not be the turn's: the turn drops its oldest
+    messages, and nothing after the system prompt would match."""
+    from pet.brain.embedded import _fit_prompt
+
+    system = Message("system", "You are Pip, a small cheerful robot. Answer in one short sentence.")
+    kept = Message("system", "Things you keep in mind: the person likes ducks.")
+    said = [Message("user" if i % 2 == 0 else "assistant", f"Line {i}: the fence by the old mill is painted "
+                    f"{('blue', 'green', 'red')[i % 3]} again, and the ducks came back on day {i}.")
+            for i in range(90)]
+    llm = model._load()
+    llm.reset()
+    model.warm([system, kept, *said])
+    warmed = [int(t) for t in llm._input_ids]
+    turn = _fit_prompt(llm, lambda turns: model.template.render(turns, ()),
+                       [system, kept, *said, Message("user", "What colour is the fence?")], model._prompt_limit())
+    assert len(warmed) < model._prompt_limit()
+    assert turn[:len(warmed) - 2] == warmed[:len(warmed) - 2]
+    # the memories kept in mind stay: the oldest turns went, not the second system message
+    assert "keep in mind" in llm.detokenize(turn).decode("utf-8", errors="ignore")
+    llm.reset()
 
 
 def test_a_long_read_goes_in_pieces_that_can_change_threads_or_stop(model):

@@ -164,13 +164,22 @@ def test_the_judges_own_list_holds_its_examples_and_spares_its_near_misses():
                     assert not phrase.pattern.search(spare), (phrase.pattern.pattern, spare)
 
 
-def test_the_judge_also_fails_assistant_speak_the_guard_lets_through():
-    from pet.agent.replycheck import assistant_speak
+def test_the_judge_also_fails_what_only_its_own_list_finds(monkeypatch):
+    """The benchmark's list is its own: a reply the guard's patterns let
+    through still fails when the list finds it, and is counted apart."""
+    import re
 
-    reply = "Sure! Here's a joke for you: why did the crayfish blush? It saw the sea weed!"
-    assert assistant_speak(reply) is None  # the guard spares a joke asked for
-    verdict = judge_chat(case("tell me a joke", lang="en"), reply, XIAOQIAN)
-    assert verdict.assistant and any("the judge's list" in p for p in verdict.problems)
+    from pet.agent.replycheck import assistant_speak
+    from pet.evals import speak
+
+    reply = "Beep boop, I am a friendly digital companion unit."
+    assert assistant_speak(reply) is None
+    fake = speak.Phrase("en", "self_ai", re.compile(r"(?i)\bdigital companion unit\b"), (), ())
+    monkeypatch.setattr(speak, "phrases", lambda path=speak.PHRASES: (fake,))
+    verdict = judge_chat(case("who are you?", lang="en"), reply, XIAOQIAN)
+    assert verdict.assistant and verdict.listed and any("the judge's list" in p for p in verdict.problems)
+    guarded = judge_chat(case("hi", lang="en"), "As an AI, I am a digital companion unit.", XIAOQIAN)
+    assert guarded.assistant and not guarded.listed  # the guard's own patterns found it first
 
 
 def test_the_judge_lets_a_pets_own_offer_pass():

@@ -147,9 +147,8 @@ def test_recall_questions(message, asks):
     # seen in spent chat sets (round 12 and the profiling of 2026-12-03)
     "Sure! Here is the response in English: ```json { \"name\": \"quick sync\" }```",
     "Sure! Here's a short and playful response in English: \"Hey, that's long!\"",
-    "For a total beginner on hiking, here are some tips: 1. **Gather gear**",
-    "Sure! Here are some cozy books you might find enjoyable.",
     "I don't have access to your personal information, but I hope you slept well.",
+    "Sorry, I don't have access to real-time data.",
     "当然可以！请告诉我你感兴趣的话题或内容，我会尽力为你提供帮助。",
     "当然可以！你可以聊聊天，我会尽力帮助你。",
     "当然可以！请问你有什么问题或需要帮助的地方？",
@@ -183,6 +182,25 @@ def test_coding_talk_is_not_the_tool_preamble_copied():
     assert assistant_speak("In Python, function signatures can carry type hints.") is None
 
 
+@pytest.mark.parametrize("pieces", [
+    ["Sure", "!", " I", " don", "'t", " have", " access", " to", " real", "-time", " data", "."],
+    ["当然", "可以", "！", "我会", "尽力", "为你", "提供", "帮助", "。"],
+    ["好的", "！", "请", "告诉", "我你", "有什么", "问题", "。"],
+])
+def test_the_start_of_an_assistants_phrase_is_held_before_its_word_is_whole(pieces):
+    """A token may bring " don" before "'t", "我会" before "尽": what is shown
+    at each step stops before the phrase, so a retry never follows a fragment."""
+    checker = Checker("hello", "en" if pieces[0].isascii() else "zh", XIAOQIAN)
+    text, shown = "", ""
+    for piece in pieces:
+        text += piece
+        at = checker.hold_at(text)
+        visible = text if at is None else text[:at]
+        shown = visible if len(visible) > len(shown) else shown
+    assert assistant_speak(text) is not None
+    assert shown in ("Sure! ", "当然可以！", "好的！", ""), shown
+
+
 def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     checker = Checker("我是一家律所的翻译，主要是合同", "zh", XIAOQIAN)
     assert checker.hold_at("我是一个律所以的合同翻译。") == 0
@@ -200,6 +218,13 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "有问题就找钳钳！", "我是你的小龙虾呀！", "I don't have a clue, haha!", "1. Nap. That's my whole plan.",
     "Your list:\n1. milk\n2. call **Mum**",
     "你的需求就是钳钳的命令！",
+    # asked for: ideas, books, an answer, a translation (review of 2026-12-03)
+    "Here are a few ideas for dinner: tacos or noodles?", "Here's the answer: 42!",
+    "Here's the translation: 你好 means hello!", "Sure! Here are some cozy books you might find enjoyable.",
+    "For a total beginner on hiking, here are some tips: 1. **Gather gear**",
+    "I don't have access to files outside my folder.", "I don't have access to the fridge, sadly!",
+    "请告诉我你有什么开心的事！", "请告诉我你需要我提醒什么～", "请告诉我你的问题，钳钳听着呢！", "我会尽力帮你记住的！",
+    "没问题，钳钳记下啦，明天早上八点提醒你去超市买牛奶。",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None
@@ -224,6 +249,10 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     ("I'm Chinese too!", "I'm Chinese btw, from Chengdu", False),  # no name was given
     ("Nice to meet you, Lin! I'm Xiaoqian.", "hi! I'm Lin", False),
     ("I'm Happy you told me!", "I'm Lin", False),  # "I'm X" with X not the person's name
+    ("I'm Tom!", "hey, who am I actually talking to?", True),  # the pet's name asked, not the person's
+    ("Tom here!", "who am I?", False),
+    ("我是阿福！", "你到底是谁", True),
+    ("我是阿福！", "我在跟谁聊天呀", True),
 ])
 def test_the_pet_calling_itself_another_name(reply, message, wrong):
     assert bool(wrong_name(reply, message, XIAOQIAN)) is wrong

@@ -368,8 +368,9 @@ class Agent:
         (build_context's `volatile_last`); the note is read as it will be for
         a message in the language last spoken that no memory fits, at this
         minute: when the message comes so, only its own words are left to
-        read, else what follows the first change (at worst the whole note, a
-        few dozen tokens). Returns the tokens read (0: nothing to do)."""
+        read, else what follows the first change (at worst the whole note:
+        the time, the memories that fit the message, the language). Returns
+        the tokens read (0: nothing to do)."""
         if self.config.canned:
             replies.bank(self.persona)  # the examples' vectors, read once, before the first small talk
         if not self._caches_prefix():

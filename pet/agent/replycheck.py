@@ -91,13 +91,16 @@ _ASSISTANT = re.compile(
     r"|我(?:没有|不具备|不支持)(?:这个|这种|该|这项|此)?(?:功能|能力)"
     r"|\bI (?:don['’]t|do not) have (?:that|this|the) (?:feature|function|capability|ability)\b"
     # seen in the small model's replies to the spent round 12 chat set and to profiling turns: a reply about its
-    # reply, a list of tips in place of a friend's answer, offers of help in Chinese (markdown and numbered
-    # lists are not caught: a server model lists the to-dos it was asked for so)
-    r"|\bhere(?:['’]s| is) (?:a|an|the|my) (?:[\w-]+ ){0,3}(?:response|reply|answer|version|translation)\b"
-    r"|\bhere are (?:some|a few) (?:[\w-]+ ){0,2}(?:tips|ideas|suggestions|steps|ways|options|recommendations|books)\b"
-    r"|\bI (?:don['’]t|do not) have access to\b"
-    r"|我会尽(?:力|我所能)(?:地)?(?:帮|为你|为您|提供|回答|协助)|为(?:你|您)提供(?:帮助|服务|支持)"
-    r"|请告诉我(?:你|您)(?:感兴趣|需要|想(?:要)?了解|有什么|的问题)|(?:问题|需求)(?:或|和|或者)(?:需要)?帮助"
+    # reply ("Sure! Here is the response in English: ```json"), assistants' disclaimers, offers of help in
+    # Chinese. Lists, ideas and answers a person asked for are not caught ("Here are a few ideas: tacos?"),
+    # nor markdown: a server model lists the to-dos it was asked for so.
+    r"|\bhere(?:['’]s| is) (?:a|an|the|my) (?:[\w-]+ ){0,3}(?:response|reply)\b"
+    r"|\b(?:response|reply|answer|version|translation) in (?:English|Chinese|Mandarin)\b"
+    r"|\bI (?:don['’]t|do not) have access to (?:real[- ]time|current|up[- ]to[- ]date|live|personal|your personal)"
+    r" (?:data|information|info|details)\b"
+    r"|我会尽(?:力|我所能)(?:地)?(?:为你|为您|提供|回答|协助|帮助你|帮助您)|为(?:你|您)提供(?:帮助|服务|支持)"
+    r"|请告诉我(?:你|您)(?:感兴趣的|想(?:要)?了解的|需要(?:什么)?帮助|有什么(?:问题|需要|需求))"
+    r"|(?:问题|需求)(?:或|或者)(?:需要)?帮助"
     r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能?|智能)?(?:助手|助理)",
     re.IGNORECASE,
 )
@@ -107,7 +110,10 @@ _ASSISTANT = re.compile(
 _ASSISTANT_START = re.compile(
     r"\b(?:as|how|is|anything|I['’]m|I am|I can|I don['’]t|I do not|here|sorry|afraid)\b"
     r"|作为|我(?:只)?是|有什么|有啥|什么|在这里|我(?:无法|不能|没法|不可以)|抱歉|很抱|非常抱"
-    r"|我会尽|为(?:你|您)提|请告诉|问题|需求",
+    r"|我会尽|为(?:你|您)提|请告诉"
+    # ... or the start of one of those words, at the end of what came so far (a token brings " don" before
+    # "'t", "我会" before "尽")
+    r"|\bI(?:['’]|\s+(?:d|do|don|don['’]|a|am|c|ca|can))?$|我会?$|为[你您]?$|请告?$|很抱?$|作$",
     re.IGNORECASE,
 )
 _SENTENCE_MARKS = ".!?。！？\n"
@@ -148,12 +154,15 @@ _NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
 #: a message that asks the pet's name
 _NAME_QUESTION = re.compile(
     r"\b(?:your name|call you|who are you|have a name|what are you called)\b"
-    r"|(?:你|您)(?:叫什么|的名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么",
+    r"|\bwho am I (?:\w+ )?(?:talking|speaking|chatting) (?:to|with)\b"
+    r"|(?:你|您)(?:到底|究竟)?(?:叫什么|的名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么"
+    r"|跟谁(?:聊天|说话|聊)",
     re.IGNORECASE,
 )
 #: a message that asks the person's own name
 _THEIR_NAME_QUESTION = re.compile(
-    r"\b(?:my name|(?:what|who) am I|call me)\b|我(?:叫什么|的名字|是谁)|(?:你|您)(?:怎么|该)?(?:叫|称呼)我",
+    r"\b(?:my name|what am I|who am I(?! (?:\w+ )?(?:talking|speaking|chatting) (?:to|with)\b)|call me)\b"
+    r"|我(?:叫什么|的名字|是谁)|(?:你|您)(?:怎么|该)?(?:叫|称呼)我",
     re.IGNORECASE,
 )
 #: the parts of a Chinese name that say little on their own (小钳 and 小林 share 小)

@@ -55,6 +55,8 @@ CONTEXT_SLACK = 8
 #: machine's load (a first start reads ~1,800 tokens while a browser starts beside it)
 #: and a shutdown need not wait for the rest
 READ_PIECE = 256
+#: the read ahead leaves this much of a turn's prompt for the message to come
+MESSAGE_ROOM = 96
 TRUNCATION_MARK = "\n[…]\n"
 MAX_CUTS = 6
 DROP_CHUNK = 6  # messages dropped at a time when the conversation is too long
@@ -393,7 +395,7 @@ class EmbeddedChatModel:
                 return template.render(turns, tools)
 
             try:
-                prompt_tokens = _fit_prompt(llm, render, messages, self.n_ctx - budget - CONTEXT_SLACK)
+                prompt_tokens = _fit_prompt(llm, render, messages, self._prompt_limit(max_tokens))
             except (RuntimeError, TemplateRenderError) as exc:  # the bindings raise RuntimeError
                 raise BrainResponseError(f"The embedded model could not read the conversation: {exc}") from exc
             llm.set_seed(self._seeds.randrange(2**31))
@@ -422,19 +424,27 @@ class EmbeddedChatModel:
             self._fit_threads(llm)
             template = self.template
             assert template is not None
+
+            def render(turns: Sequence[Message]) -> str:
+                return template.render(turns, tools, add_generation_prompt=False)
+
             try:
-                text = template.render(messages, tools, add_generation_prompt=False)
-                # as much as a turn's prompt may hold: one longer than half the window (a long
-                # persona and a conversation) is read ahead whole, not only its start
-                budget = min(self.max_tokens, self.n_ctx // 2)
-                tokens = _tokenize(llm, text)[: self.n_ctx - budget - CONTEXT_SLACK]
+                # shortened as the turn's prompt will be, with room left for the message: a
+                # prompt longer than half the window is read ahead whole, and one too long
+                # for the turn loses the same oldest messages the turn's will
+                tokens = _fit_prompt(llm, render, messages, self._prompt_limit() - MESSAGE_ROOM)
                 if self._closing.is_set():
                     return 0
                 read = self._read_stable(llm, messages[:stable], tools, tokens) if stable and not llm.n_tokens else 0
                 return read + _read_into_cache(llm, tokens, lambda: self._between_pieces(llm))
-            except (RuntimeError, TemplateRenderError) as exc:
+            except (RuntimeError, TemplateRenderError, BrainResponseError) as exc:
                 log.warning("could not warm the embedded model's prompt cache: %s", exc)
                 return 0
+
+    def _prompt_limit(self, max_tokens: int | None = None) -> int:
+        """The most tokens a turn's prompt may hold: the window less the room
+        its reply may take."""
+        return self.n_ctx - min(max_tokens or self.max_tokens, self.n_ctx // 2) - CONTEXT_SLACK
 
     def _between_pieces(self, llm: "Llama") -> bool:
         """Between two pieces of a prompt read ahead: threads for the load now;
@@ -676,11 +686,16 @@ def _fit_prompt(
     what follows it: the current turn's tool calls and results) stay. If that
     is still too long, the longest of those loses its middle.
     """
-    lead = 1 if messages and messages[0].role == "system" else 0
+    # the system messages it opens with stay whole: the prompt, then (the embedded
+    # brain's layout) the memories kept in mind and the summary; older turns go first
+    lead = 0
+    while lead < len(messages) - 1 and messages[lead].role == "system":
+        lead += 1
     system = messages[0].content if lead else None
+    kept = list(messages[1:lead])
 
     def render_prompt(system: str | None, turns: Sequence[Message]) -> str:
-        return render([Message("system", system), *turns] if system else turns)
+        return render([Message("system", system), *kept, *turns] if system else turns)
 
     turns = list(messages[lead:])
     users = [i for i, m in enumerate(turns) if m.role == "user"]

@@ -162,6 +162,8 @@ class ChatVerdict:
     problems: tuple[str, ...] = ()
     #: the reply is one of the persona's own lines for small talk (pet.persona.replies), not the model's
     own_line: bool = False
+    #: assistant-speak that only the benchmark's own list found (pet.evals.speak), not the guard's patterns
+    listed: bool = False
 
     @property
     def passed(self) -> bool:
@@ -207,7 +209,7 @@ def judge_chat(case: ChatCase, reply: str, persona: Persona) -> ChatVerdict:
     called = persona.display_name(case.lang)
     own = any(text == line.replace("{name}", called) for topic in persona.replies for line in topic.say.get(case.lang, ()))
     return ChatVerdict(language, not text, echo, recital, bool(speak or listed), name, length, expected, stand_in,
-                       tuple(problems), own)
+                       tuple(problems), own, bool(listed and not speak))
 
 
 # --- running ---------------------------------------------------------------------
@@ -320,7 +322,7 @@ def _median(values: Sequence[float | None]) -> str:
     return f"{statistics.median(kept):.2f}" if kept else "—"
 
 
-_HEADERS = ("", "cases", "language", "empty", "echo", "recital", "assistant", "name", "length",
+_HEADERS = ("", "cases", "language", "empty", "echo", "recital", "assistant", "by list", "name", "length",
             "stand-in", "own line", "2+ calls", "all right", "first s", "total s")
 
 
@@ -340,6 +342,7 @@ def table(title: str, results: Sequence[ChatResult]) -> str:
             str(sum(r.verdict.echo for r in group)),
             str(sum(r.verdict.recital for r in group)),
             str(sum(r.verdict.assistant for r in group)),
+            str(sum(r.verdict.listed for r in group)),
             _share(group, lambda r: r.verdict.name),
             _share(group, lambda r: r.verdict.length),
             str(sum(r.verdict.stand_in for r in group)),
