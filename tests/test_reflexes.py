@@ -430,6 +430,19 @@ def test_a_fact_asked_to_be_kept_is_remembered_not_only_noted(text, kept):
 
 @pytest.mark.real_encoder
 @pytest.mark.usefixtures("real_router")
+@pytest.mark.parametrize("text", ["if my friend asks what ur called what do i tell her",
+                                  "我想跟朋友炫耀一下我的电子宠物 你叫啥来着", "hey, who am I actually talking to?"])
+def test_a_question_about_the_pets_name_recalls_nothing(text):
+    """"…来着", "what … called" sound like a look-up of what the pet remembers,
+    but the name asked is the pet's (they got "No memories match that.")."""
+    app = make_app(ScriptedModel(["我叫小钳！" if "你" in text else "I'm Xiaoqian!"] * 3))
+    events = turn(app, text)
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == []
+    assert "小钳" in events[-1].text or "Xiaoqian" in events[-1].text
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
 @pytest.mark.parametrize("text", ["ugh, long day at the office today", "what a day", "今天真是漫长的一天"])
 def test_talk_about_a_day_does_not_ask_the_time(text):
     app = make_app(ScriptedModel(["Sounds like a lot. Want to tell me about it?"] * 3))

@@ -534,9 +534,11 @@ class Agent:
             log.warning("intent routing failed: %s", exc)
             return None
         if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
-                route.intent in _LOOKING_UP and not reflexes.asks_something(text)):
+                route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
+                route.intent == "recall" and replycheck.asks_pet_name(text)):
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
-            # depressing" like "what's on my todo list", but they ask nothing
+            # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
+            # pet's name, not what the pet remembers of the person
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         return route
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pet.agent import arithmetic
+from pet.agent.replycheck import asks_pet_name
 from pet.events import ToolCall
 from pet.text import cjk_count, detect_language
 from pet.tools.facts import dismissal, memory_fact, only_pronoun
@@ -628,7 +629,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
             return Reflex("forget", _call("forget", what=_forget_target(found.group("x"))))
 
     found = _first(_RECALL, text)
-    if found and _clean(found.group("x")):
+    if found and _clean(found.group("x")) and not asks_pet_name(text):  # "…你叫啥来着" asks the pet's name
         return Reflex("recall", _call("recall", query=_clean(found.group("x"))))
     if _first(_TIME, text):
         return Reflex("time", _call("get_current_time"))

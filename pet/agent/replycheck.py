@@ -153,9 +153,9 @@ _NAME_START = re.compile(r"\b(?i:my name|call me|I(?:['’]m| am) called)\b|我�
 _NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
 #: a message that asks the pet's name
 _NAME_QUESTION = re.compile(
-    r"\b(?:your name|call you|who are you|have a name|what are you called)\b"
+    r"\b(?:(?:your|ur) name|call you|who are you|have a name|what (?:are you|ur|r u|you['’]re) called)\b"
     r"|\bwho am I (?:\w+ )?(?:talking|speaking|chatting) (?:to|with)\b"
-    r"|(?:你|您)(?:到底|究竟)?(?:叫什么|的名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么"
+    r"|(?:你|您)(?:到底|究竟)?(?:叫什么|叫啥|的名字|名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么"
     r"|跟谁(?:聊天|说话|聊)",
     re.IGNORECASE,
 )
@@ -356,6 +356,12 @@ def _is_own_name(name: str, persona: Persona) -> bool:
     own_words = " ".join([*persona.style.values(), *persona.description.values(), *persona.species_name.values(),
                           *(phrase for items in persona.catchphrases.values() for phrase in items)])
     return re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", own_words, re.IGNORECASE) is not None
+
+
+def asks_pet_name(message: str) -> bool:
+    """The message asks the pet's own name ("if my friend asks what ur called
+    what do i tell her", "你叫啥来着"), not the person's."""
+    return bool(_NAME_QUESTION.search(message)) and not _THEIR_NAME_QUESTION.search(message)
 
 
 def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | None:

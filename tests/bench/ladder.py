@@ -120,9 +120,9 @@ class Timed:
             finally:
                 self.in_aside = False
 
-    def warm(self, messages, tools=()):
+    def warm(self, messages, tools=(), stable=0):
         started = time.perf_counter()
-        tokens = self.model.warm(messages, tools)
+        tokens = self.model.warm(messages, tools, stable=stable)
         self.warms.append((tokens, time.perf_counter() - started))
         return tokens
 
