@@ -149,6 +149,10 @@ def test_recall_questions(message, asks):
     "Sure! Here's a short and playful response in English: \"Hey, that's long!\"",
     "I don't have access to your personal information, but I hope you slept well.",
     "Sorry, I don't have access to real-time data.",
+    # round 13's spent chat set and the page, 2026-12-03
+    "Sure! I'd be happy to help you. What specific task or question do you have?",
+    "Sure, I'd be happy to help you! What would you like assistance with?",
+    "It's nice to see you're feeling well, and I hope this helps you get home.",
     "当然可以！请告诉我你感兴趣的话题或内容，我会尽力为你提供帮助。",
     "当然可以！你可以聊聊天，我会尽力帮助你。",
     "当然可以！请问你有什么问题或需要帮助的地方？",
@@ -225,6 +229,7 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "I don't have access to files outside my folder.", "I don't have access to the fridge, sadly!",
     "请告诉我你有什么开心的事！", "请告诉我你需要我提醒什么～", "请告诉我你的问题，钳钳听着呢！", "我会尽力帮你记住的！",
     "没问题，钳钳记下啦，明天早上八点提醒你去超市买牛奶。",
+    "I'd love to help you pick a name for the puppy!", "I hope the cake turns out great!",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

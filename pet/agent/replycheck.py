@@ -96,6 +96,8 @@ _ASSISTANT = re.compile(
     # nor markdown: a server model lists the to-dos it was asked for so.
     r"|\bhere(?:['’]s| is) (?:a|an|the|my) (?:[\w-]+ ){0,3}(?:response|reply)\b"
     r"|\b(?:response|reply|answer|version|translation) in (?:English|Chinese|Mandarin)\b"
+    r"|\bI(?:['’]d| would) be (?:happy|glad|more than happy|delighted) to (?:help|assist)\b"
+    r"|\bwhat (?:would|do) you (?:like|need|want) (?:assistance|help) with\b|\bI hope (?:this|that) helps\b"
     r"|\bI (?:don['’]t|do not) have access to (?:real[- ]time|current|up[- ]to[- ]date|live|personal|your personal)"
     r" (?:data|information|info|details)\b"
     r"|我会尽(?:力|我所能)(?:地)?(?:为你|为您|提供|回答|协助|帮助你|帮助您)|为(?:你|您)提供(?:帮助|服务|支持)"
