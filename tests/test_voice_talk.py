@@ -31,8 +31,10 @@ def needs_voice():
 def check_conversation(result: TalkResult) -> None:
     assert result.sent == 3, result.events
     chat = result.chat.lower()
-    # what was heard (Whisper hears espeak-ng's robotic voice a little differently each time)
-    assert ("weather" in chat or "like today" in chat) and ("story" in chat or "pond" in chat) \
+    # what was heard (Whisper hears espeak-ng's robotic voice a little differently each time, and a
+    # loaded machine drops some of the fake microphone's audio: "What is the web?" in one CI run);
+    # "what is the" is the first utterance's alone
+    assert ("weather" in chat or "like today" in chat or "what is the" in chat) and ("story" in chat or "pond" in chat) \
         and ("question" in chat or "wait" in chat)
     assert ANSWERS[0] in result.chat and ANSWERS[2] in result.chat
 
