@@ -125,6 +125,8 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     # a change of a hobby told in the other language: far apart in meaning, of one kind
     ("我儿子在学围棋，每周六去上课", "My son quit go, he does swimming now"),
     ("I take pottery classes on Sundays", "不学陶艺了，现在改学游泳"),
+    # "dropped" says a change, as "quit" does
+    ("我在学俄语，每周二晚上上课", "dropped the Russian classes, no time"),
 ])
 def test_an_update_replaces_the_memory_it_updates(book, old, new):
     store, pet = book
@@ -133,6 +135,18 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     [changed] = capture.note(store, pet, new)
     assert changed.record.id == first.record.id and changed.replaced == old
     assert store.count(pet) == 2
+
+
+@pytest.mark.parametrize("new", ["我戒咖啡了。现在每天喝绿茶", "cut out coffee completely last month. tea only now, green tea mostly"])
+def test_a_memory_is_replaced_once_by_a_message_however_many_facts_it_states(book, new):
+    # the second fact replaced the first's update before: "我戒咖啡了" was lost into the history
+    store, pet = book
+    [coffee] = capture.note(store, pet, "I drink three coffees a day, every day")
+    capture.note(store, pet, "I'm allergic to peanuts")
+    quit, tea = capture.note(store, pet, new)
+    assert quit.record.id == coffee.record.id and quit.replaced == "I drink three coffees a day, every day"
+    assert tea.replaced is None and tea.record.id != coffee.record.id
+    assert store.count(pet) == 3
 
 
 def test_a_new_habit_without_a_word_of_change_is_kept_beside_the_old(book):

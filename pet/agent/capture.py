@@ -463,24 +463,23 @@ class Reader:
         return ""
 
     def replaced(self, book: NoteBook, pet_id: int, fact: str, vector: np.ndarray, kind: str,
-                 message: np.ndarray | None = None, context: str = "") -> MemoryRecord | None:
-        """The memory `fact` updates, about the same person: one of the same
-        single-valued kind close in meaning, or, when the fact says something
-        changed, the memory nearest in meaning if it is near enough. A fact
-        of a single-valued kind is compared with the memory as the whole
-        `message` too ("I quit the logistics job. I'm a freelance illustrator
-        now!": the job it replaces is named in the other sentence). `context`:
-        the message's text, which says whom a "he"/"she" is."""
+                 message: np.ndarray | None = None, context: str = "",
+                 taken: frozenset[int] = frozenset()) -> MemoryRecord | None:
+        """The memory `fact` updates, about the same person, of those
+        `candidates` finds but the `taken` (replaced already by another fact
+        of the message: "格瓦斯我戒了，太甜。现在天天泡普洱" replaces the kvass once):
+        one of the same single-valued kind close in meaning, or, when the fact
+        says something changed, the memory nearest in meaning if it is near
+        enough. A fact of a single-valued kind is compared with the memory as
+        the whole `message` too ("I quit the logistics job. I'm a freelance
+        illustrator now!": the job it replaces is named in the other
+        sentence). `context`: the message's text, which says whom a "he"/"she" is."""
         single, changed = kind in SINGLE, says_change(fact)
         if not single and not changed:
             return None
-        who = about(fact, context)
-        seen: dict[int, MemoryRecord] = {}
-        for record in book.nearest(pet_id, fact, NEAREST) + book.recent(pet_id, limit=RECENT):
-            seen.setdefault(record.id, record)
         best, best_cosine = None, -1.0
-        for record in seen.values():
-            if record.content == fact or about(record.content) != who:
+        for record in candidates(book, pet_id, fact, context):
+            if record.id in taken:
                 continue
             old = self.vector(record.content)
             cosine = float(old @ vector)
@@ -496,6 +495,16 @@ class Reader:
                     self.share_of(record.content, kind) >= (SAME_KIND_CHANGED if changed else SAME_KIND)):
                 best, best_cosine = record, near
         return best
+
+
+def candidates(book: NoteBook, pet_id: int, fact: str, context: str = "") -> list[MemoryRecord]:
+    """The memories a new fact may replace: the NEAREST in meaning and the
+    RECENT newest, about whom the fact is about (`about`), but the fact's own text."""
+    who = about(fact, context)
+    seen: dict[int, MemoryRecord] = {}
+    for record in book.nearest(pet_id, fact, NEAREST) + book.recent(pet_id, limit=RECENT):
+        seen.setdefault(record.id, record)
+    return [r for r in seen.values() if r.content != fact and about(r.content) == who]
 
 
 _reader: Reader | None = None
@@ -521,9 +530,12 @@ def note(book: NoteBook, pet_id: int, text: str, *, source_message_id: int | Non
     noted = []
     facts = found.facts(text)
     message = found.vector(text) if facts and len(sentences(text)) > 1 else None
+    taken: set[int] = set()  # memories replaced by a fact of this message: a second fact comes beside them
     for fact, vector, kind in facts:
-        old = None if pending else found.replaced(book, pet_id, fact, vector, kind, message, context=text)
+        old = None if pending else found.replaced(book, pet_id, fact, vector, kind, message, context=text,
+                                                   taken=frozenset(taken))
         if old is not None:
+            taken.add(old.id)
             record = book.revise(pet_id, old.id, fact, source_message_id=source_message_id,
                                  conversation_id=conversation_id)
             if record is not None:
