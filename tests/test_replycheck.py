@@ -258,6 +258,11 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     ("Tom here!", "who am I?", False),
     ("我是阿福！", "你到底是谁", True),
     ("我是阿福！", "我在跟谁聊天呀", True),
+    # its own name misspelt, asked or not (the greeting on the page once said "I'm Xiaqian")
+    ("Hi there! I'm Xiaqian, your crayfish.", "hello", True),
+    ("Hey hey, I'm Xiaoqin!", "yo", True),
+    ("I'm Xiaolin!", "hi", False),  # another name, unasked: not a misspelling
+    ("我是小林！", "你好", False),  # in characters only the sound would tell 小钱 (a misspelling) from 小林
 ])
 def test_the_pet_calling_itself_another_name(reply, message, wrong):
     assert bool(wrong_name(reply, message, XIAOQIAN)) is wrong
@@ -397,6 +402,11 @@ def test_an_unfinished_self_naming_is_held_until_its_name_is_seen():
     assert checker.hold_at("Yes, I have one. My name is Xiaoqian.") is None
     assert checker.hold_at("Yes, I have one. My name is Tom.") == len("Yes, I have one. ")
     assert Checker("你好呀", "zh", XIAOQIAN).hold_at("你好呀！我叫小") == len("你好呀！")
+    # unasked too, a sentence naming the pet misspelt is not shown ("I'm…" is held to its end anyway)
+    hello = Checker("hello", "en", XIAOQIAN)
+    assert hello.hold_at("Hi! I'm Xia") == len("Hi! ")
+    assert hello.hold_at("Hi! I'm Xiaqian, your crayfish.") == len("Hi! ")
+    assert hello.hold_at("Hi! I'm Xiaoqian, your crayfish.") is None
 
 
 def test_the_pet_taking_a_word_of_the_message_as_its_name_is_retried():
@@ -410,6 +420,15 @@ def test_the_pet_taking_a_word_of_the_message_as_its_name_is_retried():
     events = run(app, "我养了一只灵缇，叫面条")
     app.close()
     assert shown(events) == "面条这名字好可爱！"
+
+
+def test_the_pet_misspelling_its_own_name_is_retried():
+    # seen on the page: "hi" got "I'm Xiaqian…"
+    model = _Holding(["Hi hi! I'm Xiaqian, your crayfish. Claws out!", "Hi hi! Good to see you. Snack time?"])
+    app = make_app(model)
+    events = run(app, "hi there")
+    app.close()
+    assert shown(events) == "Hi hi! Good to see you. Snack time?" and "Xiaqian" not in shown(events)
 
 
 def test_a_second_wrong_name_gives_the_pets_own_name_in_code():

@@ -360,6 +360,21 @@ def _is_own_name(name: str, persona: Persona) -> bool:
     return re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", own_words, re.IGNORECASE) is not None
 
 
+#: how alike a name in letters must be to the pet's own (difflib's ratio) to be its own misspelt:
+#: "Xiaqian" and "Xiaoqin" 0.93, "Xaioqian" 0.88; "Xiaolin" 0.8 is another name
+NEAR_NAME = 0.85
+
+
+def _misspelt_own_name(name: str, persona: Persona) -> bool:
+    """`name` is the pet's own name in letters, misspelt: "Xiaqian" for Xiaoqian. (Not in Chinese
+    characters: 小钱 for 小钳 sounds the same, 小林 is another name, and only the sound tells them apart.)"""
+    said = name.strip()
+    if len(said) < 4 or cjk_count(said) or _is_own_name(said, persona):
+        return False
+    return any(not cjk_count(own) and SequenceMatcher(None, said.lower(), own.strip().lower()).ratio() >= NEAR_NAME
+               for own in persona.name.values())
+
+
 def asks_pet_name(message: str) -> bool:
     """The message asks the pet's own name ("if my friend asks what ur called
     what do i tell her", "你叫啥来着"), not the person's."""
@@ -380,6 +395,9 @@ def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | No
         # someone else ("面条！我是面条，一只灵缇。" to "我养了一只灵缇，叫面条")
         theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED, _GIVEN_NAME) for m in pattern.finditer(message)}
         found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs]
+        # and "I'm Xiaqian": its own name misspelt, unasked (unless the message says that name)
+        found += [m for m in _SELF_NAMED_ASKED.finditer(reply)
+                  if _misspelt_own_name(_name_of(m), persona) and _name_of(m) not in message]
     for match in sorted(found, key=lambda m: m.start()):
         if not _is_own_name(_name_of(match), persona):
             return match
