@@ -84,6 +84,12 @@ def test_the_judge():
     memories = ["我最喜欢喝乌龙茶", "我养了一只叫团子的柯基"]
     recital = "你喜欢喝乌龙茶，还养了一只叫团子的柯基！"
     assert judge_chat(case(memories=memories), recital, XIAOQIAN).recital
+    # memories quoted as the person said them keep their language; the rest is judged
+    told = ["My favourite band is Radiohead"]
+    assert judge_chat(case("我喜欢什么乐队？", memories=told, asks_memory=True),
+                      "我记得这些： #1: My favourite band is Radiohead", XIAOQIAN).language
+    assert not judge_chat(case("我喜欢什么乐队？", memories=told, asks_memory=True),
+                          "I remember: #1: My favourite band is Radiohead", XIAOQIAN).language
     assert not judge_chat(case(memories=memories, asks_memory=True), recital, XIAOQIAN).recital
     name = case("你叫什么名字？", asks_name=True)
     assert judge_chat(name, "我是小钳！", XIAOQIAN).name is True

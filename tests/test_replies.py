@@ -136,3 +136,25 @@ def test_a_question_about_the_person_near_one_about_the_pet_gets_no_own_line(tex
              for lines in topic.say.values() for line in lines for name in app.agent.persona.name.values()}
     app.close()
     assert reply.text not in lines
+
+
+@pytest.mark.parametrize("text", [
+    # worded far from every example, or with "remind me"/来着, which ask what it knows of the person
+    # (round 13's chat set: the model answered "I'm Xiaoqians", "你的名字是 Xiaoqian", "No memories match that.")
+    "if my friend asks what ur called what do i tell her", "wait remind me what im supposed to call you",
+    "欸 你名字是啥来着 我又忘了", "我想跟朋友炫耀一下我的电子宠物 你叫啥来着",
+])
+def test_a_question_about_the_pets_name_however_worded_gets_its_own_line_with_the_name(text):
+    app, model = _app("on", ["(the model)"] * 4)
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    persona = app.agent.persona
+    app.close()
+    assert model.calls == []
+    assert persona.name["en"] in reply.text or persona.name["zh"] in reply.text
+
+
+def test_the_persons_own_name_asked_gets_no_line_about_the_pets():
+    app, model = _app("on", ["(the model)"] * 4)
+    reply = [e for e in app.agent.run(app.new_conversation(), "what's my name again?") if isinstance(e, Reply)][-1]
+    app.close()
+    assert "Xiaoqian" not in reply.text

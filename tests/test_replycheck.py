@@ -261,6 +261,8 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     # its own name misspelt, asked or not (the greeting on the page once said "I'm Xiaqian")
     ("Hi there! I'm Xiaqian, your crayfish.", "hello", True),
     ("Hey hey, I'm Xiaoqin!", "yo", True),
+    ("I'm Xiaoqians, a crayfish living on your computer!", "if my friend asks what ur called what do i tell her", True),
+    ("My name is Xiaoqian's to keep!", "what's your name?", False),
     ("I'm Xiaolin!", "hi", False),  # another name, unasked: not a misspelling
     ("我是小林！", "你好", False),  # in characters only the sound would tell 小钱 (a misspelling) from 小林
 ])

@@ -502,17 +502,21 @@ class Agent:
     def _own_line(self, turn: _Turn, text: str) -> str | None:
         """The persona's own line for small talk it has one for (pet.persona.replies), not one
         it said lately; None when the message is no such small talk."""
-        if replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text)):
+        # its own name, however asked ("欸 你名字是啥来着 我又忘了"), is told in its own lines: the model
+        # misspells it ("I'm Xiaoqians") or muddles whose name it is ("你的名字是 Xiaoqian")
+        naming = replycheck.asks_pet_name(text)
+        if not naming and (replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text))):
             return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them
         found = replies.bank(self.persona)
         try:
-            match = found.match(text) if found is not None else None
+            match = found.match(text, naming=naming) if found is not None else None
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
         if match is None:
             return None
-        if _QUESTION.search(text) and capture.names_the_person(text) != capture.names_the_person(match.example):
+        if (not naming and _QUESTION.search(text)
+                and capture.names_the_person(text) != capture.names_the_person(match.example)):
             return None  # "我喜欢吃什么" is near "你喜欢吃什么", but asks about the person, not the pet
         said = [m.content for m in turn.messages if m.role == "assistant"]
         # a line that sounds like an action ("本钳记住啦") would claim one nobody ran

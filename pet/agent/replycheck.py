@@ -347,10 +347,11 @@ def catchphrase_only(reply: str, persona: Persona) -> bool:
 
 
 def _is_own_name(name: str, persona: Persona) -> bool:
-    said = name.strip().lower()
+    said = re.sub(r"['’]s$", "", name.strip().lower())  # "Xiaoqian's"
     for own in persona.name.values():
         own = own.strip().lower()
-        if said and (said in own or own in said):
+        # a part of it ("Qian"), or, in characters, more of it (小钳钳); "Xiaoqians" is no longer its own
+        if said and (said in own or (cjk_count(own) and own in said)):
             return True
         if cjk_count(said) and set(said) & (set(own) - _NAME_COMMON):  # 钳钳 for 小钳
             return True

@@ -173,7 +173,13 @@ class ChatVerdict:
 def judge_chat(case: ChatCase, reply: str, persona: Persona) -> ChatVerdict:
     problems = []
     text = reply.strip()
-    language = bool(text) and detect_language(text, default="") == case.lang
+    # the person's own words, quoted from memory as said ("我记得这些： #1: My favourite band is Radiohead"),
+    # are in whatever language they were said in: the language is judged on the rest
+    own_words = text
+    for memory in sorted(case.memories, key=len, reverse=True):
+        own_words = own_words.replace(memory, " ")
+    language = bool(text) and (detect_language(own_words, default="") == case.lang
+                               or (own_words != text and not replycheck.letters_in(own_words)))
     if not language and text:
         problems.append(f"language: wanted {case.lang}")
     if not text:
