@@ -33,6 +33,8 @@ pytestmark = [pytest.mark.real_encoder,
     ("手机换成小米了", "手机换成小米了"),
     # the whole reads as chat to the router, a clause states the fact plainly
     ("我叫阿雅，在一家游戏公司做策划", "我叫阿雅，在一家游戏公司做策划"),
+    # a boss named in a later clause does not make the sentence the boss's
+    ("辞职啦！现在在一家宠物医院上班，第一天老板就请喝奶茶", "现在在一家宠物医院上班，第一天老板就请喝奶茶"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book
@@ -79,6 +81,12 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     # a plan at a set day and hour: a reminder's business, not a lasting fact
     "got a job interview tomorrow at 3pm, kinda nervous",
     "下周六晚上七点我要去听音乐会，好激动",
+    # about a landlord, a neighbour, a stallholder: named first, the person not at all
+    "the landlord has a parrot that yells at the mailman every single morning",
+    "隔壁老王养了十只鸽子，天天在楼顶放",
+    # a plan taken back
+    "本来想周末去爬山的，后来算了，太累",
+    "I was going to buy a drum kit but nah, the neighbours would kill me",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

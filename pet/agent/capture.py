@@ -143,6 +143,10 @@ class Words:
     #: words of a hypothetical, of somebody else's words, of an impression or of remembering: no sentence
     #: with one is taken for a fact the word lists missed ("要是中了彩票我就去里斯本住一年")
     unreal: tuple[str, ...] = ()
+    #: `others` outside the person's family and friends (a landlord, the neighbour): a sentence that
+    #: names one of them in its first clause, and not the person, is about them ("Lao Duan next door
+    #: grows forty kinds of chillies"), however much it reads like a fact
+    acquaintances: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,8 @@ def _load_words(folder: Path) -> dict[str, Words]:
                                  {w.lower(): role for role, said in table.get("roles", {}).items() for w in said},
                                  tuple(w.lower() for w in table.get("jokes", [])),
                                  tuple(w.lower() for w in table.get("quoting", [])),
-                                 tuple(w.lower() for w in table.get("unreal", [])))
+                                 tuple(w.lower() for w in table.get("unreal", [])),
+                                 tuple(w.lower() for w in table.get("acquaintances", [])))
     return words
 
 
@@ -315,6 +320,9 @@ def may_be_told(sentence: str) -> bool:
     said = _CJK.findall(sentence) if language == "zh" else [w for w in _WORDS.findall(lowered) if len(w) > 1]
     if len(said) < TOLD_WORDS:
         return False  # too few words to tell anything by ("phone damson", "load c0 m5")
+    opening = _CLAUSES.split(lowered, maxsplit=1)[0]
+    if not names_the_person(sentence) and any(_has(opening, w, language) for w in table.acquaintances):
+        return False  # "the landlord here has a parrot…": about the landlord (named first: its subject)
     for phrase in table.harmless:  # "主要是海事案子" holds 要是 ("if"), but asks nothing
         lowered = lowered.replace(phrase, " ")
     return not any(_has(lowered, w, language) for w in table.unreal)
