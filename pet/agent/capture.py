@@ -93,8 +93,9 @@ NEAREST, RECENT = 20, 10
 MAX_CHARS = 200
 
 #: a sentence ends after its marks ("so...", "。。", "?!" end one sentence); a point before a digit ("6.8")
-#: ends none
-_SENTENCES = re.compile(r"(?<=[!?。！？；;.…])(?![!?。！？；;.…\d])\s*|\n+")
+#: or after a title ("Mr. Petrakis", "Dr. Wu") ends none
+_SENTENCES = re.compile(r"(?:(?<=[!?。！？；;…])|(?<=\.)(?<!\b[Mm]r\.)(?<!\b[Mm]rs\.)(?<!\b[Mm]s\.)(?<!\b[Dd]r\.)"
+                        r"(?<!\b[Ss]t\.)(?<!\b[Pp]rof\.))(?![!?。！？；;.…\d])\s*|\n+")
 #: a letter, digit or character: a "sentence" without one is only marks
 _SAYS = re.compile(r"\w")
 _WORDS = re.compile(r"[a-z']+")

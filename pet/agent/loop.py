@@ -478,9 +478,14 @@ class Agent:
             handled = yield from self._several(turn, text, now)
             if handled:
                 return
+        request = text
+        if route is not None and one and route.intent is None:
+            # one request amid other talk ("今天开会被老板点名了，心累。帮我在todo里加个 准备季度汇报PPT")
+            route, request = self._buried(text, route)
         if route is not None and one and route.intent not in (None, intents.CHAT, intents.NOTE):
-            trace.reflex = f"intent {route.intent}" + (" (linear)" if route.by == "linear" else "")
-            handled = yield from self._routed(turn, route, text, now, specs)
+            trace.reflex = f"intent {route.intent}" + (" (linear)" if route.by == "linear" else "") + (
+                " (in a clause)" if request != text else "")
+            handled = yield from self._routed(turn, route, request, now, specs)
             if handled:
                 return
         elif self.config.notes and not text.startswith("/"):
@@ -545,6 +550,28 @@ class Agent:
             # pet's name, not what the pet remembers of the person
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         return route
+
+    def _buried(self, text: str, route: intents.Route) -> tuple[intents.Route, str]:
+        """A request in one clause of a message the router reads as nothing as a
+        whole ("long day at the clinic, patients everywhere. anyway can you
+        remember that…"): that clause's route and words, when it asks in its form
+        (reflexes.request_form), no other clause asks for a tool and the whole
+        message leans to no other; else `route` and the whole message."""
+        found: list[tuple[intents.Route, str]] = []
+        parts = reflexes.clauses(text)
+        if len(parts) < 2 or retracted(text) or capture.joking(text):
+            return route, text  # "remind me to call Felix at noon... actually never mind"
+        for part in parts:
+            routed = self._route(part)
+            if routed is not None and routed.intent not in (None, intents.CHAT, intents.NOTE):
+                found.append((routed, part))
+            elif reflexes.request_form(part):
+                return route, text  # a second request the router does not know: the model's
+        if len(found) != 1 or not reflexes.request_form(found[0][1]):
+            return route, text
+        if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE):
+            return route, text  # the whole leans to another request ("…, drop that reminder": cancel, not list)
+        return found[0]
 
     def _several(self, turn: _Turn, text: str, now: dt.datetime) -> Generator[Event, None, bool]:
         """Several requests in one message ("现在几点了 顺便帮我算下1280除以16",
@@ -743,7 +770,10 @@ class Agent:
         """Whether a tool's result may hold outside content. A failed call of
         a tool that reads outside may quote what it read too (a shell program
         stopped at its timeout shows its output so far); the failure of a
-        tool that does not exist is the framework's own words."""
+        tool that does not exist is the framework's own words. A noted fact
+        (capture.STEP) is the person's own words, kept."""
+        if name == capture.STEP:
+            return False
         if ok:
             return self.tools.reads_outside(name)
         tool = self.tools.get(name) if name else None

@@ -434,7 +434,9 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Refle
 # Clause boundaries where a second request may start ("…, and remind me…",
 # "…；再…", "…？顺便…").
 _CLAUSES = re.compile(
-    r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!.]\s+)"
+    # a point after a title ("Mr. Petrakis", "Dr. Wu") ends nothing
+    r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!]\s+"
+    r"|(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bdr)(?<!\bst)(?<!\bprof)\.\s+)"
     r"|\s*[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
     # chat Chinese leaves out the comma ("几点了 顺便…"): after a space only the plain connectors, not 再 or
     # 还有 ("明天早上 再提醒我", "距离放假 还有几天" are one request)
@@ -502,9 +504,9 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
 
 
 _LEADING_FILLER = re.compile(
-    r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|actually|also|wait|hmm|quick one|quick question|quick q"
+    r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|actually|also|anyway|anyways|by the way|wait|hmm|quick one|quick question|quick q"
     r"|buddy|dude|pal"
-    r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了)[\s,，:：!！~～]*)+",
+    r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外)[\s,，:：!！~～]*)+",
     _I,
 )
 _POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|plz)\s+(?:please\s+|pls\s+)?", _I)
@@ -645,6 +647,17 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
 def looks_like_request(clause: str) -> bool:
     """The clause asks for something in its form: "add …", "给我定个闹钟", "帮我记一下…"."""
     return _LOOKS_LIKE_REQUEST.match(_strip_fillers(" ".join(clause.split()))) is not None
+
+
+#: words that ask for something done, wherever they stand in a Chinese clause ("帮我在todo里加个…")
+_ASKING_ZH = re.compile(r"帮我|帮忙|麻烦你?|请你|给我")
+
+
+def request_form(clause: str) -> bool:
+    """The clause is worded as a request ("can you remember that…", "帮我在todo里加个…"), not as news
+    ("we're flying to Osaka on jan 28") or a question about something ("do you think I set too many
+    reminders?")."""
+    return looks_like_request(clause) or _ASKING_ZH.search(clause) is not None
 
 
 def clauses(text: str) -> list[str]:

@@ -1,0 +1,78 @@
+"""One request amid other talk ("long day… anyway can you remember that…"),
+and the facts the pet noted itself, which are the person's words: neither
+needs the model, and a noted fact never makes a later request wait for /yes."""
+
+from __future__ import annotations
+
+import pytest
+
+from pet.agent import capture, reflexes
+from pet.app import build
+from pet.brain.scripted import ScriptedModel, call
+from pet.config import load_settings
+from pet.events import Completion, Reply, ToolFinished, ToolStarted
+
+pytestmark = [pytest.mark.real_encoder,
+              pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")]
+
+
+#: the model fills the to-do's words, held to the tool's schema (the route's slots are the model's)
+TODO = Completion(text="", tool_calls=(call("add_todo", text="准备季度汇报PPT"),))
+
+
+def _app(*answers):
+    model = ScriptedModel([*answers, *["(the model)"] * 6])
+    return build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off"), model
+
+
+def _turn(app, conversation, text):
+    events = list(app.agent.run(conversation, text))
+    calls = [e.call.name for e in events if isinstance(e, ToolStarted)]
+    results = [e.result for e in events if isinstance(e, ToolFinished)]
+    return calls, results, [e for e in events if isinstance(e, Reply)][-1].text
+
+
+def test_a_request_in_one_clause_of_a_longer_message_is_routed_as_that_clause():
+    app, model = _app(TODO)
+    conversation = app.new_conversation()
+    calls, results, reply = _turn(app, conversation, "今天开会被老板点名了，心累。帮我在todo里加个 准备季度汇报PPT")
+    app.close()
+    assert calls == ["add_todo"] and results[0].ok and "准备季度汇报PPT" in reply
+    assert [spec.name for spec in model.calls[0].tools] == ["add_todo"]  # asked for its words only
+
+
+@pytest.mark.parametrize("text", [
+    # news, a question about the tools, a request taken back: no tool
+    "we're flying to Osaka on jan 28, so excited!!",
+    "do you think I set too many reminders? my phone buzzes all day",
+    "remind me to call Felix tomorrow at noon... actually never mind, i'll text him now",
+])
+def test_talk_that_only_mentions_a_tool_in_one_clause_runs_none(text):
+    app, _ = _app()
+    calls, _, _ = _turn(app, app.new_conversation(), text)
+    app.close()
+    assert set(calls) <= {capture.STEP}
+
+
+def test_a_noted_fact_does_not_make_the_next_request_wait_for_a_yes():
+    # the noted step was taken for a tool's output from outside, so every routed call after it asked
+    # "/yes" ("刚才读到了工具拿来的内容…")
+    app, _ = _app("Peanuts are off the menu then!", TODO)
+    conversation = app.new_conversation()
+    calls, _, _ = _turn(app, conversation, "I'm allergic to peanuts, by the way")
+    assert calls == [capture.STEP]
+    calls, results, reply = _turn(app, conversation, "今天开会被老板点名了，心累。帮我在todo里加个 准备季度汇报PPT")
+    app.close()
+    assert calls == ["add_todo"] and results[0].ok and "/yes" not in reply
+
+
+def test_a_title_ends_no_sentence_and_a_request_after_anyway_is_read():
+    assert reflexes.clauses("my landlord's name is Mr. Petrakis. he's nice") == [
+        "my landlord's name is Mr. Petrakis", "he's nice"]
+    assert capture.sentences("Dr. Wu is my dentist. She is great") == ["Dr. Wu is my dentist.", "She is great"]
+    app, _ = _app()
+    calls, results, _ = _turn(app, app.new_conversation(), "long day at the clinic, patients everywhere. "
+                                                           "anyway can you remember that my landlord's name is "
+                                                           "Mr. Petrakis?")
+    app.close()
+    assert calls == ["remember"] and "Mr. Petrakis" in results[0].content
