@@ -424,6 +424,23 @@ def test_the_pet_taking_a_word_of_the_message_as_its_name_is_retried():
     assert shown(events) == "面条这名字好可爱！"
 
 
+def test_the_programs_result_lines_written_by_the_model_are_retried():
+    # seen on the page: after the pet noted "I'm allergic to peanuts btw", the model wrote
+    # "Remembered #2: my restaurant's name is Pizza Hut."
+    assert replycheck.program_line("Remembered #2: my restaurant's name is Pizza Hut.")
+    assert replycheck.program_line("好的，记忆 #3 已保存") and replycheck.program_line("#12：我对花生过敏")
+    assert replycheck.program_line("You're my #1 human!") is None and replycheck.program_line("第1名！") is None
+    check = Checker("I'm allergic to peanuts btw", "en", XIAOQIAN)
+    assert check.hold_at("Got it! Remembered #") == len("Got it! ")
+    assert check.hold_at("Got it! Remembered #2: peanuts") == len("Got it! ")
+    assert check.hold_at("Got it! No peanuts for you, promise.") is None
+    model = _Holding(["Remembered #2: my restaurant's name is Pizza Hut.", "No peanuts near you, promise!"])
+    app = make_app(model)
+    events = run(app, "I'm allergic to peanuts btw")
+    app.close()
+    assert shown(events) == "No peanuts near you, promise!"
+
+
 def test_the_pet_misspelling_its_own_name_is_retried():
     # seen on the page: "hi" got "I'm Xiaqian…"
     model = _Holding(["Hi hi! I'm Xiaqian, your crayfish. Claws out!", "Hi hi! Good to see you. Snack time?"])

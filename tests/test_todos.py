@@ -116,3 +116,11 @@ def test_the_first_todo_starts_the_file(tmp_path):
     assert tools(tmp_path)["list_todos"](ctx=EN) == "The todo list is empty."
     assert tools(tmp_path)["add_todo"](text="买牛奶", ctx=ZH) == "已加入待办：买牛奶（共 1 项未完成）"
     assert (tmp_path / "todo.md").read_text(encoding="utf-8") == "# Todo\n\n- [ ] 买牛奶\n"
+
+
+def test_a_count_before_a_task_is_no_part_of_it(tmp_path):
+    # seen on the page: "帮我在待办里加一个 交房租" was kept as "一个 交房租"
+    add = tools(tmp_path)["add_todo"]
+    assert add(text="一个 交房租", ctx=ZH).startswith("已加入待办：交房租")
+    assert add(text="一条：续签护照", ctx=ZH).startswith("已加入待办：续签护照")
+    assert add(text="一个人去看海", ctx=ZH).startswith("已加入待办：一个人去看海")

@@ -22,9 +22,9 @@ from pet.persona.model import Persona
 from pet.text import CJK_RUN, cjk_count, detect_language
 
 #: the checks, in the order a correction names them
-LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE, NAME = (
-    "language", "echo", "recital", "assistant", "catchphrase", "name")
-CHECKS = (LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE, NAME)
+LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE, NAME, PROGRAM = (
+    "language", "echo", "recital", "assistant", "catchphrase", "name", "program")
+CHECKS = (LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE, NAME, PROGRAM)
 
 #: letters (Chinese characters or Latin letters) a streaming reply needs before its language is judged
 LANGUAGE_LETTERS = 6
@@ -376,6 +376,21 @@ def _misspelt_own_name(name: str, persona: Persona) -> bool:
                for own in persona.name.values())
 
 
+#: the program's own result lines, which a small model copies from the steps before its reply and fills
+#: with whatever comes to it ("Remembered #2: my restaurant's name is Pizza Hut." after the pet noted
+#: "I'm allergic to peanuts"): a memory's number before a colon, "memory #2"
+_PROGRAM_LINE = re.compile(r"#\d+\s*[:：]|\bmemory\s*#\d+|记忆\s*#\d+", re.IGNORECASE)
+
+
+#: the start of one: held until it is clear ("#2" may go on with a colon)
+_NUMBER_START = re.compile(r"#\d*\s*$")
+
+
+def program_line(reply: str) -> re.Match[str] | None:
+    """Where the reply writes one of the program's result lines, numbered memories and all."""
+    return _PROGRAM_LINE.search(reply)
+
+
 def asks_pet_name(message: str) -> bool:
     """The message asks the pet's own name ("if my friend asks what ur called
     what do i tell her", "你叫啥来着"), not the person's."""
@@ -425,6 +440,8 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(CATCHPHRASE)
     if wrong_name(reply, message, persona):
         found.append(NAME)
+    if program_line(reply):
+        found.append(PROGRAM)
     return Found(tuple(found))
 
 
@@ -459,11 +476,11 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     if _may_be_catchphrases(_letters(text), persona):
         return 0
     starts = []
-    for match in (assistant_speak(text), wrong_name(text, message, persona)):
+    for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text)):
         if match:
             starts.append(match.start())
     tail = max(text.rfind(mark) for mark in _SENTENCE_MARKS) + 1
-    if (_ASSISTANT_START.search(text, tail) or _NAME_START.search(text, tail)
+    if (_ASSISTANT_START.search(text, tail) or _NAME_START.search(text, tail) or _NUMBER_START.search(text, tail)
             or (_NAME_QUESTION.search(message) and _NAME_START_ASKED.search(text, tail))):
         starts.append(tail)
     if memories and not asks_recall(message):
@@ -525,6 +542,7 @@ _CORRECTIONS = {
     ASSISTANT: "You are their pet, not an assistant: no \"as an AI\", no offers of help, no refusals. "
                "This is harmless small talk; just answer it in character.",
     CATCHPHRASE: "Say something real, not only your catchphrase.",
+    PROGRAM: "Do not write memory numbers or the program's lines; the program shows those. Just talk.",
 }
 
 

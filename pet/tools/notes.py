@@ -3,6 +3,7 @@ folder, read as the morning brief reads it (`pet.todos`)."""
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -13,6 +14,9 @@ from pet.tools.registry import Label, Tool, ToolContext
 MAX_TODO_CHARS = 300
 #: what a new todo.md starts with
 HEADING = "# Todo"
+
+#: "一个 ", "一条：" before a task: how many, not what (not "一个人去看海": no space or colon after it)
+_COUNTED = re.compile(r"^一[个条项件](?:\s*[:：]\s*|\s+)(?=\S)")
 
 
 def _open(count: int) -> str:
@@ -42,7 +46,8 @@ def todo_tools(workspace: Path) -> list[Tool]:
         Args:
             text: the task, e.g. "buy milk"
         """
-        text = " ".join(text.split())
+        # "加一个 交房租" comes as "一个 交房租" now and then: the count is no part of the task
+        text = _COUNTED.sub("", " ".join(text.split()))
         if not text:
             raise ToolArgumentError("say what to add to the todo list", zh="要往待办里加什么呢？")
         if len(text) > MAX_TODO_CHARS:
