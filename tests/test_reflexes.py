@@ -608,11 +608,31 @@ def test_bad_input_gets_a_clear_answer_not_a_crash(text, says):
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
-@pytest.mark.parametrize("action", ["remember", "forget", "set_reminder"])
+@pytest.mark.parametrize("action", ["remember", "forget", "set_reminder", "add_todo"])
 def test_the_honest_line_is_not_itself_a_claim(action, language):
     from pet.agent.guards import claimed_actions, honest_notice
 
     assert claimed_actions(honest_notice({action}, language)) == set()
+
+
+@pytest.mark.parametrize(("text", "claims"), [
+    ("已加入待办，一个 交房租。", True),  # copied from an earlier result, said to "我对花生过敏" (seen on the page)
+    ("Added to the todo list: buy bread", True),
+    ("I've added it to your list!", True),
+    ("要不要加到待办里？", False),
+    ("Want me to add that to your todo list?", False),
+])
+def test_a_todo_said_to_be_added_is_a_claim(text, claims):
+    from pet.agent.guards import claimed_actions
+
+    assert (claimed_actions(text) == {"add_todo"}) is claims
+
+
+def test_a_false_todo_claim_is_retried():
+    model = ScriptedModel(["已加入待办，一个 交房租。", "花生过敏要小心！钳钳帮你盯着零食。"])
+    app = make_app(model, reflexes=False)
+    events = turn(app, "我对花生过敏，顺便说一下")
+    assert events[-1].text == "花生过敏要小心！钳钳帮你盯着零食。"
 
 
 @pytest.mark.parametrize("text", ["钳钳还没记下来", "我不记住这种事", "No reminder is set yet.", "还没删掉哦"])

@@ -428,7 +428,8 @@ def test_the_programs_result_lines_written_by_the_model_are_retried():
     # seen on the page: after the pet noted "I'm allergic to peanuts btw", the model wrote
     # "Remembered #2: my restaurant's name is Pizza Hut."
     assert replycheck.program_line("Remembered #2: my restaurant's name is Pizza Hut.")
-    assert replycheck.program_line("好的，记忆 #3 已保存") and replycheck.program_line("#12：我对花生过敏")
+    assert replycheck.program_line("#12：我对花生过敏")
+    assert replycheck.program_line("Saved as memory #1!") is None  # names it only
     assert replycheck.program_line("You're my #1 human!") is None and replycheck.program_line("第1名！") is None
     check = Checker("I'm allergic to peanuts btw", "en", XIAOQIAN)
     assert check.hold_at("Got it! Remembered #") == len("Got it! ")

@@ -54,7 +54,8 @@ def test_every_tool_has_a_label_in_both_languages_and_a_side_effect_flag(app):
 
 def test_each_claim_is_made_true_by_the_tool_that_does_it(app):
     claims = {name: app.tools.get(name).claim for name in app.tools.names() if app.tools.get(name).claim}
-    assert claims == {"remember": "remember", "forget": "forget", "set_reminder": "set_reminder"}
+    assert claims == {"remember": "remember", "forget": "forget", "set_reminder": "set_reminder",
+                      "add_todo": "add_todo"}
     assert set(claims.values()) == set(CLAIMS)  # no claim the guard would always refuse
 
 

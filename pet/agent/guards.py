@@ -98,6 +98,12 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
         r"|会提醒你|到时(?:候)?提醒你|提醒已(?:经)?设|设(?:好|置)[了啦](?:提醒|闹钟)|定好[了啦]?(?:提醒|闹钟)"
         r"|^[\s，,]*(?:好的?[，,！!~～\s]*)?(?:明天|后天|今晚|晚上|早上|待会儿?|一会儿?)[\d一二三四五六七八九十两点半上下午早晚:：]{0,8}提醒你",
         re.IGNORECASE,
+    ),    # the model copying the program's own result ("已加入待办，一个 交房租。" to "我对花生过敏", seen on the page)
+    "add_todo": re.compile(
+        r"\b(?:added|put) (?:it |that |this )?(?:to|on) (?:your|the) (?:todo|to-do) list\b"
+        r"|\bI(?:'ve| have)\s+(?:now\s+|already\s+)?added\b"
+        r"|(?<![没不])(?:已(?:经)?(?:加入|加到|加进|添加到?)待办|加(?:到|进)(?:了)?待办(?:里|清单)?[了啦])",
+        re.IGNORECASE,
     ),
 }
 
@@ -113,7 +119,7 @@ def claimed_actions(text: str) -> set[str]:
 
 _CLAIM_START = re.compile(
     r"\bI(?:'ll| will|'ve| have)\b|\bI\s+(?:remembered|memori|noted|saved|stored|wrote|forgot|deleted|erased|removed)"
-    r"|\b(?:saved|stored|noted|reminder|alarm)\b|记|忘|删|抹掉|存[下好]|提醒|闹钟",
+    r"|\b(?:saved|stored|noted|reminder|alarm|added)\b|记|忘|删|抹掉|存[下好]|提醒|闹钟|待办",
     re.IGNORECASE,
 )
 
@@ -141,7 +147,8 @@ _CORRECTION = (
     "[Note from the pet's program, not the person] Your last reply said you {claims}, but no such tool call "
     "succeeded in this turn, so it is not true. Either call the tool now, or answer again without claiming it."
 )
-_CLAIM_WORDS = {"remember": "saved a memory", "forget": "forgot a memory", "set_reminder": "set a reminder"}
+_CLAIM_WORDS = {"remember": "saved a memory", "forget": "forgot a memory", "set_reminder": "set a reminder",
+                "add_todo": "added a todo"}
 
 
 def correction(claims: set[str]) -> str:

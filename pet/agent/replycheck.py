@@ -378,8 +378,9 @@ def _misspelt_own_name(name: str, persona: Persona) -> bool:
 
 #: the program's own result lines, which a small model copies from the steps before its reply and fills
 #: with whatever comes to it ("Remembered #2: my restaurant's name is Pizza Hut." after the pet noted
-#: "I'm allergic to peanuts"): a memory's number before a colon, "memory #2"
-_PROGRAM_LINE = re.compile(r"#\d+\s*[:：]|\bmemory\s*#\d+|记忆\s*#\d+", re.IGNORECASE)
+#: "I'm allergic to peanuts"): a memory's number before a colon and what it holds. ("Saved as memory
+#: #1!" after a call that saved it only names it.)
+_PROGRAM_LINE = re.compile(r"#\d+\s*[:：]")
 
 
 #: the start of one: held until it is clear ("#2" may go on with a colon)

@@ -62,6 +62,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "（其实我还没设好提醒。说“明天早上8点提醒我……”就行。）",
         "en": "(Actually, no reminder is set yet. Say \"remind me at 9pm to …\" and I will.)",
     },
+    "not_done_add_todo": {
+        "zh": "（其实我还没加进待办。说“待办加一条……”就行。）",
+        "en": "(Actually, your todo list has nothing new yet. Say \"add … to my todo list\" and I will.)",
+    },
     # The greeting (pet.persona.greeting).
     "first_meeting": {
         "zh": "你好呀，我是{name}，一只{species}！今天是我们认识的第一天，请多关照～",

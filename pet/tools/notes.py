@@ -82,7 +82,7 @@ def todo_tools(workspace: Path) -> list[Tool]:
             return "待办清单是空的。" if ctx.language == "zh" else "The todo list is empty."
         return "\n".join(_line(number, item, ctx.language) for number, item in enumerate(items, 1))
 
-    return [Tool.from_function(add_todo, side_effect=True, reads_outside=False,
+    return [Tool.from_function(add_todo, side_effect=True, reads_outside=False, claim="add_todo",
                                label=Label(en=("adding a todo", "added a todo"), zh=("正在加待办", "加好了待办"))),
             Tool.from_function(list_todos, label=Label(en=("reading the todo list", "read the todo list"),
                                                        zh=("正在看待办清单", "看过了待办清单")))]

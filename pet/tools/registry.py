@@ -122,7 +122,7 @@ class Tool:
     #: its step in the chat; None: Label.plain(name), "using <name>"
     label: Label | None = None
     #: the action a reply may claim once a call of it succeeded (one of
-    #: pet.agent.guards.CLAIMS: "remember", "forget", "set_reminder")
+    #: pet.agent.guards.CLAIMS: "remember", "forget", "set_reminder", "add_todo")
     claim: str | None = None
 
     @classmethod
