@@ -264,6 +264,7 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     ("I'm Xiaoqians, a crayfish living on your computer!", "if my friend asks what ur called what do i tell her", True),
     ("My name is Xiaoqian's to keep!", "what's your name?", False),
     ("I'm Xiaolin!", "hi", False),  # another name, unasked: not a misspelling
+    ("我叫Tom呀！", "你叫什么", True),  # a character after a name in letters made it "ours" (found by a review)
     ("我是小林！", "你好", False),  # in characters only the sound would tell 小钱 (a misspelling) from 小林
 ])
 def test_the_pet_calling_itself_another_name(reply, message, wrong):

@@ -475,8 +475,9 @@ class Reader:
                  message: np.ndarray | None = None, context: str = "",
                  taken: frozenset[int] = frozenset()) -> MemoryRecord | None:
         """The memory `fact` updates, about the same person, of those
-        `candidates` finds but the `taken` (replaced already by another fact
-        of the message: "格瓦斯我戒了，太甜。现在天天泡普洱" replaces the kvass once):
+        `candidates` finds but the `taken` (another fact of the message went
+        to them: "格瓦斯我戒了，太甜。现在天天泡普洱" replaces the kvass once, and
+        "我戒咖啡了。现在每天喝绿茶" with no memory of coffee keeps both):
         one of the same single-valued kind close in meaning, or, when the fact
         says something changed, the memory nearest in meaning if it is near
         enough. A fact of a single-valued kind is compared with the memory as
@@ -539,7 +540,7 @@ def note(book: NoteBook, pet_id: int, text: str, *, source_message_id: int | Non
     noted = []
     facts = found.facts(text)
     message = found.vector(text) if facts and len(sentences(text)) > 1 else None
-    taken: set[int] = set()  # memories replaced by a fact of this message: a second fact comes beside them
+    taken: set[int] = set()  # memories a fact of this message went to: its other facts come beside them
     for fact, vector, kind in facts:
         old = None if pending else found.replaced(book, pet_id, fact, vector, kind, message, context=text,
                                                    taken=frozenset(taken))
@@ -552,6 +553,7 @@ def note(book: NoteBook, pet_id: int, text: str, *, source_message_id: int | Non
                 continue
         record, created = book.remember(pet_id, fact, source_message_id=source_message_id,
                                         conversation_id=conversation_id, asserted_by="person", pending=pending)
+        taken.add(record.id)
         noted.append(Noted(record, again=not created))
     return noted
 

@@ -507,14 +507,15 @@ class Agent:
     def _own_line(self, turn: _Turn, text: str) -> str | None:
         """The persona's own line for small talk it has one for (pet.persona.replies), not one
         it said lately; None when the message is no such small talk."""
-        # its own name, however asked ("欸 你名字是啥来着 我又忘了"), is told in its own lines: the model
-        # misspells it ("I'm Xiaoqians") or muddles whose name it is ("你的名字是 Xiaoqian")
+        # its own name asked "again" ("欸 你名字是啥来着 我又忘了", "wait remind me what im supposed to call
+        # you") is its own line's business too: the model misspells it ("I'm Xiaoqians") or muddles whose
+        # name it is ("你的名字是 Xiaoqian")
         naming = replycheck.asks_pet_name(text)
         if not naming and (replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text))):
             return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them
         found = replies.bank(self.persona)
         try:
-            match = found.match(text, naming=naming) if found is not None else None
+            match = found.match(text) if found is not None else None
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
@@ -772,8 +773,8 @@ class Agent:
         stopped at its timeout shows its output so far); the failure of a
         tool that does not exist is the framework's own words. A noted fact
         (capture.STEP) is the person's own words, kept."""
-        if name == capture.STEP:
-            return False
+        if name == capture.STEP and self.tools.get(name) is None:
+            return False  # (a plugin tool of that name is outside content like any other)
         if ok:
             return self.tools.reads_outside(name)
         tool = self.tools.get(name) if name else None

@@ -650,7 +650,7 @@ def looks_like_request(clause: str) -> bool:
 
 
 #: words that ask for something done, wherever they stand in a Chinese clause ("帮我在todo里加个…")
-_ASKING_ZH = re.compile(r"帮我|帮忙|麻烦你?|请你|给我")
+_ASKING_ZH = re.compile(r"帮我|帮忙|麻烦你|请你")
 
 
 def request_form(clause: str) -> bool:

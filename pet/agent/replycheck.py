@@ -353,8 +353,9 @@ def _is_own_name(name: str, persona: Persona) -> bool:
         # a part of it ("Qian"), or, in characters, more of it (小钳钳); "Xiaoqians" is no longer its own
         if said and (said in own or (cjk_count(own) and own in said)):
             return True
-        if cjk_count(said) and set(said) & (set(own) - _NAME_COMMON):  # 钳钳 for 小钳
-            return True
+        characters = "".join(CJK_RUN.findall(said))
+        if characters and cjk_count(own) and set(characters) & (set(own) - _NAME_COMMON):
+            return True  # 钳钳 for 小钳 (not "Tom呀": its letters are no characters of 小钳)
     # a name the persona's own words give it ("sometimes calls itself Qianqian"), or its kind
     own_words = " ".join([*persona.style.values(), *persona.description.values(), *persona.species_name.values(),
                           *(phrase for items in persona.catchphrases.values() for phrase in items)])

@@ -61,11 +61,8 @@ class Bank:
         self._owners = np.array(owners, dtype=np.int64)
         self._vectors = encoder.encode(texts) if texts else np.zeros((0, 1), dtype=np.float32)
 
-    def match(self, text: str, naming: bool = False) -> Match | None:
-        """The topic `text` is small talk of, or None when none is clearly nearest.
-        `naming`: the message asks the pet's name (replycheck.asks_pet_name), however
-        it words it ("if my friend asks what ur called what do i tell her"): the nearest
-        of the topics whose every line says the name ({name}), however near."""
+    def match(self, text: str) -> Match | None:
+        """The topic `text` is small talk of, or None when none is clearly nearest."""
         import numpy as np
 
         if len(self.replies) == 0 or not text.strip():
@@ -75,23 +72,12 @@ class Bank:
         best = np.full(len(self.replies), -1.0)
         np.maximum.at(best, self._owners, cosines)
         order = np.argsort(-best)
-        if naming:
-            order = np.array([i for i in order if _says_name(self.replies[i])] + [i for i in order
-                                                                               if not _says_name(self.replies[i])])
         top = float(best[order[0]])
         lead = top - (float(best[order[1]]) if len(order) > 1 else -1.0)
-        if naming and _says_name(self.replies[int(order[0])]):
-            pass  # however near: the message asks the name
-        elif top < FLOOR or lead < MARGIN:
+        if top < FLOOR or lead < MARGIN:
             return None
         nearest = int(np.argmax(np.where(self._owners == order[0], cosines, -2.0)))
         return Match(self.replies[int(order[0])], top, lead, self._texts[nearest])
-
-
-def _says_name(topic: Replies) -> bool:
-    """Every line of the topic, in every language, says the pet's name."""
-    lines = [candidate for said in topic.say.values() for candidate in said]
-    return bool(lines) and all("{name}" in candidate for candidate in lines)
 
 
 def line(replies: Replies, language: str, text: str, said: Sequence[str] = (), name: str = "",
