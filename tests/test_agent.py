@@ -678,6 +678,15 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("我今天被老板骂了，唉算了，没啥大不了", False),
     ("我今天加班到很晚，唉算了，没啥大不了", False),  # 加班 asks nothing
     ("你还记得我吗……唉算了，没什么重要的", False),
+    # after a request, any short remark that asks nothing new (round 14's spent set: all six were run)
+    ("set a reminder for tomorrow 8am to phone the vet. wait, scratch that, they're open now", True),
+    ("remember that i hate jazz... kidding kidding, ignore me", True),
+    ("what's 913 divided by 7... eh nvm, doesn't matter", True),
+    ("明天早上7点提醒我晨跑，哎还是不用了，反正起不来", True),
+    ("帮我记住我讨厌香菜——骗你的，我超爱香菜", True),
+    ("456乘以23是……哎不用算了，无所谓", True),
+    ("add milk to my list, never mind, add eggs instead", False),  # a new request
+    ("remind me to water the plants... nvm, make it the cactus only", False),
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

@@ -152,12 +152,13 @@ _RETRACTION = re.compile(
 # "…, actually no, I'll just do it now", "… lol jk i have a calculator", "…？开个玩笑，我自己会算": taken
 # back at the start of a clause, then nothing or a short remark about the person's own doing (_REMARK)
 _TAKEN_BACK = re.compile(
-    r"(?:[,，.。!！?？~～…;；]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
+    r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
     # a sigh may open the clause first: "帮我记一下……哎算了", "remind me… ugh, never mind"
     r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait)[\s,，…~～]*)?"
-    r"(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|just joking|i'm joking|im joking"
-    r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|scratch that)\b"
-    r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的)|算了|还是不用了)"
+    r"(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
+    r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|ignore (?:me|that))\b"
+    r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)|算了|还是不用了|当我没说"
+    r"|不用(?:算|记|提醒|加|删)了)"
     r"(?P<tail>(?:[\s,，.。!！~～…;；:：-]+[^?？]{0,40})?)$",
     _I,
 )
@@ -174,7 +175,12 @@ _DOWNPLAY = re.compile(
     r"|也?没(?:什么|啥)(?:重要|要紧|大不了|好记)).*$", _I)
 #: words that ask the pet for something, which a taking-back may follow
 _ASKING = re.compile(r"\b(?:remember|remind|note|save|add|set|calculate|cancel|delete|forget)\b"
-                     r"|帮我|给我|记住|记一下|记下|记着|提醒|加到|加个|加进|定个|设个|算一下|算算|删掉|删了|取消", _I)
+                     r"|帮我|给我|记住|记一下|记下|记着|提醒|加到|加个|加进|定个|设个|算一下|算算|删掉|删了|取消"
+                     # a sum asked ("what's 913 divided by 7...", "456乘以23是……")
+                     r"|\d\s*(?:[+*/×÷x]|乘以?|除以|加上?|减去?|times|divided by|plus|minus)\s*\d", _I)
+#: a new value after the taking-back: it corrects the request, it does not take it back ("…actually no,
+#: make it 8pm", "算了，她叫小美", "never mind, add eggs instead")
+_CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
 
 
 def retracted(text: str) -> bool:
@@ -189,10 +195,14 @@ def retracted(text: str) -> bool:
     if found is None or found.start() == 0:
         return False
     tail = found.group("tail")
-    if re.search(r"\d|[一二三四五六七八九十两]点|是|叫", tail):
+    if _CORRECTING.search(tail):
         return False
-    return _REMARK.fullmatch(tail) is not None or (
-        _DOWNPLAY.fullmatch(tail) is not None and _ASKING.search(text[:found.start()]) is not None)
+    asked = _ASKING.search(text[:found.start()]) is not None
+    # after a request, any short remark that asks nothing new takes it back ("…wait, scratch that, they're
+    # open now", "…哎还是不用了，反正起不来"); after news, only the remarks above do (news played down
+    # takes nothing back: "我失业了，唉算了，没啥大不了")
+    return _REMARK.fullmatch(tail) is not None or (asked and (
+        _DOWNPLAY.fullmatch(tail) is not None or not _ASKING.search(tail)))
 
 
 def dismissal(text: str) -> str | None:
