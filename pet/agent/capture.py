@@ -40,7 +40,7 @@ from pet.agent import intents, reflexes
 from pet.events import MemoryRecord
 from pet.memory import kinds as fact_kinds
 from pet.memory import stated
-from pet.text import detect_language
+from pet.text import NOT_AFTER_TITLE, detect_language
 from pet.tools.facts import memory_fact, retracted
 from pet.tools.when import dated
 
@@ -94,8 +94,7 @@ MAX_CHARS = 200
 
 #: a sentence ends after its marks ("so...", "。。", "?!" end one sentence); a point before a digit ("6.8")
 #: or after a title ("Mr. Petrakis", "Dr. Wu") ends none
-_SENTENCES = re.compile(r"(?:(?<=[!?。！？；;…])|(?<=\.)(?<!\b[Mm]r\.)(?<!\b[Mm]rs\.)(?<!\b[Mm]s\.)(?<!\b[Dd]r\.)"
-                        r"(?<!\b[Ss]t\.)(?<!\b[Pp]rof\.))(?![!?。！？；;.…\d])\s*|\n+")
+_SENTENCES = re.compile(rf"(?:(?<=[!?。！？；;…])|(?<=\.){NOT_AFTER_TITLE})(?![!?。！？；;.…\d])\s*|\n+")
 #: a letter, digit or character: a "sentence" without one is only marks
 _SAYS = re.compile(r"\w")
 _WORDS = re.compile(r"[a-z']+")

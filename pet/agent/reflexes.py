@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pet.agent import arithmetic
 from pet.agent.replycheck import asks_pet_name
 from pet.events import ToolCall
-from pet.text import cjk_count, detect_language
+from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
 from pet.tools.facts import dismissal, memory_fact, only_pronoun
 from pet.tools.when import TimeProblem, day_without_hour, find_when
 
@@ -436,7 +436,7 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Refle
 _CLAUSES = re.compile(
     # a point after a title ("Mr. Petrakis", "Dr. Wu") ends nothing
     r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!]\s+"
-    r"|(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bdr)(?<!\bst)(?<!\bprof)\.\s+)"
+    rf"|\.{NOT_AFTER_TITLE}\s+)"
     r"|\s*[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
     # chat Chinese leaves out the comma ("几点了 顺便…"): after a space only the plain connectors, not 再 or
     # 还有 ("明天早上 再提醒我", "距离放假 还有几天" are one request)
