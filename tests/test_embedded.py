@@ -383,6 +383,50 @@ def test_a_call_aside_leaves_the_conversations_cache_as_it_was(model):
     assert restored.text == fresh.text
 
 
+def _asked_after(calls: int):
+    """A check that says "give way" from its `calls`-th look on, and counts the looks."""
+    looks = []
+
+    def check() -> bool:
+        looks.append(None)
+        return len(looks) >= calls
+    return check, looks
+
+
+def test_background_work_gives_way_when_asked_and_leaves_the_cache_as_it_was(model):
+    """A summary fold after a reply (pet.brain.base.yielding) stops when the
+    person's next message comes: between pieces of its prompt, between
+    tokens of its answer, or before it gets the model; the conversation's
+    cache is as it was, and the model answers the next call as usual."""
+    from pet.brain.base import Preempted, yielding
+    from pet.brain.embedded import BACKGROUND_PIECE
+
+    conversation = [Message("system", "You are Pip, a small cheerful robot. Answer in one short sentence."),
+                    Message("user", "Hi Pip! I painted the fence blue today."), Message("assistant", "Beep! Lovely.")]
+    long = [Message("system", "Summarize in one line."),
+            Message("user", " ".join(f"line {i}: the ducks came back." for i in range(60)))]
+    short = [Message("system", "Summarize in one line."), Message("user", "fence, blue")]
+    model.warm(conversation)
+    kept = list(model._llm._input_ids)
+    for messages, calls, where in ((long, 3, "read"), (short, 4, "wrote"), (short, 1, "before")):
+        check, looks = _asked_after(calls)
+        with yielding(check), pytest.raises(Preempted, match=where):
+            with model.aside():
+                model.complete(messages, max_tokens=32, temperature=0.0)
+        assert len(looks) == calls  # it stopped at the first look that said so
+        assert list(model._llm._input_ids) == kept
+    assert model._llm.tokenize(long[1].content.encode()).__len__() > 3 * BACKGROUND_PIECE
+    # a read ahead in the background stops where it is: what was read stays
+    model._llm.reset()
+    check, _ = _asked_after(3)
+    with yielding(check):
+        read = model.warm([*long, Message("assistant", "Ducks.")])
+    assert read == BACKGROUND_PIECE == model._llm.n_tokens  # one look to get the model, one per piece
+    # outside background work nothing is checked, and the model answers as before
+    assert model.complete(short, max_tokens=4, temperature=0.0).text
+    model._llm.reset()
+
+
 @pytest.mark.slow
 def test_a_reply_with_an_echo_run_of_two_repeats_no_two_tokens_of_the_message(model):
     said = "Echo back my message: purple elephants dance slowly under the silver moon"

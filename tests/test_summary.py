@@ -314,7 +314,8 @@ def test_the_summary_is_reused_when_nothing_new_needs_folding(pet_home):
     conversation = app.current_conversation()
     seed(app, conversation)
     list(app.agent.run(conversation, "Any plans for tonight?"))
-    list(app.agent.run(conversation, "Good night."))  # waits for the fold: the conversation's lock
+    assert app.locks.wait_idle(timeout=30)  # the fold, while the person writes
+    list(app.agent.run(conversation, "Good night."))
     assert len(model.calls) == 3  # two turns, one summary call between them
     assert model.calls[2].messages[0].content.endswith(SUMMARY_HEADING + SUMMARY)
     model.assert_complete()
@@ -527,6 +528,52 @@ def test_the_summary_is_written_aside_from_the_conversations_cache():
     turns = [Message("user", OLD[0]), Message("assistant", OLD[1])]
     assert summarize(model, turns).method == "model"
     assert log == ["keep", "restore after 1 call(s)"]
+
+
+def test_a_message_does_not_wait_for_the_fold_after_the_last_reply():
+    """The fold after a reply gives way to the next message: nothing of it is
+    stored, that turn shows a summary made in code (which keeps every item),
+    and the fold is done after its reply. Its giving way is in the trace."""
+    import threading
+    import time
+
+    from pet.brain.base import Preempted, should_yield
+
+    folding = threading.Event()
+    gave_way: list[bool] = []
+
+    def fold_slowly(messages):
+        folding.set()
+        deadline = time.monotonic() + 30
+        while not should_yield():
+            if time.monotonic() > deadline:
+                return SUMMARY  # never asked: stored, and the checks below fail
+            time.sleep(0.01)
+        gave_way.append(True)
+        raise Preempted("a message came")
+
+    model = ScriptedModel(["Warm tea it is.", fold_slowly, "Stars, mostly.", SUMMARY])
+    app = make_app(model, history_tokens=120)
+    conversation = app.current_conversation()
+    seed(app, conversation)
+    first = list(app.agent.run(conversation, "Any plans for tonight?"))
+    assert folding.wait(10)  # the fold after that reply is under way
+    second = list(app.agent.run(conversation, "What will you look at?"))
+    assert second[-1].text == "Stars, mostly."
+    assert gave_way == [True]
+    turn = model.calls[2].messages
+    shown = all_text(turn)
+    assert SUMMARY_HEADING in shown and SUMMARY not in shown  # a stand-in, keeping the items
+    for item in ["4471", "Alice Chen", "2026-03-05", "9:30", "咪咪", "3岁"]:
+        assert contains(shown, item)
+    assert app.locks.wait_idle(timeout=30)
+    saved = SummaryStore(app.db).latest(conversation)
+    assert (saved.content, saved.method) == (SUMMARY, "model")  # folded after the second reply
+    assert list(app.traces.get(first[-1].trace_id)["stages"]) == [
+        "summary fold after the reply (gave way to the next message)"]
+    assert list(app.traces.get(second[-1].trace_id)["stages"]) == ["summary fold after the reply (model)"]
+    model.assert_complete()
+    app.close()
 
 
 def test_work_after_a_turn_that_meets_a_stopping_model_is_left_quietly(caplog):

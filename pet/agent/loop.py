@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import inspect
@@ -27,7 +28,7 @@ from pet.agent.guards import (
 )
 from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_paused, step_started
 from pet.brain import nocopy
-from pet.brain.base import ChatModel, complete_within
+from pet.brain.base import ChatModel, Preempted, complete_within, yielding
 from pet.brain.parse import extract_tool_calls, looks_like_tool_call_start
 from pet.errors import BrainError, BrainUnavailable
 from pet.events import (
@@ -222,22 +223,56 @@ def invented(value: str, said: Sequence[str]) -> bool:
 
 class ConversationLocks:
     """One lock per conversation: one turn at a time in each, and the work
-    that follows a turn (folding the history into its summary) in between."""
+    that follows a turn (folding the history into its summary, reading the
+    next prompt ahead) in between. That work gives way to a turn: a turn
+    that wants the lock drops the work not begun, and the work begun stops
+    at its next check (`wanted`), so a message never waits for it."""
 
     def __init__(self) -> None:
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
         self._after: list[threading.Thread] = []
         self._pending: dict[int, Callable[[], None]] = {}
+        self._waiting: dict[int, int] = {}
 
     def of(self, conversation_id: int) -> threading.Lock:
         with self._guard:
             return self._locks.setdefault(conversation_id, threading.Lock())
 
+    @contextlib.contextmanager
+    def turn(self, conversation_id: int) -> Iterator[None]:
+        """Hold the conversation for a turn: while it waits for the lock the
+        work after the last turn is `wanted` to stop, and once it has it,
+        that work is dropped if it had not begun (the turn's own work
+        follows it)."""
+        lock = self.of(conversation_id)
+        with self._guard:
+            self._waiting[conversation_id] = self._waiting.get(conversation_id, 0) + 1
+        try:
+            lock.acquire()
+        finally:
+            with self._guard:
+                self._waiting[conversation_id] -= 1
+                if not self._waiting[conversation_id]:
+                    del self._waiting[conversation_id]
+        try:
+            with self._guard:
+                self._pending.pop(conversation_id, None)
+            yield
+        finally:
+            lock.release()
+
+    def wanted(self, conversation_id: int) -> bool:
+        """Whether a turn waits for this conversation (its background work
+        should give way)."""
+        with self._guard:
+            return conversation_id in self._waiting
+
     def after_turn(self, conversation_id: int, work: Callable[[], None], name: str) -> None:
-        """Run `work` in the background under the conversation's lock: the
-        reply is out, and a turn that gets the lock first runs it before
-        its own (`run_pending`), so the work is never skipped or done twice."""
+        """Run `work` in the background under the conversation's lock, once
+        the reply is out. A turn that comes first drops it (`turn`): the
+        work after a turn is about the state that turn left (what to fold,
+        what to read ahead), and the new turn leaves its own."""
         with self._guard:
             self._pending[conversation_id] = work
 
@@ -251,14 +286,18 @@ class ConversationLocks:
         thread.start()
 
     def run_pending(self, conversation_id: int) -> None:
-        """Run the work left by the conversation's last turn, if it has not
-        run yet. The caller holds the conversation's lock."""
+        """Run the work left by the conversation's last turn, if no turn
+        dropped it, giving way once a turn wants the conversation
+        (pet.brain.base.yielding). The caller holds the conversation's lock."""
         with self._guard:
             work = self._pending.pop(conversation_id, None)
         if work is None:
             return
         try:
-            work()
+            with yielding(lambda: self.wanted(conversation_id)):
+                work()
+        except Preempted as exc:  # a message came: the next turn's work does it
+            log.info("the work after a turn gave way to a new message: %s", exc)
         except BrainUnavailable as exc:  # the pet is stopping (or the model is gone): nothing lost
             log.info("the work after a turn was left: %s", exc)
         except Exception:  # background work must not die silently, nor take a turn down
@@ -318,8 +357,7 @@ class Agent:
         return in_context(self._run(conversation_id, text), pet=self.pet.id, conversation=conversation_id)
 
     def _run(self, conversation_id: int, text: str) -> Iterator[Event]:
-        with self._lock(conversation_id):
-            self.locks.run_pending(conversation_id)  # the last turn's fold, if its thread is not done
+        with self.locks.turn(conversation_id):  # the last turn's fold and read-ahead give way
             trace = TurnTrace(self.tracer, self.pet.id, conversation_id)
             reply: Reply | None = None
             try:
@@ -350,11 +388,23 @@ class Agent:
         summary made in code for that turn would change its prompt's start),
         then let a brain that caches the prompt's prefix read the
         conversation up to the next message, so that the next turn reads
-        only its own part. The turn's trace gets the fold's time."""
+        only its own part. The turn's trace gets the fold's time. A message
+        that comes meanwhile does not wait for this: the fold gives way
+        (nothing stored; that turn shows a summary made in code, and the
+        fold is tried after its reply) and the read-ahead stops where it is."""
         if self.summarizer is not None:
             started = time.perf_counter()
-            method = fold_history(self.summarizer, self.conversations, conversation_id, self.config.history_messages)
             add_stages = getattr(self.tracer, "add_stages", None)
+            try:
+                method = fold_history(self.summarizer, self.conversations, conversation_id,
+                                      self.config.history_messages)
+            except Preempted:
+                # nothing stored: the turn that came shows a summary made in code, and the
+                # fold is tried again after its reply
+                if trace_id is not None and callable(add_stages):
+                    add_stages(trace_id, {"summary fold after the reply (gave way to the next message)":
+                                          time.perf_counter() - started})
+                raise
             if method and trace_id is not None and callable(add_stages):
                 add_stages(trace_id, {f"summary fold after the reply ({method})": time.perf_counter() - started})
         self.warm(conversation_id)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from typing import ContextManager, Iterator, Protocol, Sequence, runtime_checkable
+import threading
+from typing import Callable, ContextManager, Iterator, Protocol, Sequence, runtime_checkable
 
 from pet.events import Completion, Message, StreamPart, ToolSpec
 
@@ -62,6 +63,42 @@ def aside(model: object) -> ContextManager[None]:
     return keep() if callable(keep) else contextlib.nullcontext()
 
 
+class Preempted(Exception):
+    """Work done while nobody waits (a summary fold, a prompt read ahead)
+    gave way to a turn that wants the model or the conversation: nothing of
+    it is kept. Not a BrainError: the model did not fail."""
+
+
+_background = threading.local()
+
+
+@contextlib.contextmanager
+def yielding(check: Callable[[], bool]) -> Iterator[None]:
+    """Calls to a model made in this thread, inside, give way (Preempted, or
+    a read ahead stopped early) as soon as `check()` is true: background
+    work that a person's next message must not wait for. A model checks it
+    between tokens and between pieces of a prompt it reads
+    (EmbeddedChatModel); one that cannot, runs its calls to the end."""
+    outer = getattr(_background, "check", None)
+    _background.check = check
+    try:
+        yield
+    finally:
+        _background.check = outer
+
+
+def should_yield() -> bool:
+    """Whether the background work of this thread should give way now
+    (see `yielding`); False outside it."""
+    check = getattr(_background, "check", None)
+    return bool(check is not None and check())
+
+
+def in_background() -> bool:
+    """Whether this thread's model calls are background work that may give way."""
+    return getattr(_background, "check", None) is not None
+
+
 class TooSlow(Exception):
     """The model did not finish within the time it was given."""
 
@@ -80,8 +117,6 @@ def complete_within(
     that stops at the next part once the answer is late, instead of running
     on to the end. A prompt the model is still reading is not cut short (a
     model in this process finishes that read, then stops)."""
-    import threading
-
     outcome: list[Completion | BaseException] = []
     done = threading.Event()
     late = threading.Event()

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Sequence
 
 from pet.brain import ladder, nocopy
-from pet.brain.base import complete_from_stream
+from pet.brain.base import Preempted, complete_from_stream, in_background, should_yield
 from pet.brain.chat_template import CALL_CLOSE, CALL_OPEN, ChatTemplate, TemplateRenderError, parse_call
 from pet.brain.cores import CoreMeter, threads_for, usable_cores
 from pet.brain.prompt_cache import MIN_TOKENS, PromptCache
@@ -55,6 +55,10 @@ CONTEXT_SLACK = 8
 #: machine's load (a first start reads ~1,800 tokens while a browser starts beside it)
 #: and a shutdown need not wait for the rest
 READ_PIECE = 256
+# background work (a summary, a read ahead) reads in smaller pieces: it gives way to a turn between them
+BACKGROUND_PIECE = 64
+# how often background work waiting for the model looks whether a turn wants it (seconds)
+YIELD_POLL = 0.05
 #: the read ahead leaves this much of a turn's prompt for the message to come
 MESSAGE_ROOM = 96
 TRUNCATION_MARK = "\n[…]\n"
@@ -329,7 +333,7 @@ class EmbeddedChatModel:
         tokens: 16-30 s on 2 cores). The cache of the context's one sequence
         is copied out and back (11 MB and about 10 ms each way for 900
         tokens of the small model)."""
-        with self._lock:
+        with self._held():
             kept = _keep_cache(self._llm) if self._llm is not None else None
         try:
             yield
@@ -338,6 +342,25 @@ class EmbeddedChatModel:
                 with self._lock:
                     if self._llm is not None and not self._closing.is_set():
                         _restore_cache(self._llm, kept)
+
+    @contextlib.contextmanager
+    def _held(self) -> Iterator[None]:
+        """The model, one caller at a time. Background work
+        (pet.brain.base.yielding) that waits for it gives way (Preempted)
+        once a turn wants the conversation it works for."""
+        if not in_background():
+            with self._lock:
+                yield
+            return
+        while not self._lock.acquire(timeout=YIELD_POLL):
+            if should_yield():
+                raise Preempted("a turn came while background work waited for the model")
+        try:
+            if should_yield():
+                raise Preempted("a turn came before background work began")
+            yield
+        finally:
+            self._lock.release()
 
     # --- ChatModel -------------------------------------------------------------
 
@@ -384,7 +407,7 @@ class EmbeddedChatModel:
         callable_ = list(tools) if may_call is None else [t for t in tools if t.name in set(may_call)]
         if force_tool and not callable_:
             raise ValueError("force_tool needs at least one tool it may call")
-        with self._lock:
+        with self._held():
             llm = self._load()
             self._fit_threads(llm)
             budget = min(max_tokens or self.max_tokens, self.n_ctx // 2)
@@ -409,6 +432,12 @@ class EmbeddedChatModel:
                 grammar = self._prose_grammar(llm, steer)
             temp = DEFAULT_TEMPERATURE if temperature is None else temperature
             ban = _copy_ban(llm, messages, len(prompt_tokens), echo_run, tools) if avoid_copies or echo_run else None
+            if in_background():
+                # read in pieces first, giving way between them (the generation reuses what was read)
+                wanted = len(prompt_tokens) - 1
+                read = _read_into_cache(llm, prompt_tokens[:-1], lambda: self._between_pieces(llm), _piece())
+                if llm.n_tokens < wanted:
+                    raise Preempted(f"a turn came while the model read a prompt in the background ({read} tokens read)")
             yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(callable_), ban)
 
     def warm(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *, stable: int = 0) -> int:
@@ -418,8 +447,10 @@ class EmbeddedChatModel:
         it is kept. The first `stable` messages (and the tools) hold nothing
         of the person's and are the same from start to start: on an empty
         cache their reading comes from the disk when it was kept there, and
-        is kept there once read. Returns the tokens read."""
-        with self._lock:
+        is kept there once read. Returns the tokens read. In background work
+        (pet.brain.base.yielding) the reading stops when a turn wants the
+        model: what was read stays."""
+        with self._held():
             llm = self._load()
             self._fit_threads(llm)
             template = self.template
@@ -436,7 +467,7 @@ class EmbeddedChatModel:
                 if self._closing.is_set():
                     return 0
                 read = self._read_stable(llm, messages[:stable], tools, tokens) if stable and not llm.n_tokens else 0
-                return read + _read_into_cache(llm, tokens, lambda: self._between_pieces(llm))
+                return read + _read_into_cache(llm, tokens, lambda: self._between_pieces(llm), _piece())
             except (RuntimeError, TemplateRenderError, BrainResponseError) as exc:
                 log.warning("could not warm the embedded model's prompt cache: %s", exc)
                 return 0
@@ -448,8 +479,8 @@ class EmbeddedChatModel:
 
     def _between_pieces(self, llm: "Llama") -> bool:
         """Between two pieces of a prompt read ahead: threads for the load now;
-        False once the model is closing."""
-        if self._closing.is_set():
+        False once the model is closing, or background work is to give way."""
+        if self._closing.is_set() or should_yield():
             return False
         self._fit_threads(llm)
         return True
@@ -475,7 +506,7 @@ class EmbeddedChatModel:
             if _restore_cache(llm, _KeptCache(tokens, (ctypes.c_uint8 * len(state)).from_buffer_copy(state))):
                 log.info("the stable prompt (%d tokens) came from %s", len(tokens), cache.path)
                 return 0
-        read = _read_into_cache(llm, tokens, lambda: self._between_pieces(llm))
+        read = _read_into_cache(llm, tokens, lambda: self._between_pieces(llm), _piece())
         if cache is not None and len(tokens) >= MIN_TOKENS:
             kept = _keep_cache(llm)
             if kept is not None and kept.tokens == tokens:
@@ -509,6 +540,8 @@ class EmbeddedChatModel:
                 if self._closing.is_set():
                     finish_reason = "cancelled"
                     break
+                if should_yield():
+                    raise Preempted(f"a turn came while the model wrote in the background ({len(generated)} tokens)")
                 token = _next_token(tokens)
                 if token in stop_ids:
                     finish_reason = "stop"
@@ -643,10 +676,11 @@ def _restore_cache(llm: "Llama", kept: _KeptCache) -> bool:
     return True
 
 
-def _read_into_cache(llm: "Llama", tokens: list[int], between: Callable[[], bool] | None = None) -> int:
+def _read_into_cache(llm: "Llama", tokens: list[int], between: Callable[[], bool] | None = None,
+                     piece: int = READ_PIECE) -> int:
     """Evaluate `tokens` into the context, keeping the prefix the cache shares
     with them (as llama-cpp-python's generate() does); the tokens read. With
-    `between`, a long read goes in pieces of READ_PIECE tokens, `between()`
+    `between`, a long read goes in pieces of `piece` tokens, `between()`
     called before each: it may change the threads, and its False stops the
     read there (what was read stays, a prefix)."""
     cached = [int(token) for token in llm._input_ids]
@@ -666,11 +700,16 @@ def _read_into_cache(llm: "Llama", tokens: list[int], between: Callable[[], bool
     if between is None:
         llm.eval(tokens[shared:])
         return len(tokens) - shared
-    for start in range(shared, len(tokens), READ_PIECE):
+    for start in range(shared, len(tokens), piece):
         if not between():
             return start - shared
-        llm.eval(tokens[start:start + READ_PIECE])
+        llm.eval(tokens[start:start + piece])
     return len(tokens) - shared
+
+
+def _piece() -> int:
+    """How many tokens a prompt is read in at once, between looks at whether to stop."""
+    return BACKGROUND_PIECE if in_background() else READ_PIECE
 
 
 def _tokenize(llm: "Llama", text: str) -> list[int]:
