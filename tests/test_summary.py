@@ -530,48 +530,82 @@ def test_the_summary_is_written_aside_from_the_conversations_cache():
     assert log == ["keep", "restore after 1 call(s)"]
 
 
-def test_a_message_does_not_wait_for_the_fold_after_the_last_reply():
-    """The fold after a reply gives way to the next message: nothing of it is
-    stored, that turn shows a summary made in code (which keeps every item),
-    and the fold is done after its reply. Its giving way is in the trace."""
-    import threading
+def _fold_until(ready, *, then):
+    """A summary answer that starts (sets `ready[0]`), waits until `ready[1]()`
+    (at most 30 s), then answers `then()`."""
     import time
+
+    def fold(messages):
+        ready[0].set()
+        deadline = time.monotonic() + 30
+        while not ready[1]() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return then()
+    return fold
+
+
+def test_a_message_code_answers_does_not_wait_for_the_fold_after_the_last_reply():
+    """The fold after a reply gives way to a message code answers (here a
+    command): nothing of the fold is stored, and it is done after that
+    message's reply. Its giving way is in the trace."""
+    import threading
 
     from pet.brain.base import Preempted, should_yield
 
-    folding = threading.Event()
+    started = threading.Event()
     gave_way: list[bool] = []
 
-    def fold_slowly(messages):
-        folding.set()
-        deadline = time.monotonic() + 30
-        while not should_yield():
-            if time.monotonic() > deadline:
-                return SUMMARY  # never asked: stored, and the checks below fail
-            time.sleep(0.01)
+    def give_way():
+        if not should_yield():
+            return SUMMARY  # never asked: stored, and the checks below fail
         gave_way.append(True)
         raise Preempted("a message came")
 
-    model = ScriptedModel(["Warm tea it is.", fold_slowly, "Stars, mostly.", SUMMARY])
+    # (the command's result may be worded by the model, if it is quick: the summary's words are no wording)
+    model = ScriptedModel(["Warm tea it is.", _fold_until((started, should_yield), then=give_way), SUMMARY],
+                          repeat_last=True)
     app = make_app(model, history_tokens=120)
     conversation = app.current_conversation()
     seed(app, conversation)
     first = list(app.agent.run(conversation, "Any plans for tonight?"))
-    assert folding.wait(10)  # the fold after that reply is under way
-    second = list(app.agent.run(conversation, "What will you look at?"))
-    assert second[-1].text == "Stars, mostly."
+    assert started.wait(10)  # the fold after that reply is under way
+    second = list(app.agent.run(conversation, "/reminders"))
+    assert "No upcoming reminders" in second[-1].text
     assert gave_way == [True]
-    turn = model.calls[2].messages
-    shown = all_text(turn)
-    assert SUMMARY_HEADING in shown and SUMMARY not in shown  # a stand-in, keeping the items
-    for item in ["4471", "Alice Chen", "2026-03-05", "9:30", "咪咪", "3岁"]:
-        assert contains(shown, item)
     assert app.locks.wait_idle(timeout=30)
     saved = SummaryStore(app.db).latest(conversation)
     assert (saved.content, saved.method) == (SUMMARY, "model")  # folded after the second reply
     assert list(app.traces.get(first[-1].trace_id)["stages"]) == [
         "summary fold after the reply (gave way to the next message)"]
     assert list(app.traces.get(second[-1].trace_id)["stages"]) == ["summary fold after the reply (model)"]
+    app.close()
+
+
+def test_a_message_the_model_answers_waits_for_the_fold_and_reads_the_models_summary():
+    """Given a summary made in code, the turn would re-read its prompt from
+    there, and a person who writes fast would keep the fold from ending."""
+    import threading
+
+    from pet.brain.base import should_yield
+
+    started = threading.Event()
+    asked: list[bool] = []
+    model = ScriptedModel(["Warm tea it is."])
+    app = make_app(model, history_tokens=120)
+    conversation = app.current_conversation()
+
+    def finish():
+        asked.append(should_yield())
+        return SUMMARY
+
+    model.enqueue(_fold_until((started, lambda: app.locks.wanted(conversation)), then=finish), "Stars, mostly.")
+    seed(app, conversation)
+    list(app.agent.run(conversation, "Any plans for tonight?"))
+    assert started.wait(10)
+    second = list(app.agent.run(conversation, "What will you look at?"))
+    assert second[-1].text == "Stars, mostly."
+    assert asked == [False]  # a turn waited, and the fold was not asked to give way
+    assert any(m.content.endswith(SUMMARY_HEADING + SUMMARY) for m in model.calls[2].messages)
     model.assert_complete()
     app.close()
 

@@ -225,36 +225,45 @@ class ConversationLocks:
     """One lock per conversation: one turn at a time in each, and the work
     that follows a turn (folding the history into its summary, reading the
     next prompt ahead) in between. That work gives way to a turn: a turn
-    that wants the lock drops the work not begun, and the work begun stops
-    at its next check (`wanted`), so a message never waits for it."""
+    that gets the lock drops the work not begun, and the work begun stops
+    at its next check (`wanted`). The read-ahead stops for any turn (the
+    turn reads on from where it stopped); the fold only for a turn answered
+    without the model (`urgent`), so that such a message never waits for it,
+    while one the model answers waits and reads the model's summary (a turn
+    on a summary made in code re-reads its prompt from there, and a person
+    who writes fast would keep the fold from ever ending)."""
 
     def __init__(self) -> None:
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
         self._after: list[threading.Thread] = []
         self._pending: dict[int, Callable[[], None]] = {}
-        self._waiting: dict[int, int] = {}
+        self._waiting: dict[int, list[bool]] = {}
 
     def of(self, conversation_id: int) -> threading.Lock:
         with self._guard:
             return self._locks.setdefault(conversation_id, threading.Lock())
 
     @contextlib.contextmanager
-    def turn(self, conversation_id: int) -> Iterator[None]:
+    def turn(self, conversation_id: int, urgent: Callable[[], bool] = lambda: False) -> Iterator[None]:
         """Hold the conversation for a turn: while it waits for the lock the
-        work after the last turn is `wanted` to stop, and once it has it,
+        work after the last turn is `wanted` to stop (all of it if
+        `urgent()`, asked only when the lock is taken), and once it has it,
         that work is dropped if it had not begun (the turn's own work
         follows it)."""
         lock = self.of(conversation_id)
-        with self._guard:
-            self._waiting[conversation_id] = self._waiting.get(conversation_id, 0) + 1
-        try:
-            lock.acquire()
-        finally:
+        if not lock.acquire(blocking=False):
+            mark = bool(urgent())
             with self._guard:
-                self._waiting[conversation_id] -= 1
-                if not self._waiting[conversation_id]:
-                    del self._waiting[conversation_id]
+                self._waiting.setdefault(conversation_id, []).append(mark)
+            try:
+                lock.acquire()
+            finally:
+                with self._guard:
+                    waiting = self._waiting[conversation_id]
+                    waiting.remove(mark)
+                    if not waiting:
+                        del self._waiting[conversation_id]
         try:
             with self._guard:
                 self._pending.pop(conversation_id, None)
@@ -262,11 +271,12 @@ class ConversationLocks:
         finally:
             lock.release()
 
-    def wanted(self, conversation_id: int) -> bool:
+    def wanted(self, conversation_id: int, urgent: bool = False) -> bool:
         """Whether a turn waits for this conversation (its background work
-        should give way)."""
+        should give way); with `urgent`, a turn answered without the model."""
         with self._guard:
-            return conversation_id in self._waiting
+            waiting = self._waiting.get(conversation_id, [])
+        return any(waiting) if urgent else bool(waiting)
 
     def after_turn(self, conversation_id: int, work: Callable[[], None], name: str) -> None:
         """Run `work` in the background under the conversation's lock, once
@@ -357,7 +367,8 @@ class Agent:
         return in_context(self._run(conversation_id, text), pet=self.pet.id, conversation=conversation_id)
 
     def _run(self, conversation_id: int, text: str) -> Iterator[Event]:
-        with self.locks.turn(conversation_id):  # the last turn's fold and read-ahead give way
+        # the last turn's read-ahead gives way, and its fold too if code answers this message
+        with self.locks.turn(conversation_id, lambda: self._without_model(text)):
             trace = TurnTrace(self.tracer, self.pet.id, conversation_id)
             reply: Reply | None = None
             try:
@@ -377,6 +388,31 @@ class Agent:
                     self.locks.after_turn(conversation_id, lambda: self._after_reply(conversation_id, trace_id),
                                           name="after-reply")
 
+    def _without_model(self, text: str) -> bool:
+        """A guess, made while the work after the last reply holds the
+        conversation, at whether code answers this message (a command, a
+        reflex, a tool the router is sure of with slots from code, one of
+        the persona's own lines), so that it need not wait for a summary."""
+        text = clean_text(text)
+        if text.startswith("/"):
+            return True
+        if not self.config.reflexes or not text.strip() or retracted(text):
+            return False
+        try:
+            now = self.clock().astimezone(self.persona.zone())
+            if reflexes.match(text, now, self.persona.zone(), detect_language(text)) is not None:
+                return True
+            route = self._route(text)
+            if route is None:
+                return False
+            if route.intent not in (None, intents.CHAT, intents.NOTE):
+                return route.slots != "model" and reflexes.one_request(text)
+            found = replies.bank(self.persona) if self.config.canned else None
+            return found is not None and found.match(text) is not None
+        except Exception as exc:  # a guess: waiting is the safe answer
+            log.debug("could not tell whether code answers the message: %s", exc)
+            return False
+
     def _caches_prefix(self) -> bool:
         return callable(getattr(self.brain, "warm", None)) and getattr(self.brain, "reuses_prompt_prefix", False)
 
@@ -389,15 +425,16 @@ class Agent:
         then let a brain that caches the prompt's prefix read the
         conversation up to the next message, so that the next turn reads
         only its own part. The turn's trace gets the fold's time. A message
-        that comes meanwhile does not wait for this: the fold gives way
-        (nothing stored; that turn shows a summary made in code, and the
-        fold is tried after its reply) and the read-ahead stops where it is."""
+        that comes meanwhile stops the read-ahead where it is; one that code
+        answers also stops the fold (nothing stored; the fold is tried
+        after its reply) and does not wait at all (ConversationLocks)."""
         if self.summarizer is not None:
             started = time.perf_counter()
             add_stages = getattr(self.tracer, "add_stages", None)
             try:
-                method = fold_history(self.summarizer, self.conversations, conversation_id,
-                                      self.config.history_messages)
+                with yielding(lambda: self.locks.wanted(conversation_id, urgent=True)):
+                    method = fold_history(self.summarizer, self.conversations, conversation_id,
+                                          self.config.history_messages)
             except Preempted:
                 # nothing stored: the turn that came shows a summary made in code, and the
                 # fold is tried again after its reply

@@ -194,7 +194,7 @@ def main() -> None:
         reply = ""
         sent, shown = time.perf_counter(), None
         for event in app.agent.run(conversation, text):
-            if shown is None and type(event).__name__ == "TextDelta":
+            if shown is None and type(event).__name__ in ("TextDelta", "Reply"):
                 shown = time.perf_counter() - sent
             if type(event).__name__ == "Reply":
                 reply = event.text
@@ -204,7 +204,8 @@ def main() -> None:
         ahead = [sum(t for t, _ in timed.warms[mark:]), sum(s for _, s in timed.warms[mark:])]
         mark = len(timed.warms)
         if not calls:
-            print(f"(no model call) {text} — {reply[:60]!r}", flush=True)
+            waited = "" if shown is None else f"first text {shown:.2f} s after sending; "
+            print(f"(no model call) {waited}{text} — {reply[:60]!r}", flush=True)
             continue
         first = calls[0]
         turns.append({"turn": i, **first, "calls": len(calls), "reply": reply, "shown_s": shown,
