@@ -483,6 +483,38 @@ def test_a_memory_near_in_meaning_but_not_the_one_described_is_asked_about(memor
         assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (7,)
 
 
+@pytest.mark.parametrize("message, what, meant", [
+    ("lukas and i broke up. pls forget about him", "him", "boyfriend is called Lukas"),
+    ("可乐去年走了……关于它的那条删了吧", "可乐去年走", "养了一只叫可乐的柯基"),
+    ("yo scrub my old phone number from ur memory", "phone number", "old phone number is 0412 998 301"),
+])
+def test_a_loose_description_is_read_with_the_name_the_person_said(memory_setup, message, what, meant):
+    """The model's words for the memory are loose ("him"), but the message names it: a name that
+    one memory holds, and no other."""
+    registry, ctx, path = memory_setup
+    for fact in ("boyfriend is called Lukas", "plays bass in a cover band", "养了一只叫可乐的柯基", "每天早上喝豆浆",
+                 "old phone number is 0412 998 301", "hates mornings"):
+        run(registry, ctx, "remember", content=fact)
+    result = run(registry, replace(ctx, message=message), "forget", what=what)
+    assert result.ok and meant in result.content, result.content
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT content FROM memories WHERE deleted_at IS NOT NULL").fetchall() == [(meant,)]
+
+
+@pytest.mark.parametrize("message, what", [
+    ("Lukas and Mia broke up, forget about them", "them"),  # two memories hold a name of it
+    ("forget about him", "him"),  # no name at all
+])
+def test_a_name_that_points_at_no_one_memory_is_asked_about(memory_setup, message, what):
+    registry, ctx, path = memory_setup
+    for fact in ("boyfriend is called Lukas", "my sister lives in Berlin", "best friend is called Mia"):
+        run(registry, ctx, "remember", content=fact)
+    result = run(registry, replace(ctx, message=message), "forget", what=what)
+    assert result.ok is False, result.content
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (3,)
+
+
 def test_the_answer_to_which_one_forgets_it(memory_setup):
     registry, ctx, _ = memory_setup
     run(registry, ctx, "remember", content="dog is named Pepper")

@@ -8,6 +8,7 @@ from typing import Protocol, Sequence
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
 from pet.memory.recall import about_the_person, best_matches, query_terms, read_id, score
+from pet.text import cjk_count
 from pet.tools.facts import asks_deleting, dismissal, memory_fact
 from pet.tools.registry import Label, Tool, ToolContext
 
@@ -20,6 +21,11 @@ _QUESTION = re.compile(r"[?？]|什么|啥|吗|呢|几|哪|谁|多少|怎么|是
 #: a forget by words deletes only a memory holding at least this share of the words' terms; a weaker
 #: match is a question
 STRONG_MATCH = 2 / 3
+#: the words that name a memory as such, not what it holds ("那条memory", "the entry")
+_ENTRY = re.compile(r"(?:那|这|哪)(?:一)?(?:条|个)(?:记忆|memory)?|记忆|\b(?:the )?(?:memory|memories|entry|entries)\b",
+                    re.IGNORECASE)
+#: its search terms (pet.memory.recall.query_terms: stemmed, or two characters)
+_ENTRY_TERMS = frozenset({"memor", "entri", "entry", "那条", "这条", "哪条", "那个", "这个", "记忆"})
 #: ...unless it holds more than LOOSE_MATCH of them and more than LEAD times as many as any other
 #: memory found ("the gym one is outdated, bin it": "gym", 1 of 2, and no other memory has one)
 LOOSE_MATCH, LEAD = 1 / 3, 2
@@ -111,6 +117,15 @@ def _asked_to_delete(ctx: ToolContext) -> bool:
         said = said[: len(said) - len(ctx.message.strip())]
     before = said.rstrip().rsplit("\n", 1)[-1]
     return asks_deleting(before)
+
+
+def _as_name(term: str, content: str) -> bool:
+    """Whether the search term `term` is a name in `content`: a capitalised word not at its start
+    ("boyfriend is called Lukas"), or what something is called in Chinese ("养了一只叫可乐的柯基")."""
+    if cjk_count(term):
+        return re.search(r"(?:叫|名叫|名字是|名字叫|叫做)" + re.escape(term), content) is not None
+    return any(match.start() > 0 and match.group()[:1].isupper()
+               for match in re.finditer(r"\b" + re.escape(term) + r"\w*", content, re.IGNORECASE))
 
 
 def _alone(best: MemoryRecord, found: list[MemoryRecord], terms: list[str]) -> bool:
@@ -216,6 +231,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         none. Otherwise the person's loose words ("the gym one is outdated, bin it") describe the
         memory whose words they alone share most with; no word in common, the memories nearest in
         meaning are asked about. (/undo brings a forgotten one back.)"""
+        what = _ENTRY.sub(" ", what).strip() or what  # "住址那条memory": the address
         found = store.search(ctx.pet_id, what, limit=5)
         meant = _agreed(what, found, ctx)
         if meant is None and not found and ctx.message:
@@ -223,7 +239,10 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         if meant is not None:
             return meant
         best = best_matches(what, [(m, m.content) for m in found])
+        named = _named(ctx) if ctx.message else None
         if not best:
+            if named is not None:
+                return named
             near = store.guesses(ctx.pet_id, what, 2)
             if near:
                 raise _which(near, weak=True)
@@ -236,8 +255,26 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         share = _share(terms, best[0].content) if terms else 1.0
         if share < STRONG_MATCH and not (share > LOOSE_MATCH and _alone(best[0], found, terms)
                                          and store.fits(ctx.pet_id, what, [best[0].id]).get(best[0].id, 1.0) >= AGREED_FIT):
+            if named == best[0].id:
+                return named
             raise _which(best, weak=True)
         return best[0].id
+
+    def _named(ctx: ToolContext) -> int | None:
+        """The one memory the person's own words point at by a name, when the model's description
+        of it is loose ("forget about him"): a word of the message that is a name in one memory
+        and in no other, nor is another word of it ("lukas and i broke up. pls forget about him":
+        "boyfriend is called Lukas"; "可乐去年走了……关于它的那条删了吧": "养了一只叫可乐的柯基").
+        Not any word: "forget the date of my sister's wedding" does not mean "my sister lives in
+        Berlin"."""
+        held: set[int] = set()
+        for term in query_terms(ctx.message, limit=64):
+            if len(term) < 2 or asks_deleting(term) or term in _ENTRY_TERMS:
+                continue
+            held |= {m.id for m in store.search(ctx.pet_id, term, limit=5) if _as_name(term, m.content)}
+            if len(held) > 1:
+                return None
+        return next(iter(held), None)
 
     def _agreed(text: str, found: list[MemoryRecord], ctx: ToolContext) -> int | None:
         """The id of the one memory found for `text` that shares a word with it and is also the
