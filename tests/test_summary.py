@@ -270,9 +270,10 @@ def all_text(messages) -> str:
 
 def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
     """The turn never waits for the model's summary: a summary made in code
-    stands in for the old turns, and the model folds them after the reply."""
+    stands in for the old turns (more than twice the budget: see the next
+    test), and the model folds them after the reply."""
     model = ScriptedModel(["Warm tea it is.", SUMMARY])
-    app = make_app(model, history_tokens=120)
+    app = make_app(model, history_tokens=60)
     conversation = app.current_conversation()
     seed(app, conversation)
     events = list(app.agent.run(conversation, "Any plans for tonight?"))
@@ -304,7 +305,29 @@ def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
     assert (saved.content, saved.method) == (SUMMARY, "model")
     folded = [m for m in app.conversations.history(conversation) if m.id <= saved.through_message_id]
     assert [m.message.content for m in folded][: len(OLD)] == OLD
-    assert FILLER[-1][1] not in [m.message.content for m in folded]
+    assert "Warm tea it is." not in [m.message.content for m in folded]  # the newest is never folded
+    app.close()
+
+
+def test_a_conversation_a_little_past_its_budget_is_shown_whole_until_the_fold():
+    """A turn that comes before the fold (it gave way) shows the unfolded
+    messages whole while they fit within twice the budget: its prompt
+    starts as the last turn's did, which a brain caching the prefix need
+    not read again. The fold stays due."""
+    model = ScriptedModel(["Warm tea it is.", SUMMARY])
+    app = make_app(model, history_tokens=120)
+    conversation = app.current_conversation()
+    seed(app, conversation)
+    summarizer = app.agent.summarizer
+    earlier = app.conversations.history(conversation)
+    assert not summarizer._fits(earlier, summarizer.budget_tokens, summarizer.max_messages)
+    assert summarizer.may_wait(earlier)
+    list(app.agent.run(conversation, "Any plans for tonight?"))
+    sent = model.calls[0].messages
+    assert [m.content for m in sent if m.role != "system"][:-1] == [m.message.content for m in earlier]
+    assert not any(SUMMARY_HEADING in m.content for m in sent)
+    assert app.locks.wait_idle(timeout=30)
+    assert SummaryStore(app.db).latest(conversation).content == SUMMARY  # folded after the reply
     app.close()
 
 
@@ -581,31 +604,48 @@ def test_a_message_code_answers_does_not_wait_for_the_fold_after_the_last_reply(
     app.close()
 
 
-def test_a_message_the_model_answers_waits_for_the_fold_and_reads_the_models_summary():
-    """Given a summary made in code, the turn would re-read its prompt from
-    there, and a person who writes fast would keep the fold from ending."""
+@pytest.mark.parametrize("budget, gives_way", [(120, True), (60, False)])
+def test_a_message_the_model_answers_stops_the_fold_only_while_the_turn_can_show_it_all(budget, gives_way):
+    """While the unfolded messages fit within twice the budget, a turn that
+    comes before the fold shows them whole, so its prompt starts as the
+    last one's did: the fold gives way to it. Past that, the turn waits for
+    the fold and reads the model's summary (a summary made in code would
+    change its prompt's start, and a person who writes fast would keep the
+    fold from ever ending)."""
     import threading
 
-    from pet.brain.base import should_yield
+    from pet.brain.base import Preempted, should_yield
 
     started = threading.Event()
     asked: list[bool] = []
     model = ScriptedModel(["Warm tea it is."])
-    app = make_app(model, history_tokens=120)
+    app = make_app(model, history_tokens=budget)
     conversation = app.current_conversation()
 
     def finish():
         asked.append(should_yield())
+        if asked[-1]:
+            raise Preempted("a message came")
         return SUMMARY
 
-    model.enqueue(_fold_until((started, lambda: app.locks.wanted(conversation)), then=finish), "Stars, mostly.")
+    model.enqueue(_fold_until((started, lambda: app.locks.wanted(conversation)), then=finish), "Stars, mostly.",
+                  *([SUMMARY] if gives_way else []))  # given way, it folds after the second reply
     seed(app, conversation)
     list(app.agent.run(conversation, "Any plans for tonight?"))
     assert started.wait(10)
     second = list(app.agent.run(conversation, "What will you look at?"))
     assert second[-1].text == "Stars, mostly."
-    assert asked == [False]  # a turn waited, and the fold was not asked to give way
-    assert any(m.content.endswith(SUMMARY_HEADING + SUMMARY) for m in model.calls[2].messages)
+    assert asked == [gives_way]
+    shown = model.calls[2].messages
+    if gives_way:  # every message since the last fold, as the turn before showed them, and no summary
+        said = [m.content for m in shown if m.role != "system"]
+        assert said[:len(OLD)] == OLD and said[-3:] == ["Any plans for tonight?", "Warm tea it is.",
+                                                        "What will you look at?"]
+        assert not any(SUMMARY_HEADING in m.content for m in shown)
+    else:
+        assert any(m.content.endswith(SUMMARY_HEADING + SUMMARY) for m in shown)
+    assert app.locks.wait_idle(timeout=30)
+    assert SummaryStore(app.db).latest(conversation).content == SUMMARY
     model.assert_complete()
     app.close()
 

@@ -53,6 +53,11 @@ class HistorySummarizer(Protocol):
         """Fold what no longer fits now; how the summary was made, or None."""
         ...
 
+    def may_wait(self, earlier: Sequence[StoredMessage]) -> bool:
+        """Whether `earlier` (not yet folded) may still be shown whole by a
+        turn that comes before its fold."""
+        ...
+
     def take_due(self, conversation_id: int) -> bool:
         """Whether a turn found this conversation's fold due (and forget it)."""
         ...
@@ -87,6 +92,14 @@ def _unfolded(summarizer: HistorySummarizer, history: HistorySource, conversatio
     since = summarizer.folded_through(conversation_id)
     stored = history.history(conversation_id, limit=UNFOLDED_READ * history_messages, after=since, chat_only=True)
     return [item for item in stored if _shown(item)]
+
+
+def fold_may_wait(summarizer: HistorySummarizer, history: HistorySource, conversation_id: int,
+                  history_messages: int) -> bool:
+    """Whether the conversation's fold may wait for a later pause: a turn
+    that comes first shows the unfolded messages whole (a little past the
+    budget), as the turn before did, so its prompt's start still holds."""
+    return summarizer.may_wait(_unfolded(summarizer, history, conversation_id, history_messages))
 
 
 def fold_history(summarizer: HistorySummarizer, history: HistorySource, conversation_id: int,
@@ -129,7 +142,8 @@ def build_context(
     else:
         # Nothing drops out unseen: what leaves the recent messages is in the
         # summary. The model folds them after the reply (see fold_history);
-        # until then a summary made in code stands in, so the turn never waits.
+        # until then they are shown whole, a little past the budget, or a
+        # summary made in code stands in, so the turn never waits.
         summary, recent = summarizer.condense(
             conversation_id, _unfolded(summarizer, history, conversation_id, history_messages), fold=False
         )

@@ -15,7 +15,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generator, Iterator, Protocol, Sequence
 
 from pet.agent import capture, confirm, figures, intents, reflexes, replycheck
-from pet.agent.context import HistorySource, HistorySummarizer, MemorySource, build_context, fold_history
+from pet.agent.context import (
+    HistorySource,
+    HistorySummarizer,
+    MemorySource,
+    build_context,
+    fold_history,
+    fold_may_wait,
+)
 from pet.agent.guards import (
     RepeatGuard,
     claimed_actions,
@@ -227,11 +234,12 @@ class ConversationLocks:
     next prompt ahead) in between. That work gives way to a turn: a turn
     that gets the lock drops the work not begun, and the work begun stops
     at its next check (`wanted`). The read-ahead stops for any turn (the
-    turn reads on from where it stopped); the fold only for a turn answered
-    without the model (`urgent`), so that such a message never waits for it,
-    while one the model answers waits and reads the model's summary (a turn
-    on a summary made in code re-reads its prompt from there, and a person
-    who writes fast would keep the fold from ever ending)."""
+    turn reads on from where it stopped), and so does the fold while the
+    turn can show the unfolded messages whole (HistorySummarizer.may_wait);
+    past that, only for a turn answered without the model (`urgent`), while
+    one the model answers waits and reads the model's summary (a summary
+    made in code would change its prompt's start, and a person who writes
+    fast would keep the fold from ever ending)."""
 
     def __init__(self) -> None:
         self._locks: dict[int, threading.Lock] = {}
@@ -425,14 +433,18 @@ class Agent:
         then let a brain that caches the prompt's prefix read the
         conversation up to the next message, so that the next turn reads
         only its own part. The turn's trace gets the fold's time. A message
-        that comes meanwhile stops the read-ahead where it is; one that code
-        answers also stops the fold (nothing stored; the fold is tried
-        after its reply) and does not wait at all (ConversationLocks)."""
+        that comes meanwhile stops the read-ahead where it is, and the fold
+        too (nothing stored; the fold is tried after its reply) while that
+        turn can show the unfolded messages whole; else only a message code
+        answers stops it (ConversationLocks)."""
         if self.summarizer is not None:
             started = time.perf_counter()
             add_stages = getattr(self.tracer, "add_stages", None)
+            # while a turn may still show the unfolded messages whole, any turn stops the fold
+            urgent = not fold_may_wait(self.summarizer, self.conversations, conversation_id,
+                                       self.config.history_messages)
             try:
-                with yielding(lambda: self.locks.wanted(conversation_id, urgent=True)):
+                with yielding(lambda: self.locks.wanted(conversation_id, urgent=urgent)):
                     method = fold_history(self.summarizer, self.conversations, conversation_id,
                                           self.config.history_messages)
             except Preempted:

@@ -460,6 +460,10 @@ class Condensed(NamedTuple):
     recent: list[StoredMessage]
 
 
+#: how many times its budget a conversation's unfolded messages may take while the fold waits for a pause
+OVERFLOW = 2
+
+
 class HistorySummarizer:
     """Keeps the earlier messages of a conversation within a budget by folding
     the oldest into the running summary.
@@ -487,6 +491,11 @@ class HistorySummarizer:
                 return True
             return False
 
+    def may_wait(self, earlier: Sequence[StoredMessage]) -> bool:
+        """Whether `earlier`, the messages not yet folded, fit within OVERFLOW
+        times the budget: a turn before the fold then shows them whole."""
+        return self._fits(earlier, OVERFLOW * self.budget_tokens, OVERFLOW * self.max_messages)
+
     def _fits(self, messages: Sequence[StoredMessage], tokens: int, count: int) -> bool:
         return len(messages) <= count and sum(message_tokens(m.message) for m in messages) <= tokens
 
@@ -507,8 +516,12 @@ class HistorySummarizer:
     def condense(self, conversation_id: int, earlier: Sequence[StoredMessage], *, fold: bool = True) -> Condensed:
         """`earlier`: the conversation's messages that the context would show,
         oldest first (folded ones are skipped by id). Without `fold` nothing
-        is asked of the model or stored: the messages that would be folded
-        are summarised in code for this once, and the fold is marked due."""
+        is asked of the model or stored, and the fold is marked due: the
+        messages are shown whole while they fit within OVERFLOW times the
+        budget (a turn that came before the fold: its prompt starts as the
+        last turn's did, which a brain caching the prefix need not read
+        again), else the ones that would be folded are summarised in code
+        for this once."""
         latest = self.store.latest(conversation_id)
         previous = latest.content if latest else ""
         pending = [m for m in earlier if latest is None or m.id > latest.through_message_id]
@@ -525,6 +538,8 @@ class HistorySummarizer:
         if not fold:
             with self._due_lock:
                 self._due.add(conversation_id)
+            if self.may_wait(pending):
+                return Condensed(previous, pending)
             return Condensed(extractive_summary([m.message for m in folded], previous, SUMMARY_TOKENS), recent)
         summary = summarize(self.model, [m.message for m in folded], previous=previous)
         self.store.save(conversation_id, folded[-1].id, summary.text, summary.method)
