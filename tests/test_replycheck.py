@@ -162,6 +162,37 @@ def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
 
 
+@pytest.mark.parametrize("reply", [
+    # the small model's, to requests in round 14's spent chat set
+    "当然可以！以下是一份一周减脂食谱：\n\n### 周一\n- **早餐**：燕麦粥搭配糙米面包",
+    "Certainly! Here's a simple cover letter template you can use:\n\n---\n\nSubject: [Your Job Title]",
+    'Sure! Here\'s what you can say:\n\n{"name": "going Camping with my friends"}',
+    "Sure, here's a 5-day itinerary for Tokyo for me:\n\n1. **Day 1: Arrival**\n   - Start at your home.",
+    "Sure, I can assist you with calculating your taxes. Please provide the amount you pay.",
+])
+def test_a_small_models_document_or_form_is_caught(reply):
+    language = "zh" if reply.startswith("当") else "en"
+    assert ASSISTANT in Checker("can you plan this for me?", language, XIAOQIAN, small=True).problems(reply).problems
+    # a model that can write the plan may (the form's "please provide" aside)
+    assert ASSISTANT not in Checker("can you plan this for me?", language, XIAOQIAN).problems(reply).problems
+
+
+@pytest.mark.parametrize("reply", [
+    "Sure! Here's a joke for you: why did the crayfish blush? It saw the sea weed!",
+    "Sure! Here's a joke:\n\nWhy did the crayfish cross the road? To get to the other tide!",
+    "Sure! Here are some cozy books you might find enjoyable.", "Your list:\n1. milk\n2. call **Mum**",
+    "Here are a few ideas for dinner: tacos or noodles?", "好的！这是钳钳的秘密：我最爱水草。",
+])
+def test_a_small_models_joke_or_ideas_in_a_line_are_not_a_document(reply):
+    assert Checker("tell me something", "en", XIAOQIAN, small=True).problems(reply).problems == ()
+
+
+@pytest.mark.parametrize("reply", ["Don't hesitate to ask if you need anything else!",
+                                   "Feel free to reach out anytime."])
+def test_an_assistants_sign_off_is_caught(reply):
+    assert assistant_speak(reply) is not None
+
+
 def test_the_programs_note_copied_into_a_reply_is_caught():
     assert assistant_speak("Poor you. [Note from the pet's program] Reply in English.") is not None
     assert Checker("I'm tired", "en", XIAOQIAN).hold_at("Poor you! [Note from") == len("Poor you! ")  # the space that ends the sentence goes with it

@@ -270,7 +270,7 @@ def all_text(messages) -> str:
 
 def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
     """The turn never waits for the model's summary: a summary made in code
-    stands in for the old turns (more than twice the budget: see the next
+    stands in for the old turns (more than OVERFLOW times the budget: see the next
     test), and the model folds them after the reply."""
     model = ScriptedModel(["Warm tea it is.", SUMMARY])
     app = make_app(model, history_tokens=60)
@@ -311,11 +311,11 @@ def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
 
 def test_a_conversation_a_little_past_its_budget_is_shown_whole_until_the_fold():
     """A turn that comes before the fold (it gave way) shows the unfolded
-    messages whole while they fit within twice the budget: its prompt
+    messages whole while they fit within OVERFLOW times the budget: its prompt
     starts as the last turn's did, which a brain caching the prefix need
     not read again. The fold stays due."""
     model = ScriptedModel(["Warm tea it is.", SUMMARY])
-    app = make_app(model, history_tokens=120)
+    app = make_app(model, history_tokens=140)
     conversation = app.current_conversation()
     seed(app, conversation)
     summarizer = app.agent.summarizer
@@ -604,9 +604,9 @@ def test_a_message_code_answers_does_not_wait_for_the_fold_after_the_last_reply(
     app.close()
 
 
-@pytest.mark.parametrize("budget, gives_way", [(120, True), (60, False)])
+@pytest.mark.parametrize("budget, gives_way", [(140, True), (60, False)])
 def test_a_message_the_model_answers_stops_the_fold_only_while_the_turn_can_show_it_all(budget, gives_way):
-    """While the unfolded messages fit within twice the budget, a turn that
+    """While the unfolded messages fit within OVERFLOW times the budget, a turn that
     comes before the fold shows them whole, so its prompt starts as the
     last one's did: the fold gives way to it. Past that, the turn waits for
     the fold and reads the model's summary (a summary made in code would

@@ -900,7 +900,8 @@ class Agent:
         asked = None if retracted(turn.tool_context.message) else figures.asked(turn.tool_context.message)
         if asked is not None and self.tools.get(asked.tool) is not None:
             turn.asked = asked
-        checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories)
+        checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories,
+                                    small=getattr(self.brain, "holds_replies", False))
         # a brain that can keep its reply from copying the message or its prompt is asked to
         avoids = getattr(self.brain, "avoids_copies", False)
         copies: dict[str, Any] = {"avoid_copies": True} if avoids else {}

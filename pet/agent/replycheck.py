@@ -97,6 +97,8 @@ _ASSISTANT = re.compile(
     r"|\bhere(?:['’]s| is) (?:a|an|the|my) (?:[\w-]+ ){0,3}(?:response|reply)\b"
     r"|\b(?:response|reply|answer|version|translation) in (?:English|Chinese|Mandarin)\b"
     r"|\bI(?:['’]d| would) be (?:happy|glad|more than happy|delighted) to (?:help|assist)\b"
+    r"|\b(?:don['’]t|do not) hesitate to (?:ask|reach out|contact|let me know)\b"
+    r"|\bfeel free to (?:ask|reach out|contact me|let me know)\b"
     r"|\bwhat (?:would|do) you (?:like|need|want) (?:assistance|help) with\b|\bI hope (?:this|that) helps\b"
     r"|\bI (?:don['’]t|do not) have access to (?:real[- ]time|current|up[- ]to[- ]date|live|personal|your personal)"
     r" (?:data|information|info|details)\b"
@@ -330,6 +332,31 @@ def assistant_speak(reply: str) -> re.Match[str] | None:
     return _ASSISTANT.search(reply) or _NOTE.search(reply)
 
 
+#: an assistant's opening to a document or form it writes for the person ("Sure, here's a 5-day itinerary
+#: for Tokyo:\n\n1. **Day 1", "Certainly! Here's a simple cover letter template…\n\n---", "当然可以！以下是
+#: 一份一周减脂食谱：\n\n### 周一"): a small model's are templates with blanks ("Subject: [Your Job Title]")
+#: or nonsense ("Day 1: Arrival - Start at your home."), never a pet's talk. A joke or a few ideas asked
+#: for, in a line ("Sure! Here's a joke for you: …"), are not; nor is a model that can write the
+#: itinerary held to this (Checker.small).
+_TEMPLATE_OPENING = re.compile(
+    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[!,.]*\s*(?:here(?:['’]s| is| are)\b|below\b)"
+    r"|^\W*(?:当然可以|当然|好的|没问题)[！!，,。~～]*\s*(?:以下是|下面是|这是一(?:份|个|篇))",
+    re.IGNORECASE,
+)
+#: a document's block: a heading, a rule, a list item, bold or a brace opening a line
+_BLOCK = re.compile(r"^\s*(?:#{1,6}\s|-{3,}|[-*•]\s|\d+[.)、]\s*|\*\*|\{)", re.MULTILINE)
+#: a form's request for the person's details
+_FORM = re.compile(r"\bplease provide (?:the|your|me|more|any|some)\b|请提供", re.IGNORECASE)
+
+
+def template_reply(reply: str) -> bool:
+    """Whether the reply is a document opened as an assistant does, or asks
+    for details as a form does (see _TEMPLATE_OPENING)."""
+    text = reply.strip()
+    opening = _TEMPLATE_OPENING.search(text)
+    return bool((opening and _BLOCK.search(text, opening.end())) or _FORM.search(text))
+
+
 def catchphrase_only(reply: str, persona: Persona) -> bool:
     """The reply is one or more of the pet's catchphrases and nothing else."""
     rest = _letters(reply)
@@ -427,8 +454,9 @@ def _name_of(match: re.Match[str]) -> str:
 
 
 def problems(reply: str, *, message: str, language: str, persona: Persona,
-             memories: Sequence[str] = ()) -> Found:
-    """Every check the whole reply fails."""
+             memories: Sequence[str] = (), small: bool = False) -> Found:
+    """Every check the whole reply fails; with `small` (a small model's
+    reply), a document or form opened as an assistant does too."""
     found = []
     if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language):
         found.append(LANGUAGE)
@@ -436,7 +464,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(ECHO)
     if not asks_recall(message) and len(restated(reply, memories)) >= RECITAL_COUNT:
         found.append(RECITAL)
-    if assistant_speak(reply):
+    if assistant_speak(reply) or (small and template_reply(reply)):
         found.append(ASSISTANT)
     if catchphrase_only(reply, persona):
         found.append(CATCHPHRASE)
@@ -525,10 +553,12 @@ class Checker:
     language: str
     persona: Persona
     memories: tuple[str, ...] = ()
+    #: a small model's replies: held to more (see problems)
+    small: bool = False
 
     def problems(self, reply: str) -> Found:
         return problems(reply, message=self.message, language=self.language, persona=self.persona,
-                        memories=self.memories)
+                        memories=self.memories, small=self.small)
 
     def hold_at(self, text: str) -> int | None:
         return hold_at(text, message=self.message, language=self.language, persona=self.persona,
@@ -541,8 +571,9 @@ _LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文) only", "en": "Englis
 _CORRECTIONS = {
     ECHO: "Do not repeat the person's words back; answer them.",
     RECITAL: "Do not list what you know about the person; bring up at most one thing, only if it fits.",
-    ASSISTANT: "You are their pet, not an assistant: no \"as an AI\", no offers of help, no refusals. "
-               "This is harmless small talk; just answer it in character.",
+    ASSISTANT: "You are their pet, not an assistant: no \"as an AI\", no offers of help, no refusals, "
+               "no \"Sure, here's…\" documents or forms. This is harmless small talk; just answer it in character, "
+               "in a line or two.",
     CATCHPHRASE: "Say something real, not only your catchphrase.",
     PROGRAM: "Do not write memory numbers or the program's lines; the program shows those. Just talk.",
 }

@@ -461,7 +461,9 @@ class Condensed(NamedTuple):
 
 
 #: how many times its budget a conversation's unfolded messages may take while the fold waits for a pause
-OVERFLOW = 2
+#: (the embedded brain's budget is a quarter of its window, its stable prompt about half: 1.5 times it
+#: still leaves the reply its room)
+OVERFLOW = 1.5
 
 
 class HistorySummarizer:
@@ -494,7 +496,7 @@ class HistorySummarizer:
     def may_wait(self, earlier: Sequence[StoredMessage]) -> bool:
         """Whether `earlier`, the messages not yet folded, fit within OVERFLOW
         times the budget: a turn before the fold then shows them whole."""
-        return self._fits(earlier, OVERFLOW * self.budget_tokens, OVERFLOW * self.max_messages)
+        return self._fits(earlier, int(OVERFLOW * self.budget_tokens), int(OVERFLOW * self.max_messages))
 
     def _fits(self, messages: Sequence[StoredMessage], tokens: int, count: int) -> bool:
         return len(messages) <= count and sum(message_tokens(m.message) for m in messages) <= tokens
