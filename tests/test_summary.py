@@ -270,7 +270,7 @@ def all_text(messages) -> str:
 
 def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
     """The turn never waits for the model's summary: a summary made in code
-    stands in for the old turns (more than OVERFLOW times the budget: see the next
+    stands in for the old turns (more than OVERFLOW_* times the budgets: see the next
     test), and the model folds them after the reply."""
     model = ScriptedModel(["Warm tea it is.", SUMMARY])
     app = make_app(model, history_tokens=60)
@@ -311,7 +311,7 @@ def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
 
 def test_a_conversation_a_little_past_its_budget_is_shown_whole_until_the_fold():
     """A turn that comes before the fold (it gave way) shows the unfolded
-    messages whole while they fit within OVERFLOW times the budget: its prompt
+    messages whole while they fit within OVERFLOW_* times the budgets: its prompt
     starts as the last turn's did, which a brain caching the prefix need
     not read again. The fold stays due."""
     model = ScriptedModel(["Warm tea it is.", SUMMARY])
@@ -393,6 +393,21 @@ def test_later_folds_extend_the_previous_summary(tmp_path):
     # Nothing new to fold: no model call.
     assert summarizer.condense(conversation, conversations.history(conversation))[0] == summary
     assert len(model.calls) == 2
+    db.close()
+
+
+@pytest.mark.parametrize("count, whole", [(8, True), (9, False)])
+def test_short_messages_past_their_count_are_shown_whole_up_to_twice_it(tmp_path, count, whole):
+    db = open_database(f"sqlite:///{tmp_path / 'pet.db'}")
+    pet = PetStore(db).ensure("xiaoqian", "xiaoqian", dt.date(2026, 1, 1))
+    conversations = ConversationStore(db)
+    conversation = conversations.create(pet.id)
+    for i in range(count):
+        conversations.append(conversation, Message("assistant" if i % 2 else "user", f"ok {i}"))
+    summarizer = HistorySummarizer(ScriptedModel([]), SummaryStore(db), budget_tokens=10_000, max_messages=4)
+    summary, recent = summarizer.condense(conversation, conversations.history(conversation), fold=False)
+    assert summarizer.take_due(conversation)  # shown whole or not, the fold is due
+    assert (summary == "" and len(recent) == count) is whole
     db.close()
 
 
@@ -606,7 +621,7 @@ def test_a_message_code_answers_does_not_wait_for_the_fold_after_the_last_reply(
 
 @pytest.mark.parametrize("budget, gives_way", [(140, True), (60, False)])
 def test_a_message_the_model_answers_stops_the_fold_only_while_the_turn_can_show_it_all(budget, gives_way):
-    """While the unfolded messages fit within OVERFLOW times the budget, a turn that
+    """While the unfolded messages fit within OVERFLOW_* times the budgets, a turn that
     comes before the fold shows them whole, so its prompt starts as the
     last one's did: the fold gives way to it. Past that, the turn waits for
     the fold and reads the model's summary (a summary made in code would

@@ -460,10 +460,10 @@ class Condensed(NamedTuple):
     recent: list[StoredMessage]
 
 
-#: how many times its budget a conversation's unfolded messages may take while the fold waits for a pause
-#: (the embedded brain's budget is a quarter of its window, its stable prompt about half: 1.5 times it
-#: still leaves the reply its room)
-OVERFLOW = 1.5
+#: how many times its budgets a conversation's unfolded messages may take while the fold waits for a
+#: pause: of messages, and of tokens (the embedded brain's budget is a quarter of its window, its stable
+#: prompt about half: 1.5 times it still leaves the reply its room)
+OVERFLOW_MESSAGES, OVERFLOW_TOKENS = 2, 1.5
 
 
 class HistorySummarizer:
@@ -494,9 +494,9 @@ class HistorySummarizer:
             return False
 
     def may_wait(self, earlier: Sequence[StoredMessage]) -> bool:
-        """Whether `earlier`, the messages not yet folded, fit within OVERFLOW
-        times the budget: a turn before the fold then shows them whole."""
-        return self._fits(earlier, int(OVERFLOW * self.budget_tokens), int(OVERFLOW * self.max_messages))
+        """Whether `earlier`, the messages not yet folded, fit within
+        OVERFLOW_* times the budgets: a turn before the fold then shows them whole."""
+        return self._fits(earlier, int(OVERFLOW_TOKENS * self.budget_tokens), OVERFLOW_MESSAGES * self.max_messages)
 
     def _fits(self, messages: Sequence[StoredMessage], tokens: int, count: int) -> bool:
         return len(messages) <= count and sum(message_tokens(m.message) for m in messages) <= tokens
@@ -519,8 +519,8 @@ class HistorySummarizer:
         """`earlier`: the conversation's messages that the context would show,
         oldest first (folded ones are skipped by id). Without `fold` nothing
         is asked of the model or stored, and the fold is marked due: the
-        messages are shown whole while they fit within OVERFLOW times the
-        budget (a turn that came before the fold: its prompt starts as the
+        messages are shown whole while they fit within OVERFLOW_* times the
+        budgets (a turn that came before the fold: its prompt starts as the
         last turn's did, which a brain caching the prefix need not read
         again), else the ones that would be folded are summarised in code
         for this once."""
