@@ -182,13 +182,19 @@ def test_a_small_models_document_or_form_is_caught(reply):
     "Sure! Here's a joke:\n\nWhy did the crayfish cross the road? To get to the other tide!",
     "Sure! Here are some cozy books you might find enjoyable.", "Your list:\n1. milk\n2. call **Mum**",
     "Here are a few ideas for dinner: tacos or noodles?", "好的！这是钳钳的秘密：我最爱水草。",
+    # asked for, or play (review)
+    "Sure! Here are three names for your kitten:\n1. Mochi\n2. Bean\n3. Tofu",
+    "Of course! Here's a little poem:\n\n**Autumn**\nLeaves fall on the pond.",
+    "Sure! Here's a hug!\n\n**squeezes you tight**", "Okay! Here's what I did today:\n- napped\n- blew bubbles",
+    "Please provide more snacks, human!", "请提供小鱼干！", "Don't hesitate to ask for a hug anytime~",
 ])
-def test_a_small_models_joke_or_ideas_in_a_line_are_not_a_document(reply):
-    assert Checker("tell me something", "en", XIAOQIAN, small=True).problems(reply).problems == ()
+def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
+    language = "zh" if reply.startswith(("好", "请")) else "en"
+    assert Checker("tell me something", language, XIAOQIAN, small=True).problems(reply).problems == ()
 
 
 @pytest.mark.parametrize("reply", ["Don't hesitate to ask if you need anything else!",
-                                   "Feel free to reach out anytime."])
+                                   "Feel free to reach out anytime.", "If you have questions, feel free to ask."])
 def test_an_assistants_sign_off_is_caught(reply):
     assert assistant_speak(reply) is not None
 

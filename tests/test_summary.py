@@ -665,6 +665,25 @@ def test_a_message_the_model_answers_stops_the_fold_only_while_the_turn_can_show
     app.close()
 
 
+def test_work_left_by_the_last_turn_runs_before_the_next_and_knows_a_turn_waits():
+    """A turn that gets the conversation before the last turn's work began
+    runs that work first, as a waiting turn: the work gives way as it may
+    (all of it for a turn code answers), and is never skipped or done twice."""
+    from pet.agent.loop import ConversationLocks
+    from pet.brain.base import should_yield
+
+    locks = ConversationLocks()
+    seen: list[tuple[bool, bool]] = []
+    for urgent in (False, True):
+        locks._pending[7] = lambda: seen.append((should_yield(), locks.wanted(7, urgent=True)))
+        with locks.turn(7, lambda urgent=urgent: urgent):
+            assert seen[-1] == (True, urgent) and 7 not in locks._pending
+        assert not locks.wanted(7)
+    with locks.turn(7, lambda: 1 / 0):  # a guess that fails: the turn waits, as for the model
+        pass
+    assert len(seen) == 2 and not locks._waiting
+
+
 def test_work_after_a_turn_that_meets_a_stopping_model_is_left_quietly(caplog):
     # App.close stops the model before it waits for this work: a fold or a
     # read-ahead caught then is not an error with a traceback at every quit

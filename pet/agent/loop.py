@@ -35,7 +35,7 @@ from pet.agent.guards import (
 )
 from pet.agent.trace import TraceSink, TurnTrace, step_finished, step_paused, step_started
 from pet.brain import nocopy
-from pet.brain.base import ChatModel, Preempted, complete_within, yielding
+from pet.brain.base import ChatModel, Preempted, complete_within, should_yield, yielding
 from pet.brain.parse import extract_tool_calls, looks_like_tool_call_start
 from pet.errors import BrainError, BrainUnavailable
 from pet.events import (
@@ -228,12 +228,21 @@ def invented(value: str, said: Sequence[str]) -> bool:
     return not (words & set(_WORD.findall(spoken)) or any(pair in spoken for pair in pairs))
 
 
+def _guess(urgent: Callable[[], bool]) -> bool:
+    """`urgent()`, or False (wait) if it fails."""
+    try:
+        return bool(urgent())
+    except Exception as exc:  # a guess: waiting is the safe answer
+        log.debug("could not tell whether code answers the message: %s", exc)
+        return False
+
+
 class ConversationLocks:
     """One lock per conversation: one turn at a time in each, and the work
     that follows a turn (folding the history into its summary, reading the
     next prompt ahead) in between. That work gives way to a turn: a turn
-    that gets the lock drops the work not begun, and the work begun stops
-    at its next check (`wanted`). The read-ahead stops for any turn (the
+    that comes runs the work not begun first, as a waiting turn, so that
+    both stop at their next check (`wanted`). The read-ahead stops for any turn (the
     turn reads on from where it stopped), and so does the fold while the
     turn can show the unfolded messages whole (HistorySummarizer.may_wait);
     past that, only for a turn answered without the model (`urgent`), while
@@ -246,7 +255,8 @@ class ConversationLocks:
         self._guard = threading.Lock()
         self._after: list[threading.Thread] = []
         self._pending: dict[int, Callable[[], None]] = {}
-        self._waiting: dict[int, list[bool]] = {}
+        #: per conversation, the turns waiting for it: whether code answers each (see `turn`)
+        self._waiting: dict[int, dict[object, bool]] = {}
 
     def of(self, conversation_id: int) -> threading.Lock:
         with self._guard:
@@ -254,43 +264,52 @@ class ConversationLocks:
 
     @contextlib.contextmanager
     def turn(self, conversation_id: int, urgent: Callable[[], bool] = lambda: False) -> Iterator[None]:
-        """Hold the conversation for a turn: while it waits for the lock the
-        work after the last turn is `wanted` to stop (all of it if
-        `urgent()`, asked only when the lock is taken), and once it has it,
-        that work is dropped if it had not begun (the turn's own work
-        follows it)."""
+        """Hold the conversation for a turn. While it waits for the lock, and
+        while what is left of the last turn's work runs first (its thread had
+        not begun), that work is `wanted` to stop, and stops as it may: all
+        of it if `urgent()` (asked only when there is such work)."""
         lock = self.of(conversation_id)
-        if not lock.acquire(blocking=False):
-            mark = bool(urgent())
-            with self._guard:
-                self._waiting.setdefault(conversation_id, []).append(mark)
-            try:
-                lock.acquire()
-            finally:
-                with self._guard:
-                    waiting = self._waiting[conversation_id]
-                    waiting.remove(mark)
-                    if not waiting:
-                        del self._waiting[conversation_id]
+        token = object()
+        self._mark(conversation_id, token, False)
         try:
+            busy = not lock.acquire(blocking=False)
             with self._guard:
-                self._pending.pop(conversation_id, None)
+                left = conversation_id in self._pending
+            if busy or left:
+                self._mark(conversation_id, token, _guess(urgent))
+            if busy:
+                lock.acquire()
+            try:
+                self.run_pending(conversation_id)
+            except BaseException:
+                lock.release()
+                raise
+        finally:
+            with self._guard:
+                marks = self._waiting[conversation_id]
+                del marks[token]
+                if not marks:
+                    del self._waiting[conversation_id]
+        try:
             yield
         finally:
             lock.release()
+
+    def _mark(self, conversation_id: int, token: object, urgent: bool) -> None:
+        with self._guard:
+            self._waiting.setdefault(conversation_id, {})[token] = urgent
 
     def wanted(self, conversation_id: int, urgent: bool = False) -> bool:
         """Whether a turn waits for this conversation (its background work
         should give way); with `urgent`, a turn answered without the model."""
         with self._guard:
-            waiting = self._waiting.get(conversation_id, [])
-        return any(waiting) if urgent else bool(waiting)
+            marks = self._waiting.get(conversation_id, {})
+            return any(marks.values()) if urgent else bool(marks)
 
     def after_turn(self, conversation_id: int, work: Callable[[], None], name: str) -> None:
         """Run `work` in the background under the conversation's lock, once
-        the reply is out. A turn that comes first drops it (`turn`): the
-        work after a turn is about the state that turn left (what to fold,
-        what to read ahead), and the new turn leaves its own."""
+        the reply is out; a turn that comes before the thread begins runs it
+        first (`turn`), so it is never skipped or done twice."""
         with self._guard:
             self._pending[conversation_id] = work
 
@@ -304,8 +323,8 @@ class ConversationLocks:
         thread.start()
 
     def run_pending(self, conversation_id: int) -> None:
-        """Run the work left by the conversation's last turn, if no turn
-        dropped it, giving way once a turn wants the conversation
+        """Run the work left by the conversation's last turn, if it has not
+        run yet, giving way once a turn wants the conversation
         (pet.brain.base.yielding). The caller holds the conversation's lock."""
         with self._guard:
             work = self._pending.pop(conversation_id, None)
@@ -406,20 +425,15 @@ class Agent:
             return True
         if not self.config.reflexes or not text.strip() or retracted(text):
             return False
-        try:
-            now = self.clock().astimezone(self.persona.zone())
-            if reflexes.match(text, now, self.persona.zone(), detect_language(text)) is not None:
-                return True
-            route = self._route(text)
-            if route is None:
-                return False
-            if route.intent not in (None, intents.CHAT, intents.NOTE):
-                return route.slots != "model" and reflexes.one_request(text)
-            found = replies.bank(self.persona) if self.config.canned else None
-            return found is not None and found.match(text) is not None
-        except Exception as exc:  # a guess: waiting is the safe answer
-            log.debug("could not tell whether code answers the message: %s", exc)
+        now = self.clock().astimezone(self.persona.zone())
+        if reflexes.match(text, now, self.persona.zone(), detect_language(text)) is not None:
+            return True
+        route = self._route(text)
+        if route is None or not reflexes.one_request(text):
             return False
+        if route.intent not in (None, intents.CHAT, intents.NOTE):
+            return route.slots != "model"
+        return self.config.canned and self._own_match(text) is not None
 
     def _caches_prefix(self) -> bool:
         return callable(getattr(self.brain, "warm", None)) and getattr(self.brain, "reuses_prompt_prefix", False)
@@ -470,6 +484,8 @@ class Agent:
         read, else what follows the first change (at worst the whole note:
         the time, the memories that fit the message, the language). Returns
         the tokens read (0: nothing to do)."""
+        if should_yield():
+            return 0  # a turn waits: it reads its own prompt (see _after_reply)
         if self.config.canned:
             replies.bank(self.persona)  # the examples' vectors, read once, before the first small talk
         if not self._caches_prefix():
@@ -603,9 +619,9 @@ class Agent:
                 return
         yield from self._model_loop(turn, specs)
 
-    def _own_line(self, turn: _Turn, text: str) -> str | None:
-        """The persona's own line for small talk it has one for (pet.persona.replies), not one
-        it said lately; None when the message is no such small talk."""
+    def _own_match(self, text: str) -> replies.Match | None:
+        """The topic of the persona's own lines `text` is small talk of, when it is no question
+        about the person (see _own_line)."""
         # its own name asked "again" ("欸 你名字是啥来着 我又忘了", "wait remind me what im supposed to call
         # you") is its own line's business too: the model misspells it ("I'm Xiaoqians") or muddles whose
         # name it is ("你的名字是 Xiaoqian")
@@ -623,6 +639,14 @@ class Agent:
         if (not naming and _QUESTION.search(text)
                 and capture.names_the_person(text) != capture.names_the_person(match.example)):
             return None  # "我喜欢吃什么" is near "你喜欢吃什么", but asks about the person, not the pet
+        return match
+
+    def _own_line(self, turn: _Turn, text: str) -> str | None:
+        """The persona's own line for small talk it has one for (pet.persona.replies), not one
+        it said lately; None when the message is no such small talk."""
+        match = self._own_match(text)
+        if match is None:
+            return None
         said = [m.content for m in turn.messages if m.role == "assistant"]
         # a line that sounds like an action ("本钳记住啦") would claim one nobody ran
         own = replies.line(match.replies, turn.language, text, said, self.persona.display_name(turn.language),

@@ -97,8 +97,8 @@ _ASSISTANT = re.compile(
     r"|\bhere(?:['’]s| is) (?:a|an|the|my) (?:[\w-]+ ){0,3}(?:response|reply)\b"
     r"|\b(?:response|reply|answer|version|translation) in (?:English|Chinese|Mandarin)\b"
     r"|\bI(?:['’]d| would) be (?:happy|glad|more than happy|delighted) to (?:help|assist)\b"
-    r"|\b(?:don['’]t|do not) hesitate to (?:ask|reach out|contact|let me know)\b"
-    r"|\bfeel free to (?:ask|reach out|contact me|let me know)\b"
+    r"|\b(?:(?:don['’]t|do not) hesitate|feel free) to (?:ask|reach out|contact(?: me| us)?|let me know)"
+    r"(?:\s+(?:if|anytime|any time|whenever)\b|\s*[.!~]*\s*$)"
     r"|\bwhat (?:would|do) you (?:like|need|want) (?:assistance|help) with\b|\bI hope (?:this|that) helps\b"
     r"|\bI (?:don['’]t|do not) have access to (?:real[- ]time|current|up[- ]to[- ]date|live|personal|your personal)"
     r" (?:data|information|info|details)\b"
@@ -339,14 +339,19 @@ def assistant_speak(reply: str) -> re.Match[str] | None:
 #: for, in a line ("Sure! Here's a joke for you: …"), are not; nor is a model that can write the
 #: itinerary held to this (Checker.small).
 _TEMPLATE_OPENING = re.compile(
-    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[!,.]*\s*(?:here(?:['’]s| is| are)\b|below\b)"
-    r"|^\W*(?:当然可以|当然|好的|没问题)[！!，,。~～]*\s*(?:以下是|下面是|这是一(?:份|个|篇))",
+    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[!,.]*\s*(?:here(?:['’]s| is| are)|below is)\b[^\n]{0,60}?"
+    r"\b(?:itinerary|plan|template|letter|schedule|recipe|menu|guide|outline|draft|essay|report|resume|cv|email"
+    r"|proposal|program|workout|routine|meal|diet|budget|checklist|steps?|what you can say)\b"
+    r"|^\W*(?:当然可以|当然|好的|没问题)[！!，,。~～]*\s*(?:以下是|下面是|这是)[^\n]{0,30}?"
+    r"(?:食谱|计划|行程|模板|清单|攻略|方案|菜单|日程|安排|步骤|指南|简历|求职信|报告|邮件|大纲)",
     re.IGNORECASE,
 )
 #: a document's block: a heading, a rule, a list item, bold or a brace opening a line
 _BLOCK = re.compile(r"^\s*(?:#{1,6}\s|-{3,}|[-*•]\s|\d+[.)、]\s*|\*\*|\{)", re.MULTILINE)
 #: a form's request for the person's details
-_FORM = re.compile(r"\bplease provide (?:the|your|me|more|any|some)\b|请提供", re.IGNORECASE)
+_FORM = re.compile(r"\bplease provide (?:the (?:amount|details|information)|your\b|me with\b"
+                   r"|(?:more|any|some|additional) (?:details|information|info|context)\b)"
+                   r"|请提供(?:你|您)的|请提供(?:更多|一些|相关|具体)的?(?:信息|细节|资料)", re.IGNORECASE)
 
 
 def template_reply(reply: str) -> bool:

@@ -64,9 +64,10 @@ def aside(model: object) -> ContextManager[None]:
 
 
 class Preempted(Exception):
-    """Work done while nobody waits (a summary fold, a prompt read ahead)
-    gave way to a turn that wants the model or the conversation: nothing of
-    it is kept. Not a BrainError: the model did not fail."""
+    """Work done while nobody waits (a summary fold after a reply) gave way
+    to a turn of its conversation: nothing of it is kept. Not a BrainError:
+    the model did not fail. (A turn of another conversation waits for the
+    model as before.)"""
 
 
 _background = threading.local()

@@ -437,6 +437,8 @@ class EmbeddedChatModel:
                 wanted = len(prompt_tokens) - 1
                 read = _read_into_cache(llm, prompt_tokens[:-1], lambda: self._between_pieces(llm), _piece())
                 if llm.n_tokens < wanted:
+                    if self._closing.is_set():
+                        raise BrainUnavailable("The embedded model is shutting down.")
                     raise Preempted(f"a turn came while the model read a prompt in the background ({read} tokens read)")
             yield from self._generate(llm, prompt_tokens, budget, temp, grammar, bool(callable_), ban)
 

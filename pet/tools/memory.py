@@ -24,6 +24,11 @@ STRONG_MATCH = 2 / 3
 #: the words that name a memory as such, not what it holds ("那条memory", "the entry")
 _ENTRY = re.compile(r"(?:那|这|哪)(?:一)?(?:条|个)(?:记忆|memory)?|记忆|\b(?:the )?(?:memory|memories|entry|entries)\b",
                     re.IGNORECASE)
+#: a word pointing back at someone or something named before ("forget about him", "关于它的那条")
+_POINTING = re.compile(r"\b(?:him|her|them|he|she|they)\b|它|他|她", re.IGNORECASE)
+_CLAUSE = re.compile(r"[,，.。!！?？;；…]+")
+#: the memories a name is looked for in: one more holding it makes the name point at no one memory
+NAME_SEARCH = 20
 #: its search terms (pet.memory.recall.query_terms: stemmed, or two characters)
 _ENTRY_TERMS = frozenset({"memor", "entri", "entry", "那条", "这条", "哪条", "那个", "这个", "记忆"})
 #: ...unless it holds more than LOOSE_MATCH of them and more than LEAD times as many as any other
@@ -239,8 +244,8 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         if meant is not None:
             return meant
         best = best_matches(what, [(m, m.content) for m in found])
-        named = _named(ctx) if ctx.message else None
         if not best:
+            named = _named(ctx)
             if named is not None:
                 return named
             near = store.guesses(ctx.pet_id, what, 2)
@@ -255,8 +260,8 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         share = _share(terms, best[0].content) if terms else 1.0
         if share < STRONG_MATCH and not (share > LOOSE_MATCH and _alone(best[0], found, terms)
                                          and store.fits(ctx.pet_id, what, [best[0].id]).get(best[0].id, 1.0) >= AGREED_FIT):
-            if named == best[0].id:
-                return named
+            if _named(ctx) == best[0].id:
+                return best[0].id
             raise _which(best, weak=True)
         return best[0].id
 
@@ -265,13 +270,17 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         of it is loose ("forget about him"): a word of the message that is a name in one memory
         and in no other, nor is another word of it ("lukas and i broke up. pls forget about him":
         "boyfriend is called Lukas"; "可乐去年走了……关于它的那条删了吧": "养了一只叫可乐的柯基").
-        Not any word: "forget the date of my sister's wedding" does not mean "my sister lives in
-        Berlin"."""
+        Only when the words that ask to delete point back at someone or something ("him", "它"):
+        "I'm flying to Berlin next week, so forget the dentist thing" does not mean "my sister lives
+        in Berlin", nor "forget the date of my sister's wedding" that fact (a sister is no name)."""
+        if not ctx.message or not any(asks_deleting(part) and _POINTING.search(part)
+                                      for part in _CLAUSE.split(ctx.message)):
+            return None
         held: set[int] = set()
         for term in query_terms(ctx.message, limit=64):
             if len(term) < 2 or asks_deleting(term) or term in _ENTRY_TERMS:
                 continue
-            held |= {m.id for m in store.search(ctx.pet_id, term, limit=5) if _as_name(term, m.content)}
+            held |= {m.id for m in store.search(ctx.pet_id, term, limit=NAME_SEARCH) if _as_name(term, m.content)}
             if len(held) > 1:
                 return None
         return next(iter(held), None)
