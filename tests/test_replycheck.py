@@ -169,6 +169,8 @@ def test_assistant_speak_and_refusals(reply):
     'Sure! Here\'s what you can say:\n\n{"name": "going Camping with my friends"}',
     "Sure, here's a 5-day itinerary for Tokyo for me:\n\n1. **Day 1: Arrival**\n   - Start at your home.",
     "Sure, I can assist you with calculating your taxes. Please provide the amount you pay.",
+    # the page, 2026-12-03
+    "Sure! Hangzhou is a beautiful city with many parks. Here are the steps to plan your 3-day trip:\n\n1. Visit",
 ])
 def test_a_small_models_document_or_form_is_caught(reply):
     language = "zh" if reply.startswith("当") else "en"
@@ -601,6 +603,8 @@ def test_the_claim_guard_and_the_reply_guards_share_one_retry():
     ("Wait... what! Really? Yes", "Wait... what! Really?"),  # an ellipsis ends one sentence
     ("It weighs 3.5 kg. Big! Wow. Ha", "It weighs 3.5 kg. Big! Wow."),  # a decimal point ends none
     ("一。二！三？四", "一。二！三？"),
+    # a list's number ends no sentence: the reply is not cut after a bare "1." (seen on the page)
+    ("Sure! Steps:\n\n1. Visit the lake.\n2. Eat", "Sure! Steps:\n\n1. Visit the lake."),
 ])
 def test_where_the_third_sentence_ends(text, end):
     at = replycheck.end_of_sentences(text, 3)

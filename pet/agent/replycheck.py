@@ -235,7 +235,8 @@ def end_of_sentences(text: str, count: int, length: int | None = None) -> int | 
     for boundary in _SENTENCE_END.finditer(text):
         if boundary.start() == start and boundary.end() == start:
             continue
-        if any(ch.isalnum() for ch in text[start:boundary.start()]):  # "..." ends one sentence, not three
+        # "..." ends one sentence, not three; a list's number ("1.") ends none
+        if any(ch.isalpha() for ch in text[start:boundary.start()]):
             done += 1
             said = text[:boundary.start()]
             long = length is not None and len(said) + (CJK_WEIGHT - 1) * cjk_count(said) >= length
@@ -339,7 +340,7 @@ def assistant_speak(reply: str) -> re.Match[str] | None:
 #: for, in a line ("Sure! Here's a joke for you: …"), are not; nor is a model that can write the
 #: itinerary held to this (Checker.small).
 _TEMPLATE_OPENING = re.compile(
-    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[!,.]*\s*(?:here(?:['’]s| is| are)|below is)\b[^\n]{0,60}?"
+    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?\b(?:here(?:['’]s| is| are)|below is)\b[^\n]{0,60}?"
     r"\b(?:itinerary|plan|template|letter|schedule|recipe|menu|guide|outline|draft|essay|report|resume|cv|email"
     r"|proposal|program|workout|routine|meal|diet|budget|checklist|steps?|what you can say)\b"
     r"|^\W*(?:当然可以|当然|好的|没问题)[！!，,。~～]*\s*(?:以下是|下面是|这是)[^\n]{0,30}?"
