@@ -37,6 +37,8 @@ pytestmark = [pytest.mark.real_encoder,
     ("当老师第五年了，还是很喜欢这份工作", "当老师第五年了，还是很喜欢这份工作"),
     # a boss named in a later clause does not make the sentence the boss's
     ("辞职啦！现在在一家宠物医院上班，第一天老板就请喝奶茶", "现在在一家宠物医院上班，第一天老板就请喝奶茶"),
+    # deleting told, not asked
+    ("I deleted Instagram, best decision ever", "I deleted Instagram, best decision ever"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book
@@ -89,6 +91,9 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     # a plan taken back
     "本来想周末去爬山的，后来算了，太累",
     "I was going to buy a drum kit but nah, the neighbours would kill me",
+    # a request to delete a memory, with the reason beside it (round 15's spent set kept the first)
+    "wipe the one about night shifts, i'm on days now",
+    "分手了，阿杰那条别留着了",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

@@ -307,6 +307,17 @@ def worded_as_fact(sentence: str) -> bool:
     return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
 
 
+#: a clause that asks to delete a memory: "wipe the one about night shifts, i'm on days now" is no fact
+#: (it was kept as one, in place of "works night shifts"), "阿杰那条别留着了" neither; "I deleted
+#: Instagram" and "我删了微博" tell one
+_ASKS_DELETING = re.compile(
+    r"^\s*(?:pls |please |can you |could you |just |now )?(?:forget|delete|remove|erase|wipe|scrub|scrap|bin|drop"
+    r"|ditch|purge)\b(?! (?:it|that)\b)"
+    r"|(?:那条|这条|那个|这个|的记忆).{0,12}(?:删|忘掉|忘了吧|别留|别存|不用留|不用记|不要了)",
+    re.IGNORECASE,
+)
+
+
 def may_be_told(sentence: str) -> bool:
     """The form allows a fact told the way chat tells it, through an event or
     in passing ("passed the last driving test!!! licensed menace now"), for
@@ -445,7 +456,7 @@ class Reader:
         """The clause asks for something in its form: a sentence with such a clause ("我的猫叫豆腐，
         给我定个明早7点的闹钟") is no fact, whatever its other clauses say. (A question word inside a
         sentence asks nothing: "I'm left-handed, which makes scissors a pain".)"""
-        return reflexes.looks_like_request(clause)
+        return reflexes.looks_like_request(clause) or _ASKS_DELETING.search(clause) is not None
 
     def _told(self, text: str, floor: float) -> bool:
         """The learned reading gives `text` at least `floor` of being a fact, and the router does not
