@@ -119,6 +119,10 @@ def local(month: int, day: int, hour: int, minute: int = 0, year: int = 2026) ->
         ("每天早上8点", local(11, 30, 8), "daily"),
         ("每晚9点", local(11, 29, 21), "daily"),
         ("每周一上午9点", local(11, 30, 9), "weekly"),
+        # tomorrow as chat writes it (round 15's spent set: "remind me tmrw at 7:40am…")
+        ("tmrw at 7:40am", local(11, 30, 7, 40), "none"),
+        ("tmr at 9pm", local(11, 30, 21), "none"),
+        ("2moro 8am", local(11, 30, 8), "none"),
     ],
 )
 def test_reads_each_form(text, at, repeat):

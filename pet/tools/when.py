@@ -103,8 +103,17 @@ _HOUR = r"(?:\d{1,2}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleve
 _WEEKDAYS = "|".join(_EN_WEEKDAYS)
 _MONTHS = "|".join(sorted(_EN_MONTHS, key=len, reverse=True))
 # words that may follow a bare "at 8"; any other word ("at 3 desks") means it is not a time
-_AFTER_AT = r"(?:(?:to|and|or|for|with|on|in|at|by|tomorrow|tonight|today|this|next|every|then|please|sharp|"
+#: tomorrow as chat writes it too ("remind me tmrw at 7:40am")
+_TOMORROW = r"(?:tomorrow|tmrw|tmr|tmrrw|2moro|2morrow|tomorow|tommorow|tommorrow)"
+_AFTER_AT = rf"(?:(?:to|and|or|for|with|on|in|at|by|{_TOMORROW}|tonight|today|this|next|every|then|please|sharp|"
 _AFTER_AT += rf"{_WEEKDAYS}|{_MONTHS})\b)"
+def _day_offset(word: str) -> int:
+    lowered = word.lower()
+    if re.fullmatch(_TOMORROW, lowered):
+        return 1
+    return {"today": 0, "yesterday": -1}.get(lowered, 2)
+
+
 _DUR_NUM = rf"(?:\d+(?:\.\d+)?|half\s+an?|an?|{_EN_WORDS})"
 _DUR_UNIT = r"(?:minutes?|mins?|hours?|hrs?|h|days?|weeks?)\b"
 _DUR_ONE = rf"{_DUR_NUM}\s*-?\s*{_DUR_UNIT}(?:\s+and\s+a\s+half)?"
@@ -278,8 +287,8 @@ _RULES: list[tuple[str, _Builder]] = [
      lambda m, t: {"clock": _Clock(int(_number(m["h"])), text=m[0])}),
     (rf"\bat\s+(?P<h>\d{{1,2}})(?![\d:%°]|[.,]\d|\s*(?:[ap]\.?\s?m\b|o['’]?clock)"
      rf"|\s+(?!{_AFTER_AT})[a-z]|\s+(?:past|to)\s+\d)", _en_at),
-    (r"\b(?P<w>(?:the\s+)?day\s+after\s+tomorrow|tomorrow|today|yesterday)\b",
-     lambda m, t: {"day": _Day(offset={"today": 0, "tomorrow": 1, "yesterday": -1}.get(m["w"].lower(), 2))}),
+    (rf"\b(?P<w>(?:the\s+)?day\s+after\s+tomorrow|{_TOMORROW}|today|yesterday)\b",
+     lambda m, t: {"day": _Day(offset=_day_offset(m["w"]))}),
     (r"\b(?:(?P<this>this)\s+)?(?P<w>morning|afternoon|evening|night)\b|\b(?P<t>tonight|last\s+night)\b",
      _en_period),
     (rf"\b(?:(?P<q>next|this|coming)\s+)?(?P<w>{_WEEKDAYS})\b",
