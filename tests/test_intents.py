@@ -61,6 +61,9 @@ def test_a_message_like_no_example_is_left_to_the_model():
     ("read me my task list", "list_todos"),
     ("帮我看下todo清单", "list_todos"),  # "todo" inside Chinese is the to-do list, not the reminders
     ("todo上还有什么", "list_todos"),
+    # "remind me what…" about the person is a memory, not the reminders (round 15's spent chat set)
+    ("remind me what im saving up for?", "recall"),
+    ("remind me what i have coming up", "list_reminders"),
 ])
 def test_requests_route_to_their_tool(text, tool):
     route = intents.router().route(text)
