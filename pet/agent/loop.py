@@ -462,8 +462,8 @@ class Agent:
                     method = fold_history(self.summarizer, self.conversations, conversation_id,
                                           self.config.history_messages)
             except Preempted:
-                # nothing stored: the turn that came shows a summary made in code, and the
-                # fold is tried again after its reply
+                # nothing stored: the turn that came shows the unfolded messages whole (or,
+                # past the limit, a summary made in code), and the fold is tried after its reply
                 if trace_id is not None and callable(add_stages):
                     add_stages(trace_id, {"summary fold after the reply (gave way to the next message)":
                                           time.perf_counter() - started})
