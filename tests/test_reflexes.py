@@ -413,10 +413,31 @@ def test_a_remark_about_the_list_or_memory_looks_nothing_up(text):
 
 @pytest.mark.real_encoder
 @pytest.mark.usefixtures("real_router")
+@pytest.mark.parametrize(("text", "tools"), [
+    # near "what do you remember about my workout plan?" in meaning, but they ask for something new
+    ("你能帮我写一份一周的健身计划吗？", []),
+    ("can you write me a workout plan for the week?", []),
+    # ...while these ask what the pet knows
+    ("你还记得我的健身计划吗", ["recall"]),
+    ("what do you remember about my workout plan?", ["recall"]),
+])
+def test_a_request_to_write_something_is_no_recall(text, tools):
+    app = make_app(ScriptedModel(["A plan? Step one: nap in the pond."] * 3))
+    events = turn(app, text)
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == tools
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
 @pytest.mark.parametrize("text, kept", [
     ("pls remember im allergic to shrimp", "im allergic to shrimp"),  # near the facts, but it asks
     ("我的工号是Z-7781，记着点", "我的工号是Z-7781"),
     ("my gym locker is 88. just remember that, i don't need a reminder", "my gym locker is 88"),
+    # the request in other words
+    ("make a mental note that my badge is 4410", "my badge is 4410"),
+    ("save this for me: the gate code is 2291", "the gate code is 2291"),
+    ("commit that to memory, my shoe size is 44", "my shoe size is 44"),
+    ("pls remeber my locker is 214", "my locker is 214"),  # the request word misspelt
 ])
 def test_a_fact_asked_to_be_kept_is_remembered_not_only_noted(text, kept):
     from pet.errors import BrainUnavailable

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generator, Iterator, Protocol, Sequence
 
-from pet.agent import capture, confirm, figures, intents, reflexes, replycheck
+from pet.agent import capture, confirm, figures, intents, reflexes, replycheck, spelling
 from pet.agent.context import (
     HistorySource,
     HistorySummarizer,
@@ -70,6 +70,12 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
+#: a request to write or make something new: "can you write me a workout plan for the week?",
+#: "你能帮我写一份一周的健身计划吗？" (near "what do you remember about my workout plan?" in meaning)
+_COMPOSE = re.compile(
+    r"\b(?:write|draft|compose|make|create|put together|come up with|plan|design|give)\s+(?:me\s+|us\s+)?"
+    r"(?:a|an|up a|out a|some)\b"
+    r"|(?:写|做|列|编|拟|定|制定|设计|规划|想)一?[份个封首篇段张套]", re.IGNORECASE)
 #: how long the answer to "what time should I remind you?" is waited for
 NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 
@@ -425,6 +431,7 @@ class Agent:
             return True
         if not self.config.reflexes or not text.strip() or retracted(text):
             return False
+        text = spelling.mend(text)
         now = self.clock().astimezone(self.persona.zone())
         if reflexes.match(text, now, self.persona.zone(), detect_language(text)) is not None:
             return True
@@ -565,6 +572,8 @@ class Agent:
             trace.reflex = "taken back"
             yield from self._model_loop(turn, [])
             return
+        if wanted:
+            text = spelling.mend(text)  # "my remidners?" asks for the reminders (the message kept is as written)
         reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
         if reflex is None and needs_time is not None and self.config.reflexes:
             # the answer to "what time should I remind you?": "9am"
@@ -668,10 +677,12 @@ class Agent:
             return None
         if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
-                route.intent == "recall" and replycheck.asks_pet_name(text)):
+                route.intent == "recall" and replycheck.asks_pet_name(text)) or (
+                route.intent == "recall" and _COMPOSE.search(text) and not replycheck.asks_recall(text)):
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
-            # pet's name, not what the pet remembers of the person
+            # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
+            # something new
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         return route
 

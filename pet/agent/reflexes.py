@@ -70,7 +70,8 @@ def _clean(content: str) -> str:
 
 _REMEMBER = [
     re.compile(
-        rf"^{_POLITE_EN}(?:remember|note|memori[sz]e|keep in mind|don't forget|do not forget)(?:\s+that|\s*:|\s*,)"
+        rf"^{_POLITE_EN}(?:remember|note|make a (?:mental )?note|memori[sz]e|keep in mind|don't forget|do not forget)"
+        r"(?:\s+that|\s*:|\s*,)"
         rf"\s*(?P<x>.+?){_END}$",
         _I,
     ),

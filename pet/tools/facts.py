@@ -19,7 +19,8 @@ _I = re.IGNORECASE
 _LEAD = [
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
-        r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget)\b"
+        r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget"
+        r"|make a (?:mental )?note)\b"
         r"(?:\s+that\b)?\s*[:：,，-]?\s*",
         _I,
     ),
@@ -29,7 +30,10 @@ _LEAD = [
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
         r"(?:keep track of|hold on ?to|hang on ?to|store|file away|don'?t lose|jot down|write down|note down"
-        r"|remember|memori[sz]e)\s+(?:this|that|it)(?:\s+one)?(?:\s+(?:away|down|for me|somewhere))*\s*[:：,，-]+\s*",
+        r"|remember|memori[sz]e|(?:save|commit|put)(?=\s+\w+\s+(?:for me|(?:to|in) (?:your )?memory)))"
+        r"\s+(?:this|that|it)(?:\s+one)?"
+        # "save this for me: …", "commit this to memory, …", "put this in your memory bank: …"
+        r"(?:\s+(?:away|down|for me|somewhere|to (?:your )?memory|in (?:your )?memory(?: bank)?))*\s*[:：,，-]+\s*",
         _I,
     ),
     re.compile(r"^i (?:want|need) you to remember\b(?:\s+that\b)?\s*[:：,，-]?\s*", _I),

@@ -1,0 +1,55 @@
+"""A slip of the finger in the word a request hinges on ("my remidners?") is
+read as the word it misses, and only such words are mended."""
+
+from __future__ import annotations
+
+import pytest
+
+from pet.agent import capture, spelling
+from pet.app import build
+from pet.brain.scripted import ScriptedModel
+from pet.config import load_settings
+from pet.events import ToolStarted
+
+
+@pytest.mark.parametrize(("text", "mended"), [
+    ("my remidners?", "my reminders?"),  # two letters swapped
+    ("pls remeber my locker is 214", "pls remember my locker is 214"),  # a letter left out
+    ("rememebr that", "remember that"),
+    ("forgt the gym thing", "forget the gym thing"),
+    ("cancle my dentist reminder", "cancel my dentist reminder"),
+    ("Remeber: milk", "Remember: milk"),  # the capital stays
+    ("remindr me tmrw", "remind me tmrw"),  # remind or reminder: the verb before "me"
+    ("set a remindr for sat", "set a reminder for sat"),  # ...else the longer word
+    ("remindrs", "reminders"),
+])
+def test_a_misspelt_request_word_is_mended(text, mended):
+    assert spelling.mend(text) == mended
+
+
+@pytest.mark.parametrize("text", [
+    "I forgot my umbrella",  # real words one edit away
+    "what is the remainder of 17/5",
+    "my aunt beat cancer",
+    "she reminds me of you",
+    "the reminders are fine",  # already right
+    "remnd",  # five letters: "remind" lost a letter — mended below; shorter words never are
+    "rmd me",
+    "记得提醒我",  # Chinese is left alone
+])
+def test_real_words_short_words_and_other_scripts_are_left_alone(text):
+    expected = "remind" if text == "remnd" else text
+    assert spelling.mend(text) == expected
+
+
+@pytest.mark.real_encoder
+@pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+def test_a_misspelt_request_runs_its_tool_and_the_message_is_kept_as_written():
+    model = ScriptedModel(["(the model)"] * 4)
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
+    conversation = app.new_conversation()
+    events = list(app.agent.run(conversation, "my remidners?"))
+    kept = [m.message.content for m in app.conversations.history(conversation) if m.message.role == "user"]
+    app.close()
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_reminders"]
+    assert kept == ["my remidners?"]
