@@ -305,6 +305,18 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     ("I'm Xiaolin!", "hi", False),  # another name, unasked: not a misspelling
     ("我叫Tom呀！", "你叫什么", True),  # a character after a name in letters made it "ours" (found by a review)
     ("我是小林！", "你好", False),  # in characters only the sound would tell 小钱 (a misspelling) from 小林
+    # its name cut to the particle "Xiao" (seen on the page: "Hello Lukas! I'm Xiao, a crayfish…"); "Qian" is its own
+    ("I'm Xiao, a crayfish who lives in your computer!", "hello", True),
+    ("I'm Xiao!", "what's your name?", True),
+    ("I'm Qian, nice to meet you", "who are you?", False),
+    ("Xiao means little, you know!", "what does xiao mean", False),
+    # the person greeted by a name the message gives someone else
+    ("Hello Lukas! How long have you two been together?", "my boyfriend is called Lukas", True),
+    ("嗨，面条！你好呀", "我养了一只灵缇，叫面条", True),
+    ("Hello Lukas! Nice to meet you.", "hi, my name is Lukas", False),  # the person's own name
+    ("Hi Lukas, welcome!", "I'm Lukas, new here", False),
+    ("你好，小明！", "我叫小明", False),
+    ("Hello there! Lukas sounds lovely.", "my boyfriend is called Lukas", False),
 ])
 def test_the_pet_calling_itself_another_name(reply, message, wrong):
     assert bool(wrong_name(reply, message, XIAOQIAN)) is wrong

@@ -152,6 +152,8 @@ _SELF_NAMED_ASKED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+)\b(?!['’-])
 _INTRODUCED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+),")
 #: a name the person gives someone or something: "my cat is called Mochi", "named her Wok", "叫面条"
 _GIVEN_NAME = re.compile(r"\b(?i:called|named)\s+([A-Z][\w'’-]*)|叫([\u4e00-\u9fff]{1,3})(?=[。！!，,～~？?\s]|$)")
+#: the reply greeting someone by name: "Hello Lukas!", "嗨，面条！"
+_GREETED = re.compile(r"^\W*(?i:hello|hi|hey|hiya|dear)[,，!！\s]+([A-Z][a-z]+)\b|^\W*(?:你好|嗨|哈喽)[,，!！\s]*([\u4e00-\u9fff]{1,3})[!！,，。]")
 #: the start of a self-naming: an unfinished sentence holding one is held until it ends
 _NAME_START = re.compile(r"\b(?i:my name|call me|I(?:['’]m| am) called)\b|我叫|叫我|我的名字|我名叫")
 _NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
@@ -171,6 +173,8 @@ _THEIR_NAME_QUESTION = re.compile(
 )
 #: the parts of a Chinese name that say little on their own (小钳 and 小林 share 小)
 _NAME_COMMON = frozenset("小阿老大")
+#: the same particles in pinyin: "Xiao" alone is no name of 小钳/Xiaoqian ("Qian" is)
+_NAME_COMMON_LETTERS = frozenset({"xiao", "a", "lao", "da"})
 
 EN_STOPWORDS = frozenset(
     "the and that this with for are was were has have had his her their they them you your about from "
@@ -384,7 +388,7 @@ def _is_own_name(name: str, persona: Persona) -> bool:
     for own in persona.name.values():
         own = own.strip().lower()
         # a part of it ("Qian"), or, in characters, more of it (小钳钳); "Xiaoqians" is no longer its own
-        if said and (said in own or (cjk_count(own) and own in said)):
+        if said and said not in _NAME_COMMON_LETTERS and (said in own or (cjk_count(own) and own in said)):
             return True
         characters = "".join(CJK_RUN.findall(said))
         if characters and cjk_count(own) and set(characters) & (set(own) - _NAME_COMMON):
@@ -406,6 +410,8 @@ def _misspelt_own_name(name: str, persona: Persona) -> bool:
     said = name.strip()
     if len(said) < 4 or cjk_count(said) or _is_own_name(said, persona):
         return False
+    if said.lower() in _NAME_COMMON_LETTERS:  # "I'm Xiao, a crayfish…": its name cut to the particle
+        return any(own.strip().lower().startswith(said.lower()) for own in persona.name.values())
     return any(not cjk_count(own) and SequenceMatcher(None, said.lower(), own.strip().lower()).ratio() >= NEAR_NAME
                for own in persona.name.values())
 
@@ -446,6 +452,10 @@ def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | No
         # someone else ("面条！我是面条，一只灵缇。" to "我养了一只灵缇，叫面条")
         theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED, _GIVEN_NAME) for m in pattern.finditer(message)}
         found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs]
+        # "Hello Lukas!" to "my boyfriend is called Lukas": the person greeted by someone else's name
+        own = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED) for m in pattern.finditer(message)}
+        others = {_name_of(m) for m in _GIVEN_NAME.finditer(message)} - own
+        found += [m for m in _GREETED.finditer(reply) if _name_of(m) in others]
         # and "I'm Xiaqian": its own name misspelt, unasked (unless the message says that name)
         found += [m for m in _SELF_NAMED_ASKED.finditer(reply)
                   if _misspelt_own_name(_name_of(m), persona) and _name_of(m) not in message]
