@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from pet.agent import replycheck
+from pet.agent import capture, replycheck
 from pet.agent.replycheck import (
     ASSISTANT,
     CATCHPHRASE,
@@ -632,3 +632,31 @@ def test_a_long_sentence_ends_the_reply_sooner():
     at = replycheck.end_of_sentences(chinese, 4, 140)
     assert chinese[:at] == "今天天气很好，我们一起去池塘边晒太阳吧。" * 3  # 20 characters weigh 60
     assert replycheck.end_of_sentences("Short. Reply. Here", 4, 140) is None
+
+
+def test_the_stand_in_says_what_fits_the_message():
+    assistant, echo = replycheck.Found((ASSISTANT,)), replycheck.Found((ECHO,))
+    plain = replycheck.stand_in("en", XIAOQIAN)
+    # a request to write something, answered with an assistant's document: the pet says it cannot
+    writing = replycheck.stand_in("en", XIAOQIAN, assistant, "can you write me a workout plan for the week?")
+    assert writing != plain and "claws" in writing
+    assert replycheck.stand_in("zh", XIAOQIAN, assistant, "你能帮我写一份一周的健身计划吗？") != replycheck.stand_in("zh", XIAOQIAN)
+    # ...not when the reply failed for something else, or the message asked nothing of the kind
+    assert replycheck.stand_in("en", XIAOQIAN, echo, "can you write me a workout plan for the week?") == plain
+    assert replycheck.stand_in("en", XIAOQIAN, assistant, "tell me about your day") == plain
+    # after the pet noted a fact of the message: that it kept it
+    assert replycheck.stand_in("en", XIAOQIAN, echo, "my boyfriend is called Lukas", noted=True) == (
+        "Got it, clamped tight! Tell me more?")
+
+
+@pytest.mark.real_encoder
+@pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+def test_a_noted_fact_is_acknowledged_when_the_model_fails_twice():
+    # seen on the page: "Hello Lukas! How can we assist you with your day?", then "Hi! My boyfriend
+    # is called Lukas.", then "not sure what to say to that yet"
+    model = ScriptedModel(["Hello Lukas! How can we assist you with your day?", "Hi! My boyfriend is called Lukas."])
+    app = make_app(model)
+    events = run(app, "hi! my boyfriend is called Lukas")
+    app.close()
+    assert events[-1].text.endswith("Got it, clamped tight! Tell me more?")
+    assert "Lukas" not in shown(events).replace("my boyfriend is called Lukas", "")

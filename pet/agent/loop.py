@@ -70,12 +70,6 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
-#: a request to write or make something new: "can you write me a workout plan for the week?",
-#: "你能帮我写一份一周的健身计划吗？" (near "what do you remember about my workout plan?" in meaning)
-_COMPOSE = re.compile(
-    r"\b(?:write|draft|compose|make|create|put together|come up with|plan|design|give)\s+(?:me\s+|us\s+)?"
-    r"(?:a|an|up a|out a|some)\b"
-    r"|(?:写|做|列|编|拟|定|制定|设计|规划|想)一?[份个封首篇段张套]", re.IGNORECASE)
 #: how long the answer to "what time should I remind you?" is waited for
 NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 
@@ -678,7 +672,7 @@ class Agent:
         if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
                 route.intent == "recall" and replycheck.asks_pet_name(text)) or (
-                route.intent == "recall" and _COMPOSE.search(text) and not replycheck.asks_recall(text)):
+                route.intent == "recall" and replycheck.asks_to_write(text) and not replycheck.asks_recall(text)):
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
             # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
@@ -1093,7 +1087,8 @@ class Agent:
             yield from self._finish(turn, shown, streamed=True)
             return
         log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
-        line = replycheck.stand_in(turn.language, self.persona, found, turn.tool_context.message)
+        line = replycheck.stand_in(turn.language, self.persona, found, turn.tool_context.message,
+                                   noted="remember" in turn.done)
         # a broken-off start stays visibly broken off; the pet's line is its own paragraph
         joint = "" if not shown else ("\n\n" if replycheck.ends_sentence(shown) else "…\n\n")
         yield TextDelta(joint + line)

@@ -608,9 +608,30 @@ def correction(found: Found, language: str, persona: Persona | None = None) -> s
     return "[Note from the pet's program] " + " ".join(notes)
 
 
-def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "") -> str:
-    """The pet's own line when the model's reply failed twice; to a
-    question about its name (whatever the reply got wrong), its own name."""
+def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "",
+             noted: bool = False) -> str:
+    """The pet's own line when the model's reply failed twice: to a question
+    about its name (whatever the reply got wrong), its own name; to a request
+    to write something, answered with a document, that it cannot; after it
+    noted a fact of the message (`noted`), that it kept it; else that it
+    does not know what to say."""
     if found is not None and _NAME_QUESTION.search(message):
         return say("own_name", language, persona)
+    if found is not None and ASSISTANT in found.problems and asks_to_write(message):
+        return say("off_script_writing", language, persona)
+    if noted:
+        return say("off_script_noted", language, persona)
     return say("off_script", language, persona)
+
+
+#: a request to write or make something new: "can you write me a workout plan for the week?",
+#: "你能帮我写一份一周的健身计划吗？"
+_WRITE = re.compile(
+    r"\b(?:write|draft|compose|make|create|put together|come up with|plan|design|give)\s+(?:me\s+|us\s+)?"
+    r"(?:a|an|up a|out a|some)\b"
+    r"|(?:写|做|列|编|拟|定|制定|设计|规划|想)一?[份个封首篇段张套]", re.IGNORECASE)
+
+
+def asks_to_write(message: str) -> bool:
+    """The message asks the pet to write or make something ("write me a workout plan")."""
+    return _WRITE.search(message) is not None

@@ -44,6 +44,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "嗯……我一时不知道怎么接，再跟我多说一点？",
         "en": "Hmm, I'm not sure what to say to that yet. Tell me a bit more?",
     },
+    # ... after the pet noted a fact of the message ("my boyfriend is called Lukas"): that it kept it.
+    "off_script_noted": {
+        "zh": "嗯嗯，{name}记下啦。再跟我多说一点？",
+        "en": "Got it, I'll keep that in mind. Tell me more?",
+    },
+    # ... to a request to write a plan, a letter, a recipe (the model wrote an assistant's document).
+    "off_script_writing": {
+        "zh": "写这么正经的东西，{name}的小脑袋装不下……不过我可以陪你一起想！你最想先弄哪一部分？",
+        "en": "Writing something that big is beyond my little claws… but I can think it through with you! "
+              "Where do you want to start?",
+    },
     # ... when the reply gave the pet another name twice: its own, said by code.
     "own_name": {
         "zh": "我叫{name}，是住在你电脑里的{species}！",
