@@ -52,8 +52,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     # ... to a request to write a plan, a letter, a recipe (the model wrote an assistant's document).
     "off_script_writing": {
         "zh": "写这么正经的东西，{name}的小脑袋装不下……不过我可以陪你一起想！你最想先弄哪一部分？",
-        "en": "Writing something that big is beyond my little claws… but I can think it through with you! "
-              "Where do you want to start?",
+        "en": "Writing something that big is beyond a little {species} like me… but I can think it through "
+              "with you! Where do you want to start?",
     },
     # ... when the reply gave the pet another name twice: its own, said by code.
     "own_name": {
