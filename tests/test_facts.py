@@ -46,6 +46,8 @@ from pet.tools.facts import dismissal, memory_fact
         ("commit that to memory, my shoe size is 44", "my shoe size is 44"),
         ("put this in your memory bank: Jun's number ends in 31", "Jun's number ends in 31"),
         ("make a mental note that I'm off on Fridays", "I'm off on Fridays"),
+        ("make a note of my address: 5 Elm St", "make a note of my address: 5 Elm St"),  # as before
+        ("make a note to buy milk", "make a note to buy milk"),
         ("这个你得记牢：我不吃香菜，一点都不行", "我不吃香菜，一点都不行"),
         ("把这个存进你脑子里：我的快递柜码是6623", "我的快递柜码是6623"),
         ("我的工号是A20931，帮我存到你脑子里", "我的工号是A20931"),

@@ -420,6 +420,7 @@ def test_a_remark_about_the_list_or_memory_looks_nothing_up(text):
     # ...while these ask what the pet knows
     ("你还记得我的健身计划吗", ["recall"]),
     ("what do you remember about my workout plan?", ["recall"]),
+    ("give me a rundown of everything you know about my family", ["recall"]),  # found by a review
 ])
 def test_a_request_to_write_something_is_no_recall(text, tools):
     app = make_app(ScriptedModel(["A plan? Step one: nap in the pond."] * 3))

@@ -305,14 +305,16 @@ def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     ("I'm Xiaolin!", "hi", False),  # another name, unasked: not a misspelling
     ("我叫Tom呀！", "你叫什么", True),  # a character after a name in letters made it "ours" (found by a review)
     ("我是小林！", "你好", False),  # in characters only the sound would tell 小钱 (a misspelling) from 小林
-    # its name cut to the particle "Xiao" (seen on the page: "Hello Lukas! I'm Xiao, a crayfish…"); "Qian" is its own
-    ("I'm Xiao, a crayfish who lives in your computer!", "hello", True),
-    ("I'm Xiao!", "what's your name?", True),
-    ("I'm Qian, nice to meet you", "who are you?", False),
-    ("Xiao means little, you know!", "what does xiao mean", False),
     # the person greeted by a name the message gives someone else
     ("Hello Lukas! How long have you two been together?", "my boyfriend is called Lukas", True),
-    ("嗨，面条！你好呀", "我养了一只灵缇，叫面条", True),
+    ("嗨，阿杰！你好呀", "我男朋友叫阿杰，他是厨师", True),
+    # ...not a sentence after the greeting, a pet's name, a greeting asked for, the person's own name
+    ("Hey! Lukas sounds like a keeper.", "my boyfriend is called Lukas", False),
+    ("Hi, Lukas sounds lovely!", "my boyfriend is called Lukas", False),
+    ("Hi Mochi! What a cute kitten!", "my cat is named Mochi", False),
+    ("嗨，面条！你好呀", "我养了一只灵缇，叫面条", False),
+    ("Hi Mochi! *waves claw*", "my cat is called Mochi, say hello to her", False),
+    ("Hi Lukas!", "I'm Lukas. My son is also named Lukas", False),
     ("Hello Lukas! Nice to meet you.", "hi, my name is Lukas", False),  # the person's own name
     ("Hi Lukas, welcome!", "I'm Lukas, new here", False),
     ("你好，小明！", "我叫小明", False),
@@ -644,9 +646,15 @@ def test_the_stand_in_says_what_fits_the_message():
     # ...not when the reply failed for something else, or the message asked nothing of the kind
     assert replycheck.stand_in("en", XIAOQIAN, echo, "can you write me a workout plan for the week?") == plain
     assert replycheck.stand_in("en", XIAOQIAN, assistant, "tell me about your day") == plain
-    # after the pet noted a fact of the message: that it kept it
+    # after the pet noted a fact of the message: that it kept it (unless the message asks more)
     assert replycheck.stand_in("en", XIAOQIAN, echo, "my boyfriend is called Lukas", noted=True) == (
         "Got it, clamped tight! Tell me more?")
+    assert replycheck.stand_in("en", XIAOQIAN, echo, "my boyfriend is called Lukas, what should I get him?",
+                               noted=True) == plain
+    # small talk that makes or gives something is no request to write (found by a review)
+    for message in ("give me a hug", "make a wish!", "plan a trip?", "can you give me some advice? I feel sad",
+                    "我想一个人静静", "今天定个小目标", "帮我做个决定吧", "做个好梦"):
+        assert replycheck.stand_in("en", XIAOQIAN, assistant, message) == plain, message
 
 
 @pytest.mark.real_encoder
@@ -660,3 +668,32 @@ def test_a_noted_fact_is_acknowledged_when_the_model_fails_twice():
     app.close()
     assert events[-1].text.endswith("Got it, clamped tight! Tell me more?")
     assert "Lukas" not in shown(events).replace("my boyfriend is called Lukas", "")
+
+
+@pytest.mark.parametrize(("reply", "said", "repeated"), [
+    # seen on the page: the pet's last line copied, word for word but a mark, to another message
+    ("本钳记住啦~再跟我多说点？", ("本钳记住啦～再跟我多说一点？",), True),
+    ("Got it, clamped tight! Tell me more?", ("Hi!", "Got it, clamped tight! Tell me more?"), True),
+    ("Got it, clamped tight! Tell me more about your trip?", ("Got it, clamped tight! Tell me more?",), True),
+    ("A long day deserves a long nap in the pond.", ("Got it, clamped tight! Tell me more?",), False),
+    ("好呀", ("好呀",), False),  # too short to matter
+    ("Sounds lovely!", (), False),
+    ("Heard c0 m1, snip snap.", ("Heard c0 m0, snip snap.",), False),  # another figure: something new
+])
+def test_the_pets_last_line_said_again_is_a_repeat(reply, said, repeated):
+    assert replycheck.repeats(reply, said) is repeated
+    checker = replycheck.Checker("what should I cook tonight?", replycheck.detect_language(reply), XIAOQIAN, said=said)
+    assert (replycheck.REPEAT in checker.problems(reply).problems) is repeated
+    if repeated:
+        assert checker.hold_at(reply) == 0  # not shown while it streams
+
+
+def test_a_reply_that_says_the_last_one_again_is_retried():
+    model = ScriptedModel(["Ooh, tell me more!", "Ooh, tell me more!", "Fried rice, with extra egg for me!"])
+    app = make_app(model)
+    conversation = app.new_conversation()
+    list(app.agent.run(conversation, "guess what happened today"))
+    events = list(app.agent.run(conversation, "what should I cook tonight?"))
+    app.close()
+    assert events[-1].text == "Fried rice, with extra egg for me!"
+    assert any("new words" in m.content for m in model.calls[-1].messages)  # the retry's note

@@ -70,6 +70,8 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
+#: the pet's last replies a new one must not say again (replycheck.REPEAT)
+SAID_CHECKED = 3
 #: how long the answer to "what time should I remind you?" is waited for
 NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 
@@ -566,8 +568,10 @@ class Agent:
             trace.reflex = "taken back"
             yield from self._model_loop(turn, [])
             return
-        if wanted:
-            text = spelling.mend(text)  # "my remidners?" asks for the reminders (the message kept is as written)
+        if self.config.reflexes and not text.startswith("/"):
+            # "my remidners?" asks for the reminders (the message kept is as written; a command is the
+            # person's own words)
+            text = spelling.mend(text)
         reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
         if reflex is None and needs_time is not None and self.config.reflexes:
             # the answer to "what time should I remind you?": "9am"
@@ -929,8 +933,9 @@ class Agent:
         asked = None if retracted(turn.tool_context.message) else figures.asked(turn.tool_context.message)
         if asked is not None and self.tools.get(asked.tool) is not None:
             turn.asked = asked
+        said = tuple(m.content for m in turn.messages if m.role == "assistant" and m.content)[-SAID_CHECKED:]
         checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories,
-                                    small=getattr(self.brain, "holds_replies", False))
+                                    small=getattr(self.brain, "holds_replies", False), said=said)
         # a brain that can keep its reply from copying the message or its prompt is asked to
         avoids = getattr(self.brain, "avoids_copies", False)
         copies: dict[str, Any] = {"avoid_copies": True} if avoids else {}

@@ -22,9 +22,14 @@ from pet.persona.model import Persona
 from pet.text import CJK_RUN, cjk_count, detect_language
 
 #: the checks, in the order a correction names them
-LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE, NAME, PROGRAM = (
-    "language", "echo", "recital", "assistant", "catchphrase", "name", "program")
-CHECKS = (LANGUAGE, ECHO, RECITAL, ASSISTANT, CATCHPHRASE, NAME, PROGRAM)
+LANGUAGE, ECHO, REPEAT, RECITAL, ASSISTANT, CATCHPHRASE, NAME, PROGRAM = (
+    "language", "echo", "repeat", "recital", "assistant", "catchphrase", "name", "program")
+CHECKS = (LANGUAGE, ECHO, REPEAT, RECITAL, ASSISTANT, CATCHPHRASE, NAME, PROGRAM)
+#: how alike (difflib's ratio of the letters) a reply must be to one of the pet's last replies to be
+#: said again: a small model copies its last line ("本钳记住啦~再跟我多说点？" after "本钳记住啦～再跟我多说一点？")
+REPEAT_SIMILARITY = 0.75
+#: ...and the fewest letters it must have ("好呀" twice is fine)
+REPEAT_LETTERS = 6
 
 #: letters (Chinese characters or Latin letters) a streaming reply needs before its language is judged
 LANGUAGE_LETTERS = 6
@@ -152,8 +157,19 @@ _SELF_NAMED_ASKED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+)\b(?!['’-])
 _INTRODUCED = re.compile(r"\bI(?:['’]m| am)\s+([A-Z][a-z]+),")
 #: a name the person gives someone or something: "my cat is called Mochi", "named her Wok", "叫面条"
 _GIVEN_NAME = re.compile(r"\b(?i:called|named)\s+([A-Z][\w'’-]*)|叫([\u4e00-\u9fff]{1,3})(?=[。！!，,～~？?\s]|$)")
-#: the reply greeting someone by name: "Hello Lukas!", "嗨，面条！"
-_GREETED = re.compile(r"^\W*(?i:hello|hi|hey|hiya|dear)[,，!！\s]+([A-Z][a-z]+)\b|^\W*(?:你好|嗨|哈喽)[,，!！\s]*([\u4e00-\u9fff]{1,3})[!！,，。]")
+#: the reply greeting someone by name, the name its own word: "Hello Lukas!", "嗨，阿杰！" (not "Hey! Lukas
+#: sounds like a keeper", "Hi, Lukas sounds lovely")
+_GREETED = re.compile(r"^\W*(?i:hello|hi|hey|hiya|dear),?\s+([A-Z][a-z]+)(?=\s*[!！,，.。?？~～]|\s*$)"
+                      r"|^\W*(?:你好|嗨|哈喽)[,，\s]*([\u4e00-\u9fff]{1,3})(?=[!！,，。~～])")
+#: a person the message names (not a pet, whom the pet may well greet): "my boyfriend is called Lukas"
+_PERSON_NAMED = re.compile(
+    r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?|friend|sister|brother|mom|mum|mother|dad|father"
+    r"|son|daughter|boss|colleague|coworker|co-worker|roommate|flatmate|neighbou?r|cousin|aunt|uncle|teacher)\b"
+    r"[^.!?。！？]{0,20}?\b(?i:is called|is named|called|named)\s+([A-Z][\w'’-]*)"
+    r"|(?:男朋友|女朋友|老公|老婆|丈夫|妻子|朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|儿子|女儿|老板|同事|室友|邻居|表哥|表姐|表妹|表弟"
+    r"|堂哥|堂姐|老师)叫([\u4e00-\u9fff]{1,3})(?=[。！!，,～~？?\s]|$)", re.IGNORECASE)
+#: the message asks the pet to greet someone
+_SAY_HELLO = re.compile(r"\bsay (?:hi|hello)\b|\bgreet\b|打个?招呼|问个?好", re.IGNORECASE)
 #: the start of a self-naming: an unfinished sentence holding one is held until it ends
 _NAME_START = re.compile(r"\b(?i:my name|call me|I(?:['’]m| am) called)\b|我叫|叫我|我的名字|我名叫")
 _NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
@@ -173,8 +189,6 @@ _THEIR_NAME_QUESTION = re.compile(
 )
 #: the parts of a Chinese name that say little on their own (小钳 and 小林 share 小)
 _NAME_COMMON = frozenset("小阿老大")
-#: the same particles in pinyin: "Xiao" alone is no name of 小钳/Xiaoqian ("Qian" is)
-_NAME_COMMON_LETTERS = frozenset({"xiao", "a", "lao", "da"})
 
 EN_STOPWORDS = frozenset(
     "the and that this with for are was were has have had his her their they them you your about from "
@@ -388,7 +402,7 @@ def _is_own_name(name: str, persona: Persona) -> bool:
     for own in persona.name.values():
         own = own.strip().lower()
         # a part of it ("Qian"), or, in characters, more of it (小钳钳); "Xiaoqians" is no longer its own
-        if said and said not in _NAME_COMMON_LETTERS and (said in own or (cjk_count(own) and own in said)):
+        if said and (said in own or (cjk_count(own) and own in said)):
             return True
         characters = "".join(CJK_RUN.findall(said))
         if characters and cjk_count(own) and set(characters) & (set(own) - _NAME_COMMON):
@@ -410,8 +424,6 @@ def _misspelt_own_name(name: str, persona: Persona) -> bool:
     said = name.strip()
     if len(said) < 4 or cjk_count(said) or _is_own_name(said, persona):
         return False
-    if said.lower() in _NAME_COMMON_LETTERS:  # "I'm Xiao, a crayfish…": its name cut to the particle
-        return any(own.strip().lower().startswith(said.lower()) for own in persona.name.values())
     return any(not cjk_count(own) and SequenceMatcher(None, said.lower(), own.strip().lower()).ratio() >= NEAR_NAME
                for own in persona.name.values())
 
@@ -453,8 +465,8 @@ def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | No
         theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED, _GIVEN_NAME) for m in pattern.finditer(message)}
         found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs]
         # "Hello Lukas!" to "my boyfriend is called Lukas": the person greeted by someone else's name
-        own = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED) for m in pattern.finditer(message)}
-        others = {_name_of(m) for m in _GIVEN_NAME.finditer(message)} - own
+        own = {_name_of(m) for pattern in (_SELF_NAMED, _SELF_NAMED_ASKED) for m in pattern.finditer(message)}
+        others = set() if _SAY_HELLO.search(message) else {_name_of(m) for m in _PERSON_NAMED.finditer(message)} - own
         found += [m for m in _GREETED.finditer(reply) if _name_of(m) in others]
         # and "I'm Xiaqian": its own name misspelt, unasked (unless the message says that name)
         found += [m for m in _SELF_NAMED_ASKED.finditer(reply)
@@ -469,8 +481,24 @@ def _name_of(match: re.Match[str]) -> str:
     return next(group for group in match.groups() if group)
 
 
+def repeats(reply: str, said: Sequence[str]) -> bool:
+    """The reply is, or starts as, one of the pet's last replies (`said`) said again."""
+    mine = _letters(reply)
+    if len(mine) < REPEAT_LETTERS:
+        return False
+    digits = re.findall(r"\d+", mine)
+    for line in said:
+        before = _letters(line)
+        if re.findall(r"\d+", before) != digits:
+            continue  # another figure says something new: "Heard m1" after "Heard m0"
+        if len(before) >= REPEAT_LETTERS and SequenceMatcher(
+                None, mine, before[:max(len(mine), REPEAT_LETTERS)], autojunk=False).ratio() >= REPEAT_SIMILARITY:
+            return True
+    return False
+
+
 def problems(reply: str, *, message: str, language: str, persona: Persona,
-             memories: Sequence[str] = (), small: bool = False) -> Found:
+             memories: Sequence[str] = (), small: bool = False, lately: Sequence[str] = ()) -> Found:
     """Every check the whole reply fails; with `small` (a small model's
     reply), a document or form opened as an assistant does too."""
     found = []
@@ -478,6 +506,8 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(LANGUAGE)
     if is_echo(reply, message):
         found.append(ECHO)
+    if repeats(reply, lately):
+        found.append(REPEAT)
     if not asks_recall(message) and len(restated(reply, memories)) >= RECITAL_COUNT:
         found.append(RECITAL)
     if assistant_speak(reply) or (small and template_reply(reply)):
@@ -495,7 +525,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
 
 
 def hold_at(text: str, *, message: str, language: str, persona: Persona,
-            memories: Sequence[str] = ()) -> int | None:
+            memories: Sequence[str] = (), lately: Sequence[str] = ()) -> int | None:
     """Where to stop streaming `text`, the reply so far, so that nothing a
     check may still fail reaches the person: 0 while its language is not
     yet clear or wrong, while it may be the message or a catchphrase coming
@@ -521,6 +551,8 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0
     if _may_be_catchphrases(_letters(text), persona):
         return 0
+    if repeats(text, lately):
+        return 0  # maybe the pet's last line again: held, then checked whole
     starts = []
     for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text)):
         if match:
@@ -571,14 +603,16 @@ class Checker:
     memories: tuple[str, ...] = ()
     #: a small model's replies: held to more (see problems)
     small: bool = False
+    #: the pet's last replies in the conversation, newest last
+    said: tuple[str, ...] = ()
 
     def problems(self, reply: str) -> Found:
         return problems(reply, message=self.message, language=self.language, persona=self.persona,
-                        memories=self.memories, small=self.small)
+                        memories=self.memories, small=self.small, lately=self.said)
 
     def hold_at(self, text: str) -> int | None:
         return hold_at(text, message=self.message, language=self.language, persona=self.persona,
-                       memories=self.memories)
+                       memories=self.memories, lately=self.said)
 
 
 # --- what the agent does about it ------------------------------------------------
@@ -586,6 +620,7 @@ class Checker:
 _LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文) only", "en": "English only"}
 _CORRECTIONS = {
     ECHO: "Do not repeat the person's words back; answer them.",
+    REPEAT: "Do not say again what you said before; answer this message in new words.",
     RECITAL: "Do not list what you know about the person; bring up at most one thing, only if it fits.",
     ASSISTANT: "You are their pet, not an assistant: no \"as an AI\", no offers of help, no refusals, "
                "no \"Sure, here's…\" documents or forms. This is harmless small talk; just answer it in character, "
@@ -619,19 +654,31 @@ def stand_in(language: str, persona: Persona, found: Found | None = None, messag
         return say("own_name", language, persona)
     if found is not None and ASSISTANT in found.problems and asks_to_write(message):
         return say("off_script_writing", language, persona)
-    if noted:
+    if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
         return say("off_script_noted", language, persona)
     return say("off_script", language, persona)
 
 
-#: a request to write or make something new: "can you write me a workout plan for the week?",
-#: "你能帮我写一份一周的健身计划吗？"
+#: a request to write or make a piece of writing: "can you write me a workout plan for the week?",
+#: "你能帮我写一份一周的健身计划吗？" (a verb of making, then within a few words a kind of document; a
+#: hug, a wish or a decision is no document, nor is a list of what the pet knows)
 _WRITE = re.compile(
     r"\b(?:write|draft|compose|make|create|put together|come up with|plan|design|give)\s+(?:me\s+|us\s+)?"
-    r"(?:a|an|up a|out a|some)\b"
-    r"|(?:写|做|列|编|拟|定|制定|设计|规划|想)一?[份个封首篇段张套]", re.IGNORECASE)
+    r"(?:a|an|up a|out a|some)\b(?:\s+[\w'-]+){0,4}?\s+(?:plans?|itinerar(?:y|ies)|recipes?|letters?|emails?|poems?"
+    r"|stor(?:y|ies)|essays?|menus?|workouts?|routines?|outlines?|speech(?:es)?|toasts?|captions?|resumes?|cv"
+    r"|reports?|songs?|schedules?|programs?|programmes?|budgets?|cover letter)\b"
+    r"|(?:写|做|拟|制定|设计|规划|安排)一?[份个封首篇段套]?(?:[^，,。？?！!]{0,8}?)"
+    r"(?:计划|食谱|菜谱|攻略|行程|邮件|信|诗|故事|作文|文章|菜单|方案|简历|报告|演讲稿|祝福语|文案|歌词|日程|预算)",
+    re.IGNORECASE)
+#: ...unless it asks what the pet knows: "give me a rundown of what you know about my plans"
+_KNOWS = re.compile(r"\b(?:you know|you remember|i told you|told you|you recall)\b|你知道|你记得|我(?:跟你)?说过|我告诉过你",
+                    re.IGNORECASE)
+
+
+#: a message that asks something
+_ASKS = re.compile(r"[?？]|吗|呢|什么|怎么|\b(?:what|how|why|should|could|can|would)\b", re.IGNORECASE)
 
 
 def asks_to_write(message: str) -> bool:
-    """The message asks the pet to write or make something ("write me a workout plan")."""
-    return _WRITE.search(message) is not None
+    """The message asks the pet to write something ("write me a workout plan"), not what it knows."""
+    return _WRITE.search(message) is not None and _KNOWS.search(message) is None

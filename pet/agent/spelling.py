@@ -6,8 +6,10 @@ pet answer as if nothing were asked. `mend` puts such words right before the
 message is routed (the message kept in the conversation stays as written).
 Only the words requests hinge on (`WORDS`) are mended, only from a word one
 edit away (a letter missing, added, changed, or two swapped), only when the
-word is five letters or more, and never from a real word one edit away
-(`REAL`: "forgot", "remainder", "cancer").
+word is five letters or more, never from a real word one edit away (`REAL`:
+"forgot", "forgets", "memorise", "remainder"), never inside a longer token
+("Remeber2024") and never from a capitalised word inside a sentence (a name:
+"Remini"). Slash commands are never mended (pet.agent.loop).
 """
 
 from __future__ import annotations
@@ -18,12 +20,19 @@ from functools import lru_cache
 #: the words requests hinge on
 WORDS = ("remind", "reminder", "reminders", "remember", "forget", "memory", "memories", "calculate", "cancel",
          "delete", "schedule", "alarm", "recall", "tomorrow", "tonight")
-#: real words one edit away from one of WORDS, and their forms, never mended
-REAL = frozenset({"forgot", "forged", "forger", "remainder", "reminds", "remembers", "memorys", "cancer", "cancels",
-                  "canceled", "deleted", "deletes", "alarms", "recalls", "recalled", "tonights", "scheduled",
-                  "schedules", "rewind", "remained", "relate", "related", "calculated", "calculates"})
+#: real words one edit away from one of WORDS, never mended: every such word of five letters or more in
+#: Debian's american-english-huge and british-english-huge word lists (names lower-cased: "Emory")
+REAL = frozenset("""
+    alarms alars alarum alary becall calculated calculates calyculate cancels cancer cannel carcel chancel
+    delate deleted deletes deplete emory falculate forgat forge forged forger forges forgets forgot forpet gorget
+    memoried memorise memorises memorizes rancel rebind recalls refall refind remainder remainders remand
+    remembers remend reminded reminds remint rewind rewinder rewinders scheduled scheduler schedules tomorrows
+    tonights""".split())
 SHORTEST = 5
-_WORD = re.compile(r"[A-Za-z]+")
+#: a word on its own: not part of "Remeber2024" or "Forge-Remeber"
+_WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
+#: where a sentence starts: a capital there says nothing, elsewhere it may be a name ("Alarmo", "Remini")
+_STARTS = re.compile(r"(?:^|[.!?。！？]\s*)$")
 
 
 def _one_edit(a: str, b: str) -> bool:
@@ -58,6 +67,8 @@ def mend(text: str) -> str:
     """`text` with each misspelt request word put right (see the module's docstring)."""
     def fix(match: re.Match[str]) -> str:
         word = match.group()
+        if word[0].isupper() and not _STARTS.search(text[:match.start()].rstrip() if match.start() else ""):
+            return word  # a name, most likely
         found = _mended(word)
         if not found:
             return word

@@ -20,7 +20,7 @@ _LEAD = [
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
         r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget"
-        r"|make a (?:mental )?note)\b"
+        r"|make a (?:mental )?note(?!\s+(?:of|to)\b))\b"
         r"(?:\s+that\b)?\s*[:：,，-]?\s*",
         _I,
     ),
