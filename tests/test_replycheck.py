@@ -697,3 +697,17 @@ def test_a_reply_that_says_the_last_one_again_is_retried():
     app.close()
     assert events[-1].text == "Fried rice, with extra egg for me!"
     assert any("new words" in m.content for m in model.calls[-1].messages)  # the retry's note
+
+
+@pytest.mark.parametrize(("reply", "aside"), [
+    # seen on the page: the claim guard's aside from an earlier turn, copied with a word changed
+    ("（其实我还没写下来。说“记下……”我就记）", True),
+    ("(Actually, I haven't saved that yet. Say \"remember that …\" and I will.)", True),
+    ("(Actually, no reminder is set yet.", True),
+    ("其实我还没吃饭呢，你呢？", False),
+    ("Actually, I love pancakes!", False),
+])
+def test_the_programs_aside_copied_by_the_model_is_a_program_line(reply, aside):
+    assert replycheck.program_aside(reply, XIAOQIAN) is aside
+    language = replycheck.detect_language(reply)
+    assert (replycheck.PROGRAM in found(reply, message="帮我写一封请假邮件", language=language)) is aside

@@ -444,6 +444,26 @@ def program_line(reply: str) -> re.Match[str] | None:
     return _PROGRAM_LINE.search(reply)
 
 
+#: the claim guard's asides, which stay in the conversation and a small model copies from it ("（其实我还没
+#: 写下来。说“记下……”我就记）" to "帮我写一封请假邮件", seen on the page)
+ASIDES = ("not_done_remember", "not_done_forget", "not_done_set_reminder", "not_done_add_todo")
+#: how alike (difflib's ratio of the letters) the reply's start must be to one of them
+ASIDE_SIMILARITY = 0.7
+
+
+def program_aside(reply: str, persona: Persona) -> bool:
+    """The reply is, or starts as, one of the program's asides (ASIDES), in either language."""
+    mine = _letters(reply)
+    if len(mine) < REPEAT_LETTERS:
+        return False
+    for key in ASIDES:
+        for language in ("zh", "en"):
+            aside = _letters(say(key, language, persona))
+            if SequenceMatcher(None, mine[:len(aside)], aside[:len(mine)], autojunk=False).ratio() >= ASIDE_SIMILARITY:
+                return True
+    return False
+
+
 def asks_pet_name(message: str) -> bool:
     """The message asks the pet's own name ("if my friend asks what ur called
     what do i tell her", "你叫啥来着"), not the person's."""
@@ -516,7 +536,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(CATCHPHRASE)
     if wrong_name(reply, message, persona):
         found.append(NAME)
-    if program_line(reply):
+    if program_line(reply) or program_aside(reply, persona):
         found.append(PROGRAM)
     return Found(tuple(found))
 
@@ -551,8 +571,8 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0
     if _may_be_catchphrases(_letters(text), persona):
         return 0
-    if repeats(text, lately):
-        return 0  # maybe the pet's last line again: held, then checked whole
+    if repeats(text, lately) or program_aside(text, persona):
+        return 0  # maybe the pet's last line or the program's aside again: held, then checked whole
     starts = []
     for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text)):
         if match:
