@@ -677,6 +677,8 @@ def test_a_noted_fact_is_acknowledged_when_the_model_fails_twice():
     ("Got it, clamped tight! Tell me more about your trip?", ("Got it, clamped tight! Tell me more?",), True),
     ("A long day deserves a long nap in the pond.", ("Got it, clamped tight! Tell me more?",), False),
     ("好呀", ("好呀",), False),  # too short to matter
+    ("Reply two.", ("Reply one.",), False),  # short, and another word (a test of the page caught it)
+    ("Once upon", ("Once upon",), False),
     ("Sounds lovely!", (), False),
     ("Heard c0 m1, snip snap.", ("Heard c0 m0, snip snap.",), False),  # another figure: something new
 ])

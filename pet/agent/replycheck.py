@@ -27,9 +27,10 @@ LANGUAGE, ECHO, REPEAT, RECITAL, ASSISTANT, CATCHPHRASE, NAME, PROGRAM = (
 CHECKS = (LANGUAGE, ECHO, REPEAT, RECITAL, ASSISTANT, CATCHPHRASE, NAME, PROGRAM)
 #: how alike (difflib's ratio of the letters) a reply must be to one of the pet's last replies to be
 #: said again: a small model copies its last line ("本钳记住啦~再跟我多说点？" after "本钳记住啦～再跟我多说一点？")
-REPEAT_SIMILARITY = 0.75
-#: ...and the fewest letters it must have ("好呀" twice is fine)
-REPEAT_LETTERS = 6
+REPEAT_SIMILARITY = 0.85
+#: ...the fewest letters that earlier reply must have ("好呀" twice is fine), and how much of it the new
+#: reply must cover
+REPEAT_LETTERS, REPEAT_SHARE = 10, 0.8
 
 #: letters (Chinese characters or Latin letters) a streaming reply needs before its language is judged
 LANGUAGE_LETTERS = 6
@@ -454,7 +455,7 @@ ASIDE_SIMILARITY = 0.7
 def program_aside(reply: str, persona: Persona) -> bool:
     """The reply is, or starts as, one of the program's asides (ASIDES), in either language."""
     mine = _letters(reply)
-    if len(mine) < REPEAT_LETTERS:
+    if len(mine) < LANGUAGE_LETTERS:
         return False
     for key in ASIDES:
         for language in ("zh", "en"):
@@ -501,19 +502,23 @@ def _name_of(match: re.Match[str]) -> str:
     return next(group for group in match.groups() if group)
 
 
-def repeats(reply: str, said: Sequence[str]) -> bool:
-    """The reply is, or starts as, one of the pet's last replies (`said`) said again."""
+def repeats(reply: str, said: Sequence[str], partial: bool = False) -> bool:
+    """The reply says one of the pet's last replies (`said`) again: most of it, at its start, with the
+    same figures. `partial`: the reply so far, while it streams: it may still become one."""
     mine = _letters(reply)
-    if len(mine) < REPEAT_LETTERS:
-        return False
     digits = re.findall(r"\d+", mine)
     for line in said:
         before = _letters(line)
-        if re.findall(r"\d+", before) != digits:
-            continue  # another figure says something new: "Heard m1" after "Heard m0"
-        if len(before) >= REPEAT_LETTERS and SequenceMatcher(
-                None, mine, before[:max(len(mine), REPEAT_LETTERS)], autojunk=False).ratio() >= REPEAT_SIMILARITY:
-            return True
+        if len(before) < REPEAT_LETTERS:
+            continue  # "Reply one." after "Reply two.", "好呀" twice: too short to tell
+        if partial:
+            n = min(len(mine), len(before))
+            if n >= LANGUAGE_LETTERS and SequenceMatcher(
+                    None, mine[:n], before[:n], autojunk=False).ratio() >= REPEAT_SIMILARITY:
+                return True
+        elif (len(mine) >= REPEAT_SHARE * len(before) and re.findall(r"\d+", before) == digits
+              and SequenceMatcher(None, mine[:len(before) + 2], before, autojunk=False).ratio() >= REPEAT_SIMILARITY):
+            return True  # another figure says something new: "Heard m1" after "Heard m0"
     return False
 
 
@@ -571,7 +576,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0
     if _may_be_catchphrases(_letters(text), persona):
         return 0
-    if repeats(text, lately) or program_aside(text, persona):
+    if repeats(text, lately, partial=True) or program_aside(text, persona):
         return 0  # maybe the pet's last line or the program's aside again: held, then checked whole
     starts = []
     for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text)):
