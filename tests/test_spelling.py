@@ -52,29 +52,40 @@ def test_real_words_names_tokens_and_other_scripts_are_left_alone(text):
     assert spelling.mend(text) == text
 
 
-@pytest.mark.real_encoder
-@pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+def end_to_end(test):
+    """An end-to-end test: it routes with the real sentence encoder."""
+    skip = pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+    return pytest.mark.real_encoder(skip(test))
+
+
+def _app():
+    model = ScriptedModel(["(the model)"] * 6)
+    return build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
+
+
+def _tools(events):
+    return [e.call.name for e in events if isinstance(e, ToolStarted)]
+
+
+@end_to_end
 def test_a_misspelt_request_runs_its_tool_and_the_message_is_kept_as_written():
-    model = ScriptedModel(["(the model)"] * 4)
-    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
+    app = _app()
     conversation = app.new_conversation()
     events = list(app.agent.run(conversation, "my remidners?"))
     kept = [m.message.content for m in app.conversations.history(conversation) if m.message.role == "user"]
     app.close()
-    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_reminders"]
+    assert _tools(events) == ["list_reminders"]
     assert kept == ["my remidners?"]
 
 
-@pytest.mark.real_encoder
-@pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+@end_to_end
 def test_a_remark_near_a_request_word_deletes_nothing_and_commands_stay_as_typed():
-    model = ScriptedModel(["(the model)"] * 6)
-    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
+    app = _app()
     conversation = app.new_conversation()
     list(app.agent.run(conversation, "remember that my sister's birthday is May 3"))
     events = list(app.agent.run(conversation, "My sister is sweet, forgets birthdays though"))
-    assert "forget" not in [e.call.name for e in events if isinstance(e, ToolStarted)]
-    events = list(app.agent.run(conversation, "/remember wifi password: Forge-Remeber"))
+    assert "forget" not in _tools(events)
+    list(app.agent.run(conversation, "/remember wifi password: Forge-Remeber"))
     memories = [m.content for m in app.memories.recent(app.first_pet().record.id, limit=10)]
     app.close()
     assert "wifi password: Forge-Remeber" in memories
