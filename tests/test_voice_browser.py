@@ -23,6 +23,11 @@ from pet.speech.tts import espeak_installed
 pytestmark = pytest.mark.slow
 
 ANSWER = "Hello there. I am a crayfish with opinions."
+#: the transcript of the question, as the person's message. Chromium's fake microphone can
+#: drop audio on a loaded machine, and Whisper then mishears a word or two (a CI run heard
+#: "What is the winner like today? Please tell me a short story about a courageous…"), so
+#: any of these phrases will do; a transcript with none of them is still a failure
+HEARD = re.compile(r"weather|like today|short story", re.IGNORECASE)
 #: every play() the page starts, in order: the test watches, the page still plays
 WATCH_PLAYS = """
 window.__plays = [];
@@ -54,7 +59,7 @@ def ask_aloud(page, press) -> None:
     expect(mic).to_contain_text("0:06", timeout=60_000)  # the whole question is recorded
     press(mic.locator("button.stop-button"))
     chat = page.locator("#pet-chatbot")
-    expect(chat).to_contain_text("weather", timeout=180_000)  # the transcript, as the person's message
+    expect(chat).to_contain_text(HEARD, timeout=180_000)  # the transcript, as the person's message
     expect(chat).to_contain_text(ANSWER, timeout=180_000)
     # the tap's moment of silence, then one clip per sentence
     page.wait_for_function("window.__plays.length >= 3", timeout=60_000)
@@ -88,7 +93,7 @@ def test_on_a_desktop_the_question_is_heard_and_the_answer_plays(question):
             chat = page.locator("#pet-chatbot")
             expect(chat).to_contain_text("Typed answer.")
             expect(chat).to_contain_text(ANSWER)
-            expect(chat).to_contain_text("weather")
+            expect(chat).to_contain_text(HEARD)
     finally:
         server.stop()
         app.close()
