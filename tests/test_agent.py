@@ -698,3 +698,15 @@ def test_kidding_inside_a_request_does_not_take_it_back():
     app = make_app(ScriptedModel(["unused"]), reflexes=True)
     events = run(app, "no kidding, what's 12 times 4?")
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["calculate"]
+
+
+def test_a_reply_that_fails_its_checks_after_a_tool_answered_gives_way_to_the_result():
+    # the spent round 16 tools set: the small model called the calculator, then said it saw no output
+    model = ScriptedModel([
+        Completion("", (ToolCall("calculate", {"expression": "(3.6)^2 + 7"}, id="call_0"),)),
+        "抱歉，我没有看到工具的输出。你可以输入“19.96”来获取结果。",
+    ], repeat_last=True)
+    app = make_app(model, greeting=False)
+    events = run(app, "3.6的平方加7等于多少，帮我calculate一下")
+    assert streamed_text(events) == "19.96"
+    assert len(model.calls) == 3  # the reply, and one retry with a correction

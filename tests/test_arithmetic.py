@@ -74,6 +74,21 @@ PHRASINGS = [
     ("1,250,000 divided by 500", "2500"),
     ("thirty five percent of 1,800?", "630"),
     ("35,120和80一共多少", "235"),  # a list, in Chinese: the commas part the numbers
+    # powers in words, a change in percent, a unit in another
+    ("how much is nineteen squared plus seventy-one", "432"),
+    ("what's 3 squared times 4", "36"),
+    ("the rent goes from 1,450 to 1,595 next month, what percent increase is that?", "10"),
+    ("price went from 80 to 60, what's the percentage drop?", "25"),
+    ("房租从3000涨到3300，涨了百分之几？", "10"),
+    ("工资8000涨百分之十五，现在多少", "9200"),
+    ("税前13500，扣掉百分之十一，到手多少钱", "12015"),
+    ("what's 15% more than 80", "92"),
+    ("how many seconds r in 3.5 hours", "12600"),
+    ("how many minutes in a day?", "1440"),
+    ("90分钟等于几小时", "1.5"),
+    ("两公里是多少米", "2000"),
+    ("一斤是多少克", "500"),
+    ("convert 2.5 kg to grams", "2500"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -123,7 +138,11 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
                                   "I tipped 15% on a $40 bill yesterday, was that rude?",
                                   "I make $25 an hour, is that good?", "my rent is 1200 a month lol",
                                   "20% off sale at uniqlo today, should I go?", "我们四个人AA了一顿火锅，好开心",
-                                  "4 of us, 30 each, what is the total?"])  # each one's amount: not 30 / 4
+                                  "4 of us, 30 each, what is the total?",
+                                  # a change or a unit said in passing
+                                  "my rent went from 3000 to 3300, ugh", "I got a 10% raise, my salary is 8000 now",
+                                  "我工资涨了百分之十，现在8800", "I walked 5 km in 2 hours today",
+                                  "what a day, 3 hours in the car", "房租从3000涨到3300了，气死"])  # each one's amount: not 30 / 4
 def test_numbers_that_are_no_sum_are_left_alone(text):
     assert arithmetic.read(text) is None
 

@@ -157,6 +157,10 @@ def test_recall_questions(message, asks):
     "当然可以！你可以聊聊天，我会尽力帮助你。",
     "当然可以！请问你有什么问题或需要帮助的地方？",
     "你好，我是小钳。我是一个人工智助手，能够帮助你进行各种任务。",
+    # the program's workings, after the calculator answered (the spent round 16 tools set)
+    "抱歉，我没有看到工具的输出。你可以在询问时输入“19.96”来获取结果。",
+    "I can't see the tool output, but it might be 19.96.",
+    "The function's result was not shown to me.",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -269,6 +273,7 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "请告诉我你有什么开心的事！", "请告诉我你需要我提醒什么～", "请告诉我你的问题，钳钳听着呢！", "我会尽力帮你记住的！",
     "没问题，钳钳记下啦，明天早上八点提醒你去超市买牛奶。",
     "I'd love to help you pick a name for the puppy!", "I hope the cake turns out great!",
+    "我没看到你的新工具箱！", "I didn't see the results of the match, who won?", "没收到你的快递通知吗？",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

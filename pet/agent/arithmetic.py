@@ -132,7 +132,7 @@ _EN_WORD = "|".join(sorted([*_EN_UNITS, *_EN_TENS, *_EN_SCALES], key=len, revers
 # "seven hundred and twenty", "three hundred eighty-five", "a hundred"
 _EN_NUMBER = re.compile(rf"\b(?:a\s+(?=hundred|thousand|million))?(?:{_EN_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_EN_WORD}))*\b", _I)
 _EN_OPERATOR = r"(?:multiplied by|times|divided by|over|plus|added to|minus|to the power of|[-+*/×÷^xX=])"
-_EN_OPERATOR_AFTER = re.compile(rf"\s*(?:{_EN_OPERATOR}|%|percent|per cent)(?![a-z])", _I)
+_EN_OPERATOR_AFTER = re.compile(rf"\s*(?:{_EN_OPERATOR}|%|percent|per cent|squared|cubed)(?![a-z])", _I)
 _EN_OPERATOR_BEFORE = re.compile(rf"(?<![a-z]){_EN_OPERATOR}\s*$", _I)
 
 
@@ -480,6 +480,108 @@ def _money(text: str) -> str | None:
     return expression
 
 
+# --- changes in percent, and units of time, length and weight ---------------------------------
+
+_SUM_AMOUNT = r"[$¥￥€£]?\s*(?P<{0}>[0-9]+(?:\.[0-9]+)?)\s*(?:块钱|块|元|dollars?|bucks|yuan|rmb|kuai)?"
+#: two amounts, the first changing into the second: "from 1450 to 1595", "从3000涨到3300"
+_FROM_TO = [
+    re.compile(rf"\bfrom\s+{_SUM_AMOUNT.format('a')}\s+(?:up |down )?to\s+{_SUM_AMOUNT.format('b')}", _I),
+    re.compile(rf"{_SUM_AMOUNT.format('a')}\s*(?:涨到|涨成|降到|跌到|升到|变成|变到|增加到|减少到|提高到|降低到|调到|涨至|降至)"
+               rf"\s*(?:了\s*)?{_SUM_AMOUNT.format('b')}"),
+]
+#: a question for the change between them in percent
+_ASKS_PERCENT = re.compile(
+    r"\b(?:what|which|how much|how many)\b[^.?!0-9]{0,25}(?:percent(?:age)?|%)|\bby what percent|\bin percent\b"
+    r"|\bpercent(?:age)? (?:increase|decrease|change|rise|drop|jump|hike|cut)\b[^.!]*\?"
+    r"|百分之(?:几|多少)|多少%|几%|涨幅|降幅|增幅|跌幅|百分比(?:是)?多少", _I)
+#: an amount raised or lowered by a percentage ("8000涨百分之十五", "13500, minus 11% tax")
+_RISE = re.compile(r"\b(?:increase[sd]?|rais(?:e|es|ed)|rise|rose|more than|up by|goes up|went up|grows?|grew|bump(?:ed)?)\b"
+                   r"|涨|增加|增长|提高|上调|加薪", _I)
+_FALL = re.compile(r"\b(?:decrease[sd]?|drop(?:s|ped)?|fall|fell|less than|down by|goes down|went down|cut|deduct(?:s|ed|ion)?"
+                   r"|minus|after tax|taken off)\b|降|跌|减少|下调|扣|减掉|减去", _I)
+_ASKS_AMOUNT = re.compile(r"^(?:so )?what(?:'s| is| would be| will be)\b|\bhow much\b|多少|几块|几元", _I)
+
+
+def _percent_change(text: str) -> str | None:
+    """A change in percent as an expression: between two amounts ("from 1450 to
+    1595, what percent increase?", "从3000涨到3300，涨了百分之几") or of one amount by a
+    percentage ("工资8000涨百分之十五，现在多少", "税前13500，扣掉百分之十一，到手多少钱")."""
+    text = _THOUSANDS.sub("", _in_digits(text))
+    if _ASKS_PERCENT.search(text):
+        spans = [m for p in _FROM_TO for m in p.finditer(text)]
+        if len(spans) != 1 or len(re.findall(r"[0-9]+(?:\.[0-9]+)?", text)) != 2:
+            return None
+        a, b = spans[0].group("a"), spans[0].group("b")
+        if float(a) == 0:
+            return None
+        return f"({b} - {a}) / {a} * 100" if float(b) >= float(a) else f"({a} - {b}) / {a} * 100"
+    percents = list(_PERCENT.finditer(text))
+    if len(percents) != 1 or not _ASKS_AMOUNT.search(text):
+        return None
+    percent = percents[0]
+    amounts = [m for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text)
+               if not percent.start() <= m.start() < percent.end()]
+    rise, fall = _RISE.search(text), _FALL.search(text)
+    if len(amounts) != 1 or bool(rise) == bool(fall):
+        return None
+    value = percent.group("p") or percent.group("zp")
+    return f"{amounts[0].group()} * (1 {'+' if rise else '-'} {value} / 100)"
+
+
+#: each unit in its base unit (seconds, metres, grams), and the words for it
+_MEASURES: dict[str, tuple[float, str]] = {
+    "second": (1, "time"), "minute": (60, "time"), "hour": (3600, "time"), "day": (86400, "time"),
+    "week": (604800, "time"),
+    "millimetre": (0.001, "length"), "centimetre": (0.01, "length"), "metre": (1, "length"), "kilometre": (1000, "length"),
+    "gram": (1, "weight"), "kilogram": (1000, "weight"), "jin": (500, "weight"),
+}
+_MEASURE_EN = {
+    "seconds": "second", "second": "second", "secs": "second", "sec": "second", "minutes": "minute", "minute": "minute",
+    "mins": "minute", "min": "minute", "hours": "hour", "hour": "hour", "hrs": "hour", "hr": "hour", "days": "day",
+    "day": "day", "weeks": "week", "week": "week", "millimetres": "millimetre", "millimeters": "millimetre",
+    "mm": "millimetre", "centimetres": "centimetre", "centimeters": "centimetre", "cm": "centimetre", "metres": "metre",
+    "meters": "metre", "metre": "metre", "meter": "metre", "m": "metre", "kilometres": "kilometre",
+    "kilometers": "kilometre", "kilometre": "kilometre", "kilometer": "kilometre", "km": "kilometre",
+    "grams": "gram", "gram": "gram", "g": "gram", "kilograms": "kilogram", "kilogram": "kilogram", "kilos": "kilogram",
+    "kilo": "kilogram", "kg": "kilogram",
+}
+_MEASURE_ZH = {
+    "秒钟": "second", "秒": "second", "分钟": "minute", "小时": "hour", "钟头": "hour", "天": "day", "星期": "week",
+    "周": "week", "毫米": "millimetre", "厘米": "centimetre", "公分": "centimetre", "公里": "kilometre", "千米": "kilometre",
+    "米": "metre", "公斤": "kilogram", "千克": "kilogram", "克": "gram", "斤": "jin",
+}
+_EN_MEASURE = "|".join(sorted(map(re.escape, _MEASURE_EN), key=len, reverse=True))
+_ZH_MEASURE = "|".join(sorted(map(re.escape, _MEASURE_ZH), key=len, reverse=True))
+_CONVERT = [
+    # "how many seconds (are) in 3.5 hours", "how many minutes r in two days"
+    re.compile(rf"^(?:so |and |hey,? )?how many (?P<to>{_EN_MEASURE}) (?:are |r |is |is there |are there )?(?:there )?in "
+               rf"(?:a |an |(?P<n>{_NUM}) ?)(?P<from>{_EN_MEASURE})\s*[?？]*$", _I),
+    # "3.5 hours in seconds", "convert 5 km to metres", "what's 90 minutes in hours"
+    re.compile(rf"^(?:(?:what(?:'s| is)|whats|wats|convert|how much is)\s+)?(?P<n>{_NUM}) ?(?P<from>{_EN_MEASURE}) "
+               rf"(?:in|to|into|as) (?P<to>{_EN_MEASURE})\s*[?？]*$", _I),
+    # "3.5小时是多少秒", "两天有多少个小时", "90分钟等于几小时", "一斤是多少克"
+    re.compile(rf"^(?P<n>{_NUM}|一)个?(?P<from>{_ZH_MEASURE})(?:是|等于|有|合|换算成|折合)?(?:多少|几)个?(?P<to>{_ZH_MEASURE})"
+               r"(?:啊|呀|呢|来着)?[?？]*$"),
+]
+
+
+def _conversion(text: str) -> str | None:
+    """A unit of time, length or weight in another ("how many seconds in 3.5
+    hours", "90分钟等于几小时") as an expression."""
+    text = _in_digits(text.strip())
+    for pattern in _CONVERT:
+        found = pattern.match(text)
+        if not found:
+            continue
+        units = [_MEASURE_ZH.get(found.group(side)) or _MEASURE_EN[found.group(side).lower()] for side in ("from", "to")]
+        (source, kind), (target, other) = _MEASURES[units[0]], _MEASURES[units[1]]
+        if kind != other or units[0] == units[1]:
+            return None
+        number = found.group("n") if found.group("n") not in (None, "一") else "1"
+        return f"{number} * {source:g} / {target:g}" if source < target else f"{number} * {source / target:g}"
+    return None
+
+
 # --- reading a message ---------------------------------------------------------------------
 
 
@@ -499,6 +601,8 @@ def read(text: str) -> Reading | None:
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 #: words of summing a list in Chinese ("120,350,400 一共多少"), where commas part the numbers
 _LIST_SUM = re.compile(r"一共|总共|加起来|合计|共计|总和")
+#: "19 squared" is 19^2
+_POWER_WORD = re.compile(r"(?<=[0-9])\s*\b(?P<w>squared|cubed)\b", _I)
 #: "23 percent" is "23%"
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per cent)\b", _I)
 
@@ -508,6 +612,7 @@ def _read(text: str) -> Reading | None:
     if not _LIST_SUM.search(text):  # "35,120和80一共多少": a list of numbers, not 35120
         text = _THOUSANDS.sub("", text)
     text = _PERCENT_WORD.sub("%", text)
+    text = _POWER_WORD.sub(lambda m: "^2" if m.group("w").lower() == "squared" else "^3", text)
     expression_text = _zh_operators(text)
     found = next((m for m in (p.match(expression_text) for p in _CALC) if m), None)
     if found and not _DATE_LIKE.match(found.group("e")):
@@ -515,7 +620,7 @@ def _read(text: str) -> Reading | None:
     worded = _worded(expression_text)
     if worded:
         return Reading(expression=worded)
-    money = _money(text)
+    money = _money(text) or _percent_change(text) or _conversion(text)
     if money:
         return Reading(expression=money)
     return _word_problem(text)

@@ -1091,9 +1091,14 @@ class Agent:
             log.info("reply guard: %s again; the reply ends with what was shown", ", ".join(found.problems))
             yield from self._finish(turn, shown, streamed=True)
             return
-        log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
-        line = replycheck.stand_in(turn.language, self.persona, found, turn.tool_context.message,
-                                   noted="remember" in turn.done)
+        if turn.results and not turn.done:
+            # a tool answered (a sum, the time, a search): its result is the reply, as for a reflex
+            log.info("reply guard: %s again; the tool's result stands in", ", ".join(found.problems))
+            line = "\n".join(turn.results)
+        else:
+            log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
+            line = replycheck.stand_in(turn.language, self.persona, found, turn.tool_context.message,
+                                       noted="remember" in turn.done)
         # a broken-off start stays visibly broken off; the pet's line is its own paragraph
         joint = "" if not shown else ("\n\n" if replycheck.ends_sentence(shown) else "…\n\n")
         yield TextDelta(joint + line)

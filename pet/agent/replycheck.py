@@ -111,7 +111,14 @@ _ASSISTANT = re.compile(
     r"|我会尽(?:力|我所能)(?:地)?(?:为你|为您|提供|回答|协助|帮助你|帮助您)|为(?:你|您)提供(?:帮助|服务|支持)"
     r"|请告诉我(?:你|您)(?:感兴趣的|想(?:要)?了解的|需要(?:什么)?帮助|有什么(?:问题|需要|需求))"
     r"|(?:问题|需求)(?:或|或者)(?:需要)?帮助"
-    r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能?|智能)?(?:助手|助理)",
+    r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能?|智能)?(?:助手|助理)"
+    # talk about the program's workings: a tool's output it says it did not see (the spent round 16 tools
+    # set: "抱歉，我没有看到工具的输出。" after the calculator had answered)
+    r"|(?:没有?|并没有|无法|不能)(?:看到|收到|获取|读取|访问)(?:到)?(?:任何)?(?:工具|函数|程序)(?:的)?(?:输出|结果|返回)"
+    r"|\bI (?:don['’]t|do not|didn['’]t|did not|can['’]t|cannot) (?:see|access|read) (?:the |any )?"
+    r"(?:tool|function)(?:['’]s)? (?:output|result|response)s?\b"
+    r"|\b(?:the )?(?:tool|function)(?:['’]s)? (?:output|result|response) (?:is|was) (?:not|n['’]t) "
+    r"(?:shown|visible|available|provided)\b",
     re.IGNORECASE,
 )
 
