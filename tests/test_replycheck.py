@@ -55,6 +55,18 @@ def test_language(reply, language, wrong):
     assert (LANGUAGE in found(reply, language=language)) is wrong
 
 
+@pytest.mark.parametrize(("reply", "message", "wrong"), [
+    ("我忘了 birthday。", "Do you remember my birthday?", True),  # seen on the page: mostly Latin letters
+    ("Sure thing, 好的好的, see you tomorrow at the pond!", "see you tomorrow!", True),
+    ("Hi! I'm 小钳 (Xiaoqian), nice to meet you.", "who are you?", False),  # the pet's own name
+    ("Mochi loves 团子! Cute.", "my cat Mochi met my friend's corgi 团子 today", False),  # the message's words
+    ("生日快乐 means happy birthday!", "how do you say happy birthday in Chinese?", False),  # asked about
+    ("谢谢 is thanks, easy!", "what does 谢谢 mean?", False),
+])
+def test_chinese_in_an_english_reply(reply, message, wrong):
+    assert (LANGUAGE in found(reply, message=message, language="en")) is wrong
+
+
 @pytest.mark.parametrize(("reply", "message", "echo"), [
     ("下班了，好累啊……", "下班了，好累啊……", True),
     ("下班了好累啊", "下班了，好累啊……", True),

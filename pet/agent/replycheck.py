@@ -275,9 +275,28 @@ def end_of_sentences(text: str, count: int, length: int | None = None) -> int | 
 # --- the checks ----------------------------------------------------------------
 
 
-def wrong_language(reply: str, language: str) -> bool:
-    """A reply with no letters at all (a number, an emoji) has no language to be wrong in."""
-    return detect_language(reply, default=language) != language
+#: Chinese characters an English reply may hold that neither the message nor the pet's names gave
+#: it; more is Chinese in an English reply ("我忘了 birthday。", seen on the page)
+STRAY_CJK = 2
+#: a message about Chinese words, whose answer may well hold some
+_ABOUT_CHINESE = re.compile(r"\b(?:chinese|mandarin|cantonese|pinyin|characters?|translat\w*|say|write|spell|mean)\b"
+                            r"|中文|汉语|汉字|普通话", re.IGNORECASE)
+
+
+def wrong_language(reply: str, language: str, message: str = "", persona: Persona | None = None) -> bool:
+    """A reply with no letters at all (a number, an emoji) has no language to be
+    wrong in. An English reply is also wrong with Chinese in it that the
+    `message` did not ask about: more than STRAY_CJK Chinese characters that
+    neither the message nor the pet's names hold."""
+    if detect_language(reply, default=language) != language:
+        return True
+    if language != "en" or not cjk_count(reply) or _ABOUT_CHINESE.search(message):
+        return False
+    given = set(message)
+    if persona is not None:
+        given.update("".join(persona.name.values()) + "".join(persona.species_name.values()))
+    stray = [ch for run in CJK_RUN.findall(reply) for ch in run if ch not in given]
+    return len(stray) > STRAY_CJK
 
 
 def _new_letters(answer: str, said: str) -> int:
@@ -534,7 +553,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
     """Every check the whole reply fails; with `small` (a small model's
     reply), a document or form opened as an assistant does too."""
     found = []
-    if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language):
+    if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language, message, persona):
         found.append(LANGUAGE)
     if is_echo(reply, message):
         found.append(ECHO)
@@ -563,7 +582,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     yet clear or wrong, while it may be the message or a catchphrase coming
     back; else the start of the first sentence with an assistant's phrase
     or a memory restated unasked. None: all of it may be shown."""
-    if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language):
+    if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language, message, persona):
         return 0
     said = _letters(message)
     if not _too_short_to_echo(message):
