@@ -62,6 +62,15 @@ def memories(request, tmp_path):
         # no word in common at all
         ("What's my job?", "I work as a nurse at St Mary's", ["I love hiking", "My sister lives in Oslo"]),
         ("我在哪上班", "我在腾讯工作", ["我喜欢爬山", "我妹妹住在深圳"]),
+        # across languages: a day of the week, a phone, an instrument, a collection, a sport
+        ("我周日晚上一般干嘛？", "I video-call my grandpa every Sunday night",
+         ["I work at a bakery", "My cat is called Pepper"]),
+        ("What do I do on Tuesday evenings?", "每周二晚上我去学陶艺", ["我在银行上班", "我养了一只柯基"]),
+        ("我用的是什么手机？", "I finally got a smartphone, bye old brick", ["I live in Leeds", "I drink oolong tea"]),
+        ("What instrument do I play?", "我每天晚上拉二胡", ["我喜欢吃辣", "我住在成都"]),
+        ("我收藏什么？", "I collect old train tickets", ["I hate mornings", "My brother is a pilot"]),
+        ("What do I do for exercise?", "我每周去攀岩馆两次", ["我对花生过敏", "我在学日语"]),
+        ("Who am I dating?", "我在和一个叫阿杰的厨师谈恋爱", ["我在学吉他", "我住在杭州"]),
     ],
 )
 def test_a_question_finds_a_fact_said_in_other_words(memories, question, fact, others):

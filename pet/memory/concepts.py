@@ -58,7 +58,7 @@ CONCEPTS: tuple[Concept, ...] = (
     # -- people ---------------------------------------------------------------------------------
     Concept("birthday", "birthday birth born bday age old",
             "生日 出生 生辰 岁 年龄 多大 属相"),
-    Concept("name", "name called nickname nicknamed",
+    Concept("name", "name called nickname nicknamed call",
             "名字 我叫 叫我 名叫 叫 小名 昵称 外号 绰号 全名"),
     Concept("family", "family relative parent sibling | mom mum mother dad father sister brother "
                       "grandma grandpa aunt uncle cousin son daughter wife husband",
@@ -78,8 +78,9 @@ CONCEPTS: tuple[Concept, ...] = (
             "阿姨 姑姑 姑妈 姨妈 小姨 舅妈 婶婶 叔叔 舅舅 伯伯 姑父 姨父 表哥 表姐 表弟 表妹 堂哥 堂姐 "
             "堂弟 堂妹"),
     Concept("children", "child children kid baby | son daughter", "孩子 小孩 娃 宝宝 | 儿子 女儿"),
-    Concept("partner", "partner spouse married dating | wife husband girlfriend boyfriend fiance fiancee",
-            "对象 伴侣 爱人 结婚 | 老婆 老公 妻子 丈夫 太太 媳妇 女朋友 男朋友 女友 男友"),
+    Concept("partner", "partner spouse married dating date seeing relationship | wife husband girlfriend boyfriend "
+                       "fiance fiancee",
+            "对象 伴侣 爱人 结婚 恋爱 谈恋爱 约会 在一起 | 老婆 老公 妻子 丈夫 太太 媳妇 女朋友 男朋友 女友 男友 未婚妻 未婚夫"),
     Concept("spouse", "wife husband spouse", "老婆 老公 妻子 丈夫 太太 媳妇 爱人"),
     Concept("wedding", "wedding anniversary married marry engaged engagement honeymoon",
             "结婚 婚礼 纪念日 订婚 蜜月 领证 嫁 娶"),
@@ -91,8 +92,8 @@ CONCEPTS: tuple[Concept, ...] = (
             "身高 个子 多高 个头 体重 公斤 斤 多重"),
     # -- work, school, money --------------------------------------------------------------------
     Concept("work", "work job employer company office colleague coworker boss manager career "
-                    "employed hired",
-            "工作 上班 公司 单位 同事 老板 领导 上司 职业 入职 就职 任职 打工"),
+                    "employed hired living freelance gig",
+            "工作 上班 公司 单位 同事 老板 领导 上司 职业 入职 就职 任职 打工 活儿 干活 自由职业 接活"),
     Concept("occupation", "job profession occupation career | teacher engineer nurse doctor programmer "
                           "developer designer lawyer accountant chef",
             "职业 工作 | 老师 工程师 护士 医生 程序员 设计师 律师 会计 厨师"),
@@ -113,7 +114,8 @@ CONCEPTS: tuple[Concept, ...] = (
             "旅行 旅游 出差 度假 假期 出国 去过 机票 行程"),
     Concept("car", "car vehicle drive drove driven license | suv truck van motorcycle motorbike",
             "车 汽车 开车 驾照 | 摩托"),
-    Concept("commute", "commute bus subway metro train bike bicycle", "通勤 地铁 公交 坐车 骑车 自行车"),
+    Concept("commute", "commute bus subway metro train bike bicycle cycle ferry scooter walk ebike e-bike",
+            "通勤 地铁 公交 坐车 骑车 自行车 电动车 电瓶车 小电驴 电驴 轮渡 步行 走路 打车"),
     # -- food and drink -------------------------------------------------------------------------
     Concept("food", "food eat ate eaten cook dish meal dinner lunch breakfast snack cuisine recipe "
                     "restaurant taste delicious hungry",
@@ -124,7 +126,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("tea", "tea matcha oolong", "茶 喝茶 奶茶 绿茶 红茶 乌龙 抹茶 茶叶"),
     Concept("allergy", "allergy allergic intolerant intolerance sensitive reaction avoid",
             "过敏 忌口 不能吃 不吃 不耐受 过敏源"),
-    Concept("diet", "diet vegetarian vegan halal kosher gluten", "素食 吃素 节食 减肥 清真 忌口"),
+    Concept("diet", "diet vegetarian vegan halal kosher gluten keto", "素食 吃素 全素 节食 减肥 清真 忌口 生酮"),
     # -- likes and feelings ---------------------------------------------------------------------
     Concept("likes", "love loved like favorite favourite enjoy fond prefer adore",
             "喜欢 爱 最爱 喜爱 热爱 偏爱 钟爱"),
@@ -141,26 +143,31 @@ CONCEPTS: tuple[Concept, ...] = (
             "爱好 兴趣 业余 周末 空闲 闲暇 | 爬山 徒步 看书 阅读 画画 游戏 钓鱼 摄影 跳舞 唱歌 "
             "做饭 玩"),
     Concept("sport", "sport team fan play game match exercise workout gym | football soccer basketball "
-                     "baseball tennis golf swim run jog yoga cycling hockey volleyball badminton ski",
+                     "baseball tennis golf swim run jog yoga cycling hockey volleyball badminton ski kayak climb "
+                     "boulder surf dive pilates boxing fencing rowing skate marathon taichi",
             "运动 体育 球队 球迷 比赛 锻炼 健身 | 足球 篮球 网球 羽毛球 乒乓球 游泳 跑步 瑜伽 "
-            "骑车 滑雪"),
+            "骑车 滑雪 皮划艇 攀岩 冲浪 潜水 击剑 拳击 滑板 跳绳 太极 划船 普拉提 马拉松 柔术"),
     Concept("movie", "movie film cinema watch show series tv actor actress",
             "电影 影片 电视剧 剧 综艺 演员 追剧 影院"),
     Concept("music", "music song sing sang singer band album listen concert playlist",
             "音乐 歌 歌曲 听歌 歌手 乐队 演唱会 专辑 唱歌"),
-    Concept("instrument", "instrument play | piano guitar violin drum cello flute saxophone ukulele",
-            "乐器 弹 | 钢琴 吉他 小提琴 鼓 大提琴 长笛 萨克斯"),
+    Concept("instrument", "instrument play | piano guitar violin drum cello flute saxophone ukulele accordion "
+                          "harmonica erhu guzheng theremin trumpet clarinet harp bass",
+            # the first ACROSS_PER_TERM words are what an English question looks for
+            "乐器 弹 | 钢琴 吉他 小提琴 二胡 古筝 琵琶 笛子 尤克里里 口琴 手风琴 鼓 大提琴 长笛 萨克斯 小号 单簧管 竖琴 贝斯"),
     Concept("book", "book read novel author writer", "书 看书 读书 小说 作者 作家 阅读"),
     Concept("game", "game gaming play console playstation xbox nintendo", "游戏 打游戏 手游 电竞 玩"),
     Concept("festival", "christmas thanksgiving easter halloween festival holiday",
             "春节 过年 中秋 端午 元旦 圣诞 节日"),
     # -- animals, things, body ------------------------------------------------------------------
-    Concept("pet", "pet animal vet | dog puppy cat kitten hamster rabbit bunny parrot bird fish turtle",
-            "宠物 动物 兽医 | 狗 猫 兔子 仓鼠 鹦鹉 鸟 鱼 乌龟"),
+    Concept("pet", "pet animal vet | dog puppy cat kitten hamster rabbit bunny parrot bird fish turtle tortoise "
+                   "ferret budgie pigeon lizard gecko snake",
+            "宠物 动物 兽医 | 狗 猫 兔子 仓鼠 鹦鹉 鸟 鱼 乌龟 雪貂 鸽子 蜥蜴 蛇"),
     Concept("dog", "dog puppy pup doggy", "狗 小狗 狗狗"),
     Concept("cat", "cat kitten kitty", "猫 小猫 猫咪"),
-    Concept("phone", "phone number call mobile cell contact text email",
-            "电话 手机 号码 手机号 联系 联系方式 微信 邮箱"),
+    Concept("phone", "phone number call mobile cell contact text email | smartphone iphone android nokia xiaomi "
+                     "huawei samsung pixel",
+            "电话 手机 号码 手机号 联系 联系方式 微信 邮箱 | 智能手机 苹果手机 安卓 华为 小米 诺基亚 三星"),
     Concept("clothes", "clothes clothing wear wore worn size fit style | shoe sneaker dress shirt "
                        "jacket coat jeans pants hat",
             "衣服 穿 尺码 尺寸 | 鞋 裙子 衬衫 外套 裤子 帽子"),
@@ -176,6 +183,22 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("sleep", "sleep slept bed bedtime wake woke nap tired insomnia alarm",
             "睡觉 睡 起床 醒 午睡 失眠 熬夜 闹钟 早起"),
     Concept("smoking", "smoke smoking cigarette vape quit", "抽烟 吸烟 烟 戒烟"),
+    Concept("collection", "collect collection collector", "收集 收藏 攒"),
+    Concept("plants", "plant garden grow balcony windowsill flower succulent orchid bonsai herb",
+            "植物 种 花 盆栽 阳台 窗台 多肉 兰花 盆景 绿植"),
+    Concept("hair", "hair haircut hairstyle bald shaved", "头发 发型 剪头 光头 剃"),
+    Concept("eyes", "glasses lenses contacts lasik eyesight nearsighted", "眼镜 隐形 近视 视力 眼睛"),
+    Concept("volunteer", "volunteer volunteering charity", "志愿者 义工 志愿 公益"),
+    Concept("teaching", "teach taught class lesson course", "教 课 上课 讲课 课程"),
+    # -- days of the week -------------------------------------------------------------------------
+    Concept("monday", "monday", "周一 星期一 礼拜一"),
+    Concept("tuesday", "tuesday", "周二 星期二 礼拜二"),
+    Concept("wednesday", "wednesday", "周三 星期三 礼拜三"),
+    Concept("thursday", "thursday", "周四 星期四 礼拜四"),
+    Concept("friday", "friday", "周五 星期五 礼拜五"),
+    Concept("saturday", "saturday", "周六 星期六 礼拜六"),
+    Concept("sunday", "sunday", "周日 星期日 星期天 礼拜天 礼拜日"),
+    Concept("weekend", "weekend", "周末 双休"),
 )
 # fmt: on
 
