@@ -142,6 +142,9 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     ("I take pottery classes on Sundays", "不学陶艺了，现在改学游泳"),
     # "dropped" says a change, as "quit" does
     ("我在学俄语，每周二晚上上课", "dropped the Russian classes, no time"),
+    # the two speak of one concept (instruments, phones) though far apart in meaning
+    ("我从小学古筝，现在每天还要弹半个小时", "Sold the guzheng to a student, it took up half the flat"),
+    ("我一直用一部老诺基亚，不用智能手机", "Finally caved and got a smartphone, bye bye Nokia"),
 ])
 def test_an_update_replaces_the_memory_it_updates(book, old, new):
     store, pet = book

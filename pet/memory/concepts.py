@@ -298,6 +298,39 @@ _PHRASES = {
 }
 
 
+def _topic_index() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Each English word form and each Chinese word of the table: the names of its concepts."""
+    english: dict[str, set[str]] = {}
+    chinese: dict[str, set[str]] = {}
+    for concept in CONCEPTS:
+        for word in _words(concept.english):
+            for form in word.forms:
+                english.setdefault(form, set()).add(concept.name)
+        for word in _words(concept.chinese):
+            for form in word.forms:
+                chinese.setdefault(form, set()).add(concept.name)
+    return english, chinese
+
+
+_TOPICS_EN, _TOPICS_ZH = _topic_index()
+_TOPIC_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
+def topics(text: str) -> frozenset[str]:
+    """The concepts `text` speaks of: those with an English word of it (in
+    one of its forms, as a whole word) or a Chinese word in it ("Sold the
+    guzheng" and "我弹古筝" both speak of instruments)."""
+    lowered = text.casefold()
+    found: set[str] = set()
+    for word in _TOPIC_WORD.findall(lowered):
+        found |= _TOPICS_EN.get(word, set())
+    if CJK_CHAR.search(lowered):
+        for word, names in _TOPICS_ZH.items():
+            if word in lowered:
+                found |= names
+    return frozenset(found)
+
+
 def related(text: str) -> list[str]:
     """The words a search term also looks for, best first, at most PER_TERM:
     round robin over the concepts it names, then over those it is a kind
