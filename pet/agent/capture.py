@@ -38,9 +38,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pet.agent import intents, reflexes
 from pet.events import MemoryRecord
-from pet.memory import concepts
+from pet.memory import concepts, stated
 from pet.memory import kinds as fact_kinds
-from pet.memory import stated
 from pet.text import NOT_AFTER_TITLE, detect_language
 from pet.tools.facts import memory_fact, retracted
 from pet.tools.when import dated
