@@ -39,6 +39,8 @@ pytestmark = [pytest.mark.real_encoder,
     ("辞职啦！现在在一家宠物医院上班，第一天老板就请喝奶茶", "现在在一家宠物医院上班，第一天老板就请喝奶茶"),
     # deleting told, not asked
     ("I deleted Instagram, best decision ever", "I deleted Instagram, best decision ever"),
+    # a day told with a lasting fact in it, or a change on that day
+    ("Handed in my notice today. I'm a freelance translator now.", "I'm a freelance translator now"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book
@@ -94,6 +96,11 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     # a request to delete a memory, with the reason beside it (round 15's spent set kept the first)
     "wipe the one about night shifts, i'm on days now",
     "分手了，阿杰那条别留着了",
+    # how things are today: the weather, a long day (the spent sets of rounds 12 to 16 kept them)
+    "今天零下二十七度，窗户上全是冰花。",
+    "Typhoon warning tonight, and all the ferries are cancelled.",
+    "今天好累啊，跑了三家幼儿园调琴，全是被小孩砸坏的。",
+    "Ugh, I'm in such a flat mood today, for no reason at all.",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

@@ -152,6 +152,9 @@ class Words:
     #: names one of them in its first clause, and not the person, is about them ("Lao Duan next door
     #: grows forty kinds of chillies"), however much it reads like a fact
     acquaintances: tuple[str, ...] = ()
+    #: words of this day or this moment ("today", "今晚"): a clause with one tells how things are now (the
+    #: weather, a long day, a mood), unless it says something changed ("handed in my notice today")
+    moments: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,8 @@ def _load_words(folder: Path) -> dict[str, Words]:
                                  tuple(w.lower() for w in table.get("jokes", [])),
                                  tuple(w.lower() for w in table.get("quoting", [])),
                                  tuple(w.lower() for w in table.get("unreal", [])),
-                                 tuple(w.lower() for w in table.get("acquaintances", [])))
+                                 tuple(w.lower() for w in table.get("acquaintances", [])),
+                                 tuple(w.lower() for w in table.get("moments", [])))
     return words
 
 
@@ -341,7 +345,16 @@ def may_be_told(sentence: str) -> bool:
         return False  # "the landlord here has a parrot…": about the landlord (named first: its subject)
     for phrase in table.harmless:  # "主要是海事案子" holds 要是 ("if"), but asks nothing
         lowered = lowered.replace(phrase, " ")
-    return not any(_has(lowered, w, language) for w in table.unreal)
+    return not any(_has(lowered, w, language) for w in table.unreal) and not of_the_moment(sentence)
+
+
+def of_the_moment(text: str) -> bool:
+    """The words tell of this day or moment ("今天零下二十七度", "Typhoon warning tonight") and say
+    nothing changed."""
+    lowered, language = text.lower(), detect_language(text)
+    table = words().get(language)
+    return (table is not None and any(_has(lowered, w, language) for w in table.moments)
+            and not says_change(text))
 
 
 def joking(text: str) -> bool:
@@ -433,14 +446,19 @@ class Reader:
                     # the whole may read as chat while a clause states the fact plainly: "我叫阿雅，在一家游戏公司做策划"
                     kind = self._clause_kind(sentence)
                     noted = bool(kind)
-            if not noted and self.told is not None and may_be_told(sentence):
+            whole = may_be_told(sentence)
+            if not noted and self.told is not None and (whole or len(clauses) > 1 and of_the_moment(sentence)):
                 # told through an event or in passing: the learned reading decides, of the whole or of a
-                # clause ("我的猫叫豆腐，今天又把杯子推下桌了"), unless it asks for a tool
+                # clause ("我的猫叫豆腐，又把杯子推下桌了"), unless it asks for a tool. Of a sentence that
+                # tells of the day, only a clause that names the person and not the day may tell a fact
+                # ("今天真的离谱，……我胃不好，一喝冰的就疼……"; not "Typhoon warning tonight, and all the
+                # ferries are cancelled")
                 vector = self.vector(sentence) if vector is None else vector
                 floor = TOLD_FLOOR if names_the_person(sentence) else UNSAID_TOLD_FLOOR
-                told = sentence if self._told(sentence, floor) else None
+                told = sentence if whole and self._told(sentence, floor) else None
                 if told is None and len(clauses) > 1:
-                    told = next((c for c in clauses if self._told(c, CLAUSE_FLOOR)), None)
+                    told = next((c for c in clauses if (whole or names_the_person(c)) and self._told(c, CLAUSE_FLOOR)),
+                                None)
                 noted = told is not None
                 kind = self.kind(self.vector(told)) if told is not None else ""
             if not noted or vector is None:
