@@ -101,6 +101,11 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "Typhoon warning tonight, and all the ferries are cancelled.",
     "今天好累啊，跑了三家幼儿园调琴，全是被小孩砸坏的。",
     "Ugh, I'm in such a flat mood today, for no reason at all.",
+    # somebody else's words or news, however it is put
+    "我同事小周说，火锅一定要配冰可乐才对味。",
+    "我室友非说甜豆花比咸豆花好吃，我跟她吵了半天。",
+    "My coworker Priya swears all good bakers are morning people.",
+    "My neighbour downstairs keeps three geese on his balcony.",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

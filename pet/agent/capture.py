@@ -292,9 +292,9 @@ def _may_state(sentence: str) -> Words | None:
     tokens = _WORDS.findall(lowered)
     if language != "zh" and tokens and tokens[0] in table.questions:
         return None
-    if any(re.search(rf"{re.escape(who)}(?:老|总|常|就|也|还)?{re.escape(said)}(?!话)", lowered)
+    if any(re.search(rf"{re.escape(who)}[\u4e00-\u9fff]{{0,3}}?{re.escape(said)}(?!话)", lowered)
            for who in table.others for said in table.quoting):
-        return None  # somebody else's words: "我闺蜜说结婚就是…" (not "我妈说话很快")
+        return None  # somebody else's words: "我闺蜜说结婚就是…", "我同事老谢说…" (not "我妈说话很快")
     return table
 
 
@@ -327,6 +327,11 @@ _ASKS_DELETING = re.compile(
 )
 
 
+#: a sentence that opens with someone the person knows: "my neighbour on the 18th floor keeps a rooster"
+_OPENS_WITH_THEIRS = re.compile(r"^\W*(?:so |and |also |oh |btw,? )?(?:my|our|the|a|an)\s+(?:[a-z'-]+\s+){0,2}?"
+                                r"(?:landlord|landlady|neighbour|neighbor|customer|client|coworker|colleague|boss)s?\b")
+
+
 def may_be_told(sentence: str) -> bool:
     """The form allows a fact told the way chat tells it, through an event or
     in passing ("passed the last driving test!!! licensed menace now"), for
@@ -341,8 +346,9 @@ def may_be_told(sentence: str) -> bool:
     if len(said) < TOLD_WORDS:
         return False  # too few words to tell anything by ("phone damson", "load c0 m5")
     opening = _CLAUSES.split(lowered, maxsplit=1)[0]
-    if not names_the_person(sentence) and any(_has(opening, w, language) for w in table.acquaintances):
-        return False  # "the landlord here has a parrot…": about the landlord (named first: its subject)
+    if any(_has(opening, w, language) for w in table.acquaintances) and (
+            not names_the_person(sentence) or _OPENS_WITH_THEIRS.match(opening)):
+        return False  # "the landlord here has a parrot…", "my neighbour keeps a rooster": about them (named first)
     for phrase in table.harmless:  # "主要是海事案子" holds 要是 ("if"), but asks nothing
         lowered = lowered.replace(phrase, " ")
     return not any(_has(lowered, w, language) for w in table.unreal) and not of_the_moment(sentence)
