@@ -439,6 +439,8 @@ def test_a_request_to_write_something_is_no_recall(text, tools):
     ("save this for me: the gate code is 2291", "the gate code is 2291"),
     ("commit that to memory, my shoe size is 44", "my shoe size is 44"),
     ("pls remeber my locker is 214", "my locker is 214"),  # the request word misspelt
+    ("save this about me: I'm a night owl", "I'm a night owl"),
+    ("给我记上：我的车位是B2-117", "我的车位是B2-117"),
 ])
 def test_a_fact_asked_to_be_kept_is_remembered_not_only_noted(text, kept):
     from pet.errors import BrainUnavailable
@@ -702,3 +704,16 @@ def test_a_todo_that_only_points_back_is_asked_about_not_added_as_its_pronoun(te
 def test_a_todo_that_names_its_item_is_added_by_the_reflex(text, item):
     reflex = reflexes.match(text, NOW, ZONE)
     assert reflex is not None and reflex.calls[0].arguments == {"text": item}
+
+
+@pytest.mark.parametrize("kept, asked", [
+    ("remember that I'm learning the trumpet, lessons on fridays", "yeet the trumpet lessons thing"),
+    ("remember that my yoga studio is Lotus on 5th", "ditch the bit about my yoga studio"),
+    ("记住我在莲花瑜伽馆练瑜伽", "瑜伽馆那条别记了"),
+])
+def test_a_memory_is_dropped_when_asked_in_other_words(kept, asked):
+    app = make_app(ScriptedModel([ValueError("no wording")] * 4))
+    turn(app, kept)
+    events = turn(app, asked)
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["forget"]
+    assert app.memories.listing(app.pet.id, status="active") == []

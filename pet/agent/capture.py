@@ -322,7 +322,7 @@ def worded_as_fact(sentence: str) -> bool:
 _ASKS_DELETING = re.compile(
     r"^\s*(?:pls |please |can you |could you |just |now )?(?:forget|delete|remove|erase|wipe|scrub|scrap|bin|drop"
     r"|ditch|purge)\b(?! (?:it|that)\b)"
-    r"|(?:那条|这条|那个|这个|的记忆).{0,12}(?:删|忘掉|忘了吧|别留|别存|不用留|不用记|不要了)",
+    r"|(?:那条|这条|那个|这个|的记忆).{0,12}(?:删|忘掉|忘了吧|别留|别存|别记|不用留|不用记|不要了|作废)",
     re.IGNORECASE,
 )
 
@@ -434,8 +434,8 @@ class Reader:
         for sentence in sentences(text):
             vector, kind, noted = None, "", False
             clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
-            if len(clauses) > 1 and any(self._asks(c) for c in clauses):
-                continue  # a request rides along: "我的猫叫豆腐，给我定个明早7点的闹钟"
+            if len(clauses) > 1 and any(self._asks(c) for c in clauses) or _ASKS_DELETING.search(sentence):
+                continue  # a request rides along: "我的猫叫豆腐，给我定个明早7点的闹钟"; "瑜伽馆那条别记了"
             if dated(sentence):
                 # a plan at a set day and hour ("明天下午三点面试") passes, a reminder's business; a fact
                 # in another clause stays ("我的猫叫豆腐，明天上午9点带它打疫苗")

@@ -16,7 +16,7 @@ from pet.agent import arithmetic
 from pet.agent.replycheck import asks_pet_name
 from pet.events import ToolCall
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
-from pet.tools.facts import dismissal, memory_fact, only_pronoun
+from pet.tools.facts import dismissal, memory_fact, only_pronoun, opens_with_request
 from pet.tools.when import TimeProblem, day_without_hour, find_when
 
 
@@ -123,10 +123,16 @@ _FORGET.extend([
     re.compile(r"^(?P<x>[^，,。？?]+)[，,。]\s*(?:那条|这条|那个|这个)(?:记录|记忆|信息)?(?:你)?(?:就)?(?:给)?"
                r"(?:忘了|忘掉|删了|删掉|删除|抹掉)(?:吧|啦)?[。！!]*$"),
     re.compile(
-        r"^(?:.*?[.!?;,]\s*)?(?:so\s+)?(?:wipe|scrap|clear)\s+(?:the\s+)?(?:note|memory|thing|bit|info)\s+"
-        r"(?:about|that says|saying|on)\s+(?P<x>[^?.!;]+)",
+        r"^(?:.*?[.!?;,]\s*)?(?:so\s+)?(?:wipe|scrap|clear|ditch|bin|nuke|yeet|toss|trash)\s+(?:the\s+)?"
+        r"(?:note|memory|thing|bit|info|stuff)\s+(?:about|that says|saying|on)\s+(?P<x>[^?.!;]+)",
         _I,
     ),
+    # "yeet the trumpet lessons thing", "ditch the old-flat one"
+    re.compile(r"^(?:pls |please |just )?(?:wipe|scrap|ditch|bin|nuke|yeet|toss|trash)\s+the\s+(?P<x>[^?.!;]+?)\s+"
+               r"(?:thing|bit|one|memory|note)[\s.!~]*$", _I),
+    # "瑜伽馆那条别记了", "前任那个不用记了", "房租那条作废吧"
+    re.compile(r"^(?:关于)?(?P<x>[^，,。？?]+?)(?:的)?(?:那条|这条|那个|这个)(?:记录|记忆|信息)?(?:你)?(?:就)?"
+               r"(?:别记了|别记着了|不用记了|不要记了|别存了|不用存了|作废)(?:吧|啦|了)?[。！!]*$"),
     re.compile(
         r"^(?:that|the) (?:memory|note) (?:about|that says|saying) (?P<x>.+?) (?:is wrong|is outdated|isn't true|is old)"
         r"[^a-z]*(?:pls |please )?(?:remove|delete|forget|wipe|drop|erase) it\b.*$",
@@ -625,6 +631,9 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if found and len(fact) >= 2 and (
         not _QUESTION_END.search(text) or found.re in (_REMEMBER_AFTER, _REMEMBER_ASKED)
     ):
+        return Reflex("remember", _call("remember", content=fact))
+    fact = kept_fact(text) if opens_with_request(text) else None
+    if fact is not None:  # "save this about me: …", "帮我存一下：…", "jot this down, …"
         return Reflex("remember", _call("remember", content=fact))
     if not _QUESTION_END.search(text):
         found = _first(_FORGET, text)

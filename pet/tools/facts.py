@@ -42,6 +42,27 @@ _LEAD = [
                r"(?:记牢|记住|记好|记清楚|记下|存着|存好|存进(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?"
                r"|存到(?:你的?)?(?:脑子|脑袋|记忆|小本本)里)(?:了|哦|啊|呀)?[：:，,]\s*"),
 ]
+# requests to keep what follows in other words, before a colon or a comma (`opens_with_request`)
+_OTHER_WORDS = [
+    # a short request of other words before a colon or a comma: "store that somewhere in that crayfish
+    # brain: …", "don't let this slip your mind: …", "save this about me: …", "keep this on file: …"
+    re.compile(
+        r"^(?:(?:please|pls|plz|and|so|ok|okay|hey|yo)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?)?"
+        r"(?:(?:store|save|log|file|stash|record|keep|bookmark|don'?t let|do not let)\s+(?:this|that)\b"
+        r"(?:\s+(?!(?:is|was|are|i|i'm|my)\b)[\w'’-]+){0,5}?"
+        r"(?:\s+(?:away|for me|somewhere|about me|on file|on record|slip your mind|(?:in|to) (?:your|ur) "
+        r"(?:memory|memories|head|brain|notes?|files?)|in that [\w-]+ (?:brain|head)))"
+        r"|(?:jot|write) (?:this|that) down)\s*[:：,，-]+\s*",
+        _I,
+    ),
+    re.compile(r"^(?:(?:please|pls|plz|ok|okay|hey|yo)[,\s]+)*(?:store|save|log|jot|file|stash|record|bookmark)\s+"
+               r"(?:this|that)\s*[:：]\s*", _I),
+    # "帮我存一下：…", "给我记上：…", "记录一下，…", "备忘一下：…", "你记一记：…", "remember一下，…", "存个档：…"
+    re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:存|记上|记录|备忘|存档|(?i:remember))(?:一下|下|个档|一记|起来)?"
+               r"[：:，,]\s*"),
+    re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?记一记[：:，,]\s*"),
+]
+_LEAD += _OTHER_WORDS
 # "it: my wifi is hunter2", "这个：…" (a pronoun standing for what follows)
 _BARE_PRONOUN = re.compile(r"^(?:it|that|this|这个|这件事|这)\s*[:：,，]\s*", _I)
 _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$", _I)
@@ -97,6 +118,17 @@ def only_pronoun(text: str) -> bool:
     return _ONLY_PRONOUN.match(text.strip()) is not None
 
 
+def opens_with_request(text: str) -> bool:
+    """`text` opens with words asking, in other words than "remember", to keep what follows ("save this
+    about me: …", "记录一下，…")."""
+    text = " ".join(text.split())
+    for pattern in _OTHER_WORDS:
+        found = pattern.match(text)
+        if found and found.end() > 0:
+            return True
+    return False
+
+
 def memory_fact(text: str) -> str:
     """The fact a request to remember carries, without the request wording
     ("keep it in mind", "don't forget", "记住了吗", "记一下"), surrounding quotes
@@ -129,7 +161,8 @@ _DISMISSAL = re.compile(
 # ("门禁密码？？" asks for the code, whatever tool a model picks for it).
 _DELETING = re.compile(
     r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )"
-    r"(?:forget|forgets|forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge"
+    r"(?:forget|forgets|forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
+    r"|toss|trash"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated)(?![a-z])"
     r"|(?<!别)(?<!不要)(?<!不能)(?<!别再)忘(?!不了)|删|清掉|清除|清空|划掉|去掉|抹掉|丢掉|扔掉|不要了|作废|撤销"
     r"|别记|别存|别留|不用记|不要记|不用留|不用存",
