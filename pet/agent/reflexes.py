@@ -632,9 +632,9 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         not _QUESTION_END.search(text) or found.re in (_REMEMBER_AFTER, _REMEMBER_ASKED)
     ):
         return Reflex("remember", _call("remember", content=fact))
-    fact = kept_fact(text) if opens_with_request(text) else None
-    if fact is not None:  # "save this about me: …", "帮我存一下：…", "jot this down, …"
-        return Reflex("remember", _call("remember", content=fact))
+    asked = kept_fact(text) if opens_with_request(text) else None
+    if asked is not None:  # "save this about me: …", "帮我存一下：…", "jot this down, …"
+        return Reflex("remember", _call("remember", content=asked))
     if not _QUESTION_END.search(text):
         found = _first(_FORGET, text)
         if found and not _vague(found.group("x")):
