@@ -79,6 +79,7 @@ PHRASINGS = [
     ("what's 3 squared times 4", "36"),
     ("the rent goes from 1,450 to 1,595 next month, what percent increase is that?", "10"),
     ("price went from 80 to 60, what's the percentage drop?", "25"),
+    ("my rent goes from 950 to 1020 next month, what percent increase is that?", "7.37"),
     ("房租从3000涨到3300，涨了百分之几？", "10"),
     ("工资8000涨百分之十五，现在多少", "9200"),
     ("税前13500，扣掉百分之十一，到手多少钱", "12015"),

@@ -698,6 +698,10 @@ def test_a_noted_fact_is_acknowledged_when_the_model_fails_twice():
     ("Once upon", ("Once upon",), False),
     ("Sounds lovely!", (), False),
     ("Heard c0 m1, snip snap.", ("Heard c0 m0, snip snap.",), False),  # another figure: something new
+    # seen on the page: the person's earlier message as the reply, whole or with a word changed and more after
+    ("I'm back! What's my name?", ("I'm back! what's my name?",), True),
+    ("您好呀小钳，今天好冷\n我回到杭州了", ("你好呀小钳，今天好冷",), True),
+    ("好冷呀！快钻进被窝里暖一暖。", ("你好呀小钳，今天好冷",), False),
 ])
 def test_the_pets_last_line_said_again_is_a_repeat(reply, said, repeated):
     assert replycheck.repeats(reply, said) is repeated
@@ -730,3 +734,14 @@ def test_the_programs_aside_copied_by_the_model_is_a_program_line(reply, aside):
     assert replycheck.program_aside(reply, XIAOQIAN) is aside
     language = replycheck.detect_language(reply)
     assert (replycheck.PROGRAM in found(reply, message="帮我写一封请假邮件", language=language)) is aside
+
+
+def test_a_reply_that_says_the_persons_earlier_message_again_is_retried():
+    # seen on the page: "I'm back! what's my name?" came back as the reply to the next message
+    model = ScriptedModel(["Welcome back, friend!", "I'm back! What's my name?", "Haunted? I'd hide under a rock!"])
+    app = make_app(model)
+    conversation = app.new_conversation()
+    list(app.agent.run(conversation, "I'm back! what's my name?"))
+    events = list(app.agent.run(conversation, "my coworker Dan swears the office is haunted"))
+    app.close()
+    assert events[-1].text == "Haunted? I'd hide under a rock!"

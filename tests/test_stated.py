@@ -25,14 +25,17 @@ def test_the_shipped_weights_were_trained_on_the_shipped_data_for_this_encoder()
 
 
 # None of these is in assets/kinds/stated.txt (a test below checks): wording it never saw. The word lists
-# miss the first two ("today" marks a passing event for them; the next test checks).
+# miss the first and the fourth ("today" marks a passing event for them; the next test checks).
 TOLD = [
     "nurse life: 12 hour shift today and my feet are done",
-    "养的那只柯基叫土豆，今天又拆家了",
     "finally got my motorbike licence last week, the instructor looked relieved",
     "新工作在滨江那边的一家医院，护士站忙得脚不沾地",
     # an event as a whole, a fact in a clause
     "我的猫叫豆腐，今天又把杯子推下桌了",
+    # (beside a word of today, a clause that does not name the person is no longer noted: "养的那只柯基叫土豆，
+    # 今天又拆家了" was, before the rule for the day's news; on the spent memory sets that rule dropped 6 facts
+    # and 13 non-facts)
+    "养的那只柯基叫土豆，天天在家拆东西",
 ]
 
 
@@ -80,7 +83,7 @@ def test_without_its_weights_capture_goes_by_the_word_lists(book, tmp_path, monk
     assert [n.record.content for n in capture.note(store, pet, "I'm allergic to peanuts")] == [
         "I'm allergic to peanuts"]
     assert capture.note(store, pet, TOLD[0]) == []  # the word lists miss these; nothing breaks
-    assert capture.note(store, pet, TOLD[1]) == []
+    assert capture.note(store, pet, TOLD[3]) == []
 
 
 def test_stale_weights_are_not_used(tmp_path, monkeypatch):

@@ -514,7 +514,8 @@ def _percent_change(text: str) -> str | None:
         a, b = spans[0].group("a"), spans[0].group("b")
         if float(a) == 0:
             return None
-        return f"({b} - {a}) / {a} * 100" if float(b) >= float(a) else f"({a} - {b}) / {a} * 100"
+        # to two places: "7.37", not "7.36842105263" (seen on the page)
+        return f"round(({b} - {a}) / {a} * 100, 2)" if float(b) >= float(a) else f"round(({a} - {b}) / {a} * 100, 2)"
     percents = list(_PERCENT.finditer(text))
     if len(percents) != 1 or not _ASKS_AMOUNT.search(text):
         return None

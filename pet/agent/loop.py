@@ -70,7 +70,7 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
-#: the pet's last replies a new one must not say again (replycheck.REPEAT)
+#: the pet's last replies, and the person's messages, a new reply must not say again (replycheck.REPEAT)
 SAID_CHECKED = 3
 #: how long the answer to "what time should I remind you?" is waited for
 NEEDS_TIME_FOR = dt.timedelta(minutes=30)
@@ -933,7 +933,11 @@ class Agent:
         asked = None if retracted(turn.tool_context.message) else figures.asked(turn.tool_context.message)
         if asked is not None and self.tools.get(asked.tool) is not None:
             turn.asked = asked
-        said = tuple(m.content for m in turn.messages if m.role == "assistant" and m.content)[-SAID_CHECKED:]
+        # the pet's last replies, and the person's messages before this one (seen on the page: "I'm back!
+        # what's my name?" came back as the reply to the next message)
+        earlier = [m.content for m in turn.messages if m.role == "user" and m.content][:-1]
+        said = (tuple(m.content for m in turn.messages if m.role == "assistant" and m.content)[-SAID_CHECKED:]
+                + tuple(earlier[-SAID_CHECKED:]))
         checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories,
                                     small=getattr(self.brain, "holds_replies", False), said=said)
         # a brain that can keep its reply from copying the message or its prompt is asked to

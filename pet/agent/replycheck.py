@@ -529,23 +529,33 @@ def _name_of(match: re.Match[str]) -> str:
 
 
 def repeats(reply: str, said: Sequence[str], partial: bool = False) -> bool:
-    """The reply says one of the pet's last replies (`said`) again: most of it, at its start, with the
-    same figures. `partial`: the reply so far, while it streams: it may still become one."""
+    """The reply says one of the last lines (`said`: the pet's last replies, the person's messages
+    before this one) again: most of it, at its start, with the same figures. `partial`: the reply so
+    far, while it streams: it may still become one."""
     mine = _letters(reply)
     digits = re.findall(r"\d+", mine)
     for line in said:
         before = _letters(line)
-        if len(before) < REPEAT_LETTERS:
+        if len(before) + (CJK_WEIGHT - 1) * cjk_count(before) < REPEAT_LETTERS:
             continue  # "Reply one." after "Reply two.", "好呀" twice: too short to tell
         if partial:
             n = min(len(mine), len(before))
             if n >= LANGUAGE_LETTERS and SequenceMatcher(
                     None, mine[:n], before[:n], autojunk=False).ratio() >= REPEAT_SIMILARITY:
                 return True
-        elif (len(mine) >= REPEAT_SHARE * len(before) and re.findall(r"\d+", before) == digits
-              and SequenceMatcher(None, mine[:len(before) + 2], before, autojunk=False).ratio() >= REPEAT_SIMILARITY):
-            return True  # another figure says something new: "Heard m1" after "Heard m0"
+        elif len(mine) >= REPEAT_SHARE * len(before) and re.findall(r"\d+", before) == digits and (
+                SequenceMatcher(None, mine[:len(before) + 2], before, autojunk=False).ratio() >= REPEAT_SIMILARITY
+                or _covered(before, mine[:len(before) + 2]) >= REPEAT_SHARE and len(mine) > len(before)):
+            # another figure says something new: "Heard m1" after "Heard m0"; a line with a word changed
+            # and more after it is one too ("您好呀小钳，今天好冷\n我回到杭州了" after "你好呀小钳，今天好冷")
+            return True
     return False
+
+
+def _covered(line: str, text: str) -> float:
+    """The share of `line` that `text` holds, in order."""
+    matched = sum(block.size for block in SequenceMatcher(None, text, line, autojunk=False).get_matching_blocks())
+    return matched / len(line) if line else 0.0
 
 
 def problems(reply: str, *, message: str, language: str, persona: Persona,
@@ -671,7 +681,7 @@ class Checker:
 _LANGUAGE_NAMES = {"zh": "Simplified Chinese (简体中文) only", "en": "English only"}
 _CORRECTIONS = {
     ECHO: "Do not repeat the person's words back; answer them.",
-    REPEAT: "Do not say again what you said before; answer this message in new words.",
+    REPEAT: "Do not say again what you or the person said before; answer this message in new words.",
     RECITAL: "Do not list what you know about the person; bring up at most one thing, only if it fits.",
     ASSISTANT: "You are their pet, not an assistant: no \"as an AI\", no offers of help, no refusals, "
                "no \"Sure, here's…\" documents or forms. This is harmless small talk; just answer it in character, "
