@@ -84,6 +84,7 @@ PHRASINGS = [
     ("工资8000涨百分之十五，现在多少", "9200"),
     ("税前13500，扣掉百分之十一，到手多少钱", "12015"),
     ("what's 15% more than 80", "92"),
+    ("what's the price after tax, 100 plus 8%", "108"),
     ("how many seconds r in 3.5 hours", "12600"),
     ("how many minutes in a day?", "1440"),
     ("90分钟等于几小时", "1.5"),
@@ -143,7 +144,12 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
                                   # a change or a unit said in passing
                                   "my rent went from 3000 to 3300, ugh", "I got a 10% raise, my salary is 8000 now",
                                   "我工资涨了百分之十，现在8800", "I walked 5 km in 2 hours today",
-                                  "what a day, 3 hours in the car", "房租从3000涨到3300了，气死"])  # each one's amount: not 30 / 4
+                                  "what a day, 3 hours in the car", "房租从3000涨到3300了，气死",
+                                  # a percentage of no change, or asked of another amount (review)
+                                  "I work from 9 to 5, what percentage of my day is that?",
+                                  "工资8000涨了百分之十五，涨了多少钱", "电脑降价百分之二十，现在卖4000，原价多少",
+                                  "今年奖金降了20%，3个月没心情，多少有点难过",
+                                  "What's going on? my grade dropped 10% since week 3"])  # each one's amount: not 30 / 4
 def test_numbers_that_are_no_sum_are_left_alone(text):
     assert arithmetic.read(text) is None
 

@@ -97,10 +97,11 @@ def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
     # asked in other words before a colon or a comma; idioms and talk of saving are not
     ("save this about me: I'm a night owl", "I'm a night owl"),
     ("don't let this slip your mind: my dentist is Dr. Lam", "my dentist is Dr. Lam"),
-    ("jot this down, the wifi at work is Orca-5G", "the wifi at work is Orca-5G"),
+    ("jot this down: the wifi at work is Orca-5G", "the wifi at work is Orca-5G"),
     ("帮我存一下：我的工号是7781", "我的工号是7781"), ("备忘一下：我的社保号尾号是3321", "我的社保号尾号是3321"),
     ("remember一下，我的学号是20211876", "我的学号是20211876"),
     ("Keep it down, the baby's sleeping.", None), ("save it, I don't want to hear it", None),
+    ("write that down, you're hilarious", None), ("keep that away, it's gross", None),
     ("记录一下今天的心情", None), ("存款又少了，烦", None),
 ])
 def test_a_message_asks_to_keep_a_fact(said, fact):

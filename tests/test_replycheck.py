@@ -172,7 +172,7 @@ def test_recall_questions(message, asks):
     # the program's workings, after the calculator answered (the spent round 16 tools set)
     "抱歉，我没有看到工具的输出。你可以在询问时输入“19.96”来获取结果。",
     "I can't see the tool output, but it might be 19.96.",
-    "The function's result was not shown to me.",
+    "The tool's result was not shown to me.",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -286,6 +286,8 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "没问题，钳钳记下啦，明天早上八点提醒你去超市买牛奶。",
     "I'd love to help you pick a name for the puppy!", "I hope the cake turns out great!",
     "我没看到你的新工具箱！", "I didn't see the results of the match, who won?", "没收到你的快递通知吗？",
+    # help with code (review): a program's or a function's output is the person's business
+    "我没有看到程序的输出呀，你把报错贴给我看看？", "I don't see the function output in your message, can you paste it?",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None
@@ -698,10 +700,6 @@ def test_a_noted_fact_is_acknowledged_when_the_model_fails_twice():
     ("Once upon", ("Once upon",), False),
     ("Sounds lovely!", (), False),
     ("Heard c0 m1, snip snap.", ("Heard c0 m0, snip snap.",), False),  # another figure: something new
-    # seen on the page: the person's earlier message as the reply, whole or with a word changed and more after
-    ("I'm back! What's my name?", ("I'm back! what's my name?",), True),
-    ("您好呀小钳，今天好冷\n我回到杭州了", ("你好呀小钳，今天好冷",), True),
-    ("好冷呀！快钻进被窝里暖一暖。", ("你好呀小钳，今天好冷",), False),
 ])
 def test_the_pets_last_line_said_again_is_a_repeat(reply, said, repeated):
     assert replycheck.repeats(reply, said) is repeated
@@ -734,6 +732,24 @@ def test_the_programs_aside_copied_by_the_model_is_a_program_line(reply, aside):
     assert replycheck.program_aside(reply, XIAOQIAN) is aside
     language = replycheck.detect_language(reply)
     assert (replycheck.PROGRAM in found(reply, message="帮我写一封请假邮件", language=language)) is aside
+
+
+@pytest.mark.parametrize(("reply", "heard", "copied"), [
+    ("I'm back! What's my name?", ("I'm back! what's my name?",), True),  # seen on the page
+    ("你好呀小钳，今天好冷", ("你好呀小钳，今天好冷！",), True),
+    # a reply that begins with the person's words and goes on is no copy (review)
+    ("哈哈哈哈，你太逗了吧", ("哈哈哈哈",), False), ("好的好的，那明天见啦", ("好的好的",), False),
+    ("是啊，今天天气真好", ("今天天气真好",), False), ("I love you so much too! Claws and all.", ("I love you so much",), False),
+])
+def test_a_reply_that_copies_the_persons_earlier_message(reply, heard, copied):
+    assert replycheck.copies_earlier(reply, heard) is copied
+    checker = replycheck.Checker("what now?", replycheck.detect_language(reply), XIAOQIAN, heard=heard)
+    assert (replycheck.REPEAT in checker.problems(reply).problems) is copied
+
+
+def test_an_english_reply_may_use_chinese_from_memories_or_earlier_lines():
+    checker = replycheck.Checker("how's my mom doing?", "en", XIAOQIAN, memories=("我妈叫李秀英",))
+    assert replycheck.LANGUAGE not in checker.problems("Hope 李秀英 feels better soon!").problems
 
 
 def test_a_reply_that_says_the_persons_earlier_message_again_is_retried():

@@ -498,8 +498,17 @@ _ASKS_PERCENT = re.compile(
 _RISE = re.compile(r"\b(?:increase[sd]?|rais(?:e|es|ed)|rise|rose|more than|up by|goes up|went up|grows?|grew|bump(?:ed)?)\b"
                    r"|涨|增加|增长|提高|上调|加薪", _I)
 _FALL = re.compile(r"\b(?:decrease[sd]?|drop(?:s|ped)?|fall|fell|less than|down by|goes down|went down|cut|deduct(?:s|ed|ion)?"
-                   r"|minus|after tax|taken off)\b|降|跌|减少|下调|扣|减掉|减去", _I)
-_ASKS_AMOUNT = re.compile(r"^(?:so )?what(?:'s| is| would be| will be)\b|\bhow much\b|多少|几块|几元", _I)
+                   r"|minus|taken off)\b|降|跌|减少|下调|扣|减掉|减去", _I)
+_RISE_WORDS = re.compile(r"\bplus\b", _I)
+_ASKS_AMOUNT = re.compile(r"^(?:so )?what(?:'s| is| would be| will be)\b(?! going on| up\b| wrong| happening)|\bhow much\b"
+                          r"|多少|几块|几元", _I)
+#: words of a change, which a question for a percentage between two amounts needs ("what percentage of my
+#: day is 9 to 5" asks no change)
+_CHANGE_WORDS = re.compile(r"\b(?:increase|decrease|rise|rose|raise|drop|jump|hike|cut|change|grow|grew|growth|up|down"
+                           r"|more|less|bump|went|goes|going)\b|涨|降|跌|升|增|减|变|提高|降低", _I)
+#: asks for the size of the change, or the amount before it: more than this reader places
+_ASKS_OTHER = re.compile(r"(?:涨|降|多|少|加|减|扣)了?多少|原价|原来|before the|\bby how much\b|how much (?:more|less)"
+                         r"|\boriginal|多少有点|多多少少", _I)
 
 
 def _percent_change(text: str) -> str | None:
@@ -507,7 +516,11 @@ def _percent_change(text: str) -> str | None:
     1595, what percent increase?", "从3000涨到3300，涨了百分之几") or of one amount by a
     percentage ("工资8000涨百分之十五，现在多少", "税前13500，扣掉百分之十一，到手多少钱")."""
     text = _THOUSANDS.sub("", _in_digits(text))
+    if _ASKS_OTHER.search(text):
+        return None  # "涨了多少钱", "原价多少", "多少有点难过": not the new amount
     if _ASKS_PERCENT.search(text):
+        if not _CHANGE_WORDS.search(text):
+            return None
         spans = [m for p in _FROM_TO for m in p.finditer(text)]
         if len(spans) != 1 or len(re.findall(r"[0-9]+(?:\.[0-9]+)?", text)) != 2:
             return None
@@ -522,7 +535,7 @@ def _percent_change(text: str) -> str | None:
     percent = percents[0]
     amounts = [m for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text)
                if not percent.start() <= m.start() < percent.end()]
-    rise, fall = _RISE.search(text), _FALL.search(text)
+    rise, fall = _RISE.search(text) or _RISE_WORDS.search(text), _FALL.search(text)
     if len(amounts) != 1 or bool(rise) == bool(fall):
         return None
     value = percent.group("p") or percent.group("zp")

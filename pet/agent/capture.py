@@ -332,7 +332,7 @@ _OPENS_WITH_THEIRS = re.compile(r"^\W*(?:so |and |also |oh |btw,? )?(?:my|our|th
                                 r"(?:landlord|landlady|neighbour|neighbor|customer|client|coworker|colleague|boss)s?\b")
 
 
-def may_be_told(sentence: str) -> bool:
+def may_be_told(sentence: str, today: bool = False) -> bool:
     """The form allows a fact told the way chat tells it, through an event or
     in passing ("passed the last driving test!!! licensed menace now"), for
     the learned reading (pet.memory.stated) to judge: no question, request,
@@ -351,7 +351,7 @@ def may_be_told(sentence: str) -> bool:
         return False  # "the landlord here has a parrot…", "my neighbour keeps a rooster": about them (named first)
     for phrase in table.harmless:  # "主要是海事案子" holds 要是 ("if"), but asks nothing
         lowered = lowered.replace(phrase, " ")
-    return not any(_has(lowered, w, language) for w in table.unreal) and not of_the_moment(sentence)
+    return not any(_has(lowered, w, language) for w in table.unreal) and (today or not of_the_moment(sentence))
 
 
 def of_the_moment(text: str) -> bool:
@@ -452,7 +452,7 @@ class Reader:
                     # the whole may read as chat while a clause states the fact plainly: "我叫阿雅，在一家游戏公司做策划"
                     kind = self._clause_kind(sentence)
                     noted = bool(kind)
-            whole = may_be_told(sentence)
+            whole = self._may_be_told(sentence)
             if not noted and self.told is not None and (whole or len(clauses) > 1 and of_the_moment(sentence)):
                 # told through an event or in passing: the learned reading decides, of the whole or of a
                 # clause ("我的猫叫豆腐，又把杯子推下桌了"), unless it asks for a tool. Of a sentence that
@@ -487,10 +487,18 @@ class Reader:
         sentence asks nothing: "I'm left-handed, which makes scissors a pain".)"""
         return reflexes.looks_like_request(clause) or _ASKS_DELETING.search(clause) is not None
 
+    def _may_be_told(self, text: str) -> bool:
+        """may_be_told, and of a sentence that tells of today, only news of the person of a lasting kind
+        ("I adopted a kitten today!", "今天我领证了"; not "Ugh, I'm in such a flat mood today")."""
+        if may_be_told(text):
+            return True
+        return (may_be_told(text, today=True) and names_the_person(text)
+                and self.kind(self.vector(text)) not in PASSING)
+
     def _told(self, text: str, floor: float) -> bool:
         """The learned reading gives `text` at least `floor` of being a fact, and the router does not
         read it as a request."""
-        if self.told is None or not may_be_told(text):
+        if self.told is None or not self._may_be_told(text):
             return False
         vector = self.vector(text)
         return (stated.fact_probability(self.told, vector) >= floor

@@ -70,6 +70,8 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
+#: tools whose result is an answer that may stand in for a reply that fails its checks
+ANSWERING = frozenset({"calculate", "get_current_time"})
 #: the pet's last replies, and the person's messages, a new reply must not say again (replycheck.REPEAT)
 SAID_CHECKED = 3
 #: how long the answer to "what time should I remind you?" is waited for
@@ -141,6 +143,8 @@ class _Turn:
     asking: str = ""
     #: what succeeding tool calls of this turn returned (the figures a reply may state)
     results: list[str] = field(default_factory=list)
+    #: what the calculator and the clock answered this turn: a reply that fails its checks gives way to it
+    answers: list[str] = field(default_factory=list)
     #: the figure the message asks for (a sum, the time), checked in the reply
     asked: figures.Asked | None = None
     #: the contents of the memories recalled into the prompt (a reply must not recite them unasked)
@@ -936,10 +940,10 @@ class Agent:
         # the pet's last replies, and the person's messages before this one (seen on the page: "I'm back!
         # what's my name?" came back as the reply to the next message)
         earlier = [m.content for m in turn.messages if m.role == "user" and m.content][:-1]
-        said = (tuple(m.content for m in turn.messages if m.role == "assistant" and m.content)[-SAID_CHECKED:]
-                + tuple(earlier[-SAID_CHECKED:]))
+        said = tuple(m.content for m in turn.messages if m.role == "assistant" and m.content)[-SAID_CHECKED:]
         checks = replycheck.Checker(turn.tool_context.message, turn.language, self.persona, turn.memories,
-                                    small=getattr(self.brain, "holds_replies", False), said=said)
+                                    small=getattr(self.brain, "holds_replies", False), said=said,
+                                    heard=tuple(earlier[-SAID_CHECKED:]))
         # a brain that can keep its reply from copying the message or its prompt is asked to
         avoids = getattr(self.brain, "avoids_copies", False)
         copies: dict[str, Any] = {"avoid_copies": True} if avoids else {}
@@ -1095,10 +1099,11 @@ class Agent:
             log.info("reply guard: %s again; the reply ends with what was shown", ", ".join(found.problems))
             yield from self._finish(turn, shown, streamed=True)
             return
-        if turn.results and not turn.done:
-            # a tool answered (a sum, the time, a search): its result is the reply, as for a reflex
+        if turn.answers and not turn.done:
+            # the calculator or the clock answered: its result is the reply, as for a reflex (not any
+            # tool's output: a file or a command's is outside content, of any length)
             log.info("reply guard: %s again; the tool's result stands in", ", ".join(found.problems))
-            line = "\n".join(turn.results)
+            line = "\n".join(turn.answers)
         else:
             log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
             line = replycheck.stand_in(turn.language, self.persona, found, turn.tool_context.message,
@@ -1280,6 +1285,8 @@ class Agent:
                     turn.done.add(tool.claim)
                 if event.ok:
                     turn.results.append(event.content)
+                    if event.name in ANSWERING:
+                        turn.answers.append(event.content)
                 if self._outside_content(event.name, event.ok):
                     turn.tool_context.tool_output.append(event.content)
                 results.append(event)

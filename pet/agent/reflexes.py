@@ -130,9 +130,9 @@ _FORGET.extend([
     # "yeet the trumpet lessons thing", "ditch the old-flat one"
     re.compile(r"^(?:pls |please |just )?(?:wipe|scrap|ditch|bin|nuke|yeet|toss|trash)\s+the\s+(?P<x>[^?.!;]+?)\s+"
                r"(?:thing|bit|one|memory|note)[\s.!~]*$", _I),
-    # "瑜伽馆那条别记了", "前任那个不用记了", "房租那条作废吧"
-    re.compile(r"^(?:关于)?(?P<x>[^，,。？?]+?)(?:的)?(?:那条|这条|那个|这个)(?:记录|记忆|信息)?(?:你)?(?:就)?"
-               r"(?:别记了|别记着了|不用记了|不要记了|别存了|不用存了|作废)(?:吧|啦|了)?[。！!]*$"),
+    # "瑜伽馆那条别记了", "前任那条不用记了" (not "考试成绩那个作废了", news)
+    re.compile(r"^(?:关于)?(?P<x>[^，,。？?]+?)(?:的)?(?:那条|这条)(?:记录|记忆|信息)?(?:你)?(?:就)?"
+               r"(?:别记了|别记着了|不用记了|不要记了|别存了|不用存了)(?:吧|啦)?[。！!]*$"),
     re.compile(
         r"^(?:that|the) (?:memory|note) (?:about|that says|saying) (?P<x>.+?) (?:is wrong|is outdated|isn't true|is old)"
         r"[^a-z]*(?:pls |please )?(?:remove|delete|forget|wipe|drop|erase) it\b.*$",

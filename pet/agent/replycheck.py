@@ -31,6 +31,8 @@ REPEAT_SIMILARITY = 0.85
 #: ...the fewest letters that earlier reply must have ("好呀" twice is fine), and how much of it the new
 #: reply must cover
 REPEAT_LETTERS, REPEAT_SHARE = 10, 0.8
+#: how alike a whole reply and one of the person's earlier messages are for the one to copy the other
+COPY_SIMILARITY = 0.9
 
 #: letters (Chinese characters or Latin letters) a streaming reply needs before its language is judged
 LANGUAGE_LETTERS = 6
@@ -114,10 +116,10 @@ _ASSISTANT = re.compile(
     r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能?|智能)?(?:助手|助理)"
     # talk about the program's workings: a tool's output it says it did not see (the spent round 16 tools
     # set: "抱歉，我没有看到工具的输出。" after the calculator had answered)
-    r"|(?:没有?|并没有|无法|不能)(?:看到|收到|获取|读取|访问)(?:到)?(?:任何)?(?:工具|函数|程序)(?:的)?(?:输出|结果|返回)"
+    r"|(?:没有?|并没有|无法|不能)(?:看到|收到|获取|读取|访问)(?:到)?(?:任何)?工具(?:的)?(?:输出|结果|返回)"
     r"|\bI (?:don['’]t|do not|didn['’]t|did not|can['’]t|cannot) (?:see|access|read) (?:the |any )?"
-    r"(?:tool|function)(?:['’]s)? (?:output|result|response)s?\b"
-    r"|\b(?:the )?(?:tool|function)(?:['’]s)? (?:output|result|response) (?:is|was) (?:not|n['’]t) "
+    r"tool(?:['’]s)? (?:output|result|response)s?\b"
+    r"|\b(?:the )?tool(?:['’]s)? (?:output|result|response) (?:is|was) (?:not|n['’]t) "
     r"(?:shown|visible|available|provided)\b",
     re.IGNORECASE,
 )
@@ -283,16 +285,18 @@ _ABOUT_CHINESE = re.compile(r"\b(?:chinese|mandarin|cantonese|pinyin|characters?
                             r"|中文|汉语|汉字|普通话", re.IGNORECASE)
 
 
-def wrong_language(reply: str, language: str, message: str = "", persona: Persona | None = None) -> bool:
+def wrong_language(reply: str, language: str, message: str = "", persona: Persona | None = None,
+                   context: Sequence[str] = ()) -> bool:
     """A reply with no letters at all (a number, an emoji) has no language to be
     wrong in. An English reply is also wrong with Chinese in it that the
     `message` did not ask about: more than STRAY_CJK Chinese characters that
-    neither the message nor the pet's names hold."""
+    neither the message, the `context` (memories in the prompt, earlier lines)
+    nor the pet's names hold."""
     if detect_language(reply, default=language) != language:
         return True
     if language != "en" or not cjk_count(reply) or _ABOUT_CHINESE.search(message):
         return False
-    given = set(message)
+    given = set(message).union(*context)
     if persona is not None:
         given.update("".join(persona.name.values()) + "".join(persona.species_name.values()))
     stray = [ch for run in CJK_RUN.findall(reply) for ch in run if ch not in given]
@@ -536,38 +540,49 @@ def repeats(reply: str, said: Sequence[str], partial: bool = False) -> bool:
     digits = re.findall(r"\d+", mine)
     for line in said:
         before = _letters(line)
-        if len(before) + (CJK_WEIGHT - 1) * cjk_count(before) < REPEAT_LETTERS:
+        if len(before) < REPEAT_LETTERS:
             continue  # "Reply one." after "Reply two.", "好呀" twice: too short to tell
         if partial:
             n = min(len(mine), len(before))
             if n >= LANGUAGE_LETTERS and SequenceMatcher(
                     None, mine[:n], before[:n], autojunk=False).ratio() >= REPEAT_SIMILARITY:
                 return True
-        elif len(mine) >= REPEAT_SHARE * len(before) and re.findall(r"\d+", before) == digits and (
-                SequenceMatcher(None, mine[:len(before) + 2], before, autojunk=False).ratio() >= REPEAT_SIMILARITY
-                or _covered(before, mine[:len(before) + 2]) >= REPEAT_SHARE and len(mine) > len(before)):
-            # another figure says something new: "Heard m1" after "Heard m0"; a line with a word changed
-            # and more after it is one too ("您好呀小钳，今天好冷\n我回到杭州了" after "你好呀小钳，今天好冷")
+        elif (len(mine) >= REPEAT_SHARE * len(before) and re.findall(r"\d+", before) == digits
+              and SequenceMatcher(None, mine[:len(before) + 2], before, autojunk=False).ratio() >= REPEAT_SIMILARITY):
+            return True  # another figure says something new: "Heard m1" after "Heard m0"
+    return False
+
+
+def copies_earlier(reply: str, heard: Sequence[str], partial: bool = False) -> bool:
+    """The whole reply is one of the person's earlier messages (`heard`) again ("I'm back! What's my
+    name?" as the reply to the next message, seen on the page); a reply that only begins with the
+    person's words ("哈哈哈哈，你太逗了吧") is none. `partial`: the reply so far, which may still become one."""
+    mine = _letters(reply)
+    for line in heard:
+        before = _letters(line)
+        if len(before) + (CJK_WEIGHT - 1) * cjk_count(before) < REPEAT_LETTERS:
+            continue
+        if partial:
+            if len(mine) >= min(LANGUAGE_LETTERS, len(before)) and SequenceMatcher(
+                    None, mine, before[:len(mine)], autojunk=False).ratio() >= COPY_SIMILARITY:
+                return True
+        elif SequenceMatcher(None, mine, before, autojunk=False).ratio() >= COPY_SIMILARITY:
             return True
     return False
 
 
-def _covered(line: str, text: str) -> float:
-    """The share of `line` that `text` holds, in order."""
-    matched = sum(block.size for block in SequenceMatcher(None, text, line, autojunk=False).get_matching_blocks())
-    return matched / len(line) if line else 0.0
-
-
 def problems(reply: str, *, message: str, language: str, persona: Persona,
-             memories: Sequence[str] = (), small: bool = False, lately: Sequence[str] = ()) -> Found:
+             memories: Sequence[str] = (), small: bool = False, lately: Sequence[str] = (),
+             heard: Sequence[str] = ()) -> Found:
     """Every check the whole reply fails; with `small` (a small model's
     reply), a document or form opened as an assistant does too."""
     found = []
-    if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language, message, persona):
+    if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language, message, persona,
+                                                               (*memories, *lately, *heard)):
         found.append(LANGUAGE)
     if is_echo(reply, message):
         found.append(ECHO)
-    if repeats(reply, lately):
+    if repeats(reply, lately) or copies_earlier(reply, heard):
         found.append(REPEAT)
     if not asks_recall(message) and len(restated(reply, memories)) >= RECITAL_COUNT:
         found.append(RECITAL)
@@ -586,13 +601,14 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
 
 
 def hold_at(text: str, *, message: str, language: str, persona: Persona,
-            memories: Sequence[str] = (), lately: Sequence[str] = ()) -> int | None:
+            memories: Sequence[str] = (), lately: Sequence[str] = (), heard: Sequence[str] = ()) -> int | None:
     """Where to stop streaming `text`, the reply so far, so that nothing a
     check may still fail reaches the person: 0 while its language is not
     yet clear or wrong, while it may be the message or a catchphrase coming
     back; else the start of the first sentence with an assistant's phrase
     or a memory restated unasked. None: all of it may be shown."""
-    if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language, message, persona):
+    if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language, message, persona,
+                                                             (*memories, *lately, *heard)):
         return 0
     said = _letters(message)
     if not _too_short_to_echo(message):
@@ -612,7 +628,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0
     if _may_be_catchphrases(_letters(text), persona):
         return 0
-    if repeats(text, lately, partial=True) or program_aside(text, persona):
+    if repeats(text, lately, partial=True) or copies_earlier(text, heard, partial=True) or program_aside(text, persona):
         return 0  # maybe the pet's last line or the program's aside again: held, then checked whole
     starts = []
     for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text)):
@@ -666,14 +682,16 @@ class Checker:
     small: bool = False
     #: the pet's last replies in the conversation, newest last
     said: tuple[str, ...] = ()
+    #: the person's messages before this one, newest last
+    heard: tuple[str, ...] = ()
 
     def problems(self, reply: str) -> Found:
         return problems(reply, message=self.message, language=self.language, persona=self.persona,
-                        memories=self.memories, small=self.small, lately=self.said)
+                        memories=self.memories, small=self.small, lately=self.said, heard=self.heard)
 
     def hold_at(self, text: str) -> int | None:
         return hold_at(text, message=self.message, language=self.language, persona=self.persona,
-                       memories=self.memories, lately=self.said)
+                       memories=self.memories, lately=self.said, heard=self.heard)
 
 
 # --- what the agent does about it ------------------------------------------------

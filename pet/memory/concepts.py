@@ -58,7 +58,7 @@ CONCEPTS: tuple[Concept, ...] = (
     # -- people ---------------------------------------------------------------------------------
     Concept("birthday", "birthday birth born bday age old",
             "生日 出生 生辰 岁 年龄 多大 属相"),
-    Concept("name", "name called nickname nicknamed call",
+    Concept("name", "name called nickname nicknamed",
             "名字 我叫 叫我 名叫 叫 小名 昵称 外号 绰号 全名"),
     Concept("family", "family relative parent sibling | mom mum mother dad father sister brother "
                       "grandma grandpa aunt uncle cousin son daughter wife husband",
@@ -78,7 +78,7 @@ CONCEPTS: tuple[Concept, ...] = (
             "阿姨 姑姑 姑妈 姨妈 小姨 舅妈 婶婶 叔叔 舅舅 伯伯 姑父 姨父 表哥 表姐 表弟 表妹 堂哥 堂姐 "
             "堂弟 堂妹"),
     Concept("children", "child children kid baby | son daughter", "孩子 小孩 娃 宝宝 | 儿子 女儿"),
-    Concept("partner", "partner spouse married dating date seeing relationship | wife husband girlfriend boyfriend "
+    Concept("partner", "partner spouse married dating seeing relationship | wife husband girlfriend boyfriend "
                        "fiance fiancee",
             "对象 伴侣 爱人 结婚 恋爱 谈恋爱 约会 在一起 | 老婆 老公 妻子 丈夫 太太 媳妇 女朋友 男朋友 女友 男友 未婚妻 未婚夫"),
     Concept("spouse", "wife husband spouse", "老婆 老公 妻子 丈夫 太太 媳妇 爱人"),
@@ -92,7 +92,7 @@ CONCEPTS: tuple[Concept, ...] = (
             "身高 个子 多高 个头 体重 公斤 斤 多重"),
     # -- work, school, money --------------------------------------------------------------------
     Concept("work", "work job employer company office colleague coworker boss manager career "
-                    "employed hired living freelance gig",
+                    "employed hired freelance gig",
             "工作 上班 公司 单位 同事 老板 领导 上司 职业 入职 就职 任职 打工 活儿 干活 自由职业 接活"),
     Concept("occupation", "job profession occupation career | teacher engineer nurse doctor programmer "
                           "developer designer lawyer accountant chef",
@@ -185,7 +185,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("smoking", "smoke smoking cigarette vape quit", "抽烟 吸烟 烟 戒烟"),
     Concept("collection", "collect collection collector", "收集 收藏 攒"),
     Concept("plants", "plant garden grow balcony windowsill flower succulent orchid bonsai herb",
-            "植物 种 花 盆栽 阳台 窗台 多肉 兰花 盆景 绿植"),
+            "植物 种花 种菜 种了 盆栽 阳台 窗台 多肉 兰花 盆景 绿植"),
     Concept("hair", "hair haircut hairstyle bald shaved", "头发 发型 剪头 光头 剃"),
     Concept("eyes", "glasses lenses contacts lasik eyesight nearsighted", "眼镜 隐形 近视 视力 眼睛"),
     Concept("volunteer", "volunteer volunteering charity", "志愿者 义工 志愿 公益"),

@@ -50,9 +50,11 @@ _OTHER_WORDS = [
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey|yo)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?)?"
         r"(?:(?:store|save|log|file|stash|record|keep|bookmark|don'?t let|do not let)\s+(?:this|that)\b"
         r"(?:\s+(?!(?:is|was|are|i|i'm|my)\b)[\w'’-]+){0,5}?"
-        r"(?:\s+(?:away|for me|somewhere|about me|on file|on record|slip your mind|(?:in|to) (?:your|ur) "
+        r"(?:\s+(?:for me|somewhere|about me|on file|on record|slip your mind|(?:in|to) (?:your|ur) "
         r"(?:memory|memories|head|brain|notes?|files?)|in that [\w-]+ (?:brain|head)))"
-        r"|(?:jot|write) (?:this|that) down)\s*[:：,，-]+\s*",
+        # a colon or a dash: after a comma it is banter as often ("write that down, you're hilarious",
+        # "save that for me, I'll eat it later")
+        r"|(?:jot|write) (?:this|that) down)\s*(?:[:：]|\s-)\s*",
         _I,
     ),
     re.compile(r"^(?:(?:please|pls|plz|ok|okay|hey|yo)[,\s]+)*(?:store|save|log|jot|file|stash|record|bookmark)\s+"
