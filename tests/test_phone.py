@@ -71,7 +71,7 @@ def test_a_phone_signs_in_chats_and_sees_the_reply(browser):
         assert page.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)", box.element_handle()) >= 16
         expect(page.locator(".pet-phone-panel")).to_be_hidden()  # the QR code is for the computer's screen
 
-        box.fill("Hello, little crayfish!")
+        box.fill("How are you, little crayfish?")
         box.press("Enter")
         reply = page.locator("#pet-chatbot").get_by_text("Nice to meet you on the phone.")
         expect(reply).to_be_visible()
@@ -85,7 +85,7 @@ def test_a_phone_signs_in_chats_and_sees_the_reply(browser):
             if len(stored()) == 2:
                 break
             page.wait_for_timeout(100)
-        assert stored() == [("user", "Hello, little crayfish!"), ("assistant", REPLY)]
+        assert stored() == [("user", "How are you, little crayfish?"), ("assistant", REPLY)]
 
 
 def test_the_computer_shows_the_phone_address_as_a_qr_code(browser):

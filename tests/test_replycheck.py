@@ -57,7 +57,8 @@ def test_language(reply, language, wrong):
 
 @pytest.mark.parametrize(("reply", "message", "wrong"), [
     ("我忘了 birthday。", "Do you remember my birthday?", True),  # seen on the page: mostly Latin letters
-    ("Sure thing, 好的好的, see you tomorrow at the pond!", "see you tomorrow!", True),
+    ("好的好的，see you tomorrow!", "see you tomorrow!", True),
+    ("Sure! Let me tell you a story about a little crayfish. 从前有一只小龙虾。", "tell me a story", False),
     ("Hi! I'm 小钳 (Xiaoqian), nice to meet you.", "who are you?", False),  # the pet's own name
     ("Mochi loves 团子! Cute.", "my cat Mochi met my friend's corgi 团子 today", False),  # the message's words
     ("生日快乐 means happy birthday!", "how do you say happy birthday in Chinese?", False),  # asked about

@@ -280,6 +280,8 @@ def end_of_sentences(text: str, count: int, length: int | None = None) -> int | 
 #: Chinese characters an English reply may hold that neither the message nor the pet's names gave
 #: it; more is Chinese in an English reply ("我忘了 birthday。", seen on the page)
 STRAY_CJK = 2
+#: ...that make this share of its letters or more, a Chinese character counting CJK_WEIGHT
+STRAY_SHARE = 0.4
 #: a message about Chinese words, whose answer may well hold some
 _ABOUT_CHINESE = re.compile(r"\b(?:chinese|mandarin|cantonese|pinyin|characters?|translat\w*|say|write|spell|mean)\b"
                             r"|中文|汉语|汉字|普通话", re.IGNORECASE)
@@ -300,7 +302,9 @@ def wrong_language(reply: str, language: str, message: str = "", persona: Person
     if persona is not None:
         given.update("".join(persona.name.values()) + "".join(persona.species_name.values()))
     stray = [ch for run in CJK_RUN.findall(reply) for ch in run if ch not in given]
-    return len(stray) > STRAY_CJK
+    latin = sum(ch.isascii() and ch.isalpha() for ch in reply)
+    # and a large part of it: a Chinese sentence in a mostly English story may be asked for
+    return len(stray) > STRAY_CJK and CJK_WEIGHT * len(stray) >= STRAY_SHARE * (latin + CJK_WEIGHT * len(stray))
 
 
 def _new_letters(answer: str, said: str) -> int:
