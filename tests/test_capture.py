@@ -341,3 +341,23 @@ def test_the_memory_bench_reads_its_sets_and_reports(tmp_path):
 def test_a_word_holding_if_is_no_hypothetical(book, text, noted):
     store, pet = book
     assert bool(capture.note(store, pet, text)) is noted
+
+
+@pytest.mark.parametrize("old, new", [
+    # a fact that opens with a name is about whoever the memory naming them is about, across scripts
+    ("我养了一只仓鼠，叫团子", "Tuanzi has a new name now: Biscuit"),
+    ("My boyfriend Mateo is a pastry chef in Lisbon", "我和Mateo分手了，异地太累"),
+    ("My little brother Zhou Ming is studying law in Wuhan", "周明毕业了，现在在武汉当律师"),
+])
+def test_a_fact_that_opens_with_a_name_updates_the_memory_naming_them(book, old, new):
+    store, pet = book
+    [first] = capture.note(store, pet, old)
+    capture.note(store, pet, "I'm allergic to peanuts")
+    noted = capture.note(store, pet, new)
+    assert any(n.record.id == first.record.id and n.replaced == old for n in noted)
+
+
+def test_a_name_of_another_memory_links_nothing_when_nothing_changed(book):
+    store, pet = book
+    capture.note(store, pet, "My boyfriend Mateo is a pastry chef in Lisbon")
+    assert all(n.replaced is None for n in capture.note(store, pet, "Mateo makes the best custard tarts"))

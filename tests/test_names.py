@@ -1,0 +1,39 @@
+"""A name in Latin letters and in Chinese characters is one name (pet.memory.names)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pet.memory import names
+
+
+@pytest.mark.parametrize("fact, memory", [
+    ("Tiedan has a new name: Captain", "我收养了一只流浪狗，叫铁蛋"),
+    ("陶森毕业了，在医院当兽医", "My younger brother Tao Sen is studying veterinary medicine"),
+    ("我和Bartek分手了", "My boyfriend Bartek runs a pierogi place"),
+    ("跟Mira订婚了", "My girlfriend Mira is a flight attendant"),
+    ("Fen moved out to live with her girlfriend", "室友阿芬又偷喝我酸奶"),
+    ("Daniel proposed last weekend", "My boyfriend's name is Daniel"),
+])
+def test_a_fact_opening_with_a_name_is_linked_to_the_memory_naming_them(fact, memory):
+    assert names.named(names.leading(fact), memory)
+
+
+@pytest.mark.parametrize("fact, memory", [
+    # a word at the start of both is no name
+    ("Sold the bike", "Sold my car last year"),
+    # Chinese opening words match Latin letters only, never the same characters
+    ("今天很累", "今天我搬家了"),
+    ("周末去爬山了", "周末一般在家"),
+    # another name
+    ("Tiedan has a new name", "我养了一只猫，叫团子"),
+    # a fact that opens with "I"
+    ("I moved to Lisbon", "My friend Ivy moved to Lisbon"),
+])
+def test_other_words_link_nothing(fact, memory):
+    assert not names.named(names.leading(fact), memory)
+
+
+def test_pinyin_drops_the_tones_and_gives_nothing_for_other_characters():
+    assert names.pinyin("铁蛋") == "tiedan"
+    assert names.pinyin("a蛋") == ""
