@@ -687,6 +687,16 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("456乘以23是……哎不用算了，无所谓", True),
     ("add milk to my list, never mind, add eggs instead", False),  # a new request
     ("remind me to water the plants... nvm, make it the cactus only", False),
+    # round 17's spent set: two sighs, several takings-back in a row, a question taken back, "don't need one"
+    ("remember my locker is B7... oh wait scratch that, they're moving us anyway", True),
+    ("18乘18等于多少？算了不用算了，就随便问问", True),
+    ("现在几点了……哦不用了，我看到手机了", True),
+    ("what time does it say— oh never mind, found my phone", True),
+    ("can you set alarms? just wondering, don't need one now", True),
+    ("后天早上六点提醒我去游泳……算了，还是不用了", True),
+    ("帮我记一下我的柜子号是C-12……哦不对，先别记了", True),
+    ("my phone broke, I don't need one anyway", False),  # news, no request
+    ("提醒我周五交报告，算了，还是改成周四吧", False),  # 还是 then a new value
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

@@ -75,6 +75,13 @@ from pet.tools.facts import dismissal, memory_fact
         ("我家狗叫年糕，remember一下哈", "我家狗叫年糕"),
         ("我记性不好，记着点东西就忘", "我记性不好，记着点东西就忘"),  # no request: the words are the fact's own
         ("I can't remember", "I can't remember"),  # "remember" ends an English sentence: no request
+        # asked in other words after the fact (round 17's spent set)
+        ("my bike lock code is 5521, keep that in ur head for me", "my bike lock code is 5521"),
+        ("fyi my landlord is called Oskar, file that away", "fyi my landlord is called Oskar"),
+        ("the garage code is 7-7-1-3, save that somewhere pls, i'll never remember it", "the garage code is 7-7-1-3"),
+        ("我同事对花生过敏，这个你得记牢", "我同事对花生过敏"),
+        ("remember my hamster is called Pip ok?", "my hamster is called Pip"),
+        ("save that for me, I'll eat it later", "save that for me, I'll eat it later"),  # a thing, not a fact
         ("my locker is 88, remember that, in case I forget, and my bike code is 4321",
          "my locker is 88, remember that, in case I forget, and my bike code is 4321"),  # more after it
     ],

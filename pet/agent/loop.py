@@ -596,8 +596,10 @@ class Agent:
         # of, facts the person states (noted), or small talk; else the model decides.
         route = route_first or (self._route(text) if self.config.reflexes and not text.startswith("/") else None)
         one = reflexes.one_request(text)  # several requests, or "forget it, …": the model's
-        if route is not None and one and route.intent == intents.NOTE and reflexes.kept_fact(text):
-            # "pls remember im lactose intolerant" is near the facts, but it asks: remember it
+        if route is not None and one and (route.intent == intents.NOTE or route.intent is None and route.nearest
+                                          == "remember") and reflexes.kept_fact(text):
+            # "pls remember im lactose intolerant" is near the facts, but it asks: remember it; so does a
+            # request the router leans to but is not sure of ("…wifi密码是 lobster2027，帮我存一下")
             route = dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if route is not None and not one and reflexes.dismissal(text) is None:
             # several requests, each understood on its own: all of them run, in order

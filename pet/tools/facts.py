@@ -29,6 +29,8 @@ _LEAD = [
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        # ("save that for me, I'll eat it later" is about a thing: a colon says it asks)
+        r"(?!save (?:this|that|it) for me\s*[,，])"
         r"(?:keep track of|hold on ?to|hang on ?to|store|file away|don'?t lose|jot down|write down|note down"
         r"|remember|memori[sz]e|(?:save|commit|put)(?=\s+\w+\s+(?:for me|(?:to|in) (?:your )?memory)))"
         r"\s+(?:this|that|it)(?:\s+one)?"
@@ -72,7 +74,8 @@ _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件�
 _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|thank you))*"
              # "…, remember that, I don't need a reminder": a remark on the request after it
              # (no number and no "and" in it: "…, in case I forget, and my bike code is 4321" says more)
-             r"(?:\s*[,;，]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case)"
+             r"(?:\s*[,;，]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case"
+             r"|i'?ll (?:never remember|forget|probably forget|never keep))"
              r"(?:(?!\band\b)[^.?!,，\d])*)?"
              r"[\s?？!.。~～]*$")
 _ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
@@ -89,16 +92,24 @@ _TAIL = [
         r"(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
         r"(?:keep (?:it|that|this) in mind|remember (?:it|that|this)|don'?t forget (?:it|that|this)"
         r"|do not forget (?:it|that|this)|note (?:it|that|this)(?: down)?|make a note of (?:it|that|this)"
-        r"|write (?:it|that|this) down|save (?:it|that|this)|memori[sz]e (?:it|that|this))" + _TAIL_END,
+        r"|write (?:it|that|this) down|save (?:it|that|this)|memori[sz]e (?:it|that|this)"
+        # in other words, after the fact: "…, keep that in ur head for me", "…, file that away", "…, save
+        # that somewhere pls" (not "save that for me", which is as often about a thing: "…, I'll eat it later")
+        r"|keep (?:it|that|this) in (?:your|ur) (?:head|brain|memory)|file (?:it|that|this) away"
+        r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)|(?:hang|hold) on ?to (?:it|that|this))" + _TAIL_END,
         _I,
     ),
     # without an object the request needs a mark before it: "…, don't forget" (not "things I don't forget")
     re.compile(r"\s*[,.;:!—–-]+\s*(?:(?:and|so|please|pls|now|just)\s+)*"
                r"(?:keep in mind|don'?t forget|do not forget|make a note)" + _TAIL_END, _I),
     re.compile(r"\s*[,.;!]\s*(?:got (?:it|that)|ok(?:ay)?|please|pls|thanks|thank you|alright)[\s?？!.]*$", _I),
+    # "remember my tortoise is called Brunhilde ok?"
+    re.compile(r"\s+(?:ok(?:ay)?|got (?:it|that))\s*[?？]+$", _I),
     # "…，记住了吗？", "…，一定要记住哦"; with no mark only when the words ask the pet ("我搬家了，记一下" but
     # not "我终于把乘法表记住了")
-    re.compile(r"(?:[\s，,。！!；;、~～]+(?:请|你|要|一定|帮我|可以)*|(?:请|你|帮我)+(?:一定)?(?:要)?)" + _ZH_ASK + _ZH_TAIL_END),
+    # "…，这个你得记牢"
+    re.compile(r"(?:[\s，,。！!；;、~～]+(?:这个|这条|这件事)?(?:请|你|要|得|可得|必须|一定|帮我|可以)*"
+               r"|(?:请|你|帮我)+(?:一定)?(?:要)?)" + _ZH_ASK + _ZH_TAIL_END),
     re.compile(r"(?:记住了吗|记住了没有?|记住没有?|记得住吗|记一下|记下来)" + _ZH_TAIL_END),
     re.compile(r"\s*[，,]\s*(?:好吗|好不好|行吗|可以吗|谢谢|谢啦)[\s？?！!。~～]*$"),
 ]
@@ -192,11 +203,14 @@ _RETRACTION = re.compile(
 _TAKEN_BACK = re.compile(
     r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
     # a sigh may open the clause first: "帮我记一下……哎算了", "remind me… ugh, never mind"
-    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait)[\s,，…~～]*)?"
-    r"(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
-    r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|ignore (?:me|that))\b"
+    # (or two: "… oh wait scratch that")
+    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait)[\s,，…~～]*){0,2}"
+    # one taking-back or several in a row ("算了不用算了")
+    r"(?:(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
+    r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|ignore (?:me|that)"
+    r"|(?:i )?don'?t need (?:one|it|that|any))\b"
     r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)|算了|还是不用了|当我没说"
-    r"|不用(?:算|记|提醒|加|删)了)"
+    r"|不用(?:算|记|提醒|加|删)?了|先?别记了)[\s,，]*)+?"
     r"(?P<tail>(?:[\s,，.。!！~～…;；:：-]+[^?？]{0,40})?)$",
     _I,
 )
@@ -215,10 +229,12 @@ _DOWNPLAY = re.compile(
 _ASKING = re.compile(r"\b(?:remember|remind|note|save|add|set|calculate|cancel|delete|forget)\b"
                      r"|帮我|给我|记住|记一下|记下|记着|提醒|加到|加个|加进|定个|设个|算一下|算算|删掉|删了|取消"
                      # a sum asked ("what's 913 divided by 7...", "456乘以23是……")
-                     r"|\d\s*(?:[+*/×÷x]|乘以?|除以|加上?|减去?|times|divided by|plus|minus)\s*\d", _I)
+                     r"|\d\s*(?:[+*/×÷x]|乘以?|除以|加上?|减去?|times|divided by|plus|minus)\s*\d"
+                     # or a question ("what time is it— oh never mind, found my watch", "现在几点……哦不用了")
+                     r"|[?？]|\bwhat time\b|\bhow (?:much|many|long)\b|几点|多少", _I)
 #: a new value after the taking-back: it corrects the request, it does not take it back ("…actually no,
 #: make it 8pm", "算了，她叫小美", "never mind, add eggs instead")
-_CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
+_CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|(?<!还)是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
 
 
 def retracted(text: str) -> bool:
