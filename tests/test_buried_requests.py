@@ -89,3 +89,32 @@ def test_a_request_to_keep_a_fact_the_router_is_unsure_of_is_kept(text, kept):
     calls, results, reply = _turn(app, conversation, text)
     app.close()
     assert calls == ["remember"] and results[0].ok and kept in results[0].content
+
+
+@pytest.mark.parametrize("memory, question, found", [
+    # a short question for one thing of the person's that a memory holds the words of (round 17's spent set)
+    ("我的工号是A-30918", "工号多少？", "A-30918"),
+    ("My favourite author is Ursula Le Guin", "who did i tell you my favourite author was?", "Le Guin"),
+    ("my passport number is E1234567", "passport?", "E1234567"),
+    ("备用钥匙放在门口的花盆底下", "备用钥匙我放哪儿了？", "花盆"),
+])
+def test_a_question_for_a_kept_value_is_recalled(memory, question, found):
+    app, model = _app()
+    app.agent.memories.remember(app.agent.pet.id, memory)
+    conversation = app.new_conversation()
+    calls, results, reply = _turn(app, conversation, question)
+    app.close()
+    assert calls == ["recall"] and found in results[0].content
+
+
+@pytest.mark.parametrize("memory, question", [
+    ("I have a cat called Juzi", "what do you think about cats?"),  # the pet's view: no recall
+    ("我的工号是A-30918", "你叫啥来着"),  # the pet's name
+])
+def test_other_questions_are_not_recalled(memory, question):
+    app, model = _app()
+    app.agent.memories.remember(app.agent.pet.id, memory)
+    conversation = app.new_conversation()
+    calls, _, _ = _turn(app, conversation, question)
+    app.close()
+    assert "recall" not in calls

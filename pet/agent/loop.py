@@ -606,6 +606,14 @@ class Agent:
             handled = yield from self._several(turn, text, now)
             if handled:
                 return
+        if route is not None and one and (route.intent in (None, intents.CHAT) or route.intent == intents.NOTE and (
+                text.rstrip().endswith(("?", "？")))) and reflexes.asks_kept_value(text) and (
+                not replycheck.asks_pet_name(text)) and self._known(text):
+            # "工号多少？", "房东叫啥来着", "who did i tell you my favourite author was?" (near the facts, but a
+            # question): a question for one thing of the person's that a memory holds the words of is for
+            # recall, however unsure the router is
+            trace.reflex = "kept value"
+            route = dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         request = text
         if route is not None and one and route.intent is None:
             # one request amid other talk ("今天开会被老板点名了，心累。帮我在todo里加个 准备季度汇报PPT")
@@ -669,6 +677,17 @@ class Agent:
         return own
 
     # -- intents by meaning -------------------------------------------------------
+
+    def _known(self, text: str) -> bool:
+        """Whether a memory holds the words of `text` (or their related words): the recall tool
+        would find it."""
+        if not isinstance(self.memories, capture.NoteBook):
+            return False
+        try:
+            return bool(self.memories.search(self.pet.id, reflexes.request_words(text), limit=1))
+        except Exception as exc:  # a failed search answers nothing: the model decides, as before
+            log.warning("memory search failed: %s", exc)
+            return False
 
     def _route(self, text: str) -> intents.Route | None:
         router = intents.router()

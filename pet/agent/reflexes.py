@@ -584,6 +584,35 @@ def asks_something(text: str) -> bool:
     return len(re.findall(r"[A-Za-z']+", text)) + cjk_count(text) / 2 <= _ASKS_WORDS
 
 
+#: a question for one thing the person has ("工号多少？", "房东叫啥来着", "备用钥匙我塞哪儿了？", "who did i tell
+#: you my favourite author was?", "passport?"): one the pet may know, if a memory holds its words
+_ASKS_VALUE_ZH = re.compile(r"多少|叫啥|叫什么|是啥|是什么|是哪|哪儿|哪里|在哪|几号|哪天|啥时候|什么时候|几月|几岁")
+_ASKS_VALUE_EN = re.compile(
+    r"\b(?:what(?:'s|s| is| was| are| were)|where(?:'s| is| are| was| did| do)|who(?:'s| is| was| did)"
+    r"|when(?:'s| is| was)|which|how old is)\b.*\b(?:my|i|mine)\b|\b(?:my|i)\b.*\b(?:where|who|what|when|which)\b.*[?？]",
+    re.IGNORECASE)
+#: ...not of the pet ("你叫啥", "what's your name", "你是怎么记住的"), but "did i tell you" is the person's
+_OF_THE_PET = re.compile(r"^\W*你|你(?:是|叫|觉得|会|能|喜欢|多大|几岁|在哪)|\byour\b|\byou(?!\s+(?:my|that|about))\b"
+                         r"(?<!tell you)(?<!told you)(?<!gave you)", re.IGNORECASE)
+#: a few words and a question mark: "passport?", "wifi password?"
+_BARE_QUESTION = re.compile(r"^\W*[A-Za-z][A-Za-z' -]{0,30}[?？]+\s*$|^\W*[\u4e00-\u9fff]{2,6}[?？]+\s*$")
+
+
+def asks_kept_value(text: str) -> bool:
+    """Whether `text` asks for one thing of the person's ("工号多少？", "房东叫啥来着", "who did i tell you my
+    favourite author was?", "passport?"), not of the pet ("你叫啥来着", "what's your favourite food?"):
+    the memories answer it when one holds its words."""
+    text = " ".join(text.split())
+    if _OF_THE_PET.search(text) and not re.search(r"\b(?:tell|told|gave) you\b", text, re.IGNORECASE):
+        return False
+    if len(text) > 80:
+        return False
+    if _BARE_QUESTION.match(text) and len(re.findall(r"[A-Za-z']+", text)) <= 3 and not re.match(
+            r"\W*(?:what|who|where|when|why|how|is|are|do|does|can|lol|haha|really|ok|okay|huh|and|so)\b", text, re.I):
+        return True
+    return bool(_ASKS_VALUE_ZH.search(text) if cjk_count(text) else _ASKS_VALUE_EN.search(text))
+
+
 def asks_time(text: str) -> bool:
     """Whether the message asks the current time, date or weekday."""
     return _first(_TIME, _strip_fillers(" ".join(text.split()))) is not None
