@@ -97,6 +97,8 @@ def test_a_request_to_keep_a_fact_the_router_is_unsure_of_is_kept(text, kept):
     ("My favourite author is Ursula Le Guin", "who did i tell you my favourite author was?", "Le Guin"),
     ("my passport number is E1234567", "passport?", "E1234567"),
     ("备用钥匙放在门口的花盆底下", "备用钥匙我放哪儿了？", "花盆"),
+    # near "忘掉…密码" to the router, but no word of deleting: recall, not a forget the tool refuses
+    ("门禁密码是 4417#", "门禁密码？", "4417#"),
 ])
 def test_a_question_for_a_kept_value_is_recalled(memory, question, found):
     app, model = _app()

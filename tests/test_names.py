@@ -12,6 +12,8 @@ from pet.memory import names
     ("陶森毕业了，在医院当兽医", "My younger brother Tao Sen is studying veterinary medicine"),
     ("我和Bartek分手了", "My boyfriend Bartek runs a pierogi place"),
     ("跟Mira订婚了", "My girlfriend Mira is a flight attendant"),
+    # a Latin name right beside Chinese characters (seen on the page: no word boundary there)
+    ("我和Leo分手了", "我男朋友叫Leo，是个厨师"),
     ("Fen moved out to live with her girlfriend", "室友阿芬又偷喝我酸奶"),
     ("Daniel proposed last weekend", "My boyfriend's name is Daniel"),
 ])

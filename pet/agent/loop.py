@@ -61,7 +61,7 @@ from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import detect_language, simplified_chars
-from pet.tools.facts import retracted
+from pet.tools.facts import asks_deleting, retracted
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
 log = logging.getLogger(__name__)
@@ -707,6 +707,10 @@ class Agent:
             # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
             # something new
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
+        if route.intent == "forget" and not asks_deleting(text):
+            # "门禁密码？" is near "忘掉密码" but has no word of deleting: the forget tool would refuse it, so
+            # the router is not sure of it (a question for a kept value may still go to recall)
+            return dataclasses.replace(route, intent=None, tool=None, by="")
         return route
 
     def _buried(self, text: str, route: intents.Route) -> tuple[intents.Route, str]:

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 _CJK = "\u4e00-\u9fff"
 #: a capitalised word or two ("Bartek", "Tao Sen")
-_LATIN_NAME = re.compile(r"\b[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?\b")
+_LATIN_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?![A-Za-z])")  # beside Chinese too ("叫Leo，")
 #: what a fact may say before the name it opens with: "我和Bartek…", "跟Mira订婚了", "Me and Leo …"
 _BEFORE = re.compile(r"^\W*(?:我和|我跟|我与|跟|和|与|(?:me and|with) )?", re.IGNORECASE)
 _LEADING_LATIN = re.compile(r"[A-Z][a-z]{2,}(?:[ -][A-Z][a-z]+)?")
