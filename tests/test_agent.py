@@ -696,6 +696,11 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("后天早上六点提醒我去游泳……算了，还是不用了", True),
     ("帮我记一下我的柜子号是C-12……哦不对，先别记了", True),
     ("my phone broke, I don't need one anyway", False),  # news, no request
+    # found by a review: news after a dropped question, "don't need it" after news, 还是 with a new value
+    ("I quit smoking, don't need it", False),
+    ("What time do you wake up? Never mind, my sister moved in with me", False),
+    ("现在几点了？算了，我妈住院了", False),
+    ("帮我加个买牛奶，算了，还是买豆浆吧", False),
     ("提醒我周五交报告，算了，还是改成周四吧", False),  # 还是 then a new value
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):

@@ -112,6 +112,9 @@ def test_a_question_for_a_kept_value_is_recalled(memory, question, found):
 @pytest.mark.parametrize("memory, question", [
     ("I have a cat called Juzi", "what do you think about cats?"),  # the pet's view: no recall
     ("我的工号是A-30918", "你叫啥来着"),  # the pet's name
+    # found by a review: venting that shares one character with a memory, a question about the day
+    ("我妈妈是老师", "我到底哪里做错了"),
+    ("My plan is to learn Spanish this year", "what's my plan for today?"),
 ])
 def test_other_questions_are_not_recalled(memory, question):
     app, model = _app()

@@ -360,4 +360,5 @@ def test_a_fact_that_opens_with_a_name_updates_the_memory_naming_them(book, old,
 def test_a_name_of_another_memory_links_nothing_when_nothing_changed(book):
     store, pet = book
     capture.note(store, pet, "My boyfriend Mateo is a pastry chef in Lisbon")
-    assert all(n.replaced is None for n in capture.note(store, pet, "Mateo makes the best custard tarts"))
+    noted = capture.note(store, pet, "Mateo makes the best custard tarts")
+    assert noted and all(n.replaced is None for n in noted)

@@ -80,7 +80,7 @@ from pet.tools.facts import dismissal, memory_fact
         ("fyi my landlord is called Oskar, file that away", "fyi my landlord is called Oskar"),
         ("the garage code is 7-7-1-3, save that somewhere pls, i'll never remember it", "the garage code is 7-7-1-3"),
         ("我同事对花生过敏，这个你得记牢", "我同事对花生过敏"),
-        ("remember my hamster is called Pip ok?", "my hamster is called Pip"),
+        ("I'm skipping the gym today, is that ok?", "I'm skipping the gym today, is that ok?"),  # a question
         ("save that for me, I'll eat it later", "save that for me, I'll eat it later"),  # a thing, not a fact
         ("my locker is 88, remember that, in case I forget, and my bike code is 4321",
          "my locker is 88, remember that, in case I forget, and my bike code is 4321"),  # more after it

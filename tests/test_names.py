@@ -31,6 +31,10 @@ def test_a_fact_opening_with_a_name_is_linked_to_the_memory_naming_them(fact, me
     ("Tiedan has a new name", "我养了一只猫，叫团子"),
     # a fact that opens with "I"
     ("I moved to Lisbon", "My friend Ivy moved to Lisbon"),
+    # found by a review: a capitalised common word, and 小/老 before one character (words, not names)
+    ("The landlord raised my rent", "My favourite show is The Office"),
+    ("Mei got a new job", "我小妹在北京上大学"),
+    ("Jia is married now", "我老家在四川"),
 ])
 def test_other_words_link_nothing(fact, memory):
     assert not names.named(names.leading(fact), memory)

@@ -57,10 +57,11 @@ from pet.logs import fields as log_fields
 from pet.logs import in_context
 from pet.logs import set_fields as set_log_fields
 from pet.memory.recall import about_the_person, read_id
+from pet.memory.recall import words as recall_words
 from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
-from pet.text import detect_language, simplified_chars
+from pet.text import cjk_count, detect_language, simplified_chars
 from pet.tools.facts import asks_deleting, retracted
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
@@ -683,11 +684,17 @@ class Agent:
         would find it."""
         if not isinstance(self.memories, capture.NoteBook):
             return False
+        asked = reflexes.request_words(text)
         try:
-            return bool(self.memories.search(self.pet.id, reflexes.request_words(text), limit=1))
+            found = self.memories.search(self.pet.id, asked, limit=3)
         except Exception as exc:  # a failed search answers nothing: the model decides, as before
             log.warning("memory search failed: %s", exc)
             return False
+        # one of its words as it stands, of two Chinese characters or three letters or more (the search
+        # also matches single characters: "我到底哪里做错了" is no question for a memory of 我妈妈)
+        terms = [t.casefold() for t in recall_words(asked)
+                 if (len(t) >= 2 if cjk_count(t) else len(t) >= 3 and t.casefold() not in replycheck.EN_STOPWORDS)]
+        return any(t in record.content.casefold() for record in found for t in terms)
 
     def _route(self, text: str) -> intents.Route | None:
         router = intents.router()

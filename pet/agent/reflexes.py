@@ -598,6 +598,10 @@ _OF_THE_PET = re.compile(r"^\W*你|你(?:是|叫|觉得|会|能|喜欢|多大|�
 _BARE_QUESTION = re.compile(r"^\W*[A-Za-z][A-Za-z' -]{0,30}[?？]+\s*$|^\W*[\u4e00-\u9fff]{2,6}[?？]+\s*$")
 
 
+_OF_THE_DAY = re.compile(r"\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend))\b"
+                         r"|今天|今晚|明天|今早|这周|周末|吃什么", re.IGNORECASE)
+
+
 def asks_kept_value(text: str) -> bool:
     """Whether `text` asks for one thing of the person's ("工号多少？", "房东叫啥来着", "who did i tell you my
     favourite author was?", "passport?"), not of the pet ("你叫啥来着", "what's your favourite food?"):
@@ -605,8 +609,8 @@ def asks_kept_value(text: str) -> bool:
     text = " ".join(text.split())
     if _OF_THE_PET.search(text) and not re.search(r"\b(?:tell|told|gave) you\b", text, re.IGNORECASE):
         return False
-    if len(text) > 80:
-        return False
+    if len(text) > 80 or _OF_THE_DAY.search(text):
+        return False  # "what's my plan for today?" is the calendar's and the model's
     if _BARE_QUESTION.match(text) and len(re.findall(r"[A-Za-z']+", text)) <= 3 and not re.match(
             r"\W*(?:what|who|where|when|why|how|is|are|do|does|can|lol|haha|really|ok|okay|huh|and|so)\b", text, re.I):
         return True

@@ -23,8 +23,14 @@ _LATIN_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?![A-Za-
 _BEFORE = re.compile(r"^\W*(?:我和|我跟|我与|跟|和|与|(?:me and|with) )?", re.IGNORECASE)
 _LEADING_LATIN = re.compile(r"[A-Z][a-z]{2,}(?:[ -][A-Z][a-z]+)?")
 _LEADING_CJK = re.compile(rf"[{_CJK}]{{2,3}}")
-#: a one-character given name after these is a name ("阿芬", "小雨", "老周")
-_FAMILIAR = "阿小老"
+#: a one-character given name after this is a name ("阿芬"; not 小 or 老: "小妹", "老家" are words)
+_FAMILIAR = "阿"
+#: words a sentence opens with that are no name ("The landlord …", "Mom is …", "Finally …")
+_COMMON = frozenset("""the this that these those there then my our your his her their its it we they he she you
+a an and but so also just finally today tonight yesterday tomorrow now still got guess big update plot news
+mom mum dad mother father grandma grandpa sister brother wife husband boyfriend girlfriend friend boss
+well yes yeah no not never after before since because when while what who where why how some any
+every all one two moved sold quit left started""".split())
 #: the mark of a key read from Chinese characters: it matches Latin letters only
 ZH = "zh:"
 
@@ -62,7 +68,7 @@ def leading(fact: str) -> frozenset[str]:
     before = _BEFORE.match(fact)
     rest = fact[before.end():] if before else fact
     latin = _LEADING_LATIN.match(rest)
-    if latin:
+    if latin and latin.group().split()[0].casefold() not in _COMMON:  # "The new flat…", "Mom is…"
         return frozenset({_key(latin.group())} | {_key(w) for w in latin.group().split()[:1]})
     cjk = _LEADING_CJK.match(rest)
     if cjk and "我" not in cjk.group():  # matched to Latin letters only ("陶森" to "Tao Sen", not 今天 to 今天)

@@ -103,8 +103,6 @@ _TAIL = [
     re.compile(r"\s*[,.;:!—–-]+\s*(?:(?:and|so|please|pls|now|just)\s+)*"
                r"(?:keep in mind|don'?t forget|do not forget|make a note)" + _TAIL_END, _I),
     re.compile(r"\s*[,.;!]\s*(?:got (?:it|that)|ok(?:ay)?|please|pls|thanks|thank you|alright)[\s?？!.]*$", _I),
-    # "remember my tortoise is called Brunhilde ok?"
-    re.compile(r"\s+(?:ok(?:ay)?|got (?:it|that))\s*[?？]+$", _I),
     # "…，记住了吗？", "…，一定要记住哦"; with no mark only when the words ask the pet ("我搬家了，记一下" but
     # not "我终于把乘法表记住了")
     # "…，这个你得记牢"
@@ -229,12 +227,21 @@ _DOWNPLAY = re.compile(
 _ASKING = re.compile(r"\b(?:remember|remind|note|save|add|set|calculate|cancel|delete|forget)\b"
                      r"|帮我|给我|记住|记一下|记下|记着|提醒|加到|加个|加进|定个|设个|算一下|算算|删掉|删了|取消"
                      # a sum asked ("what's 913 divided by 7...", "456乘以23是……")
-                     r"|\d\s*(?:[+*/×÷x]|乘以?|除以|加上?|减去?|times|divided by|plus|minus)\s*\d"
-                     # or a question ("what time is it— oh never mind, found my watch", "现在几点……哦不用了")
-                     r"|[?？]|\bwhat time\b|\bhow (?:much|many|long)\b|几点|多少", _I)
+                     r"|\d\s*(?:[+*/×÷x]|乘以?|除以|加上?|减去?|times|divided by|plus|minus)\s*\d", _I)
+#: a question asked, which a taking-back may follow with nothing, or with the answer found ("what time is it—
+#: oh never mind, found my watch", "现在几点……哦不用了，我看到墙上的钟了"); not news ("What time do you wake up?
+#: Never mind, my sister moved in with me")
+_QUESTIONED = re.compile(r"[?？]|\bwhat time\b|\bhow (?:much|many|long)\b|几点|多少", _I)
+_SETTLED = re.compile(
+    r"[\s,，.。!！~～…;；:：-]*(?:(?:i |just )?(?:found|see|saw|got) (?:it|my|the)\b.*|just (?:asking|curious|wondering)\b.*"
+    r"|(?:我)?(?:看到|找到|知道)了?.{0,12}|随口一?问.{0,6}|就?随便问问.{0,6}|无所谓.{0,6})?$", _I)
 #: a new value after the taking-back: it corrects the request, it does not take it back ("…actually no,
 #: make it 8pm", "算了，她叫小美", "never mind, add eggs instead")
-_CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|(?<!还)是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
+_CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
+
+
+#: how many of a message's last characters may hold its taking-back
+_TAKEN_BACK_SPAN = 240
 
 
 def retracted(text: str) -> bool:
@@ -245,13 +252,22 @@ def retracted(text: str) -> bool:
     text = " ".join(text.split())
     if _RETRACTION.search(text) is not None:
         return True
-    found = _TAKEN_BACK.search(text)
+    # the taking-back ends the message: its last characters are enough (the chain of takings-back would
+    # take quadratic time over a long message)
+    offset = max(0, len(text) - _TAKEN_BACK_SPAN)
+    found = _TAKEN_BACK.search(text, offset)
     if found is None or found.start() == 0:
         return False
     tail = found.group("tail")
     if _CORRECTING.search(tail):
         return False
-    asked = _ASKING.search(text[:found.start()]) is not None
+    before = text[:found.start()]
+    asked = _ASKING.search(before) is not None
+    if re.search(r"don'?t need", found.group(), _I) and not asked:
+        return False  # "I quit smoking, don't need it" is news
+    if not asked and _QUESTIONED.search(before):
+        # a question dropped: nothing after it, or the answer found ("…never mind, found my watch")
+        return _SETTLED.fullmatch(tail) is not None
     # after a request, any short remark that asks nothing new takes it back ("…wait, scratch that, they're
     # open now", "…哎还是不用了，反正起不来"); after news, only the remarks above do (news played down
     # takes nothing back: "我失业了，唉算了，没啥大不了")
