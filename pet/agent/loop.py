@@ -680,8 +680,7 @@ class Agent:
     # -- intents by meaning -------------------------------------------------------
 
     def _known(self, text: str) -> bool:
-        """Whether a memory holds the words of `text` (or their related words): the recall tool
-        would find it."""
+        """Whether a memory the recall tool would find for `text` holds one of its words as it stands."""
         if not isinstance(self.memories, capture.NoteBook):
             return False
         asked = reflexes.request_words(text)

@@ -4,17 +4,20 @@ naming them is about ("我收养了一只流浪狗，叫铁蛋", "My younger bro
 …", "My boyfriend Bartek …"). A Chinese name and its pinyin are one name:
 "铁蛋" is "Tiedan", "陶森" is "Tao Sen", "阿芬" is "Fen".
 
-The pinyin comes from pypinyin's table of single characters (the first
-reading, tones dropped), loaded on first use without the rest of the package
-(its phrase table takes 0.8 s and 50 MB; the characters alone 0.1 s).
+The pinyin comes from pypinyin's table of single characters (its
+pinyin_dict.json: the first reading, tones dropped), read on first use
+without importing the package (whose phrase table takes 0.8 s and 50 MB; the
+characters alone 0.1 s).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import unicodedata
 from functools import lru_cache
+from pathlib import Path
 
 _CJK = "\u4e00-\u9fff"
 #: a capitalised word or two ("Bartek", "Tao Sen")
@@ -41,13 +44,12 @@ def _table() -> dict[int, str]:
     spec = importlib.util.find_spec("pypinyin")
     if spec is None or not spec.submodule_search_locations:
         return {}
-    folder = next(iter(spec.submodule_search_locations))
-    loaded = importlib.util.spec_from_file_location("_pet_pinyin_dict", f"{folder}/pinyin_dict.py")
-    if loaded is None or loaded.loader is None:
+    table = Path(next(iter(spec.submodule_search_locations))) / "pinyin_dict.json"
+    try:
+        readings = json.loads(table.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return {}
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
-    return {point: _plain(readings.split(",")[0]) for point, readings in module.pinyin_dict.items()}
+    return {int(point): _plain(found.split(",")[0]) for point, found in readings.items()}
 
 
 def _plain(reading: str) -> str:
