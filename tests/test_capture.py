@@ -157,6 +157,10 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     # the two speak of one concept (instruments, phones) though far apart in meaning
     ("我从小学古筝，现在每天还要弹半个小时", "Sold the guzheng to a student, it took up half the flat"),
     ("我一直用一部老诺基亚，不用智能手机", "Finally caved and got a smartphone, bye bye Nokia"),
+    # a fact that opens with a name is about whoever the memory naming them is about, across scripts
+    ("我养了一只仓鼠，叫团子", "Tuanzi has a new name now: Biscuit"),
+    ("My boyfriend Mateo is a pastry chef in Lisbon", "我和Mateo分手了，异地太累"),
+    ("My little brother Zhou Ming is studying law in Wuhan", "周明毕业了，现在在武汉当律师"),
 ])
 def test_an_update_replaces_the_memory_it_updates(book, old, new):
     store, pet = book
@@ -341,20 +345,6 @@ def test_the_memory_bench_reads_its_sets_and_reports(tmp_path):
 def test_a_word_holding_if_is_no_hypothetical(book, text, noted):
     store, pet = book
     assert bool(capture.note(store, pet, text)) is noted
-
-
-@pytest.mark.parametrize("old, new", [
-    # a fact that opens with a name is about whoever the memory naming them is about, across scripts
-    ("我养了一只仓鼠，叫团子", "Tuanzi has a new name now: Biscuit"),
-    ("My boyfriend Mateo is a pastry chef in Lisbon", "我和Mateo分手了，异地太累"),
-    ("My little brother Zhou Ming is studying law in Wuhan", "周明毕业了，现在在武汉当律师"),
-])
-def test_a_fact_that_opens_with_a_name_updates_the_memory_naming_them(book, old, new):
-    store, pet = book
-    [first] = capture.note(store, pet, old)
-    capture.note(store, pet, "I'm allergic to peanuts")
-    noted = capture.note(store, pet, new)
-    assert any(n.record.id == first.record.id and n.replaced == old for n in noted)
 
 
 def test_a_name_of_another_memory_links_nothing_when_nothing_changed(book):
