@@ -97,11 +97,13 @@ def test_busy_time_leaves_out_idle_and_disk_waits(tmp_path):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/stat")
 def test_a_busy_program_beside_the_pet_is_seen():
-    meter = CoreMeter(period=0.2)
+    # three samples 0.3 s apart span 0.6-0.9 s, always past MIN_WINDOW_SECONDS
+    # (at 0.2 s apart they spanned 0.4-0.6 s, and others() said None)
+    meter = CoreMeter(period=0.3)
     assert meter.start()
     hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        time.sleep(1.0)
+        time.sleep(1.5)
         others = meter.others()
     finally:
         hog.kill()
