@@ -229,7 +229,19 @@ def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
     ("he's officially my husband now", {"husband"}),
     ("我妹妹在墨尔本读书", {"sister"}),
     ("My sister moved back from Melbourne", {"sister"}),
-    ("我闺蜜也喜欢猫", {"friend", "cat"}),
+    ("我闺蜜也喜欢猫", {"friend"}),  # the person's pet is theirs: "我的猫" is the person's fact
+    ("我的猫叫豆腐", set()),
+    ("我最好的朋友叫何苗", {"friend"}),
+    ("我妈妈的生日是十月二十号", {"mother"}),
+    ("So my little sister Lily is a vet", {"sister"}),
+    ("Big news: Dad gave the pigeons away", {"father"}),
+    # the subject is the person, whoever else the sentence names
+    ("咖啡戒了，医生让我别喝了", set()),
+    ("葡萄牙语放弃了，现在跟房东阿佳学藏语", set()),
+    ("我和两个室友合租", set()),
+    ("我对猫过敏", set()),
+    ("I'm learning Spanish so I can talk to Mateo's grandma", set()),
+    ("Grandpa and I don't play Go anymore", set()),
     ("I live in Beijing", set()),
     ("Mum's still in Melbourne", {"mother"}),  # a possessive names her too
     ("my sister's flat is in Pudong", {"sister"}),
@@ -239,6 +251,29 @@ def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
 ])
 def test_whom_a_fact_is_about_is_the_same_in_both_languages(text, who):
     assert capture.about(text) == frozenset(who)
+
+
+def test_mentions_are_everyone_a_fact_names():
+    assert capture.mentions("我闺蜜也喜欢猫") == {"friend", "cat"}
+    assert capture.mentions("volunteering at the deaf school now, teaching the kids to swim") == {"child"}
+    assert capture.mentions("I live in Beijing") == frozenset()
+
+
+def test_a_change_told_with_somebody_else_in_it_updates_the_persons_fact(book):
+    store, pet = book
+    [old] = capture.note(store, pet, "I'm learning Portuguese on an app, forty minutes a day")
+    noted = capture.note(store, pet, "葡萄牙语放弃了，现在跟房东阿佳学藏语")
+    assert [n.record.id for n in noted if n.replaced] == [old.record.id]
+    assert "藏语" in store.get(pet, old.record.id).content
+
+
+def test_a_fact_naming_somebody_in_passing_replaces_nothing_without_a_change(book):
+    store, pet = book
+    # a spent memory set's: the grave visit is the person's, and the grandfather in it keeps the new home away
+    [visit] = capture.note(store, pet, "不管搬到哪儿，每年清明我都回洛阳给爷爷扫墓")
+    noted = capture.note(store, pet, "我在潍坊租的是一个带院子的老平房，院子里有棵枣树")
+    assert noted and all(n.replaced is None for n in noted)
+    assert "扫墓" in store.get(pet, visit.record.id).content
 
 
 @pytest.mark.parametrize("text, context, who", [

@@ -16,6 +16,8 @@ from pet.memory import names
     ("我和Leo分手了", "我男朋友叫Leo，是个厨师"),
     ("Fen moved out to live with her girlfriend", "室友阿芬又偷喝我酸奶"),
     ("Daniel proposed last weekend", "My boyfriend's name is Daniel"),
+    ("我和 Tomasz 上个月领证了", "My boyfriend Tomasz blows glass for a living"),  # a space after 我和
+    ("我把Waffle改名叫团子了", "I adopted a lop-eared rabbit called Waffle"),
 ])
 def test_a_fact_opening_with_a_name_is_linked_to_the_memory_naming_them(fact, memory):
     assert names.named(names.leading(fact), memory)

@@ -23,7 +23,7 @@ _CJK = "\u4e00-\u9fff"
 #: a capitalised word or two ("Bartek", "Tao Sen")
 _LATIN_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?(?![A-Za-z])")  # beside Chinese too ("叫Leo，")
 #: what a fact may say before the name it opens with: "我和Bartek…", "跟Mira订婚了", "Me and Leo …"
-_BEFORE = re.compile(r"^\W*(?:我和|我跟|我与|跟|和|与|(?:me and|with) )?", re.IGNORECASE)
+_BEFORE = re.compile(r"^\W*(?:(?:我和|我跟|我与|我把|跟|和|与)\s*|(?:me and|with) )?", re.IGNORECASE)
 _LEADING_LATIN = re.compile(r"[A-Z][a-z]{2,}(?:[ -][A-Z][a-z]+)?")
 _LEADING_CJK = re.compile(rf"[{_CJK}]{{2,3}}")
 #: a one-character given name after this is a name ("阿芬"; not 小 or 老: "小妹", "老家" are words)
