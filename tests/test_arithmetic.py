@@ -68,6 +68,13 @@ PHRASINGS = [
     ("一晚上380，住3晚多少钱", "1140"),
     ("我们五个人AA，一共花了486块，每人多少钱？", "97.2"),
     ("月薪一万二，每个月存百分之三十，能存多少？", "3600"),
+    # one rate over a larger unit that always holds so many of it, and a split "everyone" pays
+    ("I walk 8500 steps a day, how many is that in a week?", "59500"),
+    ("我每天走8500步，一个星期一共走多少步？", "59500"),
+    ("my rent is 1200 a month, how much is that over a whole year?", "14400"),
+    ("每个月房租3000，一年要交多少", "36000"),
+    ("I save 50 a week, how much in 3 years?", "7800"),
+    ("renting a boat for 258 bucks and there's 6 of us, how much does everyone pay", "43"),
     ("I got 85% on a test of 40 questions, how many did I get right?", "34"),
     # thousands separators, and percent in words
     ("whats 12.5% of 3,200", "400"),
@@ -183,6 +190,8 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     # what the money reader does not place: no number rather than a wrong one
     "一共1万，四个人平分，每人多少", "3千块，三个人平分，每人多少", "$1.2k between 4 people, how much each",
     "时薪30，一天干8小时，干了5天，一共多少", "$25 an hour, 8 hours a day, how much a week?",
+    "I drink 3 cups a day, how many in a month?",  # a month has no fixed number of days
+    "I earn 25 an hour, how much a day?",  # nor a day of work hours
     "1月份花了3000，2月份花了2000，一共多少", "每月存500，从3月存到12月，一共多少",
     "How much is a 20% tip for 4 people?", "Split $90 between me and 2 friends", "我跟另外两个人平分300，每人多少",
     "went to the bazaar with 3 friends, spent $60, how much each?",

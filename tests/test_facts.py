@@ -80,6 +80,8 @@ from pet.tools.facts import dismissal, memory_fact
         ("fyi my landlord is called Oskar, file that away", "fyi my landlord is called Oskar"),
         ("the garage code is 7-7-1-3, save that somewhere pls, i'll never remember it", "the garage code is 7-7-1-3"),
         ("我同事对花生过敏，这个你得记牢", "我同事对花生过敏"),
+        ("地库车位是C区118，千万别让我忘了啊", "地库车位是C区118"),
+        ("别让我忘了交水费", "别让我忘了交水费"),  # a thing to do, asked before it: no fact here
         ("I'm skipping the gym today, is that ok?", "I'm skipping the gym today, is that ok?"),  # a question
         ("save that for me, I'll eat it later", "save that for me, I'll eat it later"),  # a thing, not a fact
         ("my locker is 88, remember that, in case I forget, and my bike code is 4321",

@@ -23,6 +23,8 @@ from pet.events import ToolStarted
     ("set a remindr for sat", "set a reminder for sat"),  # ...else the longer word
     ("remindrs", "reminders"),
     ("remnd", "remind"),
+    ("rember that my gate code is 4471", "remember that my gate code is 4471"),  # a common slip two edits off
+    ("Rember: milk", "Remember: milk"),
     ("ok. Remeber this: x", "ok. Remember this: x"),  # a capital where a sentence starts
 ])
 def test_a_misspelt_request_word_is_mended(text, mended):

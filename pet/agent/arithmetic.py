@@ -351,7 +351,8 @@ _OFF = re.compile(r"\b(?:off|discount(?:ed)?|sale)\b|打折|优惠|折扣|便宜
 _SAVED = re.compile(r"\bsav(?:e|ed|ing)\b|省(?:了|下)?(?:多少|几)|便宜(?:了)?(?:多少|几)", _I)
 _TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|including|with|plus)\b|一共|总共|加上|含|算上|连", _I)
 _PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ppl|peeps|folks|ways|friends|guys|of us|人|个人|位)", _I)
-_SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head)\b"
+_SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head"
+                    r"|(?:does|do|should|would|will) (?:everyone|everybody|each (?:of us|person|one))(?: \w+)? (?:pay|owe|chip in))\b"
                     r"|平分|平摊|分摊|均摊|(?<![A-Za-z])(?-i:AA)(?![A-Za-z])|每人|每个人|人均|一人", _I)
 _UNITS_EN = {"hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "month": "month", "year": "year",
              "shift": "shift", "lesson": "lesson", "class": "lesson", "session": "lesson"}
@@ -359,8 +360,8 @@ _UNITS_ZH = {"小时": "hour", "钟头": "hour", "天": "day", "日": "day", "�
              "个月": "month", "年": "year", "节课": "lesson", "次": "lesson"}  # 三月 is March: a month counted says 个月
 _UNIT_EN = "|".join(_UNITS_EN)
 _UNIT_ZH = "|".join(sorted(_UNITS_ZH, key=len, reverse=True))
-_RATE = [  # an amount for each unit: "$25 an hour", "每月存500", "时薪30"
-    re.compile(rf"{_AMOUNT.format('r')}\s*(?:an?|per|each|every|/)\s*(?P<u>{_UNIT_EN})s?\b", _I),
+_RATE = [  # an amount for each unit: "$25 an hour", "8500 steps a day", "每月存500", "时薪30"
+    re.compile(rf"{_AMOUNT.format('r')}\s*(?:[a-z]+\s+){{0,3}}?(?:an?|per|each|every|/)\s*(?P<u>{_UNIT_EN})s?\b", _I),
     re.compile(rf"(?:每(?:个)?|一|1)(?P<u>{_UNIT_ZH})[^0-9，,。]{{0,6}}?{_AMOUNT.format('r')}"),  # 一 is 1 by then
     re.compile(rf"(?P<u>时|日|周|月|年)薪\s*{_AMOUNT.format('r')}"),
     re.compile(rf"每(?P<u>月|年)[^0-9，,。]{{0,6}}?{_AMOUNT.format('r')}"),
@@ -370,6 +371,12 @@ _COUNT = [  # how many units: "for 6 hours", "存12个月", "干了8小时"
     re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<u>{_UNIT_EN})s?\b", _I),
     re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?(?P<u>{_UNIT_ZH})"),
 ]
+#: one unit asked about: "in a week", "over a whole year", "per month" (一个星期 is 1个星期 by then)
+_ONE = re.compile(rf"\b(?:in |over |for |across )?(?:a|an|one|per|each|every)\s+(?:whole\s+|full\s+|single\s+)?"
+                  rf"(?P<u>{_UNIT_EN})\b", _I)
+_ONE_ZH = re.compile(rf"(?:一|每)(?:个)?(?P<u>{_UNIT_ZH})")
+#: how many of the smaller unit make one of the larger, where that is always so (a month has no fixed days)
+_WITHIN = {("day", "week"): 7, ("month", "year"): 12, ("week", "year"): 52, ("day", "year"): 365}
 _WHOLE = re.compile(r"\b(?:in total|altogether|all together|total)\b|一共|总共|合计", _I)
 _EACH_AFTER = re.compile(r"\s*(?:块钱|块|元|dollars?|bucks)?\s*(?:each|apiece|per person|a head|per head|每人|一人)", _I)
 _EACH_BEFORE = re.compile(r"(?:\beach\b|\bper person\b|\bapiece\b|每人|每个人|人均|一人)[^0-9]{0,20}$", _I)
@@ -430,9 +437,11 @@ def _money(text: str) -> str | None:
     people = crowd if split else None
     rates = {m.span(): m for p in _RATE for m in p.finditer(text)
              if percent is None or m.end() <= percent.start() or m.start() >= percent.end()}
-    if len(rates) > 1 or len(_units(text)) > 1:
-        return None  # "时薪30，一天干8小时，干了5天", "$25 an hour, 8 hours a day, a week?": more than one rate
     rate = next(iter(rates.values()), None)
+    if len(rates) > 1 or len(_units(text)) > 1:
+        # "时薪30，一天干8小时，干了5天", "$25 an hour, 8 hours a day, a week?": more than one rate; but one rate
+        # over a larger unit is a sum ("我每天走8500步，一个星期一共走多少步", "35 a month, how much a year")
+        return _over(rate, text) if len(rates) == 1 and not (percent or zhe or people) else None
     counted = [m for p in _COUNT for m in p.finditer(text)]
     used = [found.span() for found in (percent, crowd, zhe) if found is not None]
     if rate is not None:
@@ -478,6 +487,32 @@ def _money(text: str) -> str | None:
             return None
         expression = f"{expression} / {people.group('n')}" if expression == bill else f"({expression}) / {people.group('n')}"
     return expression
+
+
+def _unit(word: str) -> str:
+    return (_UNITS_EN.get(word.lower()) or _UNITS_ZH.get(word)
+            or {"时": "hour", "日": "day", "周": "week", "月": "month", "年": "year"}.get(word, ""))
+
+
+def _over(rate: re.Match[str] | None, text: str) -> str | None:
+    """An amount for each of one unit over a number of a larger one: "8500 steps a day, how many in a
+    week" is 8500 * 7; None unless the message names just those two units, the larger counted after
+    the rate, and one always holds a fixed number of the other (_WITHIN)."""
+    if rate is None:
+        return None
+    small = _unit(rate.group("u"))
+    counts = [(m.group("c"), _unit(m.group("u"))) for p in _COUNT for m in p.finditer(text, rate.end())]
+    counts += [("1", _unit(m.group("u"))) for pattern in (_ONE, _ONE_ZH) for m in pattern.finditer(text, rate.end())]
+    larger = {unit for _, unit in counts if unit != small}
+    if len(larger) != 1 or _units(text) != {small} | larger:
+        return None
+    (large,) = larger
+    within = _WITHIN.get((small, large))
+    count = next(c for c, unit in counts if unit == large)
+    if within is None:
+        return None
+    expression = f"{_number(rate.group('r'))} * {within}"
+    return expression if float(count) == 1 else f"{expression} * {count}"
 
 
 # --- changes in percent, and units of time, length and weight ---------------------------------

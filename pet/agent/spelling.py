@@ -6,7 +6,8 @@ pet answer as if nothing were asked. `mend` puts such words right before the
 message is routed (the message kept in the conversation stays as written).
 Only the words requests hinge on (`WORDS`) are mended, only from a word one
 edit away (a letter missing, added, changed, or two swapped), only when the
-word is five letters or more, never from a real word one edit away (`REAL`:
+word is five letters or more (or one of the few common slips further off,
+`KNOWN`: "rember"), never from a real word one edit away (`REAL`:
 "forgot", "forgets", "memorise", "remainder"), never inside a longer token
 ("Remeber2024") and never from a capitalised word inside a sentence (a name:
 "Remini"). Slash commands are never mended (pet.agent.loop).
@@ -29,6 +30,8 @@ REAL = frozenset("""
     remembers remend reminded reminds remint rewind rewinder rewinders scheduled scheduler schedules tomorrows
     tonights""".split())
 SHORTEST = 5
+#: slips two edits away, common enough to be the word meant (chat slang: "rember that?"), and in no word list
+KNOWN = {"rember": "remember"}
 #: a word on its own: not part of "Remeber2024" or "Forge-Remeber"
 _WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 #: where a sentence starts: a capital there says nothing, elsewhere it may be a name ("Alarmo", "Remini")
@@ -54,6 +57,8 @@ def _one_edit(a: str, b: str) -> bool:
 def _mended(word: str) -> tuple[str, ...]:
     """The request words `word` may be a slip for, shortest first (none for a real word)."""
     lowered = word.lower()
+    if lowered in KNOWN:
+        return (KNOWN[lowered],)
     if len(lowered) < SHORTEST or lowered in WORDS or lowered in REAL:
         return ()
     return tuple(sorted((w for w in WORDS if _one_edit(lowered, w)), key=len))

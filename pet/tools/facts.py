@@ -79,7 +79,7 @@ _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|tha
              r"(?:(?!\band\b)[^.?!,，\d])*)?"
              r"[\s?？!.。~～]*$")
 _ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
-           r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得"
+           r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得|(?:别|不要)让我忘(?:了|记了?)?"
            r"|存(?:到|进)(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?)")
 _ZH_TAIL_END = (r"(?:点儿?|一下)?(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|没有|嘛|呗)*"
                 # "…你帮我记住吧，以后万一用得上": why it is worth keeping, after the request
@@ -106,7 +106,7 @@ _TAIL = [
     # "…，记住了吗？", "…，一定要记住哦"; with no mark only when the words ask the pet ("我搬家了，记一下" but
     # not "我终于把乘法表记住了")
     # "…，这个你得记牢"
-    re.compile(r"(?:[\s，,。！!；;、~～]+(?:这个|这条|这件事)?(?:请|你|要|得|可得|必须|一定|帮我|可以)*"
+    re.compile(r"(?:[\s，,。！!；;、~～]+(?:这个|这条|这件事)?(?:请|你|要|得|可得|必须|一定|千万|务必|帮我|可以)*"
                r"|(?:请|你|帮我)+(?:一定)?(?:要)?)" + _ZH_ASK + _ZH_TAIL_END),
     re.compile(r"(?:记住了吗|记住了没有?|记住没有?|记得住吗|记一下|记下来)" + _ZH_TAIL_END),
     re.compile(r"\s*[，,]\s*(?:好吗|好不好|行吗|可以吗|谢谢|谢啦)[\s？?！!。~～]*$"),
@@ -175,7 +175,7 @@ _DELETING = re.compile(
     r"(?:forget|forgets|forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated)(?![a-z])"
     r"|(?<!别)(?<!不要)(?<!不能)(?<!别再)忘(?!不了)|删|清掉|清除|清空|划掉|去掉|抹掉|丢掉|扔掉|不要了|作废|撤销"
-    r"|别记|别存|别留|不用记|不要记|不用留|不用存",
+    r"|别记|别存|别留|不用记|不要记|不用留|不用存|(?:别|不要|不用)再(?:记|存|留)",
     _I,
 )
 
