@@ -387,3 +387,13 @@ def test_a_name_of_another_memory_links_nothing_when_nothing_changed(book):
     capture.note(store, pet, "My boyfriend Mateo is a pastry chef in Lisbon")
     noted = capture.note(store, pet, "Mateo makes the best custard tarts")
     assert noted and all(n.replaced is None for n in noted)
+
+
+def test_the_memory_replaced_may_be_in_the_other_language(book):
+    # a spent memory set's: the milk memory in the fact's language read nearer than the coffee it replaces
+    store, pet = book
+    [latte] = capture.note(store, pet, "我每天早上都喝一杯美式，不加糖不加奶")
+    [milk] = capture.note(store, pet, "Oh and I'm lactose intolerant, so no regular milk for me")
+    noted = capture.note(store, pet, "I stopped drinking coffee and switched to green tea — my stomach couldn't take it")
+    assert [n.record.id for n in noted if n.replaced] == [latte.record.id]
+    assert "lactose" in store.get(pet, milk.record.id).content

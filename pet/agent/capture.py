@@ -97,6 +97,15 @@ SHARED_TOPIC = 0.25
 #: memory sets (rounds 1 to 17, 289 contradictions, 614 facts that say no change): updates right
 #: 101 -> 111, facts that replaced a memory though they said no change 27 -> 28
 NAMED_TOPIC = 0.10
+#: what a likeness between a fact and a memory in another language counts more when the memories that
+#: may be replaced are ranked: the encoder reads a pair across languages as less alike than the same pair in
+#: one ("I stopped drinking coffee and switched to green tea" replaced "I'm lactose intolerant, so no regular
+#: milk for me" rather than "我每天早上都喝一杯美式，不加糖不加奶"). Only the ranking: whether a memory may be
+#: replaced at all is unchanged.
+#: On the spent memory sets (rounds 1 to 19, 339 contradictions, 689 facts that say no change): updates right
+#: 140 -> 145 / 148 / 145 at 0.05 / 0.10 / 0.15, facts that replaced a memory though they said no change
+#: 35 -> 36 at each
+CROSS_LANGUAGE = 0.10
 #: memories nearest in meaning, and newest, compared with a new fact
 NEAREST, RECENT = 20, 10
 #: the longest sentence read as a fact
@@ -584,7 +593,8 @@ class Reader:
         single, changed = kind in SINGLE, says_change(fact)
         if not single and not changed:
             return None
-        best, best_cosine = None, -1.0
+        language = detect_language(fact)
+        best, best_rank = None, -1.0
         lead = names.leading(fact)
         for record in candidates(book, pet_id, fact, context):
             if record.id in taken:
@@ -592,22 +602,27 @@ class Reader:
             old = self.vector(record.content)
             cosine = float(old @ vector)
             near = cosine if message is None else max(cosine, float(old @ message))
-            if max(cosine, near) <= best_cosine:
-                continue
+            # which of the memories that may be replaced is: the nearest, but a likeness across languages
+            # reads lower than one within a language for the same closeness
+            bonus = CROSS_LANGUAGE if detect_language(record.content) != language else 0.0
             if changed and cosine >= CHANGED_TOPIC:
-                best, best_cosine = record, cosine
+                rank = cosine
             elif cosine >= NAMED_TOPIC and names.named(lead, record.content) and (
                     changed or single and self.share_of(record.content, kind) >= SAME_KIND_CHANGED):
-                best, best_cosine = record, cosine
+                rank = cosine
             elif changed and cosine >= CHANGED_KIND_TOPIC and kind not in PASSING and not _ALSO.search(fact) and (
                     self.share_of(record.content, kind) >= SAME_KIND):
-                best, best_cosine = record, cosine
+                rank = cosine
             elif changed and cosine >= SHARED_TOPIC and not _ALSO.search(fact) and (
                     concepts.topics(fact) & concepts.topics(record.content)):
-                best, best_cosine = record, cosine
+                rank = cosine
             elif single and near >= SAME_TOPIC and (
                     self.share_of(record.content, kind) >= (SAME_KIND_CHANGED if changed else SAME_KIND)):
-                best, best_cosine = record, near
+                rank = near
+            else:
+                continue
+            if rank + bonus > best_rank:
+                best, best_rank = record, rank + bonus
         return best
 
 
