@@ -75,6 +75,13 @@ PHRASINGS = [
     ("每个月房租3000，一年要交多少", "36000"),
     ("I save 50 a week, how much in 3 years?", "7800"),
     ("renting a boat for 258 bucks and there's 6 of us, how much does everyone pay", "43"),
+    ("小周每天跑4.5公里，坚持28天一共跑了多少公里？", "126"),  # 小周 is a name, not a week
+    ("five of us rented a pontoon boat for $1,275 total — what's each person's share?", "255"),
+    # how many units an amount takes at a rate; a price risen for each unit, over a larger one
+    ("Marisol reads 35 pages an hour. how many hours does a 490 page novel take her?", "14"),
+    ("我一小时能看40页，300页的书要几个小时？", "7.5"),
+    ("my climbing gym went from 29 to 34 bucks a month. how much extra is that over a whole year?", "60"),
+    ("房租从3000涨到3300一个月，一年多交多少？", "3600"),
     ("I got 85% on a test of 40 questions, how many did I get right?", "34"),
     # thousands separators, and percent in words
     ("whats 12.5% of 3,200", "400"),
@@ -192,6 +199,8 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "时薪30，一天干8小时，干了5天，一共多少", "$25 an hour, 8 hours a day, how much a week?",
     "I drink 3 cups a day, how many in a month?",  # a month has no fixed number of days
     "I earn 25 an hour, how much a day?",  # nor a day of work hours
+    "my gym went from 29 to 34 bucks a month, how much is that a year?",  # which of the two: not said
+    "你几天没理我了",
     "1月份花了3000，2月份花了2000，一共多少", "每月存500，从3月存到12月，一共多少",
     "How much is a 20% tip for 4 people?", "Split $90 between me and 2 friends", "我跟另外两个人平分300，每人多少",
     "went to the bazaar with 3 friends, spent $60, how much each?",

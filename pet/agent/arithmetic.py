@@ -395,7 +395,7 @@ _ASKS_RESULT = re.compile(
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
     r"|come to|left|owe|pay)\b"
     r"|\bwhat (?:do|does|would|will|should) (?:i|we|you|it|they|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
-    r"|多少|几块|几元|算一下|^(?:帮我)?算下|算算|帮我算", _I)
+    r"|多少|几块|几元|几个?(?:小时|钟头|星期|礼拜|月)|几(?:天|周|年)|算一下|^(?:帮我)?算下|算算|帮我算", _I)
 
 
 def _in_digits(text: str) -> str:
@@ -413,10 +413,16 @@ def _number(text: str) -> str:
 _UNIT_WORDS = re.compile(rf"\b(?:{_UNIT_EN})s?\b|{_UNIT_ZH}|每月|月薪|时薪|日薪|周薪|年薪", _I)
 
 
+#: what comes before 周 when it counts weeks ("每周", "两周", "3周", "下周")
+_COUNTS_WEEKS = re.compile(r"[0-9每一二两三四五六七八九十个上下这本]$")
+
+
 def _units(text: str) -> set[str]:
     """The kinds of time unit a message names (hour, day, month...)."""
     kinds = set()
     for found in _UNIT_WORDS.finditer(text):
+        if found.group() == "周" and not _COUNTS_WEEKS.search(text[:found.start()]):
+            continue  # 小周 is a name, 周末 the weekend
         word = found.group().lower().rstrip("s") if found.group().isascii() else found.group()
         kinds.add(_UNITS_EN.get(word) or _UNITS_ZH.get(word)
                   or {"每月": "month", "月薪": "month", "时薪": "hour", "日薪": "day", "周薪": "week", "年薪": "year"}.get(word, word))
@@ -428,7 +434,14 @@ def _money(text: str) -> str | None:
     ("30% off 120", "打八五折"), a bill split between people, an amount for
     each hour, day or month times how many; None when it is none of these
     or something in it does not fit (then the model or a question decides)."""
-    if not _ASKS_RESULT.search(text) or _UNPLACED.search(text):
+    if not _ASKS_RESULT.search(text):
+        return None
+    if _EXTRA.search(text):  # a rise over time ("从3000涨到3300一个月，一年多交多少"), whatever _UNPLACED says
+        digits = _in_digits(text)
+        rates = [m for p in _RATE for m in p.finditer(digits)]
+        if len(rates) == 1 and (rise := _rise(rates[0], digits)):
+            return rise
+    if _UNPLACED.search(text):
         return None
     split = _SPLIT.search(text)
     text = _in_digits(text)
@@ -438,6 +451,10 @@ def _money(text: str) -> str | None:
     rates = {m.span(): m for p in _RATE for m in p.finditer(text)
              if percent is None or m.end() <= percent.start() or m.start() >= percent.end()}
     rate = next(iter(rates.values()), None)
+    if rate is not None and len(rates) == 1 and not (percent or zhe or people):
+        over_time = _rise(rate, text) or _needed(rate, text)
+        if over_time:
+            return over_time
     if len(rates) > 1 or len(_units(text)) > 1:
         # "时薪30，一天干8小时，干了5天", "$25 an hour, 8 hours a day, a week?": more than one rate; but one rate
         # over a larger unit is a sum ("我每天走8500步，一个星期一共走多少步", "35 a month, how much a year")
@@ -462,7 +479,7 @@ def _money(text: str) -> str | None:
         return None  # no bill, or two we cannot tell apart
     bill = _number(amounts[0].group())
     if people is not None and not percent and not zhe and (
-            _WHOLE.search(text, amounts[0].end()) or _EACH_BEFORE.search(text[: amounts[0].start()])
+            (_WHOLE.search(text, amounts[0].end()) and not _IS_TOTAL.match(text, amounts[0].end())) or _EACH_BEFORE.search(text[: amounts[0].start()])
             or _EACH_AFTER.match(text, amounts[0].end())):
         return None  # "4 friends each paid 12, how much in total?": the amount is each one's, not the bill
     if zhe is not None:
@@ -489,6 +506,42 @@ def _money(text: str) -> str | None:
     return expression
 
 
+#: "… 1,275 total": the amount is the whole bill, whatever follows
+_IS_TOTAL = re.compile(r"\s*(?:块钱|块|元|dollars?|bucks)?\s*(?:in )?(?:total\b|一共|总共)", _I)
+#: asks how many of a unit an amount takes: "how many hours does …", "要多少天", "几个小时"
+_HOW_MANY_UNITS = re.compile(rf"\bhow many (?P<u>{_UNIT_EN})s?\b|(?:多少|几)(?:个)?(?P<z>{_UNIT_ZH})", _I)
+#: asks what a change comes to: "how much extra", "how much more", "多花多少", "多交多少"
+_EXTRA = re.compile(r"\bhow much (?:extra|more)\b|\b(?:extra|more|difference)\b.*\bhow much\b|多(?:花|交|付|出)(?:了)?多少"
+                    r"|贵(?:了)?多少", _I)
+
+
+def _rise(rate: re.Match[str], text: str) -> str | None:
+    """A price that went from one amount to another for each unit, over a larger unit: "my gym went
+    from 29 to 34 bucks a month. how much extra is that over a whole year?" is (34 - 29) * 12."""
+    found = next((m for m in (p.search(text) for p in _FROM_TO) if m), None)
+    if found is None or not _EXTRA.search(text) or not found.start("b") <= rate.start("r") < found.end("b"):
+        return None
+    small = _unit(rate.group("u"))
+    asked = [_unit(m.group("u")) for pattern in (_ONE, _ONE_ZH) for m in pattern.finditer(text, rate.end())]
+    larger = {unit for unit in asked if unit != small}
+    within = _WITHIN.get((small, next(iter(larger)))) if len(larger) == 1 else None
+    if within is None:
+        return None
+    return f"({_number(found.group('b'))} - {_number(found.group('a'))}) * {within}"
+
+
+def _needed(rate: re.Match[str], text: str) -> str | None:
+    """How many units an amount takes at a rate: "reads 35 pages an hour. how many hours does a 490
+    page novel take her?" is 490 / 35; None unless one other number is there to divide."""
+    asked = _HOW_MANY_UNITS.search(text)
+    if asked is None or _unit(asked.group("u") or asked.group("z")) != _unit(rate.group("u")):
+        return None
+    others = [m for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text) if not rate.start() <= m.start() < rate.end()]
+    if len(others) != 1 or float(rate.group("r").replace(",", "")) == 0:
+        return None
+    return f"{_number(others[0].group())} / {_number(rate.group('r'))}"
+
+
 def _unit(word: str) -> str:
     return (_UNITS_EN.get(word.lower()) or _UNITS_ZH.get(word)
             or {"时": "hour", "日": "day", "周": "week", "月": "month", "年": "year"}.get(word, ""))
@@ -506,6 +559,9 @@ def _over(rate: re.Match[str] | None, text: str) -> str | None:
     larger = {unit for _, unit in counts if unit != small}
     if len(larger) != 1 or _units(text) != {small} | larger:
         return None
+    spans = [rate.span(), *(m.span() for p in _COUNT for m in p.finditer(text, rate.end()))]
+    if any(not any(start <= m.start() < end for start, end in spans) for m in re.finditer(r"[0-9]+", text)):
+        return None  # another number: "went from 29 to 34 bucks a month", more than a rate over time
     (large,) = larger
     within = _WITHIN.get((small, large))
     count = next(c for c, unit in counts if unit == large)
