@@ -123,3 +123,33 @@ def test_other_questions_are_not_recalled(memory, question):
     calls, _, _ = _turn(app, conversation, question)
     app.close()
     assert "recall" not in calls
+
+
+@pytest.mark.parametrize("memory, text", [
+    # near "帮我存一下…" to the router, but asking to let go of a memory: nothing is kept (round 19's spent set)
+    ("我的鞋码是38", "我鞋码那条不用留着了"),
+])
+def test_letting_go_of_a_memory_remembers_nothing(memory, text):
+    app, model = _app()
+    app.agent.memories.remember(app.agent.pet.id, memory)
+    conversation = app.new_conversation()
+    calls, _, _ = _turn(app, conversation, text)
+    memories = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert "remember" not in calls and "note" not in calls
+    assert not any("不用留" in m for m in memories)
+
+
+@pytest.mark.parametrize("memory, text", [
+    # a plain way of saying it, in either language
+    ("my car's plate number is KT58 RWX", "we sold the car last week, so no need to keep the licence plate anymore"),
+    ("男朋友叫小林", "分手了，别再记着小林的事了"),
+])
+def test_letting_go_in_other_words_forgets(memory, text):
+    app, model = _app()
+    app.agent.memories.remember(app.agent.pet.id, memory)
+    conversation = app.new_conversation()
+    calls, results, _ = _turn(app, conversation, text)
+    app.close()
+    # the forget runs; it forgets the memory or, the words being loose, asks whether it is the one meant
+    assert calls == ["forget"] and (results[0].ok or "#1" in results[0].content)

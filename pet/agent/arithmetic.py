@@ -438,8 +438,8 @@ def _money(text: str) -> str | None:
         return None
     if _EXTRA.search(text):  # a rise over time ("从3000涨到3300一个月，一年多交多少"), whatever _UNPLACED says
         digits = _in_digits(text)
-        rates = [m for p in _RATE for m in p.finditer(digits)]
-        if len(rates) == 1 and (rise := _rise(rates[0], digits)):
+        each = [m for p in _RATE for m in p.finditer(digits)]
+        if len(each) == 1 and (rise := _rise(each[0], digits)):
             return rise
     if _UNPLACED.search(text):
         return None

@@ -717,6 +717,9 @@ class Agent:
             # "门禁密码？" is near "忘掉密码" but has no word of deleting: the forget tool would refuse it, so
             # the router is not sure of it (a question for a kept value may still go to recall)
             return dataclasses.replace(route, intent=None, tool=None, by="")
+        if route.intent == "remember" and asks_deleting(text) and reflexes.kept_fact(text) is None:
+            # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep
+            return dataclasses.replace(route, intent=None, tool=None, by="")
         return route
 
     def _buried(self, text: str, route: intents.Route) -> tuple[intents.Route, str]:
