@@ -188,6 +188,10 @@ def test_assistant_speak_and_refusals(reply):
     "Sure, I can assist you with calculating your taxes. Please provide the amount you pay.",
     # the page, 2026-12-03
     "Sure! Hangzhou is a beautiful city with many parks. Here are the steps to plan your 3-day trip:\n\n1. Visit",
+    # the small model's to tiredness and to a sleepless night (the spent chat sets): tips no one asked a pet for
+    "Here are some tips to help you relax:\n\n1. **Take a break**: step away from work.",
+    "Certainly! Below are some strategies for better sleep:\n\n- Keep a regular bedtime",
+    "以下是一些缓解疲劳的建议：\n\n1. **多喝水**",
 ])
 def test_a_small_models_document_or_form_is_caught(reply):
     language = "zh" if reply.startswith("当") else "en"
@@ -762,3 +766,21 @@ def test_a_reply_that_says_the_persons_earlier_message_again_is_retried():
     events = list(app.agent.run(conversation, "my coworker Dan swears the office is haunted"))
     app.close()
     assert events[-1].text == "Haunted? I'd hide under a rock!"
+
+
+@pytest.mark.parametrize(("reply", "message", "said", "again"), [
+    # seen on the page: the second reply of a conversation opens as the first did
+    ("Hello! I'm again Xiaoqian, your little crayfish friend! How was your day?", "work was long", ("Hi!",), True),
+    ("你好呀，我是小钳，一只小龙虾！今天过得怎么样？", "今天好累", ("你好！",), True),
+    # the first reply, a greeting answered, the name asked: the pet may say who it is
+    ("Hello! I'm Xiaoqian, your little crayfish friend!", "work was long", (), False),
+    ("Hi again! I'm Xiaoqian, remember me?", "hey there", ("Hi!",), False),
+    ("我是小钳呀！", "你叫什么名字？", ("你好！",), False),
+    ("I'm so sleepy, the pond is warm today.", "work was long", ("Hi!",), False),
+])
+def test_saying_who_it_is_again_unasked_is_a_repeat(reply, message, said, again):
+    assert replycheck.reintroduces(reply, XIAOQIAN, message=message, said=said) is again
+    checker = replycheck.Checker(message, replycheck.detect_language(reply), XIAOQIAN, said=said)
+    assert (replycheck.REPEAT in checker.problems(reply).problems) is again
+    if again:
+        assert checker.hold_at(reply) == 0  # not shown while it streams

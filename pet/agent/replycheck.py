@@ -393,11 +393,15 @@ def assistant_speak(reply: str) -> re.Match[str] | None:
 #: for, in a line ("Sure! Here's a joke for you: …"), are not; nor is a model that can write the
 #: itinerary held to this (Checker.small).
 _TEMPLATE_OPENING = re.compile(
-    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?\b(?:here(?:['’]s| is| are)|below is)\b[^\n]{0,60}?"
+    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?\b(?:here(?:['’]s| is| are)|below (?:is|are))\b[^\n]{0,60}?"
     r"\b(?:itinerary|plan|template|letter|schedule|recipe|menu|guide|outline|draft|essay|report|resume|cv|email"
-    r"|proposal|program|workout|routine|meal|diet|budget|checklist|steps?|what you can say)\b"
-    r"|^\W*(?:当然可以|当然|好的|没问题)[！!，,。~～]*\s*(?:以下是|下面是|这是)[^\n]{0,30}?"
-    r"(?:食谱|计划|行程|模板|清单|攻略|方案|菜单|日程|安排|步骤|指南|简历|求职信|报告|邮件|大纲)",
+    r"|proposal|program|workout|routine|meal|diet|budget|checklist|steps?|what you can say"
+    r"|tips|suggestions|strategies|techniques|methods|ways)\b"
+    # ...or with no "sure" before it: "Here are some tips to help you relax:\n\n1. **Take a break**"
+    r"|^\W*(?:here are|here're|below (?:is|are))\s+(?:some|a few|several|\d+|a list of)\b[^\n]{0,40}?"
+    r"\b(?:tips|suggestions|strategies|techniques|methods|ways|steps)\b"
+    r"|^\W*(?:(?:当然可以|当然|好的|没问题)[！!，,。~～]*\s*)?(?:以下是|下面是|这是)[^\n]{0,30}?"
+    r"(?:食谱|计划|行程|模板|清单|攻略|方案|菜单|日程|安排|步骤|指南|简历|求职信|报告|邮件|大纲|建议|方法|技巧|小贴士)",
     re.IGNORECASE,
 )
 #: a document's block: a heading, a rule, a list item, bold or a brace opening a line
@@ -575,6 +579,27 @@ def copies_earlier(reply: str, heard: Sequence[str], partial: bool = False) -> b
     return False
 
 
+#: a message that greets: the pet may greet back, and say who it is
+_GREETS = re.compile(r"^\W*(?:hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening)|morning|evening|g'?day)\b"
+                     r"|^\W*(?:你好|您好|嗨|哈喽|早上好|早安|早啊|早呀|早|晚上好|下午好|中午好|在吗)", re.IGNORECASE)
+#: the pet saying who it is: "I'm Xiaoqian", "I'm again Xiaoqian", "this is Xiaoqian", "我是小钳", "我叫小钳"
+_INTRODUCES = r"(?:\b(?:I['’]m|I am|my name is|my name's|this is|it's)\s+(?:(?:again|still|your|just)\s+)*{name}\b" \
+              r"|(?:我是|我叫|我就是|本钳是){name})"
+
+
+def reintroduces(reply: str, persona: Persona, *, message: str, said: Sequence[str]) -> bool:
+    """Past the first reply of a conversation (`said`: the pet's last lines), the pet says who it is
+    again unasked ("Hello! I'm again Xiaoqian, your little crayfish friend!" to "how was your day?",
+    seen on the page) - not to a greeting, nor when asked its name."""
+    if not said or _GREETS.search(message) or asks_pet_name(message):
+        return False
+    opening = " ".join(sentences(reply)[:2])
+    for name in {n for n in persona.name.values() if n.strip()}:
+        if re.search(_INTRODUCES.format(name=re.escape(name.strip())), opening, re.IGNORECASE):
+            return True
+    return False
+
+
 def problems(reply: str, *, message: str, language: str, persona: Persona,
              memories: Sequence[str] = (), small: bool = False, lately: Sequence[str] = (),
              heard: Sequence[str] = ()) -> Found:
@@ -586,7 +611,8 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(LANGUAGE)
     if is_echo(reply, message):
         found.append(ECHO)
-    if repeats(reply, lately) or copies_earlier(reply, heard):
+    if repeats(reply, lately) or copies_earlier(reply, heard) or reintroduces(reply, persona, message=message,
+                                                                                said=lately):
         found.append(REPEAT)
     if not asks_recall(message) and len(restated(reply, memories)) >= RECITAL_COUNT:
         found.append(RECITAL)
@@ -632,8 +658,9 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0
     if _may_be_catchphrases(_letters(text), persona):
         return 0
-    if repeats(text, lately, partial=True) or copies_earlier(text, heard, partial=True) or program_aside(text, persona):
-        return 0  # maybe the pet's last line or the program's aside again: held, then checked whole
+    if (repeats(text, lately, partial=True) or copies_earlier(text, heard, partial=True) or program_aside(text, persona)
+            or reintroduces(text, persona, message=message, said=lately)):
+        return 0  # maybe the pet's last line, its introduction or the program's aside again: held, checked whole
     starts = []
     for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text)):
         if match:
