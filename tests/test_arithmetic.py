@@ -82,6 +82,7 @@ PHRASINGS = [
     ("我一小时能看40页，300页的书要几个小时？", "7.5"),
     ("my climbing gym went from 29 to 34 bucks a month. how much extra is that over a whole year?", "60"),
     ("房租从3000涨到3300一个月，一年多交多少？", "3600"),
+    ("my rent went down from 1400 to 1200 a month, how much more do I save a year?", "2400"),  # a fall, as much
     ("I got 85% on a test of 40 questions, how many did I get right?", "34"),
     # thousands separators, and percent in words
     ("whats 12.5% of 3,200", "400"),
@@ -201,6 +202,11 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "I earn 25 an hour, how much a day?",  # nor a day of work hours
     "my gym went from 29 to 34 bucks a month, how much is that a year?",  # which of the two: not said
     "你几天没理我了",
+    # found by a review: a number of another unit, a half, a span in two parts, days asked for
+    "I game 3 hours a day, how many days is that over 2 years?", "我每天睡8小时，10年里睡了几天",
+    "I read 35 pages an hour, how many hours will it take the 2 of us?", "I save 200 a month, how many months until 2030?",
+    "I save 20 a day, how much in half a year?", "8500 steps a day, how many in 2 weeks and 3 days?",
+    "from 29 to 34 a month, over a whole year and a half how much extra?", "我每天跑5公里，一周跑几天",
     "1月份花了3000，2月份花了2000，一共多少", "每月存500，从3月存到12月，一共多少",
     "How much is a 20% tip for 4 people?", "Split $90 between me and 2 friends", "我跟另外两个人平分300，每人多少",
     "went to the bazaar with 3 friends, spent $60, how much each?",

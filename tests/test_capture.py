@@ -241,7 +241,14 @@ def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
     ("我和两个室友合租", set()),
     ("我对猫过敏", set()),
     ("I'm learning Spanish so I can talk to Mateo's grandma", set()),
-    ("Grandpa and I don't play Go anymore", set()),
+    ("Grandpa and I don't play Go anymore", set()),  # the two of them (joint)
+    # found by a review: a role right after 我, a time or "I heard" before the subject
+    ("我同事辞职了，现在去私立医院上班", {"colleague"}),
+    ("I found out my sister moved to York", {"sister"}),
+    ("Two weeks ago my dad retired, now he teaches dumpling classes", {"father"}),
+    ("上个星期六我妈去了趟北京", {"mother"}),
+    ("我听说我妹要结婚了", {"sister"}),
+    ("在厦门被同事硬塞了一口榴莲", set()),
     ("I live in Beijing", set()),
     ("Mum's still in Melbourne", {"mother"}),  # a possessive names her too
     ("my sister's flat is in Pudong", {"sister"}),
@@ -251,6 +258,27 @@ def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():
 ])
 def test_whom_a_fact_is_about_is_the_same_in_both_languages(text, who):
     assert capture.about(text) == frozenset(who)
+
+
+def test_the_person_with_someone_is_a_joint_subject():
+    assert capture.joint("我和男朋友分手了") == {"husband"}
+    assert capture.joint("My boyfriend and I broke up") == {"husband"}
+    assert capture.joint("I live in Beijing") == frozenset()
+
+
+def test_a_joint_fact_updates_the_memory_about_the_other(book):
+    store, pet = book
+    [partner] = capture.note(store, pet, "我男朋友叫小林，是个厨师")
+    noted = capture.note(store, pet, "我和男朋友分手了")
+    assert [n.record.id for n in noted if n.replaced] == [partner.record.id]
+
+
+def test_a_colleagues_news_does_not_replace_the_persons_job(book):
+    store, pet = book
+    [job] = capture.note(store, pet, "I work as a nurse at St Mary's")
+    noted = capture.note(store, pet, "我同事辞职了，现在去私立医院上班")
+    assert all(n.replaced is None for n in noted)
+    assert "nurse" in store.get(pet, job.record.id).content
 
 
 def test_mentions_are_everyone_a_fact_names():

@@ -532,7 +532,10 @@ def test_the_answer_to_which_one_forgets_it(memory_setup):
 
 
 @pytest.mark.parametrize("message", ["门禁密码？？", "what's my dog called?", "I love my dog Pepper",
-                                     "别忘了我明天考试", "don't forget my dog's birthday"])
+                                     "别忘了我明天考试", "don't forget my dog's birthday",
+                                     # found by a review: chat with 再 and 存 or 记, asking to keep
+                                     "别再存钱买那个包了", "我不要再记账了，太麻烦", "no need to keep apologising",
+                                     "我的狗叫Pepper，千万别让我忘了"])
 def test_a_forget_the_person_did_not_ask_for_deletes_nothing(memory_setup, message):
     """Whatever tool a model picks, a message with no word of deleting deletes no memory."""
     registry, ctx, path = memory_setup
@@ -543,7 +546,8 @@ def test_a_forget_the_person_did_not_ask_for_deletes_nothing(memory_setup, messa
     assert run(registry, replace(ctx, message="/yes"), "forget", what="#1").ok  # a command is the person's word
 
 
-@pytest.mark.parametrize("message", ["那个狗的记录 帮我delete一下", "bin the dog one", "狗那条划掉吧", "un-know my dog's name"])
+@pytest.mark.parametrize("message", ["那个狗的记录 帮我delete一下", "bin the dog one", "狗那条划掉吧", "un-know my dog's name",
+                                     "别再记着狗的名字了", "no need to keep the dog's name anymore"])
 def test_words_of_deleting_in_either_language_let_a_forget_run(memory_setup, message):
     registry, ctx, _ = memory_setup
     run(registry, ctx, "remember", content="dog is named Pepper")

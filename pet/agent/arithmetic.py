@@ -375,8 +375,11 @@ _COUNT = [  # how many units: "for 6 hours", "存12个月", "干了8小时"
 _ONE = re.compile(rf"\b(?:in |over |for |across )?(?:a|an|one|per|each|every)\s+(?:whole\s+|full\s+|single\s+)?"
                   rf"(?P<u>{_UNIT_EN})\b", _I)
 _ONE_ZH = re.compile(rf"(?:一|每)(?:个)?(?P<u>{_UNIT_ZH})")
-#: how many of the smaller unit make one of the larger, where that is always so (a month has no fixed days)
+#: how many of the smaller unit make one of the larger: always so, or the round figure people count with
+#: (52 weeks, 365 days in a year); a month has no fixed days, so none
 _WITHIN = {("day", "week"): 7, ("month", "year"): 12, ("week", "year"): 52, ("day", "year"): 365}
+#: a half or a part of a unit, which this reader does not count
+_HALF = re.compile(r"\bhalf\b|半", _I)
 _WHOLE = re.compile(r"\b(?:in total|altogether|all together|total)\b|一共|总共|合计", _I)
 _EACH_AFTER = re.compile(r"\s*(?:块钱|块|元|dollars?|bucks)?\s*(?:each|apiece|per person|a head|per head|每人|一人)", _I)
 _EACH_BEFORE = re.compile(r"(?:\beach\b|\bper person\b|\bapiece\b|每人|每个人|人均|一人)[^0-9]{0,20}$", _I)
@@ -451,10 +454,10 @@ def _money(text: str) -> str | None:
     rates = {m.span(): m for p in _RATE for m in p.finditer(text)
              if percent is None or m.end() <= percent.start() or m.start() >= percent.end()}
     rate = next(iter(rates.values()), None)
-    if rate is not None and len(rates) == 1 and not (percent or zhe or people):
-        over_time = _rise(rate, text) or _needed(rate, text)
-        if over_time:
-            return over_time
+    if rate is not None and len(rates) == 1 and not (percent or zhe or people) and len(_units(text)) == 1:
+        needed = _needed(rate, text)
+        if needed:
+            return needed
     if len(rates) > 1 or len(_units(text)) > 1:
         # "时薪30，一天干8小时，干了5天", "$25 an hour, 8 hours a day, a week?": more than one rate; but one rate
         # over a larger unit is a sum ("我每天走8500步，一个星期一共走多少步", "35 a month, how much a year")
@@ -527,7 +530,10 @@ def _rise(rate: re.Match[str], text: str) -> str | None:
     within = _WITHIN.get((small, next(iter(larger)))) if len(larger) == 1 else None
     if within is None:
         return None
-    return f"({_number(found.group('b'))} - {_number(found.group('a'))}) * {within}"
+    if _HALF.search(text, rate.end()):
+        return None
+    low, high = sorted((found.group("a"), found.group("b")), key=lambda n: float(_number(n)))
+    return f"({_number(high)} - {_number(low)}) * {within}"
 
 
 def _needed(rate: re.Match[str], text: str) -> str | None:
@@ -539,7 +545,20 @@ def _needed(rate: re.Match[str], text: str) -> str | None:
     others = [m for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text) if not rate.start() <= m.start() < rate.end()]
     if len(others) != 1 or float(rate.group("r").replace(",", "")) == 0:
         return None
+    # the other number counts what the rate counts: "35 pages an hour" and "a 490 page novel", "40页" and "300页"
+    measure, counted = _MEASURED.match(text, rate.end("r")), _MEASURED.match(text, others[0].end())
+    if not (measure and counted) or _stem(measure.group(1)) != _stem(counted.group(1)):
+        return None
     return f"{_number(others[0].group())} / {_number(rate.group('r'))}"
+
+
+#: the word after a number, which says what it counts ("pages", "页")
+_MEASURED = re.compile(r"\s*([a-z]+|[\u4e00-\u9fff])", _I)
+
+
+def _stem(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
 def _unit(word: str) -> str:
@@ -557,8 +576,10 @@ def _over(rate: re.Match[str] | None, text: str) -> str | None:
     counts = [(m.group("c"), _unit(m.group("u"))) for p in _COUNT for m in p.finditer(text, rate.end())]
     counts += [("1", _unit(m.group("u"))) for pattern in (_ONE, _ONE_ZH) for m in pattern.finditer(text, rate.end())]
     larger = {unit for _, unit in counts if unit != small}
-    if len(larger) != 1 or _units(text) != {small} | larger:
-        return None
+    if len(larger) != 1 or len(counts) != 1 or _units(text) != {small} | larger or _HALF.search(text, rate.end()):
+        return None  # "in 2 weeks and 3 days", "in half a year": more than one count of time
+    if _HOW_MANY_UNITS.search(text):
+        return None  # "我每天跑5公里，一周跑几天" asks for days, not kilometres
     spans = [rate.span(), *(m.span() for p in _COUNT for m in p.finditer(text, rate.end()))]
     if any(not any(start <= m.start() < end for start, end in spans) for m in re.finditer(r"[0-9]+", text)):
         return None  # another number: "went from 29 to 34 bucks a month", more than a rate over time

@@ -232,21 +232,30 @@ def sentences(text: str) -> list[str]:
 def about(text: str, context: str = "") -> frozenset[str]:
     """Who a fact is about: the roles of the `others` words its subject names
     (none: the person). The subject is how the sentence opens: "Dad gave the
-    pigeons away", "我妹妹在西安读建筑" are about them; "咖啡戒了，医生让我别喝了",
-    "I'm learning Spanish to talk to Mateo's grandma", "新来的同事给我塞了一口榴莲"
-    after a filler, are the person's own, whoever else they name. The longest
-    word counts ("男朋友" names a partner, not a friend), and a role is the same
-    in both languages ("我妹", "my sister"). A pet named by its kind ("my cat",
-    "我家狗") is the person's own. A fact that names nobody but starts with
-    "he"/"she"/"他"/"她" is about whom its `context` (the message it came in)
-    names ("Dad retired. He teaches a dumpling class now"). (A name alone says
-    nobody: "Doudou is done with chess. He does fencing now" stays the
-    person's, as "豆豆迷上国际象棋了" is.)"""
+    pigeons away", "我妹妹在西安读建筑", "Two weeks ago my dad retired", "I heard my
+    sister moved to York" are about them; "咖啡戒了，医生让我别喝了", "I'm learning
+    Spanish to talk to Mateo's grandma", "在厦门被同事硬塞了一口榴莲" are the
+    person's own, whoever else they name, as is "我和男朋友分手了" (the two of
+    them: see `joint`). The longest word counts ("男朋友" names a partner, not a
+    friend), and a role is the same in both languages ("我妹", "my sister"). A
+    pet named by its kind ("my cat", "我家狗") is the person's own. A fact that
+    names nobody but starts with "he"/"she"/"他"/"她" is about whom its
+    `context` (the message it came in) names ("Dad retired. He teaches a
+    dumpling class now"). (A name alone says nobody: "Doudou is done with
+    chess. He does fencing now" stays the person's, as "豆豆迷上国际象棋了" is.)"""
     found = _roles(_subject(text))
     if not found and _THIRD_PERSON.match(_subject(text)):
         at = context.find(text)
         return _roles(context[:at] if at > 0 else "")  # whom the message named before it
     return found
+
+
+def joint(text: str) -> frozenset[str]:
+    """The roles of whom a fact names beside the person as its subject: "我和男朋友分手了",
+    "My boyfriend and I broke up" (the person's and the partner's fact at once)."""
+    rest = _opening(text)
+    together = _JOINT.match(rest) or _JOINT_ZH.match(rest)
+    return _roles(together.group("who")) if together else frozenset()
 
 
 #: a sentence about somebody else, by its first word ("he", "she", "his", "her", "they", "their", 他, 她)
@@ -258,20 +267,43 @@ _FILLER = re.compile(
     r"^(?:\W|(?:so|and|also|oh|btw|well|ok|okay|anyway|update|news|big news|fun fact|fyi|guess what|ugh|yeah|yep"
     r"|lol|haha\w*|finally|actually|honestly|sadly|good news|bad news)\b)+"
     r"|^(?:[\W哈嗯唉诶哎呜啊哇]|对了|话说|跟你说|告诉你|好消息|坏消息|终于|其实|说真的)+", re.IGNORECASE)
+#: ...or a time, or the person hearing or finding it out: "two weeks ago", "last Saturday", "I found out my
+#: sister…", "上个星期六", "昨天晚上", "我听说我妹…"
+_LEAD = re.compile(
+    r"^(?:(?:(?:a|one|two|three|four|five|six|a few|several|\d+) )?(?:days?|weeks?|months?|years?) ago"
+    r"|yesterday|today|tonight|recently|lately|the other day|this (?:morning|afternoon|evening|week|month|year)"
+    r"|last (?:night|week|month|year|weekend|\w+day)|on \w+day)[,\s]+"
+    r"|^i (?:just )?(?:think|heard|hear|found out|learned|learnt|guess|know|noticed|saw|realised|realized|read)"
+    r" (?:that )?(?=(?:my|our) )"
+    r"|^(?:(?:上|这|下)个?(?:星期|礼拜|周|月)[一二三四五六日天末]?|(?:昨|今|前)天(?:早上|上午|中午|下午|晚上)?|昨晚|今早"
+    r"|最近|去年|今年|前几天|刚才|刚刚)[，,\s]*"
+    r"|^我(?:听说|发现|才知道|知道|觉得|看到)了?(?=我)", re.IGNORECASE)
 #: the person as a sentence's subject, alone or with someone ("Grandpa and I …"), in English ("我" is read
 #: in _subject)
 _PERSON_OPENS = re.compile(r"(?:(?:my |our )?[a-z]+ and )?(?:i|i'm|im|i've|i'd|i'll|me|myself|we|we're)\b",
                            re.IGNORECASE)
+#: the person and someone as the subject: "my boyfriend and I", "我和男朋友", "我跟我妈"
+_JOINT = re.compile(r"(?P<who>(?:my |our )?[a-z]+(?: [a-z]+)?) and (?:i|me)\b", re.IGNORECASE)
+_JOINT_ZH = re.compile(r"我(?:和|跟|与)(?P<who>我?[\u4e00-\u9fff]{1,4})")
 #: the opening words read for the subject: English words, Chinese characters
 _SUBJECT_WORDS, _SUBJECT_CJK = 4, 5
 #: roles that are the person's own pets: a fact about them is the person's
 _PETS = frozenset({"cat", "dog"})
 
 
+def _opening(text: str) -> str:
+    """`text` from its subject on: fillers, times and "I heard" before it left out."""
+    rest, before = text.strip(), None
+    while rest != before:
+        before = rest
+        rest = _LEAD.sub("", _FILLER.sub("", rest))
+    return rest
+
+
 def _subject(text: str) -> str:
     """The opening of `text` that names its subject, after fillers; "" when
     the person is the subject ("I…", "我…" but not "我妈…")."""
-    rest = _FILLER.sub("", text.strip())
+    rest = _opening(text)
     if _PERSON_OPENS.match(rest):
         return ""
     if detect_language(rest) == "zh":
@@ -286,10 +318,15 @@ _PERSON_ACTS = re.compile(r"我(?:和|跟|与|同|带|给|对|把|让|帮|陪|�
 
 
 def _roles_at(text: str) -> bool:
-    """A Chinese sentence opening "我妈…", "我的亲姐姐…", "我最好的朋友…": the person's
-    someone is its subject (not "我和室友合租", "我对猫过敏")."""
+    """A Chinese sentence opening "我妈…", "我同事…", "我对象…", "我的亲姐姐…", "我最好的朋友…":
+    the person's someone is its subject (not "我和室友合租", "我对猫过敏")."""
     table = words().get("zh")
-    if table is None or _PERSON_ACTS.match(text):
+    if table is None:
+        return False
+    after = re.sub(r"^我(?:的|们家的?|家的?)?", "", text)
+    if any(after.startswith(w) for w in table.others):
+        return True
+    if _PERSON_ACTS.match(text):
         return False
     head = re.split(r"[^\u4e00-\u9fffA-Za-z]", text[1:8])[0]
     return any(w in head for w in table.others)
@@ -633,18 +670,21 @@ def candidates(book: NoteBook, pet_id: int, fact: str, context: str = "") -> lis
     but the fact's own text. A memory about the same person but naming others
     than the fact does (`mentions`) is a candidate only when the fact says
     something changed ("葡萄牙语放弃了，现在跟房东阿佳学藏语" replaces "I'm learning
-    Portuguese"; "我在潍坊租的是一个老平房" leaves "每年清明我都回洛阳给爷爷扫墓"). On the
+    Portuguese"; "我在潍坊租的是一个老平房" leaves "每年清明我都回洛阳给爷爷扫墓"). A fact of the
+    person and someone (`joint`: "我和男朋友分手了") may replace a memory about that someone. On the
     spent memory sets (rounds 1 to 19, 339 contradictions, 689 facts that say no
     change), against every name anywhere saying whom a fact is about: updates
     right 129 -> 140, facts that replaced a memory though they said no change
     31 -> 35."""
     who, named, changed = about(fact, context), mentions(fact), says_change(fact)
+    together = joint(fact)
     seen: dict[int, MemoryRecord] = {}
     for record in book.nearest(pet_id, fact, NEAREST) + book.recent(pet_id, limit=RECENT):
         seen.setdefault(record.id, record)
     lead = names.leading(fact)
     return [r for r in seen.values()
             if r.content != fact and (about(r.content) == who and (changed or mentions(r.content) == named)
+                                      or together and about(r.content) == together
                                       or names.named(lead, r.content))]
 
 

@@ -174,9 +174,10 @@ _DELETING = re.compile(
     r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )"
     r"(?:forget|forgets|forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated"
-    r"|no need to (?:keep|remember|store|save|hold)|(?:don'?t|do not) have to (?:keep|remember|hold))(?![a-z])"
-    r"|(?<!别)(?<!不要)(?<!不能)(?<!别再)忘(?!不了)|删|清掉|清除|清空|划掉|去掉|抹掉|丢掉|扔掉|不要了|作废|撤销"
-    r"|别记|别存|别留|不用记|不要记|不用留|不用存|(?:别|不要|不用)再(?:记|存|留)",
+    r"|(?:no need to|(?:don'?t|do not) have to) (?:keep|remember|store|save|hold on to)"
+    r"(?= (?:that|it|this|the|my|his|her|their|our)\b))(?![a-z])"
+    r"|(?<!别)(?<!不要)(?<!不能)(?<!别再)(?<!让我)忘(?!不了)|删|清掉|清除|清空|划掉|去掉|抹掉|丢掉|扔掉|不要了|作废|撤销"
+    r"|别记|别存|别留|不用记|不要记|不用留|不用存|(?:别|不要|不用)再记(?:着|住)",
     _I,
 )
 
