@@ -153,3 +153,13 @@ def test_letting_go_in_other_words_forgets(memory, text):
     app.close()
     # the forget runs; it forgets the memory or, the words being loose, asks whether it is the one meant
     assert calls == ["forget"] and (results[0].ok or "#1" in results[0].content)
+
+
+def test_a_reminder_to_delete_is_cancelled_not_forgotten():
+    # near "把那条记忆删了" to the router, but a reminder (round 19's spent set)
+    app, model = _app()
+    app.agent.memories.remember(app.agent.pet.id, "我的牙医姓周")
+    conversation = app.new_conversation()
+    calls, _, _ = _turn(app, conversation, "明天的牙医改期了，把那个提醒删了吧")
+    app.close()
+    assert calls == ["cancel_reminder"]

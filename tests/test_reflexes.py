@@ -178,10 +178,20 @@ def test_unclear_or_impossible_times_become_a_question_not_a_guess(text):
         "Do you remember that?",
         "Oh no, I can't remember that!",
         "那部电影叫什么来着，你记住了吗",
+        # a reminder to delete is no memory: the router decides (cancel_reminder)
+        "明天的牙医改期了，把那个提醒删了吧",
+        "把牙医的提醒删了",
     ],
 )
 def test_restraint_everything_else_goes_to_the_model(text):
     assert match(text) is None
+
+
+def test_deleting_a_reminder_is_no_memory():
+    assert reflexes.names_a_reminder("明天的牙医改期了，把那个提醒删了吧")
+    assert reflexes.names_a_reminder("forget the reminder about the dentist")
+    assert not reflexes.names_a_reminder("提醒事项那条记忆删了")  # a memory after all
+    assert not reflexes.names_a_reminder("把牙医那条忘了吧")
 
 
 def test_slash_help_new_and_unknown():

@@ -713,6 +713,9 @@ class Agent:
             # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
             # something new
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
+        if route.intent == "forget" and reflexes.names_a_reminder(text):
+            # "把那个提醒删了吧" is near "把那条记忆删了" but deletes a reminder
+            return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
         if route.intent == "forget" and not asks_deleting(text):
             # "门禁密码？" is near "忘掉密码" but has no word of deleting: the forget tool would refuse it, so
             # the router is not sure of it (a question for a kept value may still go to recall)

@@ -147,6 +147,18 @@ _FORGET.extend([
                r"(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
     re.compile(r"^(?:.*?[，,。])?\s*把(?P<x>[^，,。？?]+?)(?:的事|那条|这条)?(?:都)?(?:给)?(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
 ])
+#: a forget's words that name a reminder ("把那个提醒删了吧", "delete the dentist reminder"): cancelling it is
+#: no memory's business, so the router (cancel_reminder) decides
+_A_REMINDER = re.compile(r"提醒|闹钟|\breminders?\b|\balarms?\b", _I)
+#: ...and words of a memory, which make it one after all ("提醒我的那条记忆删了")
+_A_MEMORY = re.compile(r"记忆|记录|\bmemor(?:y|ies)\b|\bnotes?\b", _I)
+
+
+def names_a_reminder(text: str) -> bool:
+    """Whether a request to delete speaks of a reminder, not a memory ("把那个提醒删了吧")."""
+    return bool(_A_REMINDER.search(text)) and not _A_MEMORY.search(text)
+
+
 _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有"}
 _CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
 
@@ -670,7 +682,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return Reflex("remember", _call("remember", content=asked))
     if not _QUESTION_END.search(text):
         found = _first(_FORGET, text)
-        if found and not _vague(found.group("x")):
+        if found and not _vague(found.group("x")) and not _A_REMINDER.search(found.group("x")):
             return Reflex("forget", _call("forget", what=_forget_target(found.group("x"))))
 
     found = _first(_RECALL, text)
