@@ -695,6 +695,9 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("can you set alarms? just wondering, don't need one now", True),
     ("后天早上六点提醒我去游泳……算了，还是不用了", True),
     ("帮我记一下我的柜子号是C-12……哦不对，先别记了", True),
+    # round 20's spent set
+    ("can you set a reminder for tomorrow at 10am to— eh no, scrap that, I'll sort it out tonight", True),
+    ("scrap that idea, my boss hated it", False),
     ("my phone broke, I don't need one anyway", False),  # news, no request
     # found by a review: news after a dropped question, "don't need it" after news, 还是 with a new value
     ("I quit smoking, don't need it", False),

@@ -202,6 +202,7 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "I earn 25 an hour, how much a day?",  # nor a day of work hours
     "my gym went from 29 to 34 bucks a month, how much is that a year?",  # which of the two: not said
     "你几天没理我了",
+    "my kettle is 2.2 kW and I run it 6 minutes a day. how many kWh is that over 30 days?",  # a third number
     # found by a review: a number of another unit, a half, a span in two parts, days asked for
     "I game 3 hours a day, how many days is that over 2 years?", "我每天睡8小时，10年里睡了几天",
     "I read 35 pages an hour, how many hours will it take the 2 of us?", "I save 200 a month, how many months until 2030?",

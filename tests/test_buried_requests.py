@@ -99,6 +99,8 @@ def test_a_request_to_keep_a_fact_the_router_is_unsure_of_is_kept(text, kept):
     ("备用钥匙放在门口的花盆底下", "备用钥匙我放哪儿了？", "花盆"),
     # near "忘掉…密码" to the router, but no word of deleting: recall, not a forget the tool refuses
     ("门禁密码是 4417#", "门禁密码？", "4417#"),
+    # near "帮我存一下…" to the router, but a question (round 20's spent set)
+    ("护照号码是 E12345678", "护照号？", "E12345678"),
 ])
 def test_a_question_for_a_kept_value_is_recalled(memory, question, found):
     app, model = _app()

@@ -120,6 +120,20 @@ def test_the_agent_answers_small_talk_in_the_persona_s_own_lines_when_told_to():
     assert model.calls == []  # no model call at all
 
 
+def test_an_own_line_never_says_the_message_back():
+    # the spent chat set of round 19: "Good morning! Did you sleep well?" to "good morning!! did you sleep ok"
+    app, model = _app("on", ["(the model)"] * 4)
+    text = "good morning!! did you sleep ok"
+    lines = []
+    for _ in range(3):
+        reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+        lines.append(reply.text)
+    app.close()
+    assert "Good morning! Did you sleep well?" not in lines
+    assert replies.line(next(r for r in app.agent.persona.replies if r.topic == "good_morning"), "en", text,
+                        fits=lambda line: True) == "Good morning! Did you sleep well?"  # without the rule it would be
+
+
 def test_with_own_lines_off_the_model_answers():
     app, model = _app("off", ["困了就睡吧～"])
     reply = [e for e in app.agent.run(app.new_conversation(), "好困啊，眼睛都睁不开了") if isinstance(e, Reply)][-1]

@@ -472,6 +472,8 @@ def _money(text: str) -> str | None:
         if count is not None:
             if percent or zhe or people:
                 return None  # a rate, a count and a share: more than this reader places
+            if _numbers_outside(text, [rate.span(), count.span()]):
+                return None  # "a 2.2 kW kettle, 6 minutes a day, over 30 days": a third number
             return f"{_number(rate.group('r'))} * {_number(count.group('c'))}"
         # no count: the rate's amount is the one amount ("月薪一万二，每个月存百分之三十")
     if not (percent or zhe or people):
@@ -561,6 +563,11 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
+def _numbers_outside(text: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether `text` holds a number outside the `spans` (those read already)."""
+    return any(not any(start <= m.start() < end for start, end in spans) for m in re.finditer(r"[0-9]+", text))
+
+
 def _unit(word: str) -> str:
     return (_UNITS_EN.get(word.lower()) or _UNITS_ZH.get(word)
             or {"时": "hour", "日": "day", "周": "week", "月": "month", "年": "year"}.get(word, ""))
@@ -580,8 +587,7 @@ def _over(rate: re.Match[str] | None, text: str) -> str | None:
         return None  # "in 2 weeks and 3 days", "in half a year": more than one count of time
     if _HOW_MANY_UNITS.search(text):
         return None  # "我每天跑5公里，一周跑几天" asks for days, not kilometres
-    spans = [rate.span(), *(m.span() for p in _COUNT for m in p.finditer(text, rate.end()))]
-    if any(not any(start <= m.start() < end for start, end in spans) for m in re.finditer(r"[0-9]+", text)):
+    if _numbers_outside(text, [rate.span(), *(m.span() for p in _COUNT for m in p.finditer(text, rate.end()))]):
         return None  # another number: "went from 29 to 34 bucks a month", more than a rate over time
     (large,) = larger
     within = _WITHIN.get((small, large))

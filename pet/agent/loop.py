@@ -607,8 +607,9 @@ class Agent:
             handled = yield from self._several(turn, text, now)
             if handled:
                 return
-        if route is not None and one and (route.intent in (None, intents.CHAT) or route.intent == intents.NOTE and (
-                text.rstrip().endswith(("?", "？")))) and reflexes.asks_kept_value(text) and (
+        if route is not None and one and (route.intent in (None, intents.CHAT) or route.intent in (
+                intents.NOTE, "remember") and text.rstrip().endswith(("?", "？")) and reflexes.kept_fact(text) is None) and (
+                reflexes.asks_kept_value(text)) and (
                 not replycheck.asks_pet_name(text)) and self._known(text):
             # "工号多少？", "房东叫啥来着", "who did i tell you my favourite author was?" (near the facts, but a
             # question): a question for one thing of the person's that a memory holds the words of is for
@@ -671,8 +672,11 @@ class Agent:
             return None
         said = [m.content for m in turn.messages if m.role == "assistant"]
         # a line that sounds like an action ("本钳记住啦") would claim one nobody ran
+        # ...nor one that says the person's words back ("Good morning! Did you sleep well?" to "good morning!!
+        # did you sleep ok", the spent chat set of round 19)
         own = replies.line(match.replies, turn.language, text, said, self.persona.display_name(turn.language),
-                           fits=lambda candidate: not claimed_actions(candidate) - turn.done)
+                           fits=lambda candidate: not claimed_actions(candidate) - turn.done
+                           and not replycheck.is_echo(candidate, text))
         if own is not None:
             turn.trace.reflex = f"own line {match.replies.topic} ({match.score:.2f}, +{match.lead:.2f})"
         return own

@@ -207,7 +207,8 @@ _TAKEN_BACK = re.compile(
     r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait)[\s,，…~～]*){0,2}"
     # one taking-back or several in a row ("算了不用算了")
     r"(?:(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
-    r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|ignore (?:me|that)"
+    r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|scrap that|no,? scrap that"
+    r"|ignore (?:me|that)"
     r"|(?:i )?don'?t need (?:one|it|that|any))\b"
     r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)|算了|还是不用了|当我没说"
     r"|不用(?:算|记|提醒|加|删)?了|先?别记了)[\s,，]*)+?"
