@@ -165,3 +165,18 @@ def test_a_reminder_to_delete_is_cancelled_not_forgotten():
     calls, _, _ = _turn(app, conversation, "明天的牙医改期了，把那个提醒删了吧")
     app.close()
     assert calls == ["cancel_reminder"]
+
+
+@pytest.mark.parametrize("text, kept", [
+    # seen on the page: near "remember my passport number…" to the router, but asking nothing, and
+    # neither remembered nor noted; and a fact after a greeting in the first message
+    ("my passport number is E1234567", "E1234567"),
+    ("hi! I'm Dana, I work as a nurse at the city hospital", "nurse"),
+])
+def test_a_fact_no_routed_tool_handles_is_still_noted(text, kept):
+    app, model = _app()
+    conversation = app.new_conversation()
+    calls, results, _ = _turn(app, conversation, text)
+    memories = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert "note" in calls and any(kept in m for m in memories)

@@ -626,7 +626,9 @@ class Agent:
             handled = yield from self._routed(turn, route, request, now, specs)
             if handled:
                 return
-        elif self.config.notes and not text.startswith("/"):
+        # what no routed tool handled may still state facts: "my passport number is E1234567" is near "remember
+        # my passport number…" to the router, asks nothing, and is the person's to keep all the same
+        if self.config.notes and not text.startswith("/"):
             noted = yield from self._note(turn, text)
             if noted:  # the pet may say it will keep it (a second copy by the model is not
                 # kept: see ToolContext.noted); the tools stay as they were, so the
