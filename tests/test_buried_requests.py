@@ -172,6 +172,8 @@ def test_a_reminder_to_delete_is_cancelled_not_forgotten():
     # neither remembered nor noted; and a fact after a greeting in the first message
     ("my passport number is E1234567", "E1234567"),
     ("hi! I'm Dana, I work as a nurse at the city hospital", "nurse"),
+    # nearer the remember examples than the note ones, as a fact is when it asks nothing (seen on the page)
+    ("我的护照号是E7654321", "E7654321"),
 ])
 def test_a_fact_no_routed_tool_handles_is_still_noted(text, kept):
     app, model = _app()

@@ -512,7 +512,9 @@ class Reader:
         that leaves its subject out (`unsaid`) must be nearest "note" of all,
         and nearer than UNSAID_FLOOR."""
         scores = {name: score for score, name in self.router.scores(vector)}
-        note = scores.get(intents.NOTE, -1.0)
+        # the remember examples are facts with a request around them: a sentence worded as a fact (no
+        # request in it) near them states one ("我的护照号是E7654321": remember 0.71, note 0.43)
+        note = max(scores.get(intents.NOTE, -1.0), scores.get("remember", -1.0))
         if unsaid:
             return note >= UNSAID_FLOOR and note >= max(scores.values())
         return note >= NOTE_FLOOR and note >= scores.get(intents.CHAT, -1.0) and note >= max(scores.values()) - SLACK
