@@ -25,6 +25,17 @@ def _app(*answers):
     return build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off"), model
 
 
+def _told(text, memory=None):
+    """One message to a new pet that may hold one memory: the tools called, their results, the memories after."""
+    app, _ = _app()
+    if memory is not None:
+        app.agent.memories.remember(app.agent.pet.id, memory)
+    calls, results, _ = _turn(app, app.new_conversation(), text)
+    memories = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    return calls, results, memories
+
+
 def _turn(app, conversation, text):
     events = list(app.agent.run(conversation, text))
     calls = [e.call.name for e in events if isinstance(e, ToolStarted)]
@@ -132,12 +143,7 @@ def test_other_questions_are_not_recalled(memory, question):
     ("我的鞋码是38", "我鞋码那条不用留着了"),
 ])
 def test_letting_go_of_a_memory_remembers_nothing(memory, text):
-    app, model = _app()
-    app.agent.memories.remember(app.agent.pet.id, memory)
-    conversation = app.new_conversation()
-    calls, _, _ = _turn(app, conversation, text)
-    memories = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
-    app.close()
+    calls, _, memories = _told(text, memory)
     assert "remember" not in calls and "note" not in calls
     assert not any("不用留" in m for m in memories)
 
@@ -148,22 +154,14 @@ def test_letting_go_of_a_memory_remembers_nothing(memory, text):
     ("男朋友叫小林", "分手了，别再记着小林的事了"),
 ])
 def test_letting_go_in_other_words_forgets(memory, text):
-    app, model = _app()
-    app.agent.memories.remember(app.agent.pet.id, memory)
-    conversation = app.new_conversation()
-    calls, results, _ = _turn(app, conversation, text)
-    app.close()
+    calls, results, _ = _told(text, memory)
     # the forget runs; it forgets the memory or, the words being loose, asks whether it is the one meant
     assert calls == ["forget"] and (results[0].ok or "#1" in results[0].content)
 
 
 def test_a_reminder_to_delete_is_cancelled_not_forgotten():
     # near "把那条记忆删了" to the router, but a reminder (round 19's spent set)
-    app, model = _app()
-    app.agent.memories.remember(app.agent.pet.id, "我的牙医姓周")
-    conversation = app.new_conversation()
-    calls, _, _ = _turn(app, conversation, "明天的牙医改期了，把那个提醒删了吧")
-    app.close()
+    calls, _, _ = _told("明天的牙医改期了，把那个提醒删了吧", "我的牙医姓周")
     assert calls == ["cancel_reminder"]
 
 
@@ -176,9 +174,5 @@ def test_a_reminder_to_delete_is_cancelled_not_forgotten():
     ("我的护照号是E7654321", "E7654321"),
 ])
 def test_a_fact_no_routed_tool_handles_is_still_noted(text, kept):
-    app, model = _app()
-    conversation = app.new_conversation()
-    calls, results, _ = _turn(app, conversation, text)
-    memories = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
-    app.close()
+    calls, _, memories = _told(text)
     assert "note" in calls and any(kept in m for m in memories)

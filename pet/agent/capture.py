@@ -243,8 +243,9 @@ def about(text: str, context: str = "") -> frozenset[str]:
     `context` (the message it came in) names ("Dad retired. He teaches a
     dumpling class now"). (A name alone says nobody: "Doudou is done with
     chess. He does fencing now" stays the person's, as "豆豆迷上国际象棋了" is.)"""
-    found = _roles(_subject(text))
-    if not found and _THIRD_PERSON.match(_subject(text)):
+    subject = _subject(text)
+    found = _roles(subject)
+    if not found and _THIRD_PERSON.match(subject):
         at = context.find(text)
         return _roles(context[:at] if at > 0 else "")  # whom the message named before it
     return found
