@@ -86,6 +86,12 @@ from pet.tools.facts import dismissal, memory_fact
         ("save that for me, I'll eat it later", "save that for me, I'll eat it later"),  # a thing, not a fact
         ("my locker is 88, remember that, in case I forget, and my bike code is 4321",
          "my locker is 88, remember that, in case I forget, and my bike code is 4321"),  # more after it
+        # what it is kept for, after the request (round 20's spent set: the content was "for when she visits")
+        ("my sister-in-law Ingrid is vegan, so remember that for when she visits", "my sister-in-law Ingrid is vegan"),
+        ("my bike code is 3321, note it so I don't ask again", "my bike code is 3321"),
+        ("the gym moved me to locker 212, save that for me so i don't wander around", "the gym moved me to locker 212"),
+        ("my pin is 4432, remember that so I can find it and my code is 12",
+         "my pin is 4432, remember that so I can find it and my code is 12"),  # more after it
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):

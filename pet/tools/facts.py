@@ -77,6 +77,9 @@ _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|tha
              r"(?:\s*[,;，]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case"
              r"|i'?ll (?:never remember|forget|probably forget|never keep))"
              r"(?:(?!\band\b)[^.?!,，\d])*)?"
+             # "…, remember that for when she visits", "…, note it so I don't ask again": what it is kept for
+             r"(?:\s*,?\s+(?:for (?:when|next time|later|future reference|the future)|so (?:that )?i (?:don'?t|do not|won'?t"
+             r"|can'?t|can|never|remember)|so you (?:know|remember))\b(?:(?!\band\b)[^.?!,，\d])*)?"
              r"[\s?？!.。~～]*$")
 _ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
            r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得|(?:别|不要)让我忘(?:了|记了?)?"
