@@ -330,6 +330,8 @@ def test_the_linear_reading_decides_only_where_the_nearest_examples_do_not_and_o
     ("现在几点了 顺便帮我算下1280除以16", ["get_current_time", "calculate"]),
     ("what time is it rn and also whats 15% of 240", ["get_current_time", "calculate"]),
     ("我的待办有啥 顺便提醒我明晚9点过一遍", ["list_todos", "set_reminder"]),
+    # a todo worded 加进 / 加一条 (round 20's spent set)
+    ("记住我的工号是 90417，再把“交工牌照片”加进待办", ["remember", "add_todo"]),
 ])
 def test_several_requests_each_understood_run_in_order_without_the_model(text, tools):
     model = ScriptedModel([])  # any model call would raise
@@ -369,3 +371,17 @@ def test_a_routed_call_among_several_requests_waits_for_an_ok_where_the_settings
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_todos"]  # forget waits
     assert [m.content for m in app.memories.listing(pet)] == ["I lived in Boston"]
     assert "/yes" in events[-1].text
+
+
+def test_a_deletion_after_the_reminders_are_listed_cancels_a_reminder(tmp_path):
+    """"把取药那个删了" alone reads as forgetting; after "先看看我有哪些提醒" in one message it means
+    the reminder (round 20's spent set): the reminder goes, the memory about 取药 stays."""
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    app.memories.remember(pet, "我每个月去药房取药")
+    app.reminders.add(pet, "去药房取药", dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1))
+    events = list(app.agent.run(app.current_conversation(), "先看看我有哪些提醒，然后把取药那个删了"))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_reminders", "cancel_reminder"]
+    assert [m.content for m in app.memories.listing(pet)] == ["我每个月去药房取药"]
+    assert app.reminders.pending(pet) == []

@@ -702,7 +702,7 @@ def test_wording_that_invents_or_leaks_falls_back_to_the_plain_result(wording):
     assert events[-1].text == "Saved memory #1: I code after 11pm"
 
 
-@pytest.mark.parametrize("text", ["add that to my todo list", "add it to my todos", "把这个加到待办里"])
+@pytest.mark.parametrize("text", ["add that to my todo list", "add it to my todos", "把这个加到待办里", "在待办里加一条"])
 def test_a_todo_that_only_points_back_is_asked_about_not_added_as_its_pronoun(text):
     # "add that to my todo list" was added as the todo "that"
     reflex = reflexes.match(text, NOW, ZONE)
@@ -710,7 +710,12 @@ def test_a_todo_that_only_points_back_is_asked_about_not_added_as_its_pronoun(te
     assert ("待办" in reflex.reply) is (not text.isascii())
 
 
-@pytest.mark.parametrize(("text", "item"), [("add buy milk to my todo list", "buy milk"), ("把买猫砂加到待办里", "买猫砂")])
+@pytest.mark.parametrize(("text", "item"), [
+    ("add buy milk to my todo list", "buy milk"), ("把买猫砂加到待办里", "买猫砂"),
+    # other verbs, a measure word, quotes (round 20's spent set)
+    ("把“交工牌照片”加进待办", "交工牌照片"), ("在待办里加一条续健身卡", "续健身卡"), ("帮我在待办里加个买牛奶", "买牛奶"),
+    ("在待办里加个人所得税申报", "个人所得税申报"), ('add "renew passport" to my todo list', "renew passport"),
+])
 def test_a_todo_that_names_its_item_is_added_by_the_reflex(text, item):
     reflex = reflexes.match(text, NOW, ZONE)
     assert reflex is not None and reflex.calls[0].arguments == {"text": item}

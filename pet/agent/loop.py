@@ -787,6 +787,7 @@ class Agent:
             if found is None or not found.calls:
                 return False
             calls += found.calls
+        calls = reflexes.reminders_deleted(calls)
         turn.trace.reflex = "several: " + ", ".join(call.name for call in calls)
         # reflexes read the person's precise words, as a reflex alone does; a routed call waits for
         # an OK where the settings ask for one, as a routed request alone does

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Sequence
 
 from pet.agent import arithmetic
 from pet.agent.replycheck import asks_pet_name
 from pet.events import ToolCall
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
-from pet.tools.facts import dismissal, memory_fact, only_pronoun, opens_with_request
+from pet.tools.facts import dismissal, memory_fact, only_pronoun, opens_with_request, unquote
 from pet.tools.when import TimeProblem, day_without_hour, find_when
 
 
@@ -240,9 +241,10 @@ _TODO = [
     re.compile(rf"^(?:todo|to-do)\s*[:：]\s*(?P<x>.+?){_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:一)?[个条项]?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
-    re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|添加到|放进|记到)(?:我的)?待办(?:事项|清单|列表)?(?:里|中)?{_END}$"),
+    re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
+               rf"(?:里|中)?{_END}$"),
     re.compile(rf"^待办[：:]\s*(?P<x>.+?){_END}$"),
-    re.compile(r"^(?:记得)?(?:帮我)?在(?:我的)?待办(?:清单|列表|事项)?(?:里|中|上)?(?:加上|加|添上|添加|写上|记上)"
+    re.compile(r"^(?:记得)?(?:帮我)?在(?:我的)?待办(?:清单|列表|事项)?(?:里|中|上)?(?:加上|加|添上|添加|写上|记上)(?>一[条个项件]|[条项件]|个(?!人))?"
                r"[“\"'「]?(?P<x>.+?)[”\"'」]?[。！!~～]*$"),
     re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:can you |could you |pls |please )?"
                r"(?:stick|put|add|throw|pop|write) (?:it|that|this) (?:on|to|in(?:to)?) (?:my|the) "
@@ -481,6 +483,21 @@ _LOOKS_LIKE_REQUEST = re.compile(
     re.IGNORECASE,
 )
 
+_REMINDER_TOOLS = frozenset({"set_reminder", "list_reminders", "cancel_reminder"})
+
+
+def reminders_deleted(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """A deletion after a reminder's business in one message deletes a reminder, not a memory:
+    "先看看我有哪些提醒，然后把取药那个删了" lists the reminders and cancels the one about 取药 (the words
+    "那个删了" alone read as forgetting)."""
+    out: list[ToolCall] = []
+    for call in calls:
+        if call.name == "forget" and any(c.name in _REMINDER_TOOLS for c in out) and call.arguments.get("what"):
+            call = replace(call, name="cancel_reminder", arguments={"which": call.arguments["what"]})
+        out.append(call)
+    return out
+
+
 
 def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") -> Reflex | None:
     """The reflex for this message, or None to let the model answer.
@@ -506,7 +523,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         others = [c for c, f in zip(clauses, found) if f is None]
         several = len(requests) > 1 or _SECOND_REQUEST.search(text)
         if several and not others and all(r.calls for r in requests):
-            return Reflex("multi", tuple(c for r in requests for c in r.calls))
+            return Reflex("multi", tuple(reminders_deleted([c for r in requests for c in r.calls])))
         whole = _single(text, now, zone)
         if whole is not None and (not several or whole.intent == "calc"):
             return whole  # one request, or one sum read whole ("1250 / 5, 再加12")
@@ -665,10 +682,11 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     found = _first(_TODO, text)
     if found and _clean(found.group("x")):
         item = _clean(found.group("x"))
-        if only_pronoun(item):  # "add that to my todo list" names no item ("that" was added once)
+        if only_pronoun(item) or re.fullmatch(r"一?[条个项件]", item):
+            # "add that to my todo list", "在待办里加一条" name no item ("that" was added once)
             zh = detect_language(text) == "zh"
             return Reflex("todo", reply="要把什么加到待办里呢？" if zh else "What should I add to your todo list?")
-        return Reflex("todo", _call("add_todo", text=item))
+        return Reflex("todo", _call("add_todo", text=unquote(item)))
 
     found = _first(_REMEMBER, text)
     fact = _clean(memory_fact(found.group("x"))) if found else ""

@@ -117,7 +117,7 @@ _TAIL = [
 _QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’", "「": "」", "『": "』"}
 
 
-def _unquote(text: str) -> str:
+def unquote(text: str) -> str:
     """Quotes around the whole text go; quotes inside it stay ("my motto is "carpe diem"")."""
     close = _QUOTES.get(text[:1])
     inner = text[1:-1]
@@ -155,7 +155,7 @@ def memory_fact(text: str) -> str:
         text = _BARE_PRONOUN.sub("", text, count=1)
         for pattern in _TAIL:
             text = pattern.sub("", text, count=1)
-        text = _unquote(text.strip().strip(",，;；:：").strip())
+        text = unquote(text.strip().strip(",，;；:：").strip())
         if text == before:
             break
     return "" if _ONLY_PRONOUN.match(text) else text
