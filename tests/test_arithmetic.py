@@ -106,6 +106,12 @@ PHRASINGS = [
     ("两公里是多少米", "2000"),
     ("一斤是多少克", "500"),
     ("convert 2.5 kg to grams", "2500"),
+    # an amount in two parts (round 20's spent set: "8 小时 45 分钟是多少分钟" went to the model)
+    ("帮我算一下 8 小时 45 分钟是多少分钟", "525"),
+    ("2小时30分钟是几小时", "2.5"),
+    ("一天零六小时是多少小时", "30"),
+    ("how many minutes is 2 hours 15 minutes", "135"),
+    ("3 hours and 20 minutes in seconds", "12000"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),

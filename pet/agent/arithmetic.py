@@ -689,10 +689,15 @@ _CONVERT = [
     re.compile(rf"^(?:so |and |hey,? )?how many (?P<to>{_EN_MEASURE}) (?:are |r |is |is there |are there )?(?:there )?in "
                rf"(?:a |an |(?P<n>{_NUM}) ?)(?P<from>{_EN_MEASURE})\s*[?？]*$", _I),
     # "3.5 hours in seconds", "convert 5 km to metres", "what's 90 minutes in hours"
-    re.compile(rf"^(?:(?:what(?:'s| is)|whats|wats|convert|how much is)\s+)?(?P<n>{_NUM}) ?(?P<from>{_EN_MEASURE}) "
+    re.compile(rf"^(?:(?:what(?:'s| is)|whats|wats|convert|how much is)\s+)?(?P<n>{_NUM}) ?(?P<from>{_EN_MEASURE})"
+               rf"(?:,? (?:and )?(?P<n2>{_NUM}) ?(?P<from2>{_EN_MEASURE}))? "
                rf"(?:in|to|into|as) (?P<to>{_EN_MEASURE})\s*[?？]*$", _I),
-    # "3.5小时是多少秒", "两天有多少个小时", "90分钟等于几小时", "一斤是多少克"
-    re.compile(rf"^(?P<n>{_NUM}|一)个?(?P<from>{_ZH_MEASURE})(?:是|等于|有|合|换算成|折合)?(?:多少|几)个?(?P<to>{_ZH_MEASURE})"
+    # "how many minutes is 2 hours 15 minutes"
+    re.compile(rf"^(?:so |and |hey,? )?how many (?P<to>{_EN_MEASURE}) (?:is|are|r|makes?) (?P<n>{_NUM}) ?(?P<from>{_EN_MEASURE})"
+               rf"(?:,? (?:and )?(?P<n2>{_NUM}) ?(?P<from2>{_EN_MEASURE}))?\s*[?？]*$", _I),
+    # "3.5小时是多少秒", "两天有多少个小时", "90分钟等于几小时", "一斤是多少克", "8 小时 45 分钟是多少分钟"
+    re.compile(rf"^(?:计算|算一下|算下|算算|帮我算(?:一下|下)?)?[：:，,]?\s*(?P<n>{_NUM}|一)\s*个?(?P<from>{_ZH_MEASURE})(?:\s*零?(?P<n2>{_NUM})\s*个?(?P<from2>{_ZH_MEASURE}))?\s*"
+               rf"(?:是|等于|有|合|换算成|折合)?(?:多少|几)个?(?P<to>{_ZH_MEASURE})"
                r"(?:啊|呀|呢|来着)?[?？]*$"),
 ]
 
@@ -707,9 +712,21 @@ def _conversion(text: str) -> str | None:
             continue
         units = [_MEASURE_ZH.get(found.group(side)) or _MEASURE_EN[found.group(side).lower()] for side in ("from", "to")]
         (source, kind), (target, other) = _MEASURES[units[0]], _MEASURES[units[1]]
-        if kind != other or units[0] == units[1]:
+        two = "n2" in found.re.groupindex and found.group("n2") is not None
+        if kind != other or units[0] == units[1] and not two:
             return None
         number = found.group("n") if found.group("n") not in (None, "一") else "1"
+        if two:
+            # two parts: "8 小时 45 分钟" in minutes is 8 * 60 + 45, the second part the smaller unit
+            second = _MEASURE_ZH.get(found.group("from2")) or _MEASURE_EN[found.group("from2").lower()]
+            part, third = _MEASURES[second]
+            if third != kind or part >= source:
+                return None
+            terms = []
+            for amount, unit in ((number, source), (re.sub(r"^0+(?=\d)", "", found.group("n2")), part)):
+                terms.append(amount if unit == target else f"{amount} * {unit / target:g}" if unit > target
+                             else f"{amount} / {target / unit:g}")
+            return " + ".join(terms)
         return f"{number} * {source:g} / {target:g}" if source < target else f"{number} * {source / target:g}"
     return None
 
