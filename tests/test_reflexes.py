@@ -477,6 +477,31 @@ def test_a_question_about_the_pets_name_recalls_nothing(text):
 
 @pytest.mark.real_encoder
 @pytest.mark.usefixtures("real_router")
+@pytest.mark.parametrize("text", ["If my friend asks what my crayfish is called, what do I tell her?",
+                                  "朋友问我养的小龙虾叫什么，我该怎么说？", "what's the name of my pet crayfish again"])
+def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
+    """The pet is the person's crayfish: asked its name by its kind (round 20's spent chat set: "No memories
+    match that." and a made-up "小虾米"), it answers with its own name line, no model, no recall."""
+    app = make_app(ScriptedModel([]), canned_replies="on")  # any model call would raise
+    events = turn(app, text)
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == []
+    assert ("小钳" if "小龙虾" in text else "Xiaoqian") in events[-1].text
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("what my crayfish is called", True), ("我家的小龙虾叫啥", True), ("my crayfish's name", True),
+    ("I had crayfish for dinner, what's it called in French?", False), ("小龙虾怎么做好吃", False),
+    ("what's my name", False), ("my crayfish and my name, what's my name?", False),
+])
+def test_a_question_for_the_pets_name_by_its_kind(text, asks):
+    from pet.agent import replycheck
+    from pet.persona.model import load_persona
+
+    assert replycheck.asks_species_name(text, load_persona("xiaoqian")) is asks
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
 @pytest.mark.parametrize("text", ["ugh, long day at the office today", "what a day", "今天真是漫长的一天"])
 def test_talk_about_a_day_does_not_ask_the_time(text):
     app = make_app(ScriptedModel(["Sounds like a lot. Want to tell me about it?"] * 3))

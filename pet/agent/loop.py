@@ -81,6 +81,11 @@ NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
 
+
+def _examples(topic: replies.Replies) -> list[str]:
+    """A reply topic's examples, every language's."""
+    return [example for examples in topic.when.values() for example in examples]
+
 class ConversationWriter(HistorySource, Protocol):
     def append(self, conversation_id: int, message: Message, status: str = "ok",
                at: dt.datetime | None = None) -> int: ...
@@ -610,7 +615,7 @@ class Agent:
         if route is not None and one and (route.intent in (None, intents.CHAT) or route.intent in (
                 intents.NOTE, "remember") and text.rstrip().endswith(("?", "？")) and reflexes.kept_fact(text) is None) and (
                 reflexes.asks_kept_value(text)) and (
-                not replycheck.asks_pet_name(text)) and self._known(text):
+                not self._asks_name(text)) and self._known(text):
             # "工号多少？", "房东叫啥来着", "who did i tell you my favourite author was?" (near the facts, but a
             # question): a question for one thing of the person's that a memory holds the words of is for
             # recall, however unsure the router is
@@ -650,7 +655,7 @@ class Agent:
         # its own name asked "again" ("欸 你名字是啥来着 我又忘了", "wait remind me what im supposed to call
         # you") is its own line's business too: the model misspells it ("I'm Xiaoqians") or muddles whose
         # name it is ("你的名字是 Xiaoqian")
-        naming = replycheck.asks_pet_name(text)
+        naming = self._asks_name(text)
         if not naming and (replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text))):
             return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them
         found = replies.bank(self.persona)
@@ -659,12 +664,22 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
+        if naming and replycheck.asks_species_name(text, self.persona) and (
+                match is None or not any(replycheck.asks_pet_name(e) for e in _examples(match.replies))):
+            # its name asked in other words ("朋友问我养的小龙虾叫什么，我该怎么说？"): the topic that answers it
+            topic = next((r for r in found.replies if any(replycheck.asks_pet_name(e) for e in _examples(r))),
+                         None) if found is not None else None
+            match = replies.Match(topic, 1.0, 1.0) if topic is not None else match
         if match is None:
             return None
         if (not naming and _QUESTION.search(text)
                 and capture.names_the_person(text) != capture.names_the_person(match.example)):
             return None  # "我喜欢吃什么" is near "你喜欢吃什么", but asks about the person, not the pet
         return match
+
+    def _asks_name(self, text: str) -> bool:
+        """The message asks the pet's own name, as "you" or as the person's pet of its kind."""
+        return replycheck.asks_pet_name(text) or replycheck.asks_species_name(text, self.persona)
 
     def _own_line(self, turn: _Turn, text: str) -> str | None:
         """The persona's own line for small talk it has one for (pet.persona.replies), not one
@@ -712,7 +727,7 @@ class Agent:
             return None
         if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
-                route.intent == "recall" and replycheck.asks_pet_name(text)) or (
+                route.intent == "recall" and self._asks_name(text)) or (
                 route.intent == "recall" and replycheck.asks_to_write(text) and not replycheck.asks_recall(text)):
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the

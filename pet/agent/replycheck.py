@@ -509,6 +509,22 @@ def asks_pet_name(message: str) -> bool:
     return bool(_NAME_QUESTION.search(message)) and not _THEIR_NAME_QUESTION.search(message)
 
 
+def asks_species_name(message: str, persona: Persona) -> bool:
+    """The message asks the pet's name by what it is ("if my friend asks what my crayfish is called…",
+    "朋友问我养的小龙虾叫什么"): the person has one pet, this one."""
+    english, chinese = persona.species_name.get("en", ""), persona.species_name.get("zh", "")
+    found = False
+    if english:
+        kind = re.escape(english)
+        found = re.search(rf"\b(?:my|our) (?:pet |little )?{kind}(?:'s name\b|\b.{{0,20}}\b(?:called|named|name)\b)"
+                          rf"|\bname (?:of|for) (?:my|our) (?:pet |little )?{kind}\b", message, re.IGNORECASE) is not None
+    if chinese and not found:
+        kind = re.escape(chinese)
+        found = re.search(rf"我(?:养|家|们家)?的?(?:那只|这只)?{kind}(?:的名字|叫(?:什么|啥)|名字叫(?:什么|啥)|怎么称呼)",
+                          message) is not None
+    return found and not _THEIR_NAME_QUESTION.search(message)
+
+
 def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | None:
     """The first place the reply gives the pet another name than its own
     ("I'm Tom." to "do you even have a name?")."""

@@ -158,7 +158,12 @@ def memory_fact(text: str) -> str:
         text = unquote(text.strip().strip(",，;；:：").strip())
         if text == before:
             break
-    return "" if _ONLY_PRONOUN.match(text) else text
+    return "" if _ONLY_PRONOUN.match(text) or _ONLY_PURPOSE.match(text) else text
+
+
+# what a fact is kept for, and nothing else: "for when she visits" (from "…, so remember that for when she visits")
+_ONLY_PURPOSE = re.compile(r"^(?:for (?:when|next time|later|future reference|the future)|so (?:that )?i (?:don'?t|do not"
+                           r"|won'?t|can'?t|can|never|remember)|so you (?:know|remember))\b", _I)
 
 
 # "Forget it", "never mind", "forget I said anything", "算了", "别管了", whatever follows.
