@@ -89,6 +89,7 @@ from pet.tools.facts import dismissal, memory_fact
         # what it is kept for, after the request (round 20's spent set: the content was "for when she visits")
         ("my sister-in-law Ingrid is vegan, so remember that for when she visits", "my sister-in-law Ingrid is vegan"),
         ("my bike code is 3321, note it so I don't ask again", "my bike code is 3321"),
+        ("so remember that for when she visits", ""),  # only what for: no fact in it
         ("the gym moved me to locker 212, save that for me so i don't wander around", "the gym moved me to locker 212"),
         ("my pin is 4432, remember that so I can find it and my code is 12",
          "my pin is 4432, remember that so I can find it and my code is 12"),  # more after it
