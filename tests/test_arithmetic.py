@@ -112,6 +112,7 @@ PHRASINGS = [
     ("一天零六小时是多少小时", "30"),
     ("how many minutes is 2 hours 15 minutes", "135"),
     ("3 hours and 20 minutes in seconds", "12000"),
+    ("08小时05分钟是多少分钟", "485"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),

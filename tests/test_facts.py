@@ -90,6 +90,12 @@ from pet.tools.facts import dismissal, memory_fact
         ("my sister-in-law Ingrid is vegan, so remember that for when she visits", "my sister-in-law Ingrid is vegan"),
         ("my bike code is 3321, note it so I don't ask again", "my bike code is 3321"),
         ("so remember that for when she visits", ""),  # only what for: no fact in it
+        # ...but a fact that opens with such words is kept whole (the review found them emptied)
+        ("for future reference, my blood type is O+", "for future reference, my blood type is O+"),
+        ("So I can't eat gluten anymore", "So I can't eat gluten anymore"),
+        # the person's own "I'll remember that" is no request to the pet
+        ("the store closes at 9, I will remember that for next time",
+         "the store closes at 9, I will remember that for next time"),
         ("the gym moved me to locker 212, save that for me so i don't wander around", "the gym moved me to locker 212"),
         ("my pin is 4432, remember that so I can find it and my code is 12",
          "my pin is 4432, remember that so I can find it and my code is 12"),  # more after it

@@ -330,8 +330,6 @@ def test_the_linear_reading_decides_only_where_the_nearest_examples_do_not_and_o
     ("现在几点了 顺便帮我算下1280除以16", ["get_current_time", "calculate"]),
     ("what time is it rn and also whats 15% of 240", ["get_current_time", "calculate"]),
     ("我的待办有啥 顺便提醒我明晚9点过一遍", ["list_todos", "set_reminder"]),
-    # a todo worded 加进 / 加一条 (round 20's spent set)
-    ("记住我的工号是 90417，再把“交工牌照片”加进待办", ["remember", "add_todo"]),
 ])
 def test_several_requests_each_understood_run_in_order_without_the_model(text, tools):
     model = ScriptedModel([])  # any model call would raise
@@ -385,3 +383,32 @@ def test_a_deletion_after_the_reminders_are_listed_cancels_a_reminder(tmp_path):
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_reminders", "cancel_reminder"]
     assert [m.content for m in app.memories.listing(pet)] == ["我每个月去药房取药"]
     assert app.reminders.pending(pet) == []
+
+
+def test_a_todo_added_with_other_words_beside_a_request_keeps_its_item_without_quotes():
+    """"再把“交工牌照片”加进待办" (round 20's spent set) went to the model: the reflex reads 加进, and the
+    item is kept without its quotes."""
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)
+    events = list(app.agent.run(app.current_conversation(), "记住我的工号是 90417，再把“交工牌照片”加进待办"))
+    calls = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert [c.name for c in calls] == ["remember", "add_todo"]
+    assert calls[1].arguments == {"text": "交工牌照片"}
+
+
+@pytest.mark.parametrize("text", [
+    "remind me tomorrow at 5pm to call mom, and forget my mom's birthday",  # a reminder set, then a memory
+    "先看看我有哪些提醒，然后把取药那条记忆删了",  # says 记忆
+    "list my reminders and forget my mom's birthday",  # names what to forget, points at no reminder
+])
+def test_a_deletion_beside_reminders_that_means_a_memory_forgets_it(tmp_path, text):
+    """The review found each of these cancelling a reminder (one the same message had just set)."""
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    app.memories.remember(pet, "取药: my mom's birthday is May 3")
+    app.reminders.add(pet, "去药房取药", dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1))
+    events = list(app.agent.run(app.current_conversation(), text))
+    names = [e.call.name for e in events if isinstance(e, ToolStarted)]
+    assert "cancel_reminder" not in names and names[-1] == "forget"
+    assert len(app.reminders.pending(pet)) == (2 if "remind me" in text else 1)

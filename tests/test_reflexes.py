@@ -489,7 +489,10 @@ def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
 
 
 @pytest.mark.parametrize("text, asks", [
-    ("what my crayfish is called", True), ("我家的小龙虾叫啥", True), ("my crayfish's name", True),
+    ("what my crayfish is called", True), ("我家的小龙虾叫啥", True), ("what's my crayfish's name?", True),
+    # news of a name, not a question (the review found these answered with the pet's own name line)
+    ("my crayfish's name is Pinchy now", False), ("I renamed my crayfish, she is called Pinchy", False),
+    ("我的小龙虾的名字是小钳", False), ("我家小龙虾叫啥都行，你开心就好", False),
     ("I had crayfish for dinner, what's it called in French?", False), ("小龙虾怎么做好吃", False),
     ("what's my name", False), ("my crayfish and my name, what's my name?", False),
 ])
@@ -740,6 +743,9 @@ def test_a_todo_that_only_points_back_is_asked_about_not_added_as_its_pronoun(te
     # other verbs, a measure word, quotes (round 20's spent set)
     ("把“交工牌照片”加进待办", "交工牌照片"), ("在待办里加一条续健身卡", "续健身卡"), ("帮我在待办里加个买牛奶", "买牛奶"),
     ("在待办里加个人所得税申报", "个人所得税申报"), ('add "renew passport" to my todo list', "renew passport"),
+    # no measure word eaten from the item itself (the review)
+    ("在待办里加项目周报", "项目周报"), ("在待办里加个税申报", "个税申报"), ("在待办里加条纹衬衫送洗", "条纹衬衫送洗"),
+    ("在待办里加一件事：买牛奶", "买牛奶"),
 ])
 def test_a_todo_that_names_its_item_is_added_by_the_reflex(text, item):
     reflex = reflexes.match(text, NOW, ZONE)

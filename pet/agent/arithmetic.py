@@ -716,6 +716,7 @@ def _conversion(text: str) -> str | None:
         if kind != other or units[0] == units[1] and not two:
             return None
         number = found.group("n") if found.group("n") not in (None, "一") else "1"
+        number = re.sub(r"^0+(?=\d)", "", number)  # "08小时…": the calculator reads no leading zero
         if two:
             # two parts: "8 小时 45 分钟" in minutes is 8 * 60 + 45, the second part the smaller unit
             second = _MEASURE_ZH.get(found.group("from2")) or _MEASURE_EN[found.group("from2").lower()]

@@ -778,12 +778,12 @@ class Agent:
         parts = reflexes.clauses(text)
         if router is None or len(parts) < 2:
             return False
-        calls: list[ToolCall] = []
+        steps: list[tuple[str, tuple[ToolCall, ...]]] = []
         routed = False  # a call whose tool the router chose: the confirm_tools setting applies to it
         for part in parts:
             reflex = reflexes.match(part, now, self.persona.zone(), turn.language)
             if reflex is not None and reflex.calls and reflex.command is None:
-                calls += reflex.calls
+                steps.append((part, tuple(reflex.calls)))
                 continue
             routed = True
             route = self._route(part)
@@ -796,13 +796,13 @@ class Agent:
                 call = self._message_slots(tool, part)
                 if call is None:
                     return False
-                calls.append(call)
+                steps.append((part, (call,)))
                 continue
             found = reflexes.slots(route.intent, tool.name, route.slots, part, now, self.persona.zone())
             if found is None or not found.calls:
                 return False
-            calls += found.calls
-        calls = reflexes.reminders_deleted(calls)
+            steps.append((part, tuple(found.calls)))
+        calls = reflexes.reminders_deleted(steps)
         turn.trace.reflex = "several: " + ", ".join(call.name for call in calls)
         # reflexes read the person's precise words, as a reflex alone does; a routed call waits for
         # an OK where the settings ask for one, as a routed request alone does

@@ -244,7 +244,7 @@ _TODO = [
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
                rf"(?:里|中)?{_END}$"),
     re.compile(rf"^待办[：:]\s*(?P<x>.+?){_END}$"),
-    re.compile(r"^(?:记得)?(?:帮我)?在(?:我的)?待办(?:清单|列表|事项)?(?:里|中|上)?(?:加上|加|添上|添加|写上|记上)(?>一[条个项件]|[条项件]|个(?!人))?"
+    re.compile(r"^(?:记得)?(?:帮我)?在(?:我的)?待办(?:清单|列表|事项)?(?:里|中|上)?(?:加上|加|添上|添加|写上|记上)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
                r"[“\"'「]?(?P<x>.+?)[”\"'」]?[。！!~～]*$"),
     re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:can you |could you |pls |please )?"
                r"(?:stick|put|add|throw|pop|write) (?:it|that|this) (?:on|to|in(?:to)?) (?:my|the) "
@@ -483,18 +483,24 @@ _LOOKS_LIKE_REQUEST = re.compile(
     re.IGNORECASE,
 )
 
-_REMINDER_TOOLS = frozenset({"set_reminder", "list_reminders", "cancel_reminder"})
+#: a deletion that points back at one of a list without naming it: "把取药那个删了", "delete the dentist one"
+_POINTS_AT_ONE = re.compile(r"那个|那一个|那条|这个|这条|\b(?:that|the \w+) one\b", re.IGNORECASE)
+_NAMES_A_MEMORY = re.compile(r"记忆|记住的|\bmemor(?:y|ies)\b|\bremember", re.IGNORECASE)
 
 
-def reminders_deleted(calls: Sequence[ToolCall]) -> list[ToolCall]:
-    """A deletion after a reminder's business in one message deletes a reminder, not a memory:
-    "先看看我有哪些提醒，然后把取药那个删了" lists the reminders and cancels the one about 取药 (the words
-    "那个删了" alone read as forgetting)."""
+def reminders_deleted(steps: Sequence[tuple[str, Sequence[ToolCall]]]) -> list[ToolCall]:
+    """The calls of several requests, (clause, its calls) in order; a deletion that points back at one
+    ("那个", "the dentist one") right after the reminders are listed deletes a reminder, not a memory:
+    "先看看我有哪些提醒，然后把取药那个删了" lists them and cancels the one about 取药 (the words alone read
+    as forgetting). Not a deletion that names a memory ("…把取药那条记忆删了"), nor one after a reminder
+    set in the same message ("remind me at 5pm to call mom, and forget my mom's birthday")."""
     out: list[ToolCall] = []
-    for call in calls:
-        if call.name == "forget" and any(c.name in _REMINDER_TOOLS for c in out) and call.arguments.get("what"):
-            call = replace(call, name="cancel_reminder", arguments={"which": call.arguments["what"]})
-        out.append(call)
+    for clause, calls in steps:
+        for call in calls:
+            if (call.name == "forget" and out and out[-1].name == "list_reminders" and call.arguments.get("what")
+                    and _POINTS_AT_ONE.search(clause) and not _NAMES_A_MEMORY.search(clause)):
+                call = replace(call, name="cancel_reminder", arguments={"which": call.arguments["what"]})
+            out.append(call)
     return out
 
 
@@ -523,7 +529,8 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         others = [c for c, f in zip(clauses, found) if f is None]
         several = len(requests) > 1 or _SECOND_REQUEST.search(text)
         if several and not others and all(r.calls for r in requests):
-            return Reflex("multi", tuple(reminders_deleted([c for r in requests for c in r.calls])))
+            steps = [(c, f.calls) for c, f in zip(clauses, found) if f is not None]
+            return Reflex("multi", tuple(reminders_deleted(steps)))
         whole = _single(text, now, zone)
         if whole is not None and (not several or whole.intent == "calc"):
             return whole  # one request, or one sum read whole ("1250 / 5, 再加12")

@@ -522,7 +522,12 @@ def asks_species_name(message: str, persona: Persona) -> bool:
         kind = re.escape(chinese)
         found = re.search(rf"我(?:养|家|们家)?的?(?:那只|这只)?{kind}(?:的名字|叫(?:什么|啥)|名字叫(?:什么|啥)|怎么称呼)",
                           message) is not None
-    return found and not _THEIR_NAME_QUESTION.search(message)
+    # a question ("…叫什么？", "what do I tell her?"), not news of a name ("my crayfish's name is Pinchy now",
+    # "我家小龙虾叫啥都行")
+    return found and _ASKS_NAME.search(message) is not None and not _THEIR_NAME_QUESTION.search(message)
+
+
+_ASKS_NAME = re.compile(r"[?？]|(?:什么|啥)(?![都也])|\b(?:what|how|which)\b", re.IGNORECASE)
 
 
 def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | None:

@@ -93,6 +93,7 @@ _TAIL = [
     re.compile(
         r"[\s,.;:!—–-]*\b(?:(?:and|so|please|pls|plz|ok|okay|now|just)[,\s]+)*"
         r"(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        r"(?<!\bi )(?<!\bwe )(?<!\bwill )(?<!'ll )(?<!\bto )(?<!\bcan )"  # "…, I'll remember that": the person's own
         r"(?:keep (?:it|that|this) in mind|remember (?:it|that|this)|don'?t forget (?:it|that|this)"
         r"|do not forget (?:it|that|this)|note (?:it|that|this)(?: down)?|make a note of (?:it|that|this)"
         r"|write (?:it|that|this) down|save (?:it|that|this)|memori[sz]e (?:it|that|this)"
@@ -161,10 +162,9 @@ def memory_fact(text: str) -> str:
     return "" if _ONLY_PRONOUN.match(text) or _ONLY_PURPOSE.match(text) else text
 
 
-# what a fact is kept for, and nothing else: "for when she visits" (from "…, so remember that for when she visits")
-_ONLY_PURPOSE = re.compile(r"^(?:for (?:when|next time|later|future reference|the future)|so (?:that )?i (?:don'?t|do not"
-                           r"|won'?t|can'?t|can|never|remember)|so you (?:know|remember))\b", _I)
-
+# what a fact is kept for, and nothing else: "for when she visits" (from "…, so remember that for when she visits");
+# not "for future reference, my blood type is O+"
+_ONLY_PURPOSE = re.compile(r"^for (?:when|next time|later|future reference|the future)\b[^,，:：;]*$", _I)
 
 # "Forget it", "never mind", "forget I said anything", "算了", "别管了", whatever follows.
 _DISMISSAL = re.compile(

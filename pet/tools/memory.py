@@ -37,8 +37,8 @@ LOOSE_MATCH, LEAD = 1 / 3, 2
 #: how much nearer in meaning than any other the one memory a forget's words find must be, to be meant
 AGREED_LEAD = 0.03
 #: ...and how well its kind of fact must fit the one described (kinds.py, 0 to 1), as must a memory
-#: loose words point at. 0.25 let "forget my dog's birthday" delete "dog is named Pepper" (0.27 apart in
-#: kind: birthday 0.90 and pet 0.08, against pet 0.90) once the kinds' data grew
+#: loose words point at. 0.25 let "forget my dog's birthday" delete "dog is named Pepper" (a fit of only
+#: 0.27: birthday 0.90 and pet 0.08, against pet 0.90) once the kinds' data grew
 AGREED_FIT = 0.35
 #: memories a recall lists at most: found for a topic, or known about the person
 RECALL_LIMIT, OVERVIEW_LIMIT = 8, 12
