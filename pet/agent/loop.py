@@ -81,10 +81,10 @@ NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
 
-
 def _examples(topic: replies.Replies) -> list[str]:
     """A reply topic's examples, every language's."""
     return [example for examples in topic.when.values() for example in examples]
+
 
 class ConversationWriter(HistorySource, Protocol):
     def append(self, conversation_id: int, message: Message, status: str = "ok",
