@@ -702,6 +702,9 @@ _CONVERT = [
 ]
 
 
+_LEADING_ZEROS = re.compile(r"^0+(?=\d)")
+
+
 def _conversion(text: str) -> str | None:
     """A unit of time, length or weight in another ("how many seconds in 3.5
     hours", "90分钟等于几小时") as an expression."""
@@ -716,7 +719,7 @@ def _conversion(text: str) -> str | None:
         if kind != other or units[0] == units[1] and not two:
             return None
         number = found.group("n") if found.group("n") not in (None, "一") else "1"
-        number = re.sub(r"^0+(?=\d)", "", number)  # "08小时…": the calculator reads no leading zero
+        number = _LEADING_ZEROS.sub("", number)  # "08小时…": the calculator reads no leading zero
         if two:
             # two parts: "8 小时 45 分钟" in minutes is 8 * 60 + 45, the second part the smaller unit
             second = _MEASURE_ZH.get(found.group("from2")) or _MEASURE_EN[found.group("from2").lower()]
@@ -724,7 +727,7 @@ def _conversion(text: str) -> str | None:
             if third != kind or part >= source:
                 return None
             terms = []
-            for amount, unit in ((number, source), (re.sub(r"^0+(?=\d)", "", found.group("n2")), part)):
+            for amount, unit in ((number, source), (_LEADING_ZEROS.sub("", found.group("n2")), part)):
                 terms.append(amount if unit == target else f"{amount} * {unit / target:g}" if unit > target
                              else f"{amount} / {target / unit:g}")
             return " + ".join(terms)

@@ -655,7 +655,8 @@ class Agent:
         # its own name asked "again" ("欸 你名字是啥来着 我又忘了", "wait remind me what im supposed to call
         # you") is its own line's business too: the model misspells it ("I'm Xiaoqians") or muddles whose
         # name it is ("你的名字是 Xiaoqian")
-        naming = self._asks_name(text)
+        by_kind = replycheck.asks_species_name(text, self.persona)
+        naming = by_kind or replycheck.asks_pet_name(text)
         if not naming and (replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text))):
             return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them
         found = replies.bank(self.persona)
@@ -664,7 +665,7 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
-        if naming and replycheck.asks_species_name(text, self.persona) and (
+        if by_kind and (
                 match is None or not any(replycheck.asks_pet_name(e) for e in _examples(match.replies))):
             # its name asked in other words ("朋友问我养的小龙虾叫什么，我该怎么说？"): the topic that answers it
             topic = next((r for r in found.replies if any(replycheck.asks_pet_name(e) for e in _examples(r))),

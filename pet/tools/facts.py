@@ -71,6 +71,8 @@ _LEAD += _OTHER_WORDS
 _BARE_PRONOUN = re.compile(r"^(?:it|that|this|这个|这件事|这)\s*[:：,，]\s*", _I)
 _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$", _I)
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
+#: what a fact is kept for, said after the request: "…, remember that for when she visits"
+_KEPT_FOR = r"for (?:when|next time|later|future reference|the future)"
 _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|thank you))*"
              # "…, remember that, I don't need a reminder": a remark on the request after it
              # (no number and no "and" in it: "…, in case I forget, and my bike code is 4321" says more)
@@ -78,7 +80,7 @@ _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|tha
              r"|i'?ll (?:never remember|forget|probably forget|never keep))"
              r"(?:(?!\band\b)[^.?!,，\d])*)?"
              # "…, remember that for when she visits", "…, note it so I don't ask again": what it is kept for
-             r"(?:\s*,?\s+(?:for (?:when|next time|later|future reference|the future)|so (?:that )?i (?:don'?t|do not|won'?t"
+             rf"(?:\s*,?\s+(?:{_KEPT_FOR}|so (?:that )?i (?:don'?t|do not|won'?t"
              r"|can'?t|can|never|remember)|so you (?:know|remember))\b(?:(?!\band\b)[^.?!,，\d])*)?"
              r"[\s?？!.。~～]*$")
 _ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
@@ -164,7 +166,7 @@ def memory_fact(text: str) -> str:
 
 # what a fact is kept for, and nothing else: "for when she visits" (from "…, so remember that for when she visits");
 # not "for future reference, my blood type is O+"
-_ONLY_PURPOSE = re.compile(r"^for (?:when|next time|later|future reference|the future)\b[^,，:：;]*$", _I)
+_ONLY_PURPOSE = re.compile(rf"^{_KEPT_FOR}\b[^,，:：;]*$", _I)
 
 # "Forget it", "never mind", "forget I said anything", "算了", "别管了", whatever follows.
 _DISMISSAL = re.compile(
