@@ -706,6 +706,16 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("现在几点了？算了，我妈住院了", False),
     ("帮我加个买牛奶，算了，还是买豆浆吧", False),
     ("提醒我周五交报告，算了，还是改成周四吧", False),  # 还是 then a new value
+    # round 21's spent set: "forget it", "skip it", "wait no", "ugh no", a bare 不用, 算了吧
+    ("what's 15% of 80... eh forget it, doesn't matter", True),
+    ("save this: my new pin is... wait no, I shouldn't tell anyone that. skip it", True),
+    ("add laundry to my list. ugh no, I'm literally doing it right now anyway", True),
+    ("帮我记一下我新手机号……算了不用，反正我自己背得住", True),
+    ("待办里加个“洗车”……算了吧，明天要下雨", True),
+    ("remind me to call mom. oh no, I forgot her birthday", False),  # dismay, not a taking-back
+    ("remind me at 7... wait no, 8pm", False),
+    ("记住我妹妹叫小红，算了吧，她叫小美", False),
+    ("帮我记一下：不用加糖", False),  # 不用 inside the fact
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

@@ -218,10 +218,11 @@ _TAKEN_BACK = re.compile(
     # one taking-back or several in a row ("算了不用算了")
     r"(?:(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
     r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|scrap that|no,? scrap that"
-    r"|ignore (?:me|that)"
+    r"|ignore (?:me|that)|forget (?:about )?it|skip (?:it|that)|(?:wait|ugh|nah|actually),? no"
     r"|(?:i )?don'?t need (?:one|it|that|any))\b"
-    r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)|算了|还是不用了|当我没说"
-    r"|不用(?:算|记|提醒|加|删)?了|不(?:算|记)了|先?别记了)[\s,，]*)+?"
+    r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)|算了[吧啦呗哈]?|还是不用了|当我没说"
+    # "算了不用，反正…": a bare 不用 only before a pause or the end
+    r"|不用(?:算|记|提醒|加|删)?了|不用(?=[\s,，.。!！~～…;；]|$)|不(?:算|记)了|先?别记了)[\s,，]*)+?"
     r"(?P<tail>(?:[\s,，.。!！~～…;；:：-]+[^?？]{0,40})?)$",
     _I,
 )
@@ -235,6 +236,7 @@ _REMARK = re.compile(
 #: the news down and takes nothing back ("我失业了，唉算了，没啥大不了")
 _DOWNPLAY = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:it's |it is |its )?not important|nothing important|nothing worth (?:it|remembering)"
+    r"|(?:it )?(?:doesn'?t|does not|don'?t) matter|(?:it's |its )?no big deal|无所谓|不重要"
     r"|也?没(?:什么|啥)(?:重要|要紧|大不了|好记)).*$", _I)
 #: words that ask the pet for something, which a taking-back may follow
 _ASKING = re.compile(r"\b(?:remember|remind|note|save|add|set|calculate|cancel|delete|forget)\b"
@@ -244,10 +246,11 @@ _ASKING = re.compile(r"\b(?:remember|remind|note|save|add|set|calculate|cancel|d
 #: a question asked, which a taking-back may follow with nothing, or with the answer found ("what time is it—
 #: oh never mind, found my watch", "现在几点……哦不用了，我看到墙上的钟了"); not news ("What time do you wake up?
 #: Never mind, my sister moved in with me")
-_QUESTIONED = re.compile(r"[?？]|\bwhat time\b|\bhow (?:much|many|long)\b|几点|多少", _I)
+_QUESTIONED = re.compile(r"[?？]|\bwhat time\b|\bwhat(?:'s| is)\b|\bhow (?:much|many|long)\b|几点|多少", _I)
 _SETTLED = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:i |just )?(?:found|see|saw|got) (?:it|my|the)\b.*|just (?:asking|curious|wondering)\b.*"
-    r"|(?:我)?(?:看到|找到|知道)了?.{0,12}|随口一?问.{0,6}|就?随便问问.{0,6}|无所谓.{0,6})?$", _I)
+    r"|(?:it )?(?:doesn'?t|does not|don'?t) matter\b.{0,20}"
+    r"|(?:我)?(?:看到|找到|知道)了?.{0,12}|随口一?问.{0,6}|就?随便问问.{0,6}|无所谓.{0,6}|不重要.{0,6})?$", _I)
 #: a new value after the taking-back: it corrects the request, it does not take it back ("…actually no,
 #: make it 8pm", "算了，她叫小美", "never mind, add eggs instead")
 _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
