@@ -113,6 +113,17 @@ PHRASINGS = [
     ("how many minutes is 2 hours 15 minutes", "135"),
     ("3 hours and 20 minutes in seconds", "12000"),
     ("08小时05分钟是多少分钟", "485"),
+    # things bought at a price each (round 21's spent set: all went to the model or a question)
+    ("5 dozen eggs at 0.35 each, how much is that?", "21"),
+    ("filled up 41.5 liters at 1.89 a liter this morning, what did that cost me?", "78.435"),
+    ("今天买了3斤排骨，每斤32块，又买了2.5斤虾，每斤48，到底一共多少钱？", "216"),
+    ("买了4斤苹果，6.5元一斤，多少钱", "26"),
+    ("苹果6块一斤，买了3斤，多少钱", "18"),
+    ("12 stamps at 55 cents each, how much?", "6.6"),
+    ("3 notebooks at 4.50 each, total?", "13.5"),
+    ("splitting a $186.60 grocery run between 3 roommates, what's each person's share?", "62.2"),
+    ("if I stash away 125 bucks every week for a whole year (52 wks), how much do I end up with?", "6500"),
+    ("1500 乘 1.035 的平方", "1606.8375"),  # the square binds to 1.035 only
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -181,6 +192,7 @@ def test_numbers_that_are_no_sum_are_left_alone(text):
     [
         ("so what's 128*7 then, buddy?", "128*7"),
         ("hey, 128 times 7 is what", "128 * 7"),
+        ("帮我calculate一下 1500 乘 1.035 的平方", "1500*1.035^2"),
         ("一百二十八乘以七是多少呀小钳", "128*7"),
         ("what day is it", None),
         ("I was born on 1990-05-03", None),
@@ -221,6 +233,9 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "What's 5000 after 20% tax?", "paid $40 after 20% discount, how much did I save", "打八折后是160，原价多少",
     "Total $115 including 15% tip, how much was the tip",
     "Each of us paid $20, there were 5 people, how much did we pay?",
+    # a price each beside a number that is neither count nor price; a year said in weeks that disagree
+    "奶茶一杯22块，第二杯半价，买两杯一共多少钱？", "I bought 3 shirts at 20 each for my 2 kids, how much?",
+    "save 125 a week for a year (50 weeks), how much",
 ])
 def test_money_this_reader_cannot_place_gets_no_number(text):
     reading = arithmetic.read(text)

@@ -350,11 +350,13 @@ _TIP = re.compile(r"\b(?:tip|tips|tipping|gratuity|service(?: charge)?|tax)\b|�
 _OFF = re.compile(r"\b(?:off|discount(?:ed)?|sale)\b|打折|优惠|折扣|便宜", _I)
 _SAVED = re.compile(r"\bsav(?:e|ed|ing)\b|省(?:了|下)?(?:多少|几)|便宜(?:了)?(?:多少|几)", _I)
 _TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|including|with|plus)\b|一共|总共|加上|含|算上|连", _I)
-_PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ppl|peeps|folks|ways|friends|guys|of us|人|个人|位)", _I)
+_PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ppl|peeps|folks|ways|friends|guys|of us|roommates|flatmates|housemates"
+                     r"|coworkers|colleagues|siblings|kids|人|个人|位|个室友|个同事|个朋友)", _I)
 _SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head"
                     r"|(?:does|do|should|would|will) (?:everyone|everybody|each (?:of us|person|one))(?: \w+)? (?:pay|owe|chip in))\b"
                     r"|平分|平摊|分摊|均摊|(?<![A-Za-z])(?-i:AA)(?![A-Za-z])|每人|每个人|人均|一人", _I)
-_UNITS_EN = {"hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "month": "month", "year": "year",
+_UNITS_EN = {"hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "wk": "week", "month": "month",
+             "mo": "month", "year": "year", "yr": "year",
              "shift": "shift", "lesson": "lesson", "class": "lesson", "session": "lesson"}
 _UNITS_ZH = {"小时": "hour", "钟头": "hour", "天": "day", "日": "day", "晚": "night", "周": "week", "星期": "week", "礼拜": "week",
              "个月": "month", "年": "year", "节课": "lesson", "次": "lesson"}  # 三月 is March: a month counted says 个月
@@ -393,11 +395,11 @@ _UNPLACED = re.compile(
     r"|(?:和|跟)[一二两三四五六七八九十0-9]+个(?:朋友|同事|人)", _I)
 # what asks for the result: "how much", "what's the tip", "多少" (not "what's your take?" beside a sum)
 _ASKS_RESULT = re.compile(
-    r"\bhow (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b"
+    r"\bhow (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
     r"|\bwhat(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
     r"|come to|left|owe|pay)\b"
-    r"|\bwhat (?:do|does|would|will|should) (?:i|we|you|it|they|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
+    r"|\bwhat (?:do|does|did|would|will|should) (?:i|we|you|it|they|that|this|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
     r"|多少|几块|几元|几个?(?:小时|钟头|星期|礼拜|月)|几(?:天|周|年)|算一下|^(?:帮我)?算下|算算|帮我算", _I)
 
 
@@ -583,6 +585,13 @@ def _over(rate: re.Match[str] | None, text: str) -> str | None:
     counts = [(m.group("c"), _unit(m.group("u"))) for p in _COUNT for m in p.finditer(text, rate.end())]
     counts += [("1", _unit(m.group("u"))) for pattern in (_ONE, _ONE_ZH) for m in pattern.finditer(text, rate.end())]
     larger = {unit for _, unit in counts if unit != small}
+    same = [count for count, unit in counts if unit == small]
+    if len(same) == 1 and len(counts) == 2 and len(larger) == 1:
+        # the larger unit said in the smaller too: "every week for a whole year (52 wks)"; the two must agree
+        (large,) = larger
+        whole = next(count for count, unit in counts if unit == large)
+        if _WITHIN.get((small, large)) and float(whole) * _WITHIN[(small, large)] == float(same[0]):
+            counts = [(whole, large)]
     if len(larger) != 1 or len(counts) != 1 or _units(text) != {small} | larger or _HALF.search(text, rate.end()):
         return None  # "in 2 weeks and 3 days", "in half a year": more than one count of time
     if _HOW_MANY_UNITS.search(text):
@@ -596,6 +605,51 @@ def _over(rate: re.Match[str] | None, text: str) -> str | None:
         return None
     expression = f"{_number(rate.group('r'))} * {within}"
     return expression if float(count) == 1 else f"{expression} * {count}"
+
+
+# --- things bought at a price each ------------------------------------------------------------
+
+_PRICE = r"[$€£¥￥]?\s*(?P<p>[0-9]+(?:\.[0-9]+)?)\s*(?P<cents>cents?\b)?\s*(?:dollars?|bucks|euros?|quid|yuan|rmb|kuai)?"
+#: measure words a price may be for in Chinese (块 is money, not a measure, here)
+_PRICED_MEASURE = "斤|公斤|千克|克|个|杯|瓶|箱|盒|件|本|支|包|袋|份|张|双|条|只|升|米|台|罐|桶|串|把|碗|盘|打|套|颗|根|节"
+#: a count and its price each, either way round: "5 dozen eggs at 0.35 each", "41.5 liters at 1.89 a liter",
+#: "3斤排骨，每斤32块", "4斤苹果，6.5元一斤", "苹果6块一斤，买了3斤"
+_PRICED = [
+    re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<dozen>dozen\s+)?(?:[a-z'-]+\s+){{0,3}}?(?:at|@|for)\s*{_PRICE}\s*"
+               r"(?:each|apiece|a piece|ea|(?:a|an|per|every|/)\s*[a-z]+)\b", _I),
+    re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<m>{_PRICED_MEASURE})[^0-9，,。；;？?]{{0,10}}?[，,]?\s*(?:每|一|1)(?P=m)"
+               rf"\s*(?:是|要|卖)?\s*{_PRICE}\s*(?:块钱|块|元)?"),
+    re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<m>{_PRICED_MEASURE})[^0-9，,。；;？?]{{0,10}}?[，,]?\s*{_PRICE}\s*"
+               rf"(?:块钱|块|元)\s*(?:一|每|1)(?P=m)"),
+    re.compile(rf"(?:一|每|1)(?P<m>{_PRICED_MEASURE})[^0-9，,。；;？?]{{0,10}}?{_PRICE}\s*(?:块钱|块|元)?"
+               rf"[^0-9]{{0,12}}?(?:买了|买|要了|称了|拿了|来了)\s*(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P=m)"),
+    re.compile(rf"{_PRICE}\s*(?:块钱|块|元)\s*(?:一|每|1)(?P<m>{_PRICED_MEASURE})[^0-9]{{0,12}}?"
+               rf"(?:买了|买|要了|称了|拿了|来了)\s*(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P=m)"),
+]
+
+
+def _priced(text: str) -> str | None:
+    """What things bought at a price each cost together: "5 dozen eggs at 0.35 each, how much is that?"
+    is 5 * 12 * 0.35; "3斤排骨，每斤32块，又买了2.5斤虾，每斤48，一共多少钱" is 3 * 32 + 2.5 * 48. None unless
+    every number in the message is a count or its price, and the message asks for the result."""
+    if not _ASKS_RESULT.search(text):
+        return None
+    text = _THOUSANDS.sub("", _in_digits(text))
+    found: dict[tuple[int, int], re.Match[str]] = {}
+    for pattern in _PRICED:
+        for match in pattern.finditer(text):
+            if not any(start < match.end() and match.start() < end for start, end in found):
+                found[match.span()] = match
+    if not found or _numbers_outside(text, list(found)):
+        return None
+    terms = []
+    for _, match in sorted(found.items()):
+        price = match.group("p")
+        if match.group("cents"):
+            price = f"{price} / 100"
+        count = match.group("c") + (" * 12" if "dozen" in match.groupdict() and match.group("dozen") else "")
+        terms.append(f"{count} * {price}")
+    return " + ".join(terms)
 
 
 # --- changes in percent, and units of time, length and weight ---------------------------------
@@ -756,6 +810,8 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _LIST_SUM = re.compile(r"一共|总共|加起来|合计|共计|总和")
 #: "19 squared" is 19^2
 _POWER_WORD = re.compile(r"(?<=[0-9])\s*\b(?P<w>squared|cubed)\b", _I)
+#: "1.035 的平方" is 1.035^2, wherever it stands ("1500 乘 1.035 的平方"); not 的平方根
+_POWER_WORD_ZH = re.compile(r"(?<=[0-9])\s*的\s*(?P<w>平方|立方)(?!根)")
 #: "23 percent" is "23%"
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per cent)\b", _I)
 
@@ -766,6 +822,7 @@ def _read(text: str) -> Reading | None:
         text = _THOUSANDS.sub("", text)
     text = _PERCENT_WORD.sub("%", text)
     text = _POWER_WORD.sub(lambda m: "^2" if m.group("w").lower() == "squared" else "^3", text)
+    text = _POWER_WORD_ZH.sub(lambda m: "^2" if m.group("w") == "平方" else "^3", text)
     expression_text = _zh_operators(text)
     found = next((m for m in (p.match(expression_text) for p in _CALC) if m), None)
     if found and not _DATE_LIKE.match(found.group("e")):
@@ -773,7 +830,7 @@ def _read(text: str) -> Reading | None:
     worded = _worded(expression_text)
     if worded:
         return Reading(expression=worded)
-    money = _money(text) or _percent_change(text) or _conversion(text)
+    money = _priced(text) or _money(text) or _percent_change(text) or _conversion(text)
     if money:
         return Reading(expression=money)
     return _word_problem(text)
@@ -797,7 +854,7 @@ def partial(text: str) -> str:
 
 
 # Words that ask for a result, in the same clause as the sum: "so what's 128*7 then", "128乘7是多少呀"
-_ASKS = r"(?:\b(?:what(?:'s| is)?|whats|how much|tell me|give me|calculate|compute|work out|equals?|solve)\b|=|等于|多少|几|算)"
+_ASKS = r"(?:(?<![a-z])(?:what(?:'s| is)?|whats|how much|tell me|give me|calculate|compute|work out|equals?|solve)(?![a-z])|=|等于|多少|几|算)"
 _ASKS_BEFORE = re.compile(_ASKS + r"[^,.;!?，。；！？]{0,20}$", _I)
 _ASKS_AFTER = re.compile(r"[^,.;!?，。；！？]{0,12}?" + _ASKS, _I)
 
@@ -809,7 +866,7 @@ def expression_in(text: str) -> str | None:
     reading = read(text.strip())
     if reading is not None:
         return reading.expression or None
-    words = _zh_operators(_zh_numerals(text))
+    words = _POWER_WORD_ZH.sub(lambda m: "^2" if m.group("w") == "平方" else "^3", _zh_operators(_zh_numerals(text)))
     for word, symbol in _WORD_OPS.items():
         pattern = rf"(?<=\d)\s*\b{re.escape(word)}\b\s*(?=[\d(])" if word.isascii() else rf"(?<=\d)\s*{word}\s*(?=[\d(])"
         words = re.sub(pattern, f" {symbol} ", words, flags=_I)

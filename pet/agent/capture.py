@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from pet.agent import intents, reflexes
+from pet.agent import arithmetic, intents, reflexes
 from pet.events import MemoryRecord
 from pet.memory import concepts, names, stated
 from pet.memory import kinds as fact_kinds
@@ -535,6 +535,8 @@ class Reader:
             clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
             if len(clauses) > 1 and any(self._asks(c) for c in clauses) or _ASKS_DELETING.search(sentence):
                 continue  # a request rides along: "我的猫叫豆腐，给我定个明早7点的闹钟"; "瑜伽馆那条别记了"
+            if arithmetic.expression_in(sentence):
+                continue  # a sum asked: "1250 divided by 5, plus 12", "hey, 128 times 7 is what"
             if dated(sentence):
                 # a plan at a set day and hour ("明天下午三点面试") passes, a reminder's business; a fact
                 # in another clause stays ("我的猫叫豆腐，明天上午9点带它打疫苗")
