@@ -165,6 +165,12 @@ def test_a_reminder_to_delete_is_cancelled_not_forgotten():
     assert calls == ["cancel_reminder"]
 
 
+def test_a_reminder_let_go_near_the_remind_examples_is_cancelled():
+    # nearest "下周一提醒我去看牙" to the router, but it lets a reminder go (round 21's spent set)
+    calls, _, _ = _told("看牙那个提醒不要了，医生那边改时间了，到时候我再跟你说")
+    assert calls == ["cancel_reminder"]
+
+
 @pytest.mark.parametrize("text, kept", [
     # seen on the page: near "remember my passport number…" to the router, but asking nothing, and
     # neither remembered nor noted; and a fact after a greeting in the first message

@@ -106,6 +106,8 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "我室友非说甜豆花比咸豆花好吃，我跟她吵了半天。",
     "My coworker Priya swears all good bakers are morning people.",
     "My neighbour downstairs keeps three geese on his balcony.",
+    # near the "note" examples, but the learned reading is sure they state nothing lasting (round 21's spent set)
+    "昨天爬山走了两万三千步，腿都废了",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

@@ -117,6 +117,9 @@ def test_slots_come_from_code_and_a_bare_fact_is_not_a_remember_request():
     calc = reflexes.slots("calculate", "calculate", "arithmetic", "what's 17 times 23", NOW, zone)
     assert calc is not None and calc.calls[0].arguments == {"expression": "17 * 23"}
     assert reflexes.slots("calculate", "calculate", "arithmetic", "math is hard", NOW, zone) is None
+    # a sum inside more words than the reader takes whole (round 21's spent set: the model gave 1500 * 1.035)
+    inside = reflexes.slots("calculate", "calculate", "arithmetic", "帮我calculate一下 1500 乘 1.035 的平方", NOW, zone)
+    assert inside is not None and inside.calls[0].arguments == {"expression": "1500*1.035^2"}
     remind = reflexes.slots("remind", "set_reminder", "when", "ping me at 5pm to buy milk", NOW, zone)
     assert remind is not None and remind.calls[0].name == "set_reminder"
     assert remind.calls[0].arguments["text"] == "buy milk"

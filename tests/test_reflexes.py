@@ -514,9 +514,23 @@ def test_talk_about_a_day_does_not_ask_the_time(text):
 
 @pytest.mark.parametrize("text, names", [("how late is it rn", True), ("is it still tuesday??", True),
                                          ("今天几号", True), ("what time is it", True),
-                                         ("long day at work today", False), ("今天好累", False)])
+                                         ("long day at work today", False), ("今天好累", False),
+                                         # round 21's spent set: the month asked, time itself asked about
+                                         ("is it still march?? completely lost track lol", True),
+                                         ("how do time zones even work", False), ("为什么会有时差啊", False)])
 def test_a_time_question_names_the_clock(text, names):
     assert reflexes.names_the_clock(text) is names
+
+
+@pytest.mark.parametrize("text, deletes", [
+    ("看牙那个提醒不要了，医生那边改时间了，到时候我再跟你说", True),
+    ("kill the 7am alarm, I'm off tomorrow", True),
+    ("提醒我明天把闹钟删了", False),  # asks to be reminded
+    ("remind me to delete the old reminders app tonight", False),
+    ("把我生日那条记忆删了", False),  # a memory
+])
+def test_a_reminder_let_go_is_told_from_one_asked_for(text, deletes):
+    assert reflexes.deletes_a_reminder(text) is deletes
 
 
 def test_new_command_starts_a_new_conversation():

@@ -738,6 +738,9 @@ class Agent:
         if route.intent == "forget" and reflexes.names_a_reminder(text):
             # "把那个提醒删了吧" is near "把那条记忆删了" but deletes a reminder
             return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
+        if route.intent == "remind" and asks_deleting(text) and reflexes.deletes_a_reminder(text):
+            # "看牙那个提醒不要了，医生那边改时间了" is near "下周一提醒我去看牙" but lets a reminder go
+            return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
         if route.intent == "forget" and not asks_deleting(text):
             # "门禁密码？" is near "忘掉密码" but has no word of deleting: the forget tool would refuse it, so
             # the router is not sure of it (a question for a kept value may still go to recall)

@@ -160,6 +160,16 @@ def names_a_reminder(text: str) -> bool:
     return bool(_A_REMINDER.search(text)) and not _A_MEMORY.search(text)
 
 
+#: asks to be reminded: "提醒我…", "remind me to…" (whatever is to be deleted then, it is no reminder now)
+_REMIND_ME = re.compile(r"提醒(?:我|你|咱|他|她)|叫(?:我|醒我)|\bremind (?:me|us|him|her)\b|\bwake me\b", _I)
+
+
+def deletes_a_reminder(text: str) -> bool:
+    """Whether a message with a word of deleting speaks of a reminder as a thing ("看牙那个提醒不要了",
+    "kill the 7am alarm"), not one that asks to be reminded ("提醒我明天把闹钟删了")."""
+    return names_a_reminder(text) and not _REMIND_ME.search(text)
+
+
 _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有"}
 _CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
 
@@ -583,14 +593,22 @@ def request_words(text: str) -> str:
 
 _CLOCK_WORDS = re.compile(
     r"\b(?:time|clock|date|o'?clock|weekday|hour|what day|which day|day is it|day of the week|how late"
-    r"|is it (?:still )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
+    r"|is it (?:still |already )?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|is it (?:still |already )?(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december)|what month)\b|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
     _I)
 
 
+#: a question of how or why something is so ("how do time zones even work", "为什么有闰年"): it asks to be told
+#: about the calendar, not what the clock says
+_HOW_IT_IS = re.compile(r"\b(?:how|why)\s+(?:do|does|did|come|are|were)\b|为什么|为啥|原理|怎么回事|怎么来的", _I)
+
+
 def names_the_clock(text: str) -> bool:
-    """Whether `text` names the clock or the calendar ("how late is it?", "今天几号"): a message the
-    router reads as asking the time must, or it is talk about a day ("long day at work today")."""
-    return _CLOCK_WORDS.search(text) is not None
+    """Whether `text` names the clock or the calendar ("how late is it?", "今天几号"), and does not ask how
+    it works: a message the router reads as asking the time must, or it is talk about a day ("long day at
+    work today") or a question about time itself ("how do time zones even work")."""
+    return _CLOCK_WORDS.search(text) is not None and _HOW_IT_IS.search(text) is None
 
 
 #: a message asks for something: a question, or words that ask to see, tell or do
@@ -763,7 +781,9 @@ def slots(intent: str, tool: str, source: str, text: str, now: dt.datetime, zone
     if source == "arithmetic" and tool == "calculate":
         reading = arithmetic.read(text)
         if reading is None:
-            return None
+            # the sum inside more words: "帮我calculate一下 1500 乘 1.035 的平方"
+            expression = arithmetic.expression_in(text)
+            return Reflex(intent, _call(tool, expression=expression)) if expression else None
         return Reflex(intent, reply=reading.question) if reading.question else Reflex(
             intent, _call(tool, expression=reading.expression))
     if source == "when" and tool == "set_reminder":
