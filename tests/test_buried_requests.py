@@ -165,6 +165,23 @@ def test_a_reminder_to_delete_is_cancelled_not_forgotten():
     assert calls == ["cancel_reminder"]
 
 
+@pytest.mark.parametrize("text, kept", [
+    # the request points back past a remark (round 21's spent set: the fact was noted, not remembered)
+    ("heads up, I can't eat shellfish. yeah yeah, awkward thing to tell a crayfish lol. anyway make a note of it",
+     "I can't eat shellfish"),
+    # after a story and an aside (顺便): the story is not the fact
+    ("今天搬新工位了，在十二楼靠窗，以后找我就去那儿。顺便帮我记住：我的工位号是B-1207", "我的工位号是B-1207"),
+])
+def test_a_request_to_remember_after_other_talk_keeps_its_own_fact(text, kept):
+    calls, results, memories = _told(text)
+    assert calls == ["remember"] and results[0].ok and memories == [kept]
+
+
+def test_a_request_pointing_back_at_nothing_keeps_nothing():
+    calls, _, memories = _told("what a day. anyway make a note of it")
+    assert "remember" not in calls and memories == []
+
+
 def test_a_reminder_let_go_near_the_remind_examples_is_cancelled():
     # nearest "下周一提醒我去看牙" to the router, but it lets a reminder go (round 21's spent set)
     calls, _, _ = _told("看牙那个提醒不要了，医生那边改时间了，到时候我再跟你说")

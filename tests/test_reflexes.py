@@ -777,3 +777,16 @@ def test_a_memory_is_dropped_when_asked_in_other_words(kept, asked):
     events = turn(app, asked)
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["forget"]
     assert app.memories.listing(app.pet.id, status="active") == []
+
+
+@pytest.mark.parametrize("clause, back", [
+    ("anyway make a note of it", True), ("你要记住哦", True), ("remember that", True),
+    ("make a note of my blood type: O", False), ("remind me at 5", False), ("I can't eat shellfish", False),
+])
+def test_a_request_that_points_back_says_nothing_itself(clause, back):
+    assert reflexes.points_back(clause) is back
+
+
+def test_an_aside_before_a_request_to_remember_is_no_part_of_the_fact():
+    assert reflexes.kept_fact("顺便帮我记住：我的工位号是B-1207") == "我的工位号是B-1207"
+    assert reflexes.kept_fact("对了，记一下我的车位号是B2-117") == "我的车位号是B2-117"

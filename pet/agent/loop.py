@@ -622,9 +622,13 @@ class Agent:
             trace.reflex = "kept value"
             route = dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         request = text
-        if route is not None and one and route.intent is None:
-            # one request amid other talk ("今天开会被老板点名了，心累。帮我在todo里加个 准备季度汇报PPT")
+        if route is not None and (route.intent is None or (
+                route.intent == "remember" and reflexes.kept_fact(text) is None)):
+            # one request amid other talk ("今天开会被老板点名了，心累。帮我在todo里加个 准备季度汇报PPT"), or a request
+            # to remember whose fact the whole does not give ("今天搬新工位了，…。顺便帮我记住：我的工位号是B-1207");
+            # when it is the only clause that asks, the message is one request after all
             route, request = self._buried(text, route)
+            one = one or request != text
         if route is not None and one and route.intent not in (None, intents.CHAT, intents.NOTE):
             trace.reflex = f"intent {route.intent}" + (" (linear)" if route.by == "linear" else "") + (
                 " (in a clause)" if request != text else "")
@@ -762,7 +766,10 @@ class Agent:
             return route, text  # "remind me to call Felix at noon... actually never mind"
         for part in parts:
             routed = self._route(part)
-            if routed is not None and routed.intent not in (None, intents.CHAT, intents.NOTE):
+            if reflexes.points_back(part):
+                # "…. anyway make a note of it": keep what was said before (the router hears little in it)
+                found.append((dataclasses.replace(route, intent="remember", tool="remember", slots="fact"), part))
+            elif routed is not None and routed.intent not in (None, intents.CHAT, intents.NOTE):
                 found.append((routed, part))
             elif reflexes.request_form(part):
                 return route, text  # a second request the router does not know: the model's
@@ -843,10 +850,26 @@ class Agent:
             yield from self._finish(turn, worded or template, streamed=False)
             return True
         reflex = reflexes.slots(route.intent or "", tool.name, route.slots, text, now, self.persona.zone())
+        if reflex is None and tool.name == "remember" and route.slots == "fact":
+            reflex = self._kept_before(turn.tool_context.message, text)
         if reflex is None:
             return False
         yield from self._reflex(turn, reflex)
         return True
+
+    @staticmethod
+    def _kept_before(message: str, clause: str) -> reflexes.Reflex | None:
+        """A request to remember that points back ("heads up, I can't eat shellfish. yeah yeah, awkward thing
+        to tell a crayfish lol. anyway make a note of it"): the fact stated before it in the message, when one
+        is; None else."""
+        at = message.rfind(clause)
+        reader = capture.reader()
+        if at <= 0 or reader is None or not reflexes.points_back(clause):
+            return None
+        found = reader.facts(message[:at])
+        if not found:
+            return None
+        return reflexes.Reflex("remember", (ToolCall("remember", {"content": reflexes.unpadded(found[0][0])}),))
 
     @staticmethod
     def _message_slots(tool: Any, text: str) -> ToolCall | None:

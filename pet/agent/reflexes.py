@@ -557,7 +557,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
 
 
 _LEADING_FILLER = re.compile(
-    r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|actually|also|anyway|anyways|by the way|wait|hmm|quick one|quick question|quick q"
+    r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|heads up|actually|also|anyway|anyways|by the way|wait|hmm|quick one|quick question|quick q"
     r"|buddy|dude|pal"
     r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外)[\s,，:：!！~～]*)+",
     _I,
@@ -740,6 +740,20 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if reading.question:
         return Reflex("calc", reply=reading.question)
     return Reflex("calc", _call("calculate", expression=reading.expression))
+
+
+def unpadded(text: str) -> str:
+    """`text` without the greeting or filler it opens with ("heads up, I can't eat shellfish" → "I can't eat
+    shellfish")."""
+    return _LEADING_FILLER.sub("", text).strip() or text
+
+
+def points_back(clause: str) -> bool:
+    """The clause asks to keep what was said before it, and says nothing itself ("anyway make a note of
+    it", "你要记住哦"): its fact is elsewhere in the message."""
+    clause = _strip_fillers(" ".join(clause.split()))
+    fact = memory_fact(clause)
+    return fact != clause and (not _clean(fact) or only_pronoun(_clean(fact)))
 
 
 def looks_like_request(clause: str) -> bool:

@@ -24,8 +24,9 @@ _LEAD = [
         r"(?:\s+that\b)?\s*[:：,，-]?\s*",
         _I,
     ),
-    re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记)(?:一下)?"
-               r"[：:，,\s]*"),
+    # (after an aside: "顺便帮我记住：…", "对了，记一下…")
+    re.compile(r"^(?:(?:顺便|另外|还有|对了|哦对了?)[，,\s]*)?(?:请|麻烦)?(?:你)?(?:帮我|给我)?"
+               r"(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记)(?:一下)?[：:，,\s]*"),
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
