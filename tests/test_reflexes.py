@@ -478,7 +478,9 @@ def test_a_question_about_the_pets_name_recalls_nothing(text):
 @pytest.mark.real_encoder
 @pytest.mark.usefixtures("real_router")
 @pytest.mark.parametrize("text", ["If my friend asks what my crayfish is called, what do I tell her?",
-                                  "朋友问我养的小龙虾叫什么，我该怎么说？", "what's the name of my pet crayfish again"])
+                                  "朋友问我养的小龙虾叫什么，我该怎么说？", "what's the name of my pet crayfish again",
+                                  # near "being a crayfish" (round 21's spent chat set got that line)
+                                  "do you have a name or do i just keep calling you crayfish?"])
 def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
     """The pet is the person's crayfish: asked its name by its kind (round 20's spent chat set: "No memories
     match that." and a made-up "小虾米"), it answers with its own name line, no model, no recall."""

@@ -739,6 +739,28 @@ def test_the_programs_aside_copied_by_the_model_is_a_program_line(reply, aside):
     assert (replycheck.PROGRAM in found(reply, message="帮我写一封请假邮件", language=language)) is aside
 
 
+@pytest.mark.parametrize(("reply", "rules"), [
+    # round 21's spent chat set: the prompt's rule said back as the reply (the judge passed both)
+    ("You are the person's pet friend, not an assistant.", True),
+    ("You are your pet friend, not an assistant.", True),
+    ("你是他们的宠物朋友，不是助手。", True),
+    ("Ha! Spend it wisely. Tools: use one only when the person asks for what it does.", True),
+    ("You are the best human a crayfish could want.", False),
+    ("You're the best. Spend that 1% wisely!", False),
+    ("I never offer help, lol. I pinch.", False),
+])
+def test_the_prompts_rules_said_back_are_a_program_line(reply, rules):
+    assert (replycheck.says_its_rules(reply) is not None) is rules
+    language = replycheck.detect_language(reply)
+    assert (replycheck.PROGRAM in found(reply, message="my phone's at 1%", language=language)) is rules
+
+
+def test_a_sentence_that_may_say_the_rules_back_is_held_until_it_ends():
+    checker = Checker("my phone's at 1% and i'm choosing to spend it on you", "en", XIAOQIAN)
+    assert checker.hold_at("Aww! You are the person's pet") == len("Aww! ")
+    assert checker.hold_at("Aww! You are the best.") is None
+
+
 @pytest.mark.parametrize(("reply", "heard", "copied"), [
     ("I'm back! What's my name?", ("I'm back! what's my name?",), True),  # seen on the page
     ("你好呀小钳，今天好冷", ("你好呀小钳，今天好冷！",), True),

@@ -669,9 +669,10 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
-        if by_kind and (
+        if naming and (
                 match is None or not any(replycheck.asks_pet_name(e) for e in _examples(match.replies))):
-            # its name asked in other words ("朋友问我养的小龙虾叫什么，我该怎么说？"): the topic that answers it
+            # its name asked in other words ("朋友问我养的小龙虾叫什么，我该怎么说？"), or beside another topic ("do you
+            # have a name or do i just keep calling you crayfish?" is near "being a crayfish"): the topic that answers it
             topic = next((r for r in found.replies if any(replycheck.asks_pet_name(e) for e in _examples(r))),
                          None) if found is not None else None
             match = replies.Match(topic, 1.0, 1.0) if topic is not None else match

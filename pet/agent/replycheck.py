@@ -483,6 +483,47 @@ def program_line(reply: str) -> re.Match[str] | None:
     return _PROGRAM_LINE.search(reply)
 
 
+#: the prompt's own rules, which a small model says back as its reply ("You are the person's pet friend, not an
+#: assistant." to "my phone's at 1% and i'm choosing to spend it on you", round 21's spent chat set): each clause
+#: of them, as letters
+def _rule_clauses() -> tuple[str, ...]:
+    from pet.persona import prompt  # the prompt's module reads no file: a light import
+
+    texts = (prompt.COMPANION_RULE, prompt.TOOL_RULES, prompt.MEMORY_HEADING, prompt.NEAR_HEADING,
+             prompt.EXAMPLES_HEADING)
+    clauses = (part for text in texts for part in re.split(r"[.:;()]", text))
+    return tuple(_letters(c) for c in clauses if len(c.split()) >= 4)
+
+
+_RULES: tuple[str, ...] = ()
+#: how alike (difflib's ratio of the letters) a sentence of the reply must be to a clause of the rules
+RULE_SIMILARITY = 0.75
+#: …or what tells the pet what it is, in Chinese (the rules translated)
+_RULE_ZH = re.compile(r"你是(?:他们|这个人|主人|用户|他|她)的宠物")
+#: the start of a sentence that may be the rules said back: held until the sentence ends
+_RULES_START = re.compile(r"(?i:you(?:'re| are)?|你是?)\s*$|(?i:you(?:'re| are) (?:the|their|your|a)\b)|你是(?:他|主|用|这)")
+
+
+def says_its_rules(reply: str) -> re.Match[str] | None:
+    """Where the reply says back the prompt's rules to the pet, as a sentence of its own."""
+    global _RULES
+    if not _RULES:
+        _RULES = _rule_clauses()
+    found = _RULE_ZH.search(reply)
+    if found:
+        return found
+    at = 0
+    for sentence in sentences(reply):
+        at = reply.find(sentence, at)
+        for part in re.split(r"[:;：；]", sentence):
+            mine = _letters(part)
+            if len(mine) >= 12 and any(
+                    SequenceMatcher(None, mine, rule, autojunk=False).ratio() >= RULE_SIMILARITY for rule in _RULES):
+                return re.compile(re.escape(sentence)).match(reply, at)
+        at += len(sentence)
+    return None
+
+
 #: the claim guard's asides, which stay in the conversation and a small model copies from it ("（其实我还没
 #: 写下来。说“记下……”我就记）" to "帮我写一封请假邮件", seen on the page)
 ASIDES = ("not_done_remember", "not_done_forget", "not_done_set_reminder", "not_done_add_todo")
@@ -643,7 +684,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(CATCHPHRASE)
     if wrong_name(reply, message, persona):
         found.append(NAME)
-    if program_line(reply) or program_aside(reply, persona):
+    if program_line(reply) or program_aside(reply, persona) or says_its_rules(reply):
         found.append(PROGRAM)
     return Found(tuple(found))
 
@@ -683,11 +724,12 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             or reintroduces(text, persona, message=message, said=lately)):
         return 0  # maybe the pet's last line, its introduction or the program's aside again: held, checked whole
     starts = []
-    for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text)):
+    for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text), says_its_rules(text)):
         if match:
             starts.append(match.start())
     tail = max(text.rfind(mark) for mark in _SENTENCE_MARKS) + 1
     if (_ASSISTANT_START.search(text, tail) or _NAME_START.search(text, tail) or _NUMBER_START.search(text, tail)
+            or _RULES_START.match(text[tail:].lstrip())
             or (_NAME_QUESTION.search(message) and _NAME_START_ASKED.search(text, tail))):
         starts.append(tail)
     if memories and not asks_recall(message):
