@@ -192,9 +192,12 @@ def test_assistant_speak_and_refusals(reply):
     "Here are some tips to help you relax:\n\n1. **Take a break**: step away from work.",
     "Certainly! Below are some strategies for better sleep:\n\n- Keep a regular bedtime",
     "以下是一些缓解疲劳的建议：\n\n1. **多喝水**",
+    # round 21's spent chat set: a toast written out, an itinerary in numbered bold sections inside a line
+    "Sure, here's a toast message in English for your cousin: **Cheers to love!** May your days be bright.",
+    "今天天气晴朗，阳光明媚，心情愉快。今天是云南七天的攻略： 1. **准备工作**：根据个人的工作需求",
 ])
 def test_a_small_models_document_or_form_is_caught(reply):
-    language = "zh" if reply.startswith("当") else "en"
+    language = "zh" if reply.startswith(("当", "今")) else "en"
     assert ASSISTANT in Checker("can you plan this for me?", language, XIAOQIAN, small=True).problems(reply).problems
     # a model that can write the plan may (the form's "please provide" aside)
     assert ASSISTANT not in Checker("can you plan this for me?", language, XIAOQIAN).problems(reply).problems

@@ -396,12 +396,14 @@ _TEMPLATE_OPENING = re.compile(
     r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?\b(?:here(?:['’]s| is| are)|below (?:is|are))\b[^\n]{0,60}?"
     r"\b(?:itinerary|plan|template|letter|schedule|recipe|menu|guide|outline|draft|essay|report|resume|cv|email"
     r"|proposal|program|workout|routine|meal|diet|budget|checklist|steps?|what you can say"
+    r"|toast|speech|caption|summary|script|announcement|invitation"
     r"|tips|suggestions|strategies|techniques|methods|ways)\b"
     # ...or with no "sure" before it: "Here are some tips to help you relax:\n\n1. **Take a break**"
     r"|^\W*(?:here are|here're|below (?:is|are))\s+(?:some|a few|several|\d+|a list of)\b[^\n]{0,40}?"
     r"\b(?:tips|suggestions|strategies|techniques|methods|ways|steps)\b"
     r"|^\W*(?:(?:当然可以|当然|好的|没问题)[！!，,。~～]*\s*)?(?:以下是|下面是|这是)[^\n]{0,30}?"
-    r"(?:食谱|计划|行程|模板|清单|攻略|方案|菜单|日程|安排|步骤|指南|简历|求职信|报告|邮件|大纲|建议|方法|技巧|小贴士)",
+    r"(?:食谱|计划|行程|模板|清单|攻略|方案|菜单|日程|安排|步骤|指南|简历|求职信|报告|邮件|大纲|建议|方法|技巧|小贴士"
+    r"|祝酒词|致辞|发言稿|演讲稿|总结|文案|贺词|祝福语)",
     re.IGNORECASE,
 )
 #: a document's block: a heading, a rule, a list item, bold or a brace opening a line
@@ -412,12 +414,18 @@ _FORM = re.compile(r"\bplease provide (?:the (?:amount|details|information)|your
                    r"|请提供(?:你|您)的|请提供(?:更多|一些|相关|具体)的?(?:信息|细节|资料)", re.IGNORECASE)
 
 
+#: a numbered bold heading, at a line's start or inside one: a document's section ("…攻略： 1. **准备工作**：…")
+_BOLD_ITEM = re.compile(r"(?:^|\s)\d+[.)、]\s*\*\*\S")
+
+
 def template_reply(reply: str) -> bool:
-    """Whether the reply is a document opened as an assistant does, or asks
-    for details as a form does (see _TEMPLATE_OPENING)."""
+    """Whether the reply is a document opened as an assistant does ("Sure, here's a toast message …: **…**"), has
+    numbered bold sections ("今天是云南七天的攻略： 1. **准备工作**：…"), or asks for details as a form does (see
+    _TEMPLATE_OPENING)."""
     text = reply.strip()
     opening = _TEMPLATE_OPENING.search(text)
-    return bool((opening and _BLOCK.search(text, opening.end())) or _FORM.search(text))
+    return bool((opening and (_BLOCK.search(text, opening.end()) or "**" in text[opening.end():]))
+                or _FORM.search(text) or _BOLD_ITEM.search(text))
 
 
 def catchphrase_only(reply: str, persona: Persona) -> bool:
