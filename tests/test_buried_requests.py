@@ -182,6 +182,18 @@ def test_a_request_pointing_back_at_nothing_keeps_nothing():
     assert "remember" not in calls and memories == []
 
 
+@pytest.mark.parametrize("text", ["what's the capital of Canada?"])
+def test_a_question_of_nothing_the_person_said_looks_up_no_memory(text):
+    # near the recall examples (round 21's spent chat set answered "No memories match that.")
+    calls, _, _ = _told(text, "Has a corgi named Turnip")
+    assert "recall" not in calls
+
+
+def test_a_question_a_memory_holds_the_words_of_looks_it_up():
+    calls, _, _ = _told("wifi password?", "the wifi password is hunter22")
+    assert calls == ["recall"]
+
+
 def test_a_reminder_let_go_near_the_remind_examples_is_cancelled():
     # nearest "下周一提醒我去看牙" to the router, but it lets a reminder go (round 21's spent set)
     calls, _, _ = _told("看牙那个提醒不要了，医生那边改时间了，到时候我再跟你说")

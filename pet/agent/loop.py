@@ -71,6 +71,10 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
+#: a name asked of the pet, in so many words: "do you have a name or …" (not "my new kitten doesn't have a name
+#: yet", nor "who are you rooting for")
+_TO_PET = re.compile(r"\b(?:you|your|u|ur)\b.*\b(?:name|called|call)\b|\b(?:name|call)\b.*\b(?:you|u)\b"
+                     r"|(?:你|您).*(?:名字|叫|称呼)|(?:名字|称呼).*(?:你|您)", re.IGNORECASE)
 #: tools whose result is an answer that may stand in for a reply that fails its checks
 ANSWERING = frozenset({"calculate", "get_current_time"})
 #: the pet's last replies, and the person's messages, a new reply must not say again (replycheck.REPEAT)
@@ -669,7 +673,7 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
-        if naming and (
+        if (by_kind or naming and _TO_PET.search(text)) and (
                 match is None or not any(replycheck.asks_pet_name(e) for e in _examples(match.replies))):
             # its name asked in other words ("朋友问我养的小龙虾叫什么，我该怎么说？"), or beside another topic ("do you
             # have a name or do i just keep calling you crayfish?" is near "being a crayfish"): the topic that answers it
@@ -739,6 +743,11 @@ class Agent:
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
             # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
             # something new
+            return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
+        if route.intent == "recall" and not capture.names_the_person(text) and not replycheck.asks_recall(text) and (
+                not self._known(text)):
+            # "what's the capital of Canada?", "what's a crayfish's favourite kind of music?" are near questions for
+            # a memory, but ask nothing of the person's, and no memory holds their words
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent == "forget" and reflexes.names_a_reminder(text):
             # "把那个提醒删了吧" is near "把那条记忆删了" but deletes a reminder
