@@ -71,6 +71,10 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
+#: how near in meaning a memory must be to a question that does not speak of the person for it to look the
+#: memory up ("房东叫啥来着" and "landlord is Mr. Pereira": 0.35; "what's the capital of Canada?" and "Has a corgi
+#: named Turnip": 0.07)
+NEAR_MEMORY = 0.25
 #: a name asked of the pet, in so many words: "do you have a name or …" (not "my new kitten doesn't have a name
 #: yet", nor "who are you rooting for")
 _TO_PET = re.compile(r"\b(?:you|your|u|ur)\b.*\b(?:name|called|call)\b|\b(?:name|call)\b.*\b(?:you|u)\b"
@@ -726,6 +730,19 @@ class Agent:
                  if (len(t) >= 2 if cjk_count(t) else len(t) >= 3 and t.casefold() not in replycheck.EN_STOPWORDS)]
         return any(t in record.content.casefold() for record in found for t in terms)
 
+    def _near(self, text: str) -> bool:
+        """Whether a memory is near `text` in meaning (NEAR_MEMORY), in whichever language."""
+        reader = capture.reader()
+        if reader is None or not isinstance(self.memories, capture.NoteBook):
+            return False
+        try:
+            found = self.memories.nearest(self.pet.id, text, count=3)
+            asked = reader.vector(text)
+            return any(float(reader.vector(record.content) @ asked) >= NEAR_MEMORY for record in found)
+        except Exception as exc:  # a failed search answers nothing: the model decides, as before
+            log.warning("memory search failed: %s", exc)
+            return False
+
     def _route(self, text: str) -> intents.Route | None:
         router = intents.router()
         if router is None:
@@ -745,9 +762,9 @@ class Agent:
             # something new
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent == "recall" and not capture.names_the_person(text) and not replycheck.asks_recall(text) and (
-                not self._known(text)):
-            # "what's the capital of Canada?", "what's a crayfish's favourite kind of music?" are near questions for
-            # a memory, but ask nothing of the person's, and no memory holds their words
+                not self._known(text) and not self._near(text)):
+            # "what's the capital of Canada?" is near questions for a memory, but asks nothing of the person's, and
+            # no memory holds its words or is near it in meaning ("房东叫啥来着" is near "landlord is Mr. Pereira")
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent == "forget" and reflexes.names_a_reminder(text):
             # "把那个提醒删了吧" is near "把那条记忆删了" but deletes a reminder
