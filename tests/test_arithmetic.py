@@ -113,6 +113,9 @@ PHRASINGS = [
     ("how many minutes is 2 hours 15 minutes", "135"),
     ("3 hours and 20 minutes in seconds", "12000"),
     ("08小时05分钟是多少分钟", "485"),
+    # a decimal divisor is no date (round 21's spent set: "48 / 0.6" was read as one, like 12/03/2026)
+    ("what's 48 divided by 0.6", "80"),
+    ("1.5/2.5", "0.6"),
     # things bought at a price each (round 21's spent set: all went to the model or a question)
     ("5 dozen eggs at 0.35 each, how much is that?", "21"),
     ("filled up 41.5 liters at 1.89 a liter this morning, what did that cost me?", "78.435"),

@@ -77,7 +77,8 @@ _DISCOUNT_ZH = re.compile(rf"^(?P<n>{_NUM})\s*(?:块钱|块|元)?\s*打\s*(?P<d>
 _SUM_ZH = re.compile(rf"^(?P<before>.*?)(?P<items>{_NUM}(?:\s*(?:块|元)?\s*[、,，和跟及加]\s*{_NUM})+)\s*(?:块|元)?"
                      rf"[，,\s]*(?:一共|总共|加起来|合计)(?:是)?(?:多少|几)(?:钱)?[？?]?$")
 # Dates (2026-12-01, 12/03/2026) and phone numbers (138-0000-0000) are not sums.
-_DATE_LIKE = re.compile(r"^\s*\d+(?:\s*[-/.]\s*\d+){2,}\s*$")
+# (one mark throughout: "48 / 0.6" is a sum)
+_DATE_LIKE = re.compile(r"^\s*\d+\s*([-/.])\s*\d+(?:\s*\1\s*\d+)+\s*$")
 
 # --- Chinese numerals as operands ---------------------------------------------------------
 
