@@ -165,7 +165,9 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
     if number is ASK:
         assert reply.endswith(("?", "？")) and said <= given, reply
     else:
-        assert number in said and said <= given | {number}, reply
+        # the sum the code read may be shown beside its result ("5 * 12 * 0.35 = 21"): its numbers are the code's
+        read = set(re.findall(r"\d+(?:\.\d+)?", arithmetic.read(text).expression))
+        assert number in said and said <= given | read | {number}, reply
 
 
 @pytest.mark.parametrize("text", ["I have 3 cats", "我有3只猫", "the score was 3 to 1", "what's 3 times the fun?",
@@ -248,3 +250,11 @@ def test_money_this_reader_cannot_place_gets_no_number(text):
 def test_what_a_discount_saves():
     reading = arithmetic.read("200块的东西打七折，便宜了多少")
     assert reading is not None and calculate(reading.expression) == "60"
+
+
+def test_a_word_problems_plain_answer_shows_what_was_computed(tmp_path, monkeypatch):
+    # seen on the page: "今天买了3斤排骨，每斤32块，又买了2.5斤虾，每斤48，一共多少钱？" got a bare "216"
+    monkeypatch.setenv("PET_HOME", str(tmp_path))
+    app = build(load_settings(None), brain=ScriptedModel(["It's 250, easy!"], repeat_last=True), clock=lambda: NOW)
+    reply = list(app.agent.run(app.current_conversation(), "今天买了3斤排骨，每斤32块，又买了2.5斤虾，每斤48，一共多少钱？"))[-1].text
+    assert reply == "3 * 32 + 2.5 * 48 = 216"

@@ -1285,7 +1285,7 @@ class Agent:
             return
         # the person's own precise words: nothing to confirm
         results = yield from self._execute(turn, "", reflex.calls, person=True)
-        template = "\n".join(plain_result(r) for r in results)
+        template = "\n".join(plain_line(c, r) for c, r in zip(reflex.calls, results))
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
 
@@ -1588,6 +1588,15 @@ def _unique_ids(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
 def _facts(text: str) -> set[str]:
     """The numbers in a text (ids, times, dates and amounts all contain some)."""
     return set(_NUMBER.findall(text))
+
+
+def plain_line(call: ToolCall, result: ToolResult) -> str:
+    """A tool's result for the person, a sum with what was computed ("3 * 32 + 2.5 * 48 = 216": a word problem's
+    bare "216" leaves them to guess what was added up)."""
+    expression = str(call.arguments.get("expression", "")).strip() if call.name == "calculate" else ""
+    if result.ok and expression and expression != result.content.strip():
+        return f"{expression} = {result.content}"
+    return plain_result(result)
 
 
 def plain_result(result: ToolResult) -> str:
