@@ -716,6 +716,14 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("remind me at 7... wait no, 8pm", False),
     ("记住我妹妹叫小红，算了吧，她叫小美", False),
     ("帮我记一下：不用加糖", False),  # 不用 inside the fact
+    # found by a review: "forget it" after news, a correction after "wait no" / "skip that" / 不用, dismay after news
+    ("my ex's number, forget it", False),
+    ("remind me to call the vet tuesday at 10am. wait no, wednesday", False),
+    ("add milk to my shopping list. wait no, oat milk", False),
+    ("remember that Tom's birthday is in June. skip that, it's July", False),
+    ("提醒我周五下午3点交报告，不用，下周一", False),
+    ("My flight got cancelled. Ugh no, I'm going to miss the wedding", False),
+    ("I failed my driving test today. forget it, I'll try again next month", False),
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

@@ -123,6 +123,7 @@ PHRASINGS = [
     ("买了4斤苹果，6.5元一斤，多少钱", "26"),
     ("苹果6块一斤，买了3斤，多少钱", "18"),
     ("12 stamps at 55 cents each, how much?", "6.6"),
+    ("I bought 5 dozen eggs at 3 a dozen, how much?", "15"),  # the price is a dozen's (review)
     ("3 notebooks at 4.50 each, total?", "13.5"),
     ("splitting a $186.60 grocery run between 3 roommates, what's each person's share?", "62.2"),
     ("if I stash away 125 bucks every week for a whole year (52 wks), how much do I end up with?", "6500"),
@@ -241,6 +242,10 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     # a price each beside a number that is neither count nor price; a year said in weeks that disagree
     "奶茶一杯22块，第二杯半价，买两杯一共多少钱？", "I bought 3 shirts at 20 each for my 2 kids, how much?",
     "save 125 a week for a year (50 weeks), how much",
+    # found by a review: how many units a price each takes divides; a count over time is more than a price each
+    "how many hours to drive 300 miles at 60 an hour?", "how many months to save 1200 at 100 a month?",
+    "I drink 2 coffees a day at 4.50 each, how much a month?", "一天3杯咖啡，每杯25块，一个月多少钱",
+    "each of my 2 kids gets 20 allowance, how much do I pay?",
 ])
 def test_money_this_reader_cannot_place_gets_no_number(text):
     reading = arithmetic.read(text)

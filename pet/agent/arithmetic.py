@@ -352,7 +352,7 @@ _OFF = re.compile(r"\b(?:off|discount(?:ed)?|sale)\b|打折|优惠|折扣|便宜
 _SAVED = re.compile(r"\bsav(?:e|ed|ing)\b|省(?:了|下)?(?:多少|几)|便宜(?:了)?(?:多少|几)", _I)
 _TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|including|with|plus)\b|一共|总共|加上|含|算上|连", _I)
 _PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ppl|peeps|folks|ways|friends|guys|of us|roommates|flatmates|housemates"
-                     r"|coworkers|colleagues|siblings|kids|人|个人|位|个室友|个同事|个朋友)", _I)
+                     r"|人|个人|位|个室友)", _I)
 _SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head"
                     r"|(?:does|do|should|would|will) (?:everyone|everybody|each (?:of us|person|one))(?: \w+)? (?:pay|owe|chip in))\b"
                     r"|平分|平摊|分摊|均摊|(?<![A-Za-z])(?-i:AA)(?![A-Za-z])|每人|每个人|人均|一人", _I)
@@ -617,7 +617,7 @@ _PRICED_MEASURE = "斤|公斤|千克|克|个|杯|瓶|箱|盒|件|本|支|包|袋
 #: "3斤排骨，每斤32块", "4斤苹果，6.5元一斤", "苹果6块一斤，买了3斤"
 _PRICED = [
     re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<dozen>dozen\s+)?(?:[a-z'-]+\s+){{0,3}}?(?:at|@|for)\s*{_PRICE}\s*"
-               r"(?:each|apiece|a piece|ea|(?:a|an|per|every|/)\s*[a-z]+)\b", _I),
+               r"(?:each|apiece|a piece|ea|(?:a|an|per|every|/)\s*(?P<per>[a-z]+))\b", _I),
     re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<m>{_PRICED_MEASURE})[^0-9，,。；;？?]{{0,10}}?[，,]?\s*(?:每|一|1)(?P=m)"
                rf"\s*(?:是|要|卖)?\s*{_PRICE}\s*(?:块钱|块|元)?"),
     re.compile(rf"(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<m>{_PRICED_MEASURE})[^0-9，,。；;？?]{{0,10}}?[，,]?\s*{_PRICE}\s*"
@@ -633,9 +633,11 @@ def _priced(text: str) -> str | None:
     """What things bought at a price each cost together: "5 dozen eggs at 0.35 each, how much is that?"
     is 5 * 12 * 0.35; "3斤排骨，每斤32块，又买了2.5斤虾，每斤48，一共多少钱" is 3 * 32 + 2.5 * 48. None unless
     every number in the message is a count or its price, and the message asks for the result."""
-    if not _ASKS_RESULT.search(text):
-        return None
+    if not _ASKS_RESULT.search(text) or _HOW_MANY_UNITS.search(text) or re.search(r"\bhow many\b", text, _I):
+        return None  # "how many hours to drive 300 miles at 60 an hour?" divides
     text = _THOUSANDS.sub("", _in_digits(text))
+    if any(pattern.search(text) for pattern in (_ONE, _ONE_ZH, *_COUNT)):
+        return None  # "2 coffees a day at 4.50 each, how much a month?": a count over time is _money's
     found: dict[tuple[int, int], re.Match[str]] = {}
     for pattern in _PRICED:
         for match in pattern.finditer(text):
@@ -648,7 +650,8 @@ def _priced(text: str) -> str | None:
         price = match.group("p")
         if match.group("cents"):
             price = f"{price} / 100"
-        count = match.group("c") + (" * 12" if "dozen" in match.groupdict() and match.group("dozen") else "")
+        dozens = "dozen" in match.groupdict() and match.group("dozen") and (match.group("per") or "").lower() != "dozen"
+        count = match.group("c") + (" * 12" if dozens else "")  # "5 dozen eggs at 3 a dozen" is 5 * 3
         terms.append(f"{count} * {price}")
     return " + ".join(terms)
 

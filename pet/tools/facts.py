@@ -257,6 +257,14 @@ _SETTLED = re.compile(
 _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
 
 
+#: the takings-back that as often start a correction or follow news (see retracted)
+_WEAK = re.compile(r"\b(?:forget (?:about )?it|skip (?:it|that)|(?:wait|ugh|nah|actually),? no)\b|不用(?![算记提加删了])", _I)
+
+#: …and those that take back whatever follows them ("……算了不用，反正我自己背得住")
+_STRONG = re.compile(r"算了|never ?mind|nvm|kidding|\bjk\b|j/k|joking|开玩笑|开个玩笑|逗你|说着玩|骗你|当我没说|还是不用了"
+                     r"|不用(?:算|记|提醒|加|删)?了|不(?:算|记)了|别记了|scratch that|scrap that|ignore (?:me|that)"
+                     r"|don'?t need", _I)
+
 #: how many of a message's last characters may hold its taking-back
 _TAKEN_BACK_SPAN = 240
 
@@ -280,6 +288,14 @@ def retracted(text: str) -> bool:
         return False
     before = text[:found.start()]
     asked = _ASKING.search(before) is not None
+    part = found.group()[: len(found.group()) - len(tail)]
+    if _WEAK.search(part) and not _STRONG.search(_WEAK.sub(" ", part)):
+        # "forget it", "wait no", "skip that", a bare 不用: taking back only after a request or a question, and
+        # only before a remark or nothing ("add milk. wait no, oat milk" corrects it; "I failed my driving test.
+        # forget it, I'll try again" and "my ex's number, forget it" take nothing back)
+        if not (asked or _QUESTIONED.search(before)):
+            return False
+        return bool(_REMARK.fullmatch(tail) or _DOWNPLAY.fullmatch(tail) or _SETTLED.fullmatch(tail))
     if re.search(r"don'?t need", found.group(), _I) and not asked:
         return False  # "I quit smoking, don't need it" is news
     if not asked and _QUESTIONED.search(before):
