@@ -182,6 +182,24 @@ def test_a_request_pointing_back_at_nothing_keeps_nothing():
     assert "remember" not in calls and memories == []
 
 
+@pytest.mark.parametrize("text", ["what was that restaurant called?", "密码是多少来着", "what's the gate code?"])
+def test_a_question_for_something_said_before_looks_it_up_with_no_memory_near(text):
+    # found by a review: with nothing near, the model alone would make up a code or a name
+    calls, _, _ = _told(text, "Has a corgi named Turnip")
+    assert calls == ["recall"]
+
+
+@pytest.mark.parametrize("text", ["please remember my locker code is 4471, and how's your day going?",
+                                  "帮我记住我的车停在B12，顺便问下你今天开心吗"])
+def test_a_request_beside_a_question_is_not_read_alone(text):
+    # found by a review: the remember ran and the question was dropped
+    app, model = _app()
+    calls, _, reply = _turn(app, app.new_conversation(), text)
+    app.close()
+    # the model answers, with its tools offered; no reflex ran the request alone
+    assert "remember" not in calls and reply and model.calls[0].tools
+
+
 @pytest.mark.parametrize("text", ["what's the capital of Canada?"])
 def test_a_question_of_nothing_the_person_said_looks_up_no_memory(text):
     # near the recall examples (round 21's spent chat set answered "No memories match that.")

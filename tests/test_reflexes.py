@@ -530,6 +530,8 @@ def test_a_time_question_names_the_clock(text, names):
     ("提醒我明天把闹钟删了", False),  # asks to be reminded
     ("remind me to delete the old reminders app tonight", False),
     ("把我生日那条记忆删了", False),  # a memory
+    # a new one in its place (review)
+    ("把7点的闹钟删了，换成8点的", False), ("the 7am alarm can go, set one for 8 instead", False),
 ])
 def test_a_reminder_let_go_is_told_from_one_asked_for(text, deletes):
     assert reflexes.deletes_a_reminder(text) is deletes

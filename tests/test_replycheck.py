@@ -212,6 +212,7 @@ def test_a_small_models_document_or_form_is_caught(reply):
     "Sure! Here are three names for your kitten:\n1. Mochi\n2. Bean\n3. Tofu",
     "Of course! Here's a little poem:\n\n**Autumn**\nLeaves fall on the pond.",
     "Sure! Here's a hug!\n\n**squeezes you tight**", "Okay! Here's what I did today:\n- napped\n- blew bubbles",
+    "Okay, here's the plan: **nap time** first, then snacks!", "You got a 5. **Amazing** work!!",  # (review)
     "Please provide more snacks, human!", "请提供小鱼干！", "Don't hesitate to ask for a hug anytime~",
 ])
 def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
@@ -751,6 +752,9 @@ def test_the_programs_aside_copied_by_the_model_is_a_program_line(reply, aside):
     ("You are the best human a crayfish could want.", False),
     ("You're the best. Spend that 1% wisely!", False),
     ("I never offer help, lol. I pinch.", False),
+    # found by a review: short sentences near a short clause of the rules
+    ("You are their best friend, not an enemy!", False), ("Mention it only when it fits!", False),
+    ("For a chat, just talk!", False), ("Examples of your tone?", False),
 ])
 def test_the_prompts_rules_said_back_are_a_program_line(reply, rules):
     assert (replycheck.says_its_rules(reply) is not None) is rules

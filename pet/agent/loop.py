@@ -71,6 +71,14 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
+#: words of a question for something said before ("what was that restaurant called?", "密码是多少来着", "what's the
+#: gate code?"): recall's, memory or not
+_ASKS_BACK = re.compile(r"来着|上次|之前|以前|\bagain\b|\bthat\b|\bwhat was\b"
+                        r"|\bwhat(?:'s| is) (?:the|my|our) (?:\w+ )?(?:code|password|pin|number|name|address)\b"
+                        r"|密码|号码|地址", re.IGNORECASE)
+#: a question in what is left of a message beside its one request
+_ASKS_TOO = re.compile(r"[?？]|[吗呢](?=[\s，,。！!~～]*$)|问(?:下|一下|你)|\b(?:how's|how is|what do you|do you|are you)\b",
+                       re.IGNORECASE)
 #: how near in meaning a memory must be to a question that does not speak of the person for it to look the
 #: memory up ("房东叫啥来着" and "landlord is Mr. Pereira": 0.35; "what's the capital of Canada?" and "Has a corgi
 #: named Turnip": 0.07)
@@ -636,7 +644,8 @@ class Agent:
             # to remember whose fact the whole does not give ("今天搬新工位了，…。顺便帮我记住：我的工位号是B-1207");
             # when it is the only clause that asks, the message is one request after all
             route, request = self._buried(text, route)
-            one = one or request != text
+            # …unless the rest asks something too ("please remember my locker code is 4471, and how's your day?")
+            one = one or request != text and not _ASKS_TOO.search(text.replace(request, " "))
         if route is not None and one and route.intent not in (None, intents.CHAT, intents.NOTE):
             trace.reflex = f"intent {route.intent}" + (" (linear)" if route.by == "linear" else "") + (
                 " (in a clause)" if request != text else "")
@@ -762,7 +771,7 @@ class Agent:
             # something new
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent == "recall" and not capture.names_the_person(text) and not replycheck.asks_recall(text) and (
-                not self._known(text) and not self._near(text)):
+                not _ASKS_BACK.search(text) and not self._known(text) and not self._near(text)):
             # "what's the capital of Canada?" is near questions for a memory, but asks nothing of the person's, and
             # no memory holds its words or is near it in meaning ("房东叫啥来着" is near "landlord is Mr. Pereira")
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")

@@ -164,10 +164,16 @@ def names_a_reminder(text: str) -> bool:
 _REMIND_ME = re.compile(r"提醒(?:我|你|咱|他|她)|叫(?:我|醒我)|\bremind (?:me|us|him|her)\b|\bwake me\b", _I)
 
 
+#: a new reminder in place of the old: "把7点的闹钟删了，换成8点的", "the 7am alarm can go, set one for 8 instead"
+_IN_ITS_PLACE = re.compile(r"换成|改成|改到|换到|重新定|再定|\binstead\b|\bset (?:one|a new|another|it)\b|\bnew (?:reminder|alarm)\b"
+                           r"|\bmove\b|\bchange\b|\breschedule\b|\bpush\b", _I)
+
+
 def deletes_a_reminder(text: str) -> bool:
     """Whether a message with a word of deleting speaks of a reminder as a thing ("看牙那个提醒不要了",
-    "kill the 7am alarm"), not one that asks to be reminded ("提醒我明天把闹钟删了")."""
-    return names_a_reminder(text) and not _REMIND_ME.search(text)
+    "kill the 7am alarm"), not one that asks to be reminded ("提醒我明天把闹钟删了") or puts a new one in its place
+    ("把7点的闹钟删了，换成8点的")."""
+    return names_a_reminder(text) and not _REMIND_ME.search(text) and not _IN_ITS_PLACE.search(text)
 
 
 _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有"}

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Sequence
 
 from pet.persona.messages import say
@@ -415,7 +416,10 @@ _FORM = re.compile(r"\bplease provide (?:the (?:amount|details|information)|your
 
 
 #: a numbered bold heading, at a line's start or inside one: a document's section ("…攻略： 1. **准备工作**：…")
-_BOLD_ITEM = re.compile(r"(?:^|\s)\d+[.)、]\s*\*\*\S")
+_BOLD_ITEM = re.compile(r"(?:^|[:：]\s*)\d+[.)、]\s*\*\*\S", re.MULTILINE)
+#: …and how long a reply with bold after an assistant's opening must be to be a document, not play ("Okay, here's
+#: the plan: **nap time** first, then snacks!")
+DOCUMENT_CHARS = 80
 
 
 def template_reply(reply: str) -> bool:
@@ -424,7 +428,8 @@ def template_reply(reply: str) -> bool:
     _TEMPLATE_OPENING)."""
     text = reply.strip()
     opening = _TEMPLATE_OPENING.search(text)
-    return bool((opening and (_BLOCK.search(text, opening.end()) or "**" in text[opening.end():]))
+    return bool((opening and (_BLOCK.search(text, opening.end())
+                              or "**" in text[opening.end():] and len(text) >= DOCUMENT_CHARS))
                 or _FORM.search(text) or _BOLD_ITEM.search(text))
 
 
@@ -500,12 +505,14 @@ def _rule_clauses() -> tuple[str, ...]:
     texts = (prompt.COMPANION_RULE, prompt.TOOL_RULES, prompt.MEMORY_HEADING, prompt.NEAR_HEADING,
              prompt.EXAMPLES_HEADING)
     clauses = (part for text in texts for part in re.split(r"[.:;()]", text))
-    return tuple(_letters(c) for c in clauses if len(c.split()) >= 4)
+    return tuple(_letters(c) for c in clauses if len(c.split()) >= RULE_WORDS)
 
 
 _RULES: tuple[str, ...] = ()
+#: the fewest words of a rule's clause compared ("for chat, just talk" is what anyone may say)
+RULE_WORDS = 7
 #: how alike (difflib's ratio of the letters) a sentence of the reply must be to a clause of the rules
-RULE_SIMILARITY = 0.75
+RULE_SIMILARITY = 0.8
 #: …or what tells the pet what it is, in Chinese (the rules translated)
 _RULE_ZH = re.compile(r"你是(?:他们|这个人|主人|用户|他|她)的宠物")
 #: the start of a sentence that may be the rules said back: held until the sentence ends
@@ -523,13 +530,22 @@ def says_its_rules(reply: str) -> re.Match[str] | None:
     at = 0
     for sentence in sentences(reply):
         at = reply.find(sentence, at)
-        for part in re.split(r"[:;：；]", sentence):
-            mine = _letters(part)
-            if len(mine) >= 12 and any(
-                    SequenceMatcher(None, mine, rule, autojunk=False).ratio() >= RULE_SIMILARITY for rule in _RULES):
-                return re.compile(re.escape(sentence)).match(reply, at)
+        if _a_rule(sentence):
+            return re.compile(re.escape(sentence)).match(reply, at)
         at += len(sentence)
     return None
+
+
+@lru_cache(maxsize=4096)
+def _a_rule(sentence: str) -> bool:
+    """Whether a part of `sentence` is one of the rules' clauses (kept: a streamed reply is checked again at
+    every piece, its finished sentences the same each time)."""
+    for part in re.split(r"[:;：；]", sentence):
+        mine = _letters(part)
+        if len(mine) >= 20 and any(
+                SequenceMatcher(None, mine, rule, autojunk=False).ratio() >= RULE_SIMILARITY for rule in _RULES):
+            return True
+    return False
 
 
 #: the claim guard's asides, which stay in the conversation and a small model copies from it ("（其实我还没
