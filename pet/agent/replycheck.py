@@ -499,6 +499,7 @@ def program_line(reply: str) -> re.Match[str] | None:
 #: the prompt's own rules, which a small model says back as its reply ("You are the person's pet friend, not an
 #: assistant." to "my phone's at 1% and i'm choosing to spend it on you", round 21's spent chat set): each clause
 #: of them, as letters
+@lru_cache(maxsize=1)
 def _rule_clauses() -> tuple[str, ...]:
     from pet.persona import prompt  # the prompt's module reads no file: a light import
 
@@ -508,7 +509,6 @@ def _rule_clauses() -> tuple[str, ...]:
     return tuple(_letters(c) for c in clauses if len(c.split()) >= RULE_WORDS)
 
 
-_RULES: tuple[str, ...] = ()
 #: the fewest words of a rule's clause compared ("for chat, just talk" is what anyone may say)
 RULE_WORDS = 7
 #: how alike (difflib's ratio of the letters) a sentence of the reply must be to a clause of the rules
@@ -521,9 +521,6 @@ _RULES_START = re.compile(r"(?i:you(?:'re| are)?|你是?)\s*$|(?i:you(?:'re| are
 
 def says_its_rules(reply: str) -> re.Match[str] | None:
     """Where the reply says back the prompt's rules to the pet, as a sentence of its own."""
-    global _RULES
-    if not _RULES:
-        _RULES = _rule_clauses()
     found = _RULE_ZH.search(reply)
     if found:
         return found
@@ -543,7 +540,7 @@ def _a_rule(sentence: str) -> bool:
     for part in re.split(r"[:;：；]", sentence):
         mine = _letters(part)
         if len(mine) >= 20 and any(
-                SequenceMatcher(None, mine, rule, autojunk=False).ratio() >= RULE_SIMILARITY for rule in _RULES):
+                SequenceMatcher(None, mine, rule, autojunk=False).ratio() >= RULE_SIMILARITY for rule in _rule_clauses()):
             return True
     return False
 
