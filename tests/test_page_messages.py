@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 
 import pytest
 from browser import ARTIFACTS, patient_chromium
@@ -118,3 +119,34 @@ def test_the_system_prompt_shows_only_with_technical_details_on(browser, pet):
     expect(prompt).to_have_value(re.compile("小钳|Xiaoqian"))
     page.locator("#pet-advanced input").uncheck()
     expect(preview).to_have_count(0)
+
+
+def test_a_message_typed_while_the_page_still_loads_stays_in_view(browser, pet, monkeypatch):
+    """The page's first look at its conversation comes late on a loaded
+    machine: a message sent before it arrived was wiped from view (CI)."""
+    from playwright.sync_api import expect
+
+    import pet.ui.chat as chat_ui
+
+    shown = chat_ui.status_line
+
+    def late(*args, **kwargs):
+        time.sleep(3)
+        return shown(*args, **kwargs) + " · late"
+
+    monkeypatch.setattr(chat_ui, "status_line", late)
+    app, url = pet
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url + "/", wait_until="load")
+    box = page.get_by_placeholder(re.compile("Chat with"))
+    box.wait_for()
+    assert not box.is_editable()  # the page has not shown its conversation yet
+    box.fill("how are you")  # waits until the box opens
+    box.press("Enter")
+    chat = page.locator("#pet-chatbot")
+    expect(chat.get_by_text("Here is my answer.")).to_be_visible()
+    # the late look has landed (its status line shows), and the turn is still on screen
+    expect(page.get_by_text(re.compile("· late"))).to_be_visible()
+    expect(chat.get_by_text("how are you")).to_be_visible()
+    expect(chat.get_by_text("Here is my answer.")).to_be_visible()

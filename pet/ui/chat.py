@@ -135,7 +135,10 @@ def build_ui(app: App) -> gr.Blocks:
             app.warm_ahead(*page.resolve(current))
 
         opened = blocks.load(open_page, remembered, [session, remembered, picker], api_visibility="private")
-        opened.then(show, session, shows, api_visibility="private")
+        # the box opens once the page shows its conversation: a message typed before would be
+        # wiped from view when the page's history arrives (seen in CI on a loaded machine)
+        opened.then(show, session, shows, api_visibility="private").then(
+            lambda: gr.Textbox(interactive=True), None, chat.textbox, api_visibility="private", queue=False)
         opened.then(warm, session, None, api_visibility="private", show_progress="hidden")
 
         def switch(pet_id: Any, current: Session | None) -> tuple:
@@ -206,6 +209,7 @@ def _chat(app: App, page: ChatPage, session: gr.State) -> _ChatTab:
                 textbox = gr.Textbox(
                     placeholder=box_placeholder(persona),
                     show_label=False, max_lines=8, submit_btn=True, scale=8, elem_id="pet-input",
+                    interactive=False,  # until the page has loaded its conversation
                 )
                 stop = gr.Button("⏹ Stop", variant="stop", visible=False, scale=1, min_width=72,
                                  elem_id="pet-stop")
