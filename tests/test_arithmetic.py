@@ -128,6 +128,15 @@ PHRASINGS = [
     ("splitting a $186.60 grocery run between 3 roommates, what's each person's share?", "62.2"),
     ("if I stash away 125 bucks every week for a whole year (52 wks), how much do I end up with?", "6500"),
     ("1500 乘 1.035 的平方", "1606.8375"),  # the square binds to 1.035 only
+    # prices and amounts said the Chinese way (seen: "苹果六块五一斤，买三斤半" went to the model, which said 15.0)
+    ("苹果六块五一斤，买三斤半多少钱", "22.75"),
+    ("苹果6块5一斤，买3斤半多少钱", "22.75"),
+    ("可乐一块五毛一瓶，买了6瓶，一共多少钱", "9"),
+    # 1 + 2 + … + n (seen: "从1加到100" answered 505 by the model)
+    ("从1加到100等于多少", "5050"),
+    ("从一加到一百是多少", "5050"),
+    ("what's the sum of all the numbers from 1 to 50", "1275"),
+    ("1+2+3+...+100 = ?", "5050"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -180,6 +189,7 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
                                   "I make $25 an hour, is that good?", "my rent is 1200 a month lol",
                                   "20% off sale at uniqlo today, should I go?", "我们四个人AA了一顿火锅，好开心",
                                   "4 of us, 30 each, what is the total?",
+                                  "我从家走到公司要20分钟，加到100分钟", "两点半见", "6块一斤的苹果真便宜",
                                   # a change or a unit said in passing
                                   "my rent went from 3000 to 3300, ugh", "I got a 10% raise, my salary is 8000 now",
                                   "我工资涨了百分之十，现在8800", "I walked 5 km in 2 hours today",

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from pet.agent import figures
+from pet.agent import capture, figures
 from pet.app import build
 from pet.brain.scripted import ScriptedModel, call
 from pet.config import load_settings
@@ -97,3 +97,43 @@ def test_a_rounded_result_matches():
     check = figures.check(figures.asked("what is 1/3?"), "what is 1/3?", ["0.333333333333"])
     assert check.unsupported("About 0.33!") == []
     assert check.unsupported("About 0.4!") == ["0.4"]
+
+
+def routed_turn(model, text):
+    """A turn with the reflexes and the intent router on, the real sentence encoder."""
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, clock=lambda: NOW,
+                scheduler="off")
+    events = list(app.agent.run(app.new_conversation(), text))
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    ran = [e.call.name for e in events if isinstance(e, ToolStarted)]
+    return events[-1].text, shown, ran
+
+
+@pytest.mark.parametrize("text, guess, figure, language", [
+    # seen: the model's figures for sums in words the calculator's reader does not know
+    ("15% tip on an 80 dollar bill?", "That's $6, since 10% of $8 = $6.", "6", "en"),
+    ("if I read 23 pages every night, how many pages is that after three weeks?", "That's 69 pages!", "69", "en"),
+    ("今天跑了5.6公里，用了35分钟，平均每公里几分钟？", "平均每公里6.4分钟哦！", "6.4", "zh"),
+])
+@pytest.mark.real_encoder
+@pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+def test_a_figure_guessed_for_a_sum_in_words_is_held(text, guess, figure, language):
+    reply, shown, ran = routed_turn(ScriptedModel([guess], repeat_last=True), text)
+    assert figure not in shown and figure not in reply
+    assert reply == figures.unread_line(language) and ran == []
+
+
+@pytest.mark.real_encoder
+@pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+def test_a_sum_in_words_the_model_computed_with_the_tool_stands():
+    model = ScriptedModel([Completion("", (call("calculate", expression="80 * 15 / 100"),)), "A $12 tip, easy!"])
+    reply, _, ran = routed_turn(model, "15% tip on an 80 dollar bill?")
+    assert reply == "A $12 tip, easy!" and ran == ["calculate"]
+
+
+@pytest.mark.real_encoder
+@pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+def test_words_about_a_sum_in_words_without_a_new_figure_stand():
+    reply, _, ran = routed_turn(ScriptedModel(["Hmm, 15% of 80? Grab a calculator, friend!"]),
+                                "15% tip on an 80 dollar bill?")
+    assert reply == "Hmm, 15% of 80? Grab a calculator, friend!" and ran == []

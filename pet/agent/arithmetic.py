@@ -404,8 +404,34 @@ _ASKS_RESULT = re.compile(
     r"|多少|几块|几元|几个?(?:小时|钟头|星期|礼拜|月)|几(?:天|周|年)|算一下|^(?:帮我)?算下|算算|帮我算", _I)
 
 
+#: "六块五", "6块5" and "一块五毛" are 6.5 and 1.5 yuan (before the numerals turn to digits: "六块五一斤" is not 6
+#: and 51), but "6块一斤" is 6 yuan a jin
+_YUAN_JIAO = re.compile(rf"(?P<a>[0-9]+|{ZH_NUMERAL}+)块(?P<b>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9十百千万毛角斤个只件瓶盒袋杯份张本条公两磅])")
+#: "三斤半", "两个半小时", "3年半" are 3.5 jin, 2.5 hours, 3.5 years (not "两点半", a clock time)
+_AND_HALF_ZH = re.compile(rf"(?P<a>[0-9]+|{ZH_NUMERAL}+)(?P<u>个|斤|公斤|块|元|年|天|周|公里|米|升|杯|瓶|岁)半")
+
+
+def _zh_fractions(text: str) -> str:
+    def number(said: str) -> int | None:
+        try:
+            return zh_int(said)
+        except ValueError:
+            return None
+
+    def jiao(found: re.Match[str]) -> str:
+        yuan, tenths = number(found.group("a")), number(found.group("b"))
+        return found.group() if yuan is None or tenths is None else f"{yuan}.{tenths}块"
+
+    def half(found: re.Match[str]) -> str:
+        whole = number(found.group("a"))
+        return found.group() if whole is None else f"{whole}.5{found.group('u')}"
+
+    return _AND_HALF_ZH.sub(half, _YUAN_JIAO.sub(jiao, text))
+
+
 def _in_digits(text: str) -> str:
-    """Every number in `text` written in digits ("four people" → "4 people", 三个人 → 3个人)."""
+    """Every number in `text` written in digits ("four people" → "4 people", 三个人 → 3个人, 六块五 → 6.5块)."""
+    text = _zh_fractions(text)
     text = _as_digits(text, _ANY_EN_NUMBER, re.compile(""), re.compile("$"), _en_number)
     text = _as_digits(text, _ANY_ZH_NUMBER, re.compile(""), re.compile("$"), _zh_number)
     return unicodedata.normalize("NFKC", text)
@@ -834,10 +860,35 @@ def _read(text: str) -> Reading | None:
     worded = _worded(expression_text)
     if worded:
         return Reading(expression=worded)
-    money = _priced(text) or _money(text) or _percent_change(text) or _conversion(text)
+    money = _priced(text) or _money(text) or _percent_change(text) or _conversion(text) or _series(text)
     if money:
         return Reading(expression=money)
     return _word_problem(text)
+
+
+#: the whole numbers from one to another added up: "从1加到100", "1+2+3+…+100", "sum of the numbers from 1 to 50"
+_SERIES = [
+    re.compile(r"(?:从|由)\s*(?P<a>[0-9]+)\s*(?:一直|连续)?\s*(?:累?加|相加|加起来)\s*(?:一直)?到\s*(?P<b>[0-9]+)"),
+    re.compile(r"(?P<a>[0-9]+)\s*(?:一直)?(?:累?加)到\s*(?P<b>[0-9]+)"),
+    re.compile(r"\b(?:sum|add(?:ing)? up|total)\s+(?:of\s+)?(?:all\s+)?(?:the\s+)?(?:whole\s+)?(?:numbers|integers|ints)?\s*"
+               r"(?:from\s+)?(?P<a>[0-9]+)\s+(?:to|through|thru|up to)\s+(?P<b>[0-9]+)\b", _I),
+    re.compile(r"(?P<a>[0-9]+)\s*\+\s*(?P<a2>[0-9]+)\s*\+\s*(?:[0-9]+\s*\+\s*)?(?:\.{2,}|…+|⋯+)\s*\+\s*(?P<b>[0-9]+)"),
+]
+
+
+def _series(text: str) -> str | None:
+    """1 + 2 + … + n as an expression the calculator takes: "(1 + 100) * 100 / 2"."""
+    digits = _in_digits(text)
+    for pattern in _SERIES:
+        found = pattern.search(digits)
+        if not found:
+            continue
+        first, last = int(found.group("a")), int(found.group("b"))
+        step = int(found.group("a2")) - first if "a2" in pattern.groupindex else 1
+        if step != 1 or not first < last <= 10**9:
+            return None
+        return f"({first} + {last}) * {last - first + 1} / 2"
+    return None
 
 
 _MATH_WORDS = re.compile(
@@ -880,3 +931,43 @@ def expression_in(text: str) -> str | None:
         if asks and re.search(r"\d\s*[-+*/×÷xX^＋－＊／%]\s*[\d(-]", candidate) and not _DATE_LIKE.match(candidate):
             return candidate
     return None
+
+
+# --- a sum the model wrote ---------------------------------------------------------------------
+
+#: numbers a sum may use that nobody says: the units of time and of a hundred, a half, two (doubling,
+#: halving, averaging two)
+_COMMON = frozenset({0.5, 1, 2, 7, 10, 12, 24, 30, 31, 52, 60, 100, 365, 366, 1000, 3600})
+#: numbers said in words that are no numerals: "a dozen", "half", "twice", "a quarter"
+_SAID_AS = [(re.compile(r"\bdozens?\b|打(?=[鸡蛋啤])", _I), 12.0), (re.compile(r"\bhalf\b|一半|半", _I), 0.5),
+            (re.compile(r"\bquarters?\b", _I), 0.25), (re.compile(r"\btwice\b|\bdouble\b|两倍|翻倍", _I), 2.0),
+            (re.compile(r"\btriple\b|三倍", _I), 3.0), (re.compile(r"\bfortnight\b", _I), 14.0),
+            (re.compile(r"\bleap year\b|闰年", _I), 366.0)]
+#: "六块五" is 6.5 (yuan and jiao), "三斤半" and "2 and a half" are 3.5 and 2.5 (read before the numerals
+#: become digits: "六块五一斤" is not 6 and 51)
+_JIAO = re.compile(rf"(?P<a>[0-9]+|{ZH_NUMERAL}+)\s*(?:块|元)\s*(?P<b>[1-9一二三四五六七八九])(?![0-9十百千万角毛])")
+_AND_A_HALF = re.compile(r"(?P<a>[0-9]+)\s*(?:and a half|[^\s0-9]{0,2}半)", _I)
+
+
+def _value(said: str) -> float | None:
+    try:
+        return float(said) if said.isascii() else float(zh_int(said))
+    except ValueError:
+        return None
+
+
+def said_numbers(message: str) -> frozenset[float]:
+    """The numbers a message says, in digits, words or Chinese numerals, and
+    what it says them as: a percentage as a share (15% → 0.15, 1.15, 0.85),
+    a Chinese discount as a share (打八折 → 0.8)."""
+    text = _in_digits(message).replace(",", "")
+    values = {float(m.group()) for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text)}
+    for found in _JIAO.finditer(message):
+        yuan, jiao = _value(found.group("a")), _value(found.group("b"))
+        values |= {yuan + jiao / 10, yuan, jiao} if yuan is not None and jiao is not None else set()
+    values |= {float(m.group("a")) + 0.5 for m in _AND_A_HALF.finditer(text)}
+    values |= {value for pattern, value in _SAID_AS if pattern.search(message)}
+    shares = {v / 100 for v in values} | {1 + v / 100 for v in values} | {1 - v / 100 for v in values if v < 100}
+    discounts = {int(d) / 10 for d in re.findall(r"([1-9])\s*折", text)}
+    discounts |= {int(d) / 10 + int(h) / 100 for d, h in re.findall(r"([1-9])\s*([1-9])\s*折", text)}
+    return frozenset(values | shares | discounts | {1 - d for d in discounts})

@@ -28,10 +28,14 @@ class Asked:
 
     expression: str = ""
     value: str = ""
+    #: a sum asked in words the calculator's reader does not know ("if I read 23 pages every night, how
+    #: many after three weeks?"): no figure to compare, so any figure that neither the message nor a
+    #: tool gave is held
+    unread: bool = False
 
     @property
     def time(self) -> bool:
-        return not self.expression
+        return not self.expression and not self.unread
 
     @property
     def tool(self) -> str:
@@ -147,4 +151,16 @@ def _is_number(text: str) -> bool:
 
 
 def check(asked_for: Asked, message: str, results: Iterable[str]) -> Check:
-    return Check(asked_for, figures(message), figures("\n".join(results), derived=True))
+    said = figures(message)
+    if asked_for.unread:  # "六块五", "三斤半", "a dozen": restating what was said is no guess
+        extra = sorted(arithmetic.said_numbers(message) - set(said.numbers))
+        said = Figures(said.numbers + tuple(extra), said.written + tuple(f"{v:g}" for v in extra), said.weekdays)
+    return Check(asked_for, said, figures("\n".join(results), derived=True))
+
+
+def unread_line(language: str) -> str:
+    """What the pet says instead of a figure it would only guess at."""
+    if language == "zh":
+        return "这题绕在字里了，我硬算怕算错。写成算式给我吧，比如 12 * 3.5 + 8，我马上给你准数。"
+    return ("That one's a word puzzle, and I'd only be guessing at the number. Give it to me as a sum, "
+            "like 12 * 3.5 + 8, and I'll work it out exactly.")

@@ -169,6 +169,8 @@ class _Turn:
     answers: list[str] = field(default_factory=list)
     #: the figure the message asks for (a sum, the time), checked in the reply
     asked: figures.Asked | None = None
+    #: the router heard a sum the calculator's reader cannot read (figures.Asked.unread)
+    unread_sum: bool = False
     #: the contents of the memories recalled into the prompt (a reply must not recite them unasked)
     memories: tuple[str, ...] = ()
 
@@ -888,6 +890,10 @@ class Agent:
         reflex = reflexes.slots(route.intent or "", tool.name, route.slots, text, now, self.persona.zone())
         if reflex is None and tool.name == "remember" and route.slots == "fact":
             reflex = self._kept_before(turn.tool_context.message, text)
+        if reflex is None and tool.name == "calculate":
+            # a sum in words the calculator's reader does not know: the model answers, and a figure it
+            # states that neither the message nor a tool gave is held (figures.Asked.unread)
+            turn.unread_sum = True
         if reflex is None:
             return False
         yield from self._reflex(turn, reflex)
@@ -1056,7 +1062,8 @@ class Agent:
         # A brain with constrained tool calls never writes a real call as prose.
         text_calls = not getattr(self.brain, "constrained_tool_calls", False)
         # a sum taken back ("what's 2+2? jk") asks for no figure to check
-        asked = None if retracted(turn.tool_context.message) else figures.asked(turn.tool_context.message)
+        asked = None if retracted(turn.tool_context.message) else figures.asked(turn.tool_context.message) or (
+            figures.Asked(unread=True) if turn.unread_sum else None)
         if asked is not None and self.tools.get(asked.tool) is not None:
             turn.asked = asked
         # the pet's last replies, and the person's messages before this one (seen on the page: "I'm back!
@@ -1245,6 +1252,12 @@ class Agent:
         asked, check = turn.asked, turn.figure_check()
         assert asked is not None and check is not None
         log.info("figure guard: reply states %s without a tool result", check.unsupported(final))
+        if asked.unread:
+            yield from self._end_with_line(
+                turn, shown_before, gate, figures.unread_line(turn.language),
+                _says(turn.language, "The pet stated a figure for a sum in words it could not read; it was held.",
+                      "宠物对一道文字题说了没有依据的数字，已拦下。"))
+            return
         arguments = {"expression": asked.expression} if asked.expression else {}
         [result] = yield from self._execute(turn, "", (ToolCall(asked.tool, arguments),), person=True)
         check = turn.figure_check()
