@@ -123,6 +123,12 @@ def local(month: int, day: int, hour: int, minute: int = 0, year: int = 2026) ->
         ("tmrw at 7:40am", local(11, 30, 7, 40), "none"),
         ("tmr at 9pm", local(11, 30, 21), "none"),
         ("2moro 8am", local(11, 30, 8), "none"),
+        # days ahead, then the hour (round 22's spent set: "三天后晚上8点" fired 72 hours on, at 10:15)
+        ("三天后晚上8点", local(12, 2, 20), "none"),
+        ("3天后的晚上8点", local(12, 2, 20), "none"),
+        ("两周后的下午三点", local(12, 13, 15), "none"),
+        ("in 3 days at 8pm", local(12, 2, 20), "none"),
+        ("in two weeks at 9am", local(12, 13, 9), "none"),
     ],
 )
 def test_reads_each_form(text, at, repeat):
@@ -146,6 +152,8 @@ def test_span_cuts_the_time_out_of_the_sentence():
         ("明天早上8点提醒我开会", "提醒我开会"),
         ("提醒我今晚8点吃药", "提醒我吃药"),
         ("20分钟后提醒我喝水", "提醒我喝水"),
+        ("三天后晚上8点提醒我去图书馆还书", "提醒我去图书馆还书"),
+        ("remind me in 3 days at 8pm to return the books", "remind me  to return the books"),
         ("remind me in 20 minutes to stretch", "remind me  to stretch"),
         ("remind me on Friday at 3pm about the report", "remind me  about the report"),
         ("于明天下午3点开会", "开会"),

@@ -186,7 +186,16 @@ def _en_delay(m: re.Match[str], text: str) -> dict:
     for piece in _DUR_PIECE.finditer(m["d"] or m["d2"]):
         amount = _number(piece["n"]) + (0.5 if piece["half"] else 0)
         minutes += amount * _UNIT_MINUTES[piece["u"][0].lower()]
+    days = minutes / _UNIT_MINUTES["d"]
+    if days >= 1 and days.is_integer() and _EN_HOUR_AFTER.match(text, m.end()):
+        # "in 3 days at 8pm": the day three days on, at 8pm (not 72 hours from now)
+        return {"day": _Day(offset=int(days))}
     return {"delay": minutes}  # a number, not a timedelta yet: it may be too large for one
+
+
+#: a time of day right after a delay in days: "in 3 days at 8pm", "a week from now, 9 in the morning"
+_EN_HOUR_AFTER = re.compile(r"[\s,]*(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|o'?clock\b)|\d{1,2}:\d{2}\b|noon\b"
+                            r"|midnight\b|in the (?:morning|afternoon|evening)\b)", re.I)
 
 
 def _en_past_to(m: re.Match[str], text: str) -> dict | None:
@@ -228,8 +237,17 @@ def _zh_delay(m: re.Match[str], text: str) -> dict:
     elif m["m"]:
         minutes = _number(m["m"])
     else:
-        minutes = _number(m["d"]) * _UNIT_MINUTES["d" if m["du"] == "天" else "w"]
+        days = _number(m["d"]) * (1 if m["du"] == "天" else 7)
+        if _ZH_HOUR_AFTER.match(text, m.end()) and float(days).is_integer():
+            # "三天后晚上8点": the day three days on, at 8pm (not 72 hours from now)
+            return {"day": _Day(offset=int(days))}
+        minutes = days * _UNIT_MINUTES["d"]
     return {"delay": minutes}
+
+
+#: a time of day right after a delay in days: "三天后晚上8点", "两周后的下午三点"
+_ZH_HOUR_AFTER = re.compile(r"[\s,，的]*(?:早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|凌晨|[早晚](?=\s*[0-9零〇一二两三四五六七八九十]+\s*[点點])"
+                            r"|[0-9零〇一二两三四五六七八九十]+\s*[点點:：])")
 
 
 def _zh_clock(m: re.Match[str], text: str) -> dict | None:
