@@ -233,3 +233,32 @@ def test_a_reminder_let_go_near_the_remind_examples_is_cancelled():
 def test_a_fact_no_routed_tool_handles_is_still_noted(text, kept):
     calls, _, memories = _told(text)
     assert "note" in calls and any(kept in m for m in memories)
+
+
+@pytest.mark.parametrize("text, gone", [
+    # round 22's spent set: nearest "remember" to the router, or the whole message searched for
+    ("取护照那个不用提醒了，明天我反正要路过", "取护照"),
+    ("no need to remind me about the dentist anymore", "dentist checkup"),
+])
+def test_a_reminder_let_go_by_what_it_is_for_is_cancelled(text, gone):
+    import datetime as dt
+
+    app, _ = _app()
+    pet_id = app.agent.pet.id
+    for what in ("取护照", "牙医复诊", "dentist checkup", "send the invoice"):
+        app.reminders.add(pet_id, what, dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=2))
+    calls, results, _ = _turn(app, app.new_conversation(), text)
+    left = [r.text for r in app.reminders.pending(pet_id)]
+    app.close()
+    assert calls == ["cancel_reminder"] and results[0].ok
+    assert gone not in left and len(left) == 3
+
+
+@pytest.mark.parametrize("text, tool", [
+    ("把我的reminder列表给我瞅瞅", "list_reminders"),  # round 22's spent set: the to-do list was shown
+    ("把我的提醒列表给我瞅瞅", "list_reminders"),
+    ("我的todo清单给我看看", "list_todos"),
+])
+def test_the_list_asked_for_is_the_one_named(text, tool):
+    calls, _, _ = _told(text)
+    assert calls == [tool]

@@ -537,6 +537,19 @@ def test_a_reminder_let_go_is_told_from_one_asked_for(text, deletes):
     assert reflexes.deletes_a_reminder(text) is deletes
 
 
+@pytest.mark.parametrize("text, what", [
+    ("取护照那个不用提醒了，明天我反正要路过", "取护照"),
+    ("周五的会就别提醒我了", "周五的会"),
+    ("no need to remind me about the dentist anymore", "the dentist"),
+    ("stop reminding me to drink water", "drink water"),
+    # nothing named, or words of having heard (a reply to a reminder that just fired)
+    ("知道了，不用提醒了", None), ("我知道了不用提醒了", None), ("别提醒我了", None),
+    ("don't remind me about it", None), ("remind me to call mom", None),
+])
+def test_a_reminder_let_go_names_what_it_was_for(text, what):
+    assert reflexes.lets_a_reminder_go(text) == what
+
+
 def test_new_command_starts_a_new_conversation():
     app = make_app(ScriptedModel([]))
     before = app.current_conversation()

@@ -777,6 +777,12 @@ class Agent:
             # "what's the capital of Canada?" is near questions for a memory, but asks nothing of the person's, and
             # no memory holds its words or is near it in meaning ("房东叫啥来着" is near "landlord is Mr. Pereira")
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
+        if route.intent != "cancel_reminder" and reflexes.lets_a_reminder_go(text) and not reflexes.replaces(text):
+            # "取护照那个不用提醒了，明天我反正要路过" is near "帮我记一下…" but lets the passport reminder go
+            return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
+        other = reflexes.lists_the_other(route.intent or "", text)
+        if other is not None:
+            return dataclasses.replace(route, intent=other, tool=other)
         if route.intent == "forget" and reflexes.names_a_reminder(text):
             # "把那个提醒删了吧" is near "把那条记忆删了" but deletes a reminder
             return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
@@ -922,7 +928,7 @@ class Agent:
         properties = tool.parameters.get("properties", {})
         if len(required) != 1 or properties.get(required[0], {}).get("type") != "string":
             return None
-        words = reflexes.request_words(text)
+        words = (tool.name == "cancel_reminder" and reflexes.lets_a_reminder_go(text)) or reflexes.request_words(text)
         return ToolCall(tool.name, {required[0]: words}) if words else None
 
     def _poor_fill(self, call: ToolCall, turn: _Turn, text: str) -> bool:

@@ -150,7 +150,7 @@ _FORGET.extend([
 ])
 #: a forget's words that name a reminder ("把那个提醒删了吧", "delete the dentist reminder"): cancelling it is
 #: no memory's business, so the router (cancel_reminder) decides
-_A_REMINDER = re.compile(r"提醒|闹钟|\breminders?\b|\balarms?\b", _I)
+_A_REMINDER = re.compile(r"提醒|闹钟|(?<![a-z])(?:reminders?|alarms?)(?![a-z])", _I)  # "reminder列表" too
 #: ...and words of a memory, which make it one after all ("提醒我的那条记忆删了")
 _A_MEMORY = re.compile(r"记忆|记录|\bmemor(?:y|ies)\b|\bnotes?\b", _I)
 
@@ -160,6 +160,46 @@ def names_a_reminder(text: str) -> bool:
     return bool(_A_REMINDER.search(text)) and not _A_MEMORY.search(text)
 
 
+#: a reminder let go by what it is for: "取护照那个不用提醒了", "周五的会就别提醒我了", "no need to remind me
+#: about the dentist anymore" (the words before or after name it)
+_NO_MORE_REMINDING = [
+    re.compile(r"(?P<x>[^，,。.!！?？]{2,}?)(?:那个|那条|这个|这条|的|就|也)?(?:不用|不必|不需要|别|甭)再?提醒(?:我|你)?(?:了|啦|啊|哈)"),
+    re.compile(r"\b(?:no need to|you don'?t (?:need|have) to|don'?t|stop|quit) remind(?:ing)? me (?:about|of|to) "
+               r"(?P<x>.{2,}?)(?: any ?more| now)?[.!,]?$|\bstop reminding me (?:about|of|to) (?P<x2>.{2,}?)[.!,]?$", _I),
+]
+
+
+def lets_a_reminder_go(text: str) -> str | None:
+    """What a message lets go of a reminder for ("取护照那个不用提醒了" → "取护照"), or None."""
+    for clause in clauses(text):
+        for pattern in _NO_MORE_REMINDING:
+            found = pattern.search(clause)
+            if found:
+                what = _clean(next(g for g in found.groups() if g)).strip("，, ")
+                if what and not _vague(what) and not _HEARD.search(what):
+                    return what
+    return None
+
+
+#: words of having heard, not the thing to let go: "知道了，不用提醒了", "ok got it, don't remind me about it"
+_HEARD = re.compile(r"知道|明白|晓得|好的|收到|记住了|\bgot it\b|\bok(?:ay)?\b", _I)
+
+
+#: words of the to-do list
+_A_TODO = re.compile(r"待办|代办|清单|(?<![a-z])(?:to-?dos?|tasks?|checklist|shopping list)(?![a-z])", _I)
+
+
+def lists_the_other(intent: str, text: str) -> str | None:
+    """The list a request to see one names, when the router heard the other: "把我的reminder列表给我瞅瞅"
+    is near "把待办列表给我看看" but names reminders. None when it names both, or neither."""
+    reminders, todos = bool(_A_REMINDER.search(text)) and not _REMIND_ME.search(text), bool(_A_TODO.search(text))
+    if intent == "list_todos" and reminders and not todos:
+        return "list_reminders"
+    if intent == "list_reminders" and todos and not reminders:
+        return "list_todos"
+    return None
+
+
 #: asks to be reminded: "提醒我…", "remind me to…" (whatever is to be deleted then, it is no reminder now)
 _REMIND_ME = re.compile(r"提醒(?:我|你|咱|他|她)|叫(?:我|醒我)|\bremind (?:me|us|him|her)\b|\bwake me\b", _I)
 
@@ -167,6 +207,11 @@ _REMIND_ME = re.compile(r"提醒(?:我|你|咱|他|她)|叫(?:我|醒我)|\bremi
 #: a new reminder in place of the old: "把7点的闹钟删了，换成8点的", "the 7am alarm can go, set one for 8 instead"
 _IN_ITS_PLACE = re.compile(r"换成|改成|改到|换到|重新定|再定|\binstead\b|\bset (?:one|a new|another|it)\b|\bnew (?:reminder|alarm)\b"
                            r"|\bmove\b|\bchange\b|\breschedule\b|\bpush\b", _I)
+
+
+def replaces(text: str) -> bool:
+    """Whether a message puts something new in the place of what it lets go ("换成8点的", "instead")."""
+    return _IN_ITS_PLACE.search(text) is not None
 
 
 def deletes_a_reminder(text: str) -> bool:
