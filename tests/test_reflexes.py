@@ -480,7 +480,10 @@ def test_a_question_about_the_pets_name_recalls_nothing(text):
 @pytest.mark.parametrize("text", ["If my friend asks what my crayfish is called, what do I tell her?",
                                   "朋友问我养的小龙虾叫什么，我该怎么说？", "what's the name of my pet crayfish again",
                                   # near "being a crayfish" (round 21's spent chat set got that line)
-                                  "do you have a name or do i just keep calling you crayfish?"])
+                                  "do you have a name or do i just keep calling you crayfish?",
+                                  # round 22's spent chat set: "No memories match that." and a food line
+                                  "my niece wants to know what the crayfish is called", "这只小龙虾叫啥来着",
+                                  "我家小龙虾叫什么来着"])
 def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
     """The pet is the person's crayfish: asked its name by its kind (round 20's spent chat set: "No memories
     match that." and a made-up "小虾米"), it answers with its own name line, no model, no recall."""
@@ -497,6 +500,7 @@ def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
     ("我的小龙虾的名字是小钳", False), ("我家小龙虾叫啥都行，你开心就好", False),
     ("I had crayfish for dinner, what's it called in French?", False), ("小龙虾怎么做好吃", False),
     ("what's my name", False), ("my crayfish and my name, what's my name?", False),
+    ("what's the crayfish called?", True), ("这只小龙虾叫啥来着", True), ("the crayfish is called Pinchy", False),
 ])
 def test_a_question_for_the_pets_name_by_its_kind(text, asks):
     from pet.agent import replycheck

@@ -604,6 +604,8 @@ class Agent:
         if reflex is None and needs_time is not None and self.config.reflexes:
             # the answer to "what time should I remind you?": "9am"
             reflex = reflexes.answered_time(needs_time, text, now, self.persona.zone())
+        if reflex is not None and reflex.intent == "recall" and self._asks_name(text):
+            reflex = None  # "我家小龙虾叫什么来着" asks the pet's own name, not a memory
         route_first = None
         if reflex is not None and reflex.intent == "time" and self.config.reflexes:
             # "我妈生日几号？" asks a date, but not today's: the meaning says it is about what the pet knows

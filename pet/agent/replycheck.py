@@ -578,11 +578,12 @@ def asks_species_name(message: str, persona: Persona) -> bool:
     found = False
     if english:
         kind = re.escape(english)
-        found = re.search(rf"\b(?:my|our) (?:pet |little )?{kind}(?:'s name\b|\b.{{0,20}}\b(?:called|named|name)\b)"
-                          rf"|\bname (?:of|for) (?:my|our) (?:pet |little )?{kind}\b", message, re.IGNORECASE) is not None
+        found = re.search(rf"\b(?:my|our|the|this|that|ur|your) (?:pet |little |lil )?{kind}(?:'s name\b|\b.{{0,20}}\b"
+                          rf"(?:called|named|name)\b)|\bname (?:of|for) (?:my|our|the|this) (?:pet |little |lil )?{kind}\b",
+                          message, re.IGNORECASE) is not None
     if chinese and not found:
         kind = re.escape(chinese)
-        found = re.search(rf"我(?:养|家|们家)?的?(?:那只|这只)?{kind}(?:的名字|叫(?:什么|啥)|名字叫(?:什么|啥)|怎么称呼)",
+        found = re.search(rf"(?:我(?:养|家|们家)?的?|你)?(?:那只|这只|这个|那个)?{kind}(?:的名字|叫(?:什么|啥)|名字叫(?:什么|啥)|怎么称呼)",
                           message) is not None
     # a question ("…叫什么？", "what do I tell her?"), not news of a name ("my crayfish's name is Pinchy now",
     # "我家小龙虾叫啥都行")
