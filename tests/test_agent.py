@@ -724,6 +724,12 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("提醒我周五下午3点交报告，不用，下周一", False),
     ("My flight got cancelled. Ugh no, I'm going to miss the wedding", False),
     ("I failed my driving test today. forget it, I'll try again next month", False),
+    # round 22's spent set: the request said not to be made is no new one; there is still some, so no need
+    ("remember my locker code is 3391. wait no, scratch that, don't save it", True),
+    ("add oat milk to my list — nah forget it, there's still half a carton", True),
+    ("帮我把牛奶加到清单……算了，家里还有", True),
+    ("remember my code is 3391. scratch that, save 3392 instead", False),
+    ("remind me at 4pm. scratch that, remind me at 5pm", False),
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

@@ -215,7 +215,7 @@ _TAKEN_BACK = re.compile(
     r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
     # a sigh may open the clause first: "帮我记一下……哎算了", "remind me… ugh, never mind"
     # (or two: "… oh wait scratch that")
-    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait)[\s,，…~～]*){0,2}"
+    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait|nah|nope)[\s,，…~～]*){0,2}"
     # one taking-back or several in a row ("算了不用算了")
     r"(?:(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
     r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|scrap that|no,? scrap that"
@@ -251,7 +251,11 @@ _QUESTIONED = re.compile(r"[?？]|\bwhat time\b|\bwhat(?:'s| is)\b|\bhow (?:much
 _SETTLED = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:i |just )?(?:found|see|saw|got) (?:it|my|the)\b.*|just (?:asking|curious|wondering)\b.*"
     r"|(?:it )?(?:doesn'?t|does not|don'?t) matter\b.{0,20}"
-    r"|(?:我)?(?:看到|找到|知道)了?.{0,12}|随口一?问.{0,6}|就?随便问问.{0,6}|无所谓.{0,6}|不重要.{0,6})?$", _I)
+    r"|(?:我)?(?:看到|找到|知道)了?.{0,12}|随口一?问.{0,6}|就?随便问问.{0,6}|无所谓.{0,6}|不重要.{0,6}"
+    # no need after all: there is still some ("…nah forget it, there's still half a carton", "……算了，家里还有")
+    r"|(?:there'?s|there is|there are|we|i)\b.{0,16}\bstill\b.{0,40}|(?:家里|冰箱里|我这儿?)?还有.{0,20})?$", _I)
+#: a request the tail says not to do is no new request: "…scratch that, don't save it", "……算了别记"
+_NOT_ASKING = re.compile(r"\b(?:don'?t|do not|no need to|never)\s+(?:\w+\s+)?(?=\w)|别|不要|不用", _I)
 #: a new value after the taking-back: it corrects the request, it does not take it back ("…actually no,
 #: make it 8pm", "算了，她叫小美", "never mind, add eggs instead")
 _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
@@ -305,7 +309,12 @@ def retracted(text: str) -> bool:
     # open now", "…哎还是不用了，反正起不来"); after news, only the remarks above do (news played down
     # takes nothing back: "我失业了，唉算了，没啥大不了")
     return _REMARK.fullmatch(tail) is not None or (asked and (
-        _DOWNPLAY.fullmatch(tail) is not None or not _ASKING.search(tail)))
+        _DOWNPLAY.fullmatch(tail) is not None or not _ASKING.search(_without_negated_asks(tail))))
+
+
+def _without_negated_asks(tail: str) -> str:
+    """`tail` without the requests it says not to make ("don't save it")."""
+    return re.sub(rf"(?:{_NOT_ASKING.pattern})\S*", " ", tail, flags=_I)
 
 
 def dismissal(text: str) -> str | None:
