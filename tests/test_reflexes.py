@@ -317,6 +317,9 @@ def test_ambiguous_reminder_asks_and_stores_nothing():
     ("remind me to prepare for tomorrow's exam", "When should I remind you to prepare for tomorrow's exam?"),
     ("remind me to buy a cake for sunday", "When should I remind you to buy a cake for sunday?"),
     ("提醒我准备明天的考试", "什么时候提醒你准备明天的考试？"),
+    # round 22's spent set: "记得" before and "哈" after went to the model, which asked nothing
+    ("记得提醒我交物业费哈", "什么时候提醒你交物业费？"),
+    ("remind me to pay the HOA fee k", "When should I remind you to pay the HOA fee?"),
 ])
 def test_a_reminder_without_its_hour_is_asked_about_in_the_persons_terms(text, question):
     reflex = match(text)

@@ -359,8 +359,10 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
 
 
 _TASK_WITHOUT_TIME = re.compile(
-    r"^(?:remind me|set (?:a|an) reminder) (?:to|about) (?P<x>[^?？]+?)[.!]*$"
-    r"|^(?:请|麻烦你?|帮我)?(?:提醒我|提醒一下我)(?:要|去)?(?P<x2>[^？?吗呢来着多少什么]{2,30}?)[。！!~～]*$",
+    r"^(?:(?:pls|please|plz|hey|ok|okay),? )?(?:remind me|set (?:a|an) reminder) (?:to|about) (?P<x>[^?？]+?)"
+    r"(?:,? (?:k|ok|okay|pls|plz|please|thx|thanks|ty))?[.!]*$"
+    r"|^(?:请|麻烦你?|帮我|记得|记着|别忘了|到时候?|回头)*(?:提醒我|提醒一下我)(?:要|去)?(?P<x2>[^？?吗呢来着多少什么]{2,30}?)"
+    r"[哈啊呀哦喔噢啦吧嘛]*[。！!~～]*$",
     re.IGNORECASE,
 )
 
