@@ -814,3 +814,19 @@ def test_a_request_that_points_back_says_nothing_itself(clause, back):
 def test_an_aside_before_a_request_to_remember_is_no_part_of_the_fact():
     assert reflexes.kept_fact("顺便帮我记住：我的工位号是B-1207") == "我的工位号是B-1207"
     assert reflexes.kept_fact("对了，记一下我的车位号是B2-117") == "我的车位号是B2-117"
+
+
+@pytest.mark.parametrize("text, forgotten, kept", [
+    # round 22's spent set: only the forget ran ('把力行健身' searched, 把 and all)
+    ("forget my old address on Birchwood Ave, my new one is 12 Harbor Street", "address on Birchwood Ave",
+     "my new address is 12 Harbor Street"),
+    ("我换健身房了，把力行健身那条忘了吧，新的叫铁馆", "力行健身", "我换健身房了，新的叫铁馆"),
+    ("forget my old phone number, the new one is 555-0199", "phone number", "the new phone number is 555-0199"),
+    ("forget my old address", "address", None),
+    ("把我住朝阳那条忘了吧", "我住朝阳", None),
+])
+def test_a_forget_that_gives_the_new_one_keeps_it(text, forgotten, kept):
+    reflex = match(text)
+    assert reflex is not None and reflex.calls[0].name == "forget"
+    assert reflex.calls[0].arguments["what"] == forgotten
+    assert [c.arguments["content"] for c in reflex.calls[1:]] == ([kept] if kept else [])

@@ -144,7 +144,7 @@ _FORGET.extend([
         r"\s+(?:about|on|of|regarding)\s+(?P<x>[^?.!;]+)",
         _I,
     ),
-    re.compile(r"^(?:.*?[，,。])?\s*(?:关于)?(?P<x>[^，,。？?]+?)(?:那条|那个|这条|这个|的那条|的事|的记忆)(?:记忆)?(?:你)?(?:都)?(?:给)?"
+    re.compile(r"^(?:.*?[，,。])?\s*(?:关于|把)?(?P<x>[^，,。？?]+?)(?:那条|那个|这条|这个|的那条|的事|的记忆)(?:记忆)?(?:你)?(?:都)?(?:给)?"
                r"(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
     re.compile(r"^(?:.*?[，,。])?\s*把(?P<x>[^，,。？?]+?)(?:的事|那条|这条)?(?:都)?(?:给)?(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
 ])
@@ -232,6 +232,29 @@ def _vague(target: str) -> bool:
 #: what points at a memory or softens the request, not a word of it: "我喜欢咖啡那条", "my old address"
 _FORGET_POINTER = re.compile(r"(?:的那条|的那个|那条|这条|那个|这个|的事|那件事|这件事|的记忆|那段)?(?:吧|啦|了)?$")
 _FORGET_OLD = re.compile(r"^(?:my\s+)?(?:old|previous|outdated|former)\s+", re.I)
+
+
+#: a clause that gives what replaces the memory let go: "my new one is 12 Harbor Street", "新的叫铁馆"
+_NEW_ONE = re.compile(r"\b(?:my |the )?new one(?:'s| is| will be)\s+\S|\bit'?s now\s+\S|\bnow (?:it'?s|it is)\s+\S"
+                      r"|新的(?:叫|是|在)|现在(?:叫|是|在|住)|换成了?", _I)
+
+
+def _new_value(text: str, target: str) -> str | None:
+    """What a forget says replaces the memory ("forget my old address on Birchwood Ave, my new one is 12
+    Harbor Street" → "my new address is 12 Harbor Street"; "我换健身房了，把力行健身那条忘了吧，新的叫铁馆"
+    → "我换健身房了，新的叫铁馆"): the message without its clause of forgetting, when a clause of it
+    gives the new one; None else."""
+    kept = [clause.strip() for clause in re.split(r"[,，。;；!！]|\.(?=\s|$)", text)]
+    kept = [clause for clause in kept if clause and _first(_FORGET, clause) is None]
+    if not any(_NEW_ONE.search(clause) for clause in kept):
+        return None
+    # what the memory was, up to where it says which one: "address on Birchwood Ave" → "address"
+    noun = re.split(r"\s+(?:on|at|in|of|from|with|for|that|which|is|was)\b", target, maxsplit=1, flags=_I)[0]
+    noun = noun if re.fullmatch(r"[a-z]+(?: [a-z]+){0,2}", noun, _I) else ""
+    said = ("，" if detect_language(text) == "zh" else ", ").join(kept)
+    if noun:
+        said = re.sub(r"\bnew one\b", f"new {noun}", said, flags=_I)
+    return _clean(said) or None
 
 
 def _forget_target(target: str) -> str:
@@ -779,7 +802,9 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if not _QUESTION_END.search(text):
         found = _first(_FORGET, text)
         if found and not _vague(found.group("x")) and not _A_REMINDER.search(found.group("x")):
-            return Reflex("forget", _call("forget", what=_forget_target(found.group("x"))))
+            target = _forget_target(found.group("x"))
+            new = _new_value(text, target)
+            return Reflex("forget", _call("forget", what=target) + (_call("remember", content=new) if new else ()))
 
     found = _first(_RECALL, text)
     if found and _clean(found.group("x")) and not asks_pet_name(text):  # "…你叫啥来着" asks the pet's name
