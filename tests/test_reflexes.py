@@ -42,6 +42,10 @@ def single_call(text):
         ("删掉#3", "forget", {"what": "#3"}),
         ("what do you remember about my sister?", "recall", {"query": "my sister"}),
         ("关于咖啡你记得什么？", "recall", {"query": "咖啡"}),
+        # round 22's spent set: "remind me" read as a reminder without its time, 提醒我一下 as a request to keep
+        ("remind me what my wifi password was", "recall", {"query": "my wifi password"}),
+        ("提醒我一下家里wifi密码是多少", "recall", {"query": "家里wifi密码"}),
+        ("提醒我一下明天下午三点开会", "set_reminder", {"text": "开会", "when": "明天下午三点"}),
         ("what time is it?", "get_current_time", {}),
         ("现在几点了？", "get_current_time", {}),
         ("今天星期几", "get_current_time", {}),

@@ -282,6 +282,9 @@ _RECALL = [
     re.compile(r"^你(?:还)?记得(?P<x>我.+?)吗[？?]?$"),
     re.compile(r"^do you (?:still )?(?:remember|recall|know) (?:what|who|where|when|how|which) (?P<x>my\b.+?)\s*[?？]?$", _I),
     re.compile(r"^remind me (?:what|who|where|when|how|which) (?P<x>my\b.+?)(?: was| is| were| are)?(?:[,.].*)?$", _I),
+    # "提醒我一下家里wifi密码是多少": reminded of a thing kept, not at a time
+    re.compile(r"^(?:你)?(?:再)?提醒(?:我|一下)+[,，:：\s]*(?P<x>[^，,。？?]{2,}?)(?:是)?(?:多少|什么|啥|哪里|哪儿|哪天|几号)"
+               r"(?:来着)?[？?]?$"),
     re.compile(r"^(?:.*?[，,。]\s*)?(?P<x>我的?[^，,。？?]+?)(?:是)?(?:多少|什么|啥|哪|几)?(?:来着)[？?]?$"),
     re.compile(r"^关于(?P<x>.+?)[，,\s]*你(?:还)?(?:记得|知道)(?:些)?(?:什么|哪些)[？?]?$"),
     re.compile(r"^你(?:还)?(?:记得|知道)(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?[？?]?$"),
@@ -760,7 +763,12 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     # ("ping me at 5pm to buy 豆腐", "提醒我 at 5pm to buy milk").
     remind = _REMIND_EN.match(text)
     if remind:
-        return _remind(text, remind.group("rest"), now, zone, zh=False)
+        reflex = _remind(text, remind.group("rest"), now, zone, zh=False)
+        recalled = _first(_RECALL, text) if reflex is None else None
+        if recalled and _clean(recalled.group("x")) and not asks_pet_name(text):
+            # "remind me what my wifi password was": a thing kept, not a reminder
+            return Reflex("recall", _call("recall", query=_clean(recalled.group("x"))))
+        return reflex
     if _REMIND_ANYWHERE_EN.search(text) and not _QUESTION_END.search(text):
         reflex = _remind(text, _REMIND_ANYWHERE_EN.sub(" ", text), now, zone, zh=False)
         if reflex:
