@@ -342,6 +342,21 @@ def test_several_requests_each_understood_run_in_order_without_the_model(text, t
     assert isinstance(events[-1], Reply)
 
 
+@pytest.mark.parametrize("text, memory, tools, todo", [
+    # round 22's spent set: a question for a memory, then a to-do ("also", "顺便", "todo里") went to the model
+    ("when's Arlo's birthday? also add 'buy present for Arlo' to my list", "Arlo's birthday is March 3",
+     ["recall", "add_todo"], "buy present for Arlo"),
+    ("我妈喜欢什么花来着？顺便todo里加个“给妈妈订花”", "我妈喜欢百合花", ["recall", "add_todo"], "给妈妈订花"),
+])
+def test_a_question_for_a_memory_and_a_todo_both_run(text, memory, tools, todo, tmp_path):
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    app.memories.remember(app.agent.pet.id, memory)
+    events = list(app.agent.run(app.current_conversation(), text))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == tools
+    assert memory in events[-1].text and todo in events[-1].text
+
+
 def test_several_requests_where_one_is_not_understood_go_to_the_model():
     model = ScriptedModel(["Let me think about that."])
     app = build(load_settings({"reflexes": True, "greeting": False}), brain=model)

@@ -147,6 +147,14 @@ class PetIdentity:
     adopted_on: dt.date
 
 
+def _asked(part: str, text: str) -> str:
+    """A clause of `text` with the question mark that ended it there ("when's Arlo's birthday?" of "when's
+    Arlo's birthday? also add …"): the router hears a question in it."""
+    at = text.find(part)
+    after = text[at + len(part):].lstrip() if at >= 0 else ""
+    return part + after[0] if after[:1] in ("?", "？") and not part.endswith(("?", "？")) else part
+
+
 @dataclass
 class _Turn:
     """What one turn carries from step to step."""
@@ -843,7 +851,7 @@ class Agent:
                 steps.append((part, tuple(reflex.calls)))
                 continue
             routed = True
-            route = self._route(part)
+            route = self._route(_asked(part, text))
             tool = self.tools.get(route.tool or "") if route is not None else None
             if route is None or route.intent in (None, intents.CHAT, intents.NOTE) or tool is None:
                 return False

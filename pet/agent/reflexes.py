@@ -322,7 +322,7 @@ _CANCEL_REMINDER = [
 _TODO = [
     re.compile(
         rf"^(?:i need to |i want to |i'd like to )?{_POLITE_EN}(?:add|put)\s+(?P<x>.+?)\s+(?:to|on)\s+(?:my\s+|the\s+)?"
-        rf"(?:todo|to-do|to do|tasks|task list|todos)(?:\s+list)?{_END}$",
+        rf"(?:(?:todo|to-do|to do|tasks|task list|todos|shopping|grocery)(?:\s+list)?|(?<=my )list){_END}$",
         _I,
     ),
     re.compile(rf"^(?:todo|to-do)\s*[:：]\s*(?P<x>.+?){_END}$", _I),
@@ -331,7 +331,8 @@ _TODO = [
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
                rf"(?:里|中)?{_END}$"),
     re.compile(rf"^待办[：:]\s*(?P<x>.+?){_END}$"),
-    re.compile(r"^(?:记得)?(?:帮我)?在(?:我的)?待办(?:清单|列表|事项)?(?:里|中|上)?(?:加上|加|添上|添加|写上|记上)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
+    re.compile(r"^(?:记得)?(?:帮我)?(?:在|往)?(?:我的)?(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中|上)?"
+               r"(?:加上|加|添上|添加|写上|记上)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
                r"[“\"'「]?(?P<x>.+?)[”\"'」]?[。！!~～]*$"),
     re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:can you |could you |pls |please )?"
                r"(?:stick|put|add|throw|pop|write) (?:it|that|this) (?:on|to|in(?:to)?) (?:my|the) "
@@ -638,7 +639,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
 _LEADING_FILLER = re.compile(
     r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|heads up|actually|also|anyway|anyways|by the way|wait|hmm|quick one|quick question|quick q"
     r"|buddy|dude|pal"
-    r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外)[\s,，:：!！~～]*)+",
+    r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外|顺便|顺带)[\s,，:：!！~～]*)+",
     _I,
 )
 _POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|plz)\s+(?:please\s+|pls\s+)?", _I)
