@@ -264,3 +264,14 @@ def test_a_reminder_let_go_by_what_it_is_for_is_cancelled(text, gone):
 def test_the_list_asked_for_is_the_one_named(text, tool):
     calls, _, _ = _told(text)
     assert calls == [tool]
+
+
+@pytest.mark.parametrize("text, memory, forgets", [
+    # round 22's spent set: between keeping and forgetting to the router, and noted as a fact
+    ("got a new job so you don't need to keep my office parking spot anymore", "parks in spot C-14 at the office",
+     True),
+    ("you don't need to remember that I'm sad, I'm fine", "parks in spot C-14 at the office", False),
+])
+def test_a_kept_thing_said_to_be_no_longer_needed_is_forgotten(text, memory, forgets):
+    calls, _, memories = _told(text, memory)
+    assert ("forget" in calls) is forgets and (memory not in memories) is forgets

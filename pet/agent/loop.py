@@ -62,7 +62,7 @@ from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import cjk_count, detect_language, simplified_chars
-from pet.tools.facts import asks_deleting, retracted
+from pet.tools.facts import asks_deleting, no_longer_kept, retracted
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
 log = logging.getLogger(__name__)
@@ -803,6 +803,11 @@ class Agent:
             # "门禁密码？" is near "忘掉密码" but has no word of deleting: the forget tool would refuse it, so
             # the router is not sure of it (a question for a kept value may still go to recall)
             return dataclasses.replace(route, intent=None, tool=None, by="")
+        if route.intent in (None, "remember") and route.nearest in ("remember", "forget") and no_longer_kept(text) and (
+                self._known(text)):
+            # "got a new job so you don't need to keep my office parking spot anymore": between keeping and
+            # forgetting to the router, but it lets a kept thing go
+            return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
         if route.intent == "remember" and asks_deleting(text) and reflexes.kept_fact(text) is None:
             # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep
             return dataclasses.replace(route, intent=None, tool=None, by="")

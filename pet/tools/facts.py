@@ -193,6 +193,16 @@ _DELETING = re.compile(
 )
 
 
+#: a memory said to be no longer needed: "you don't need to keep my office parking spot anymore", "不用再记着了"
+_NO_LONGER_KEPT = re.compile(r"\b(?:no need to|(?:you )?(?:don'?t|do not) (?:need|have) to) (?:keep|remember|store|save|hold on to)"
+                             r"|不用再?(?:记着|记住|留着|存着)|别再?记着", re.IGNORECASE)
+
+
+def no_longer_kept(text: str) -> bool:
+    """Whether `text` says a thing kept is no longer needed (see _NO_LONGER_KEPT)."""
+    return _NO_LONGER_KEPT.search(text) is not None
+
+
 def asks_deleting(text: str) -> bool:
     """Whether `text` has a word of deleting or forgetting ("bin it", "划掉", "帮我delete一下", "/forget 3"),
     not one that asks to keep ("don't forget", "别忘了", "忘不了")."""
