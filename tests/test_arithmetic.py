@@ -137,6 +137,7 @@ PHRASINGS = [
     ("从一加到一百是多少", "5050"),
     ("what's the sum of all the numbers from 1 to 50", "1275"),
     ("1+2+3+...+100 = ?", "5050"),
+    ("两杯半糖奶茶，每杯18块，一共多少钱", "36"),  # half-sugar, not two and a half cups (review)
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -190,6 +191,10 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
                                   "20% off sale at uniqlo today, should I go?", "我们四个人AA了一顿火锅，好开心",
                                   "4 of us, 30 each, what is the total?",
                                   "我从家走到公司要20分钟，加到100分钟", "两点半见", "6块一斤的苹果真便宜",
+                                  # a raise, a range, a series with more after it, 块 as a counting word (review)
+                                  "老板把我的工资从8000加到10000了，开心", "我体重从120加到130了",
+                                  "I need a total of 3 to 5 people for the team", "从1加到100万等于多少",
+                                  "从1加到100，再乘以2等于多少", "两块三明治", "三个半价", "一块五花肉",
                                   # a change or a unit said in passing
                                   "my rent went from 3000 to 3300, ugh", "I got a 10% raise, my salary is 8000 now",
                                   "我工资涨了百分之十，现在8800", "I walked 5 km in 2 hours today",

@@ -137,3 +137,11 @@ def test_words_about_a_sum_in_words_without_a_new_figure_stand():
     reply, _, ran = routed_turn(ScriptedModel(["Hmm, 15% of 80? Grab a calculator, friend!"]),
                                 "15% tip on an 80 dollar bill?")
     assert reply == "Hmm, 15% of 80? Grab a calculator, friend!" and ran == []
+
+
+@pytest.mark.real_encoder
+@pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
+def test_a_question_of_fact_with_one_number_or_none_is_not_held():
+    # review: "how many ounces in a cup?" is near the sums, but no word problem: its answer stands
+    reply, _, ran = routed_turn(ScriptedModel(["There are 8 fluid ounces in a cup."]), "how many ounces in a cup?")
+    assert reply == "There are 8 fluid ounces in a cup." and ran == []

@@ -46,6 +46,7 @@ def single_call(text):
         ("remind me what my wifi password was", "recall", {"query": "my wifi password"}),
         ("提醒我一下家里wifi密码是多少", "recall", {"query": "家里wifi密码"}),
         ("提醒我一下明天下午三点开会", "set_reminder", {"text": "开会", "when": "明天下午三点"}),
+        ("提醒我一下我妈生日是哪天", "recall", {"query": "我妈生日"}),
         ("what time is it?", "get_current_time", {}),
         ("现在几点了？", "get_current_time", {}),
         ("今天星期几", "get_current_time", {}),
@@ -508,6 +509,9 @@ def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
     ("I had crayfish for dinner, what's it called in French?", False), ("小龙虾怎么做好吃", False),
     ("what's my name", False), ("my crayfish and my name, what's my name?", False),
     ("what's the crayfish called?", True), ("这只小龙虾叫啥来着", True), ("the crayfish is called Pinchy", False),
+    # crayfish as such (review)
+    ("十三香小龙虾叫什么？", False), ("这道菜里的小龙虾叫什么品种？", False),
+    ("what's that crayfish species called, the blue one?", False),
 ])
 def test_a_question_for_the_pets_name_by_its_kind(text, asks):
     from pet.agent import replycheck
@@ -556,6 +560,10 @@ def test_a_reminder_let_go_is_told_from_one_asked_for(text, deletes):
     # nothing named, or words of having heard (a reply to a reminder that just fired)
     ("知道了，不用提醒了", None), ("我知道了不用提醒了", None), ("别提醒我了", None),
     ("don't remind me about it", None), ("remind me to call mom", None),
+    # pointing at no reminder, or an idiom (review)
+    ("ugh don't remind me about the exam", None), ("哎呀别提醒我了", None), ("我自己会记得不用提醒了", None),
+    ("你以后不用再提醒我了", None), ("don't remind me of my ex lol", None), ("谢谢不用提醒了", None),
+    ("嗯嗯不用提醒了", None),
 ])
 def test_a_reminder_let_go_names_what_it_was_for(text, what):
     assert reflexes.lets_a_reminder_go(text) == what
@@ -827,6 +835,10 @@ def test_an_aside_before_a_request_to_remember_is_no_part_of_the_fact():
     ("我换健身房了，把力行健身那条忘了吧，新的叫铁馆", "力行健身", "我换健身房了，新的叫铁馆"),
     ("forget my old phone number, the new one is 555-0199", "phone number", "the new phone number is 555-0199"),
     ("forget my old address", "address", None),
+    # the new one keeps what it is of (review: "now it's green", "her new one is …" were kept bare)
+    ("forget my favorite color, now it's green", "my favorite color", "my favorite color: now it's green"),
+    ("forget my wife's number, her new one is 555-0142", "my wife's number", "my wife's new number is 555-0142"),
+    ("forget my old number, it's now disconnected", "number", None),
     ("把我住朝阳那条忘了吧", "我住朝阳", None),
 ])
 def test_a_forget_that_gives_the_new_one_keeps_it(text, forgotten, kept):
@@ -834,3 +846,15 @@ def test_a_forget_that_gives_the_new_one_keeps_it(text, forgotten, kept):
     assert reflex is not None and reflex.calls[0].name == "forget"
     assert reflex.calls[0].arguments["what"] == forgotten
     assert [c.arguments["content"] for c in reflex.calls[1:]] == ([kept] if kept else [])
+
+
+@pytest.mark.parametrize("text", [
+    # news about the to-do list, not an item for it (review)
+    "待办加起来有二十多条了，好累", "todo加了好多东西，做不完了", "我的todo清单上加了一个新任务",
+    "我的待办加上今天的已经三十条了",
+    # a reminder for when something happens, not a look-up (review)
+    "remind me when my laundry is done",
+])
+def test_no_todo_and_no_recall_read_into_news_or_a_condition(text):
+    reflex = match(text)
+    assert reflex is None or not any(c.name in ("add_todo", "recall") for c in reflex.calls)

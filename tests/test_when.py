@@ -397,3 +397,11 @@ def test_a_day_and_an_hour_that_happen_once_are_dated(text):
                                   "my daughter was born March 3 at 5am", "I was born on 1990-05-04 at 10:30"])
 def test_a_habit_an_hour_alone_or_a_day_alone_are_not(text):
     assert not dated(text)
+
+
+@pytest.mark.parametrize("text", ["remind me in 3000000 days at 8pm to renew", "3000000天后晚上8点提醒我续签",
+                                  "400天后晚上8点提醒我续签合同"])
+def test_days_ahead_at_an_hour_past_a_year_is_too_far_not_a_crash(text):
+    # review: "N days later at an hour" skipped the one-year limit (an OverflowError out of the turn)
+    with pytest.raises(TimeProblem):
+        find_when(text, NOW, SHANGHAI)

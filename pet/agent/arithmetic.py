@@ -406,9 +406,10 @@ _ASKS_RESULT = re.compile(
 
 #: "六块五", "6块5" and "一块五毛" are 6.5 and 1.5 yuan (before the numerals turn to digits: "六块五一斤" is not 6
 #: and 51), but "6块一斤" is 6 yuan a jin
-_YUAN_JIAO = re.compile(rf"(?P<a>[0-9]+|{ZH_NUMERAL}+)块(?P<b>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9十百千万毛角斤个只件瓶盒袋杯份张本条公两磅])")
+_YUAN_JIAO = re.compile(rf"(?P<a>[0-9]+|{ZH_NUMERAL}+)块(?P<b>[1-9一二三四五六七八九])(?:毛|角)?"
+                        r"(?=一(?:[斤个只件瓶盒袋杯份张本条公两磅])|每|钱|[\s,，.。!！?？;；、]|$)")
 #: "三斤半", "两个半小时", "3年半" are 3.5 jin, 2.5 hours, 3.5 years (not "两点半", a clock time)
-_AND_HALF_ZH = re.compile(rf"(?P<a>[0-9]+|{ZH_NUMERAL}+)(?P<u>个|斤|公斤|块|元|年|天|周|公里|米|升|杯|瓶|岁)半")
+_AND_HALF_ZH = re.compile(rf"(?P<a>[0-9]+|{ZH_NUMERAL}+)(?P<u>个|斤|公斤|块|元|年|天|周|公里|米|升|杯|瓶|岁)半(?!糖|价|熟|成|路|夜|天|拉子)")
 
 
 def _zh_fractions(text: str) -> str:
@@ -867,25 +868,37 @@ def _read(text: str) -> Reading | None:
 
 
 #: the whole numbers from one to another added up: "从1加到100", "1+2+3+…+100", "sum of the numbers from 1 to 50"
+#: the whole numbers from 1 to n added up: "从1加到100", "1+2+3+…+100", "sum of the numbers from 1 to 50"; the
+#: series alone, asked ("老板把我的工资从8000加到10000了" raises a salary; "从1加到100，再乘以2" is more)
+_N = r"(?<![\d.])(?P<{0}>[0-9]+)(?![\d.])"
 _SERIES = [
-    re.compile(r"(?:从|由)\s*(?P<a>[0-9]+)\s*(?:一直|连续)?\s*(?:累?加|相加|加起来)\s*(?:一直)?到\s*(?P<b>[0-9]+)"),
-    re.compile(r"(?P<a>[0-9]+)\s*(?:一直)?(?:累?加)到\s*(?P<b>[0-9]+)"),
-    re.compile(r"\b(?:sum|add(?:ing)? up|total)\s+(?:of\s+)?(?:all\s+)?(?:the\s+)?(?:whole\s+)?(?:numbers|integers|ints)?\s*"
-               r"(?:from\s+)?(?P<a>[0-9]+)\s+(?:to|through|thru|up to)\s+(?P<b>[0-9]+)\b", _I),
-    re.compile(r"(?P<a>[0-9]+)\s*\+\s*(?P<a2>[0-9]+)\s*\+\s*(?:[0-9]+\s*\+\s*)?(?:\.{2,}|…+|⋯+)\s*\+\s*(?P<b>[0-9]+)"),
+    re.compile(rf"^(?:(?:请|帮我)?(?:算(?:一下|算)?)?)?\s*(?:从|由)?\s*{_N.format('a')}\s*(?:一直|连续)?\s*(?:累?加|相加)\s*(?:一直)?到"
+               rf"\s*{_N.format('b')}(?![万千百亿十])"),
+    re.compile(rf"^(?:what(?:'s| is)\s+)?(?:the\s+)?(?:sum|total)\s+of\s+(?:all\s+)?(?:the\s+)?(?:whole\s+)?(?:numbers|integers)\s+"
+               rf"(?:from\s+)?{_N.format('a')}\s+(?:to|through|thru|up to)\s+{_N.format('b')}", _I),
+    re.compile(rf"^(?:what(?:'s| is)\s+)?(?:add(?:ing)? up|sum up)\s+(?:all\s+)?(?:the\s+)?(?:numbers\s+)?(?:from\s+)?{_N.format('a')}"
+               rf"\s+(?:to|through|thru)\s+{_N.format('b')}", _I),
+    re.compile(rf"^(?:what(?:'s| is)\s+)?{_N.format('a')}\s*\+\s*{_N.format('a2')}\s*\+\s*(?:[0-9]+\s*\+\s*)?(?:\.{{2,}}|…+|⋯+)"
+               rf"\s*\+\s*{_N.format('b')}"),
 ]
+#: what may follow the series: the asking only
+_SERIES_TAIL = re.compile(r"^\s*(?:的和|之和|的总和|的结果)?\s*(?:是|等于|得|=|is|equals?)?\s*(?:多少|几|什么|啥|what|\?)?\s*(?:呀|啊|呢|吗)?"
+                          r"[\s?？。.!！=]*$", _I)
 
 
 def _series(text: str) -> str | None:
-    """1 + 2 + … + n as an expression the calculator takes: "(1 + 100) * 100 / 2"."""
-    digits = _in_digits(text)
+    """1 + 2 + … + n as an expression the calculator takes: "(1 + 100) * 100 / 2"; the series must start at 0 or
+    1 and be asked for."""
+    digits = _in_digits(text).strip()
+    if not (_ASKS_RESULT.search(digits) or re.search(r"[?？=]|等于|是多少|\b(?:sum|add up|adding up)\b", digits, _I)):
+        return None
     for pattern in _SERIES:
         found = pattern.search(digits)
-        if not found:
+        if not found or not _SERIES_TAIL.match(digits[found.end():]):
             continue
         first, last = int(found.group("a")), int(found.group("b"))
         step = int(found.group("a2")) - first if "a2" in pattern.groupindex else 1
-        if step != 1 or not first < last <= 10**9:
+        if step != 1 or first > 1 or not first < last <= 10**9:
             return None
         return f"({first} + {last}) * {last - first + 1} / 2"
     return None
@@ -935,9 +948,6 @@ def expression_in(text: str) -> str | None:
 
 # --- a sum the model wrote ---------------------------------------------------------------------
 
-#: numbers a sum may use that nobody says: the units of time and of a hundred, a half, two (doubling,
-#: halving, averaging two)
-_COMMON = frozenset({0.5, 1, 2, 7, 10, 12, 24, 30, 31, 52, 60, 100, 365, 366, 1000, 3600})
 #: numbers said in words that are no numerals: "a dozen", "half", "twice", "a quarter"
 _SAID_AS = [(re.compile(r"\bdozens?\b|打(?=[鸡蛋啤])", _I), 12.0), (re.compile(r"\bhalf\b|一半|半", _I), 0.5),
             (re.compile(r"\bquarters?\b", _I), 0.25), (re.compile(r"\btwice\b|\bdouble\b|两倍|翻倍", _I), 2.0),
@@ -954,6 +964,11 @@ def _value(said: str) -> float | None:
         return float(said) if said.isascii() else float(zh_int(said))
     except ValueError:
         return None
+
+
+def counted(message: str) -> int:
+    """How many numbers a message says (in digits, words or Chinese numerals)."""
+    return len(re.findall(r"[0-9]+(?:\.[0-9]+)?", _in_digits(message).replace(",", "")))
 
 
 def said_numbers(message: str) -> frozenset[float]:

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generator, Iterator, Protocol, Sequence
 
-from pet.agent import capture, confirm, figures, intents, reflexes, replycheck, spelling
+from pet.agent import arithmetic, capture, confirm, figures, intents, reflexes, replycheck, spelling
 from pet.agent.context import (
     HistorySource,
     HistorySummarizer,
@@ -911,9 +911,10 @@ class Agent:
         reflex = reflexes.slots(route.intent or "", tool.name, route.slots, text, now, self.persona.zone())
         if reflex is None and tool.name == "remember" and route.slots == "fact":
             reflex = self._kept_before(turn.tool_context.message, text)
-        if reflex is None and tool.name == "calculate":
+        if reflex is None and tool.name == "calculate" and arithmetic.counted(text) >= 2:
             # a sum in words the calculator's reader does not know: the model answers, and a figure it
-            # states that neither the message nor a tool gave is held (figures.Asked.unread)
+            # states that neither the message nor a tool gave is held (figures.Asked.unread); a question
+            # of fact with one number or none ("how many ounces in a cup?") is the model's
             turn.unread_sum = True
         if reflex is None:
             return False

@@ -163,20 +163,29 @@ def names_a_reminder(text: str) -> bool:
 #: a reminder let go by what it is for: "取护照那个不用提醒了", "周五的会就别提醒我了", "no need to remind me
 #: about the dentist anymore" (the words before or after name it)
 _NO_MORE_REMINDING = [
-    re.compile(r"(?P<x>[^，,。.!！?？]{2,}?)(?:那个|那条|这个|这条|的|就|也)?(?:不用|不必|不需要|别|甭)再?提醒(?:我|你)?(?:了|啦|啊|哈)"),
-    re.compile(r"\b(?:no need to|you don'?t (?:need|have) to|don'?t|stop|quit) remind(?:ing)? me (?:about|of|to) "
-               r"(?P<x>.{2,}?)(?: any ?more| now)?[.!,]?$|\bstop reminding me (?:about|of|to) (?P<x2>.{2,}?)[.!,]?$", _I),
+    # the reminder is pointed at ("…那个", "…就"): "哎呀别提醒我了" and "你以后不用再提醒我了" point at none
+    re.compile(r"^(?P<x>[^，,。.!！?？]{2,24}?)(?:那个|那条|这个|这条|的那个|的那条|的事|就|也)(?:就|也)?(?:不用|不必|不需要|别|甭)再?"
+               r"提醒(?:我|你)?(?:了|啦|啊|哈)"),
+    re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw),?\s+)?(?:there'?s )?(?:no need to|(?:you )?(?:don'?t|do not) (?:need|have) to)"
+               r" remind me (?:about|of|to) (?P<x>.{2,60}?)(?: any ?more| now)?[.!]?$"
+               r"|^(?:(?:ok(?:ay)?|so|and|also|oh|btw),?\s+)?(?:pls |please )?stop reminding me (?:about|of|to) (?P<x2>.{2,60}?)[.!]?$", _I),
 ]
+_REMINDING = re.compile(r"提醒|remind", _I)
 
 
 def lets_a_reminder_go(text: str) -> str | None:
     """What a message lets go of a reminder for ("取护照那个不用提醒了" → "取护照"), or None."""
+    if not _REMINDING.search(text):
+        return None
     for clause in clauses(text):
+        if len(clause) > 120:
+            continue  # a long clause is no such request (and the patterns stay linear)
         for pattern in _NO_MORE_REMINDING:
-            found = pattern.search(clause)
+            found = pattern.search(clause.strip())
             if found:
                 what = _clean(next(g for g in found.groups() if g)).strip("，, ")
-                if what and not _vague(what) and not _HEARD.search(what):
+                if what and not _vague(what) and not _HEARD.search(what) and not re.search(
+                        r"\b(?:lol|lmao|haha)\b|^(?:你|我|他|她)(?:以后|之后|再|就|也)?$", what, _I):
                     return what
     return None
 
@@ -235,7 +244,7 @@ _FORGET_OLD = re.compile(r"^(?:my\s+)?(?:old|previous|outdated|former)\s+", re.I
 
 
 #: a clause that gives what replaces the memory let go: "my new one is 12 Harbor Street", "新的叫铁馆"
-_NEW_ONE = re.compile(r"\b(?:my |the )?new one(?:'s| is| will be)\s+\S|\bit'?s now\s+\S|\bnow (?:it'?s|it is)\s+\S"
+_NEW_ONE = re.compile(r"\bnew one(?:'s| is| will be)\s+\S|\bnow (?:it'?s|it is)\s+\S"
                       r"|新的(?:叫|是|在)|现在(?:叫|是|在|住)|换成了?", _I)
 
 
@@ -249,11 +258,18 @@ def _new_value(text: str, target: str) -> str | None:
     if not any(_NEW_ONE.search(clause) for clause in kept):
         return None
     # what the memory was, up to where it says which one: "address on Birchwood Ave" → "address"
-    noun = re.split(r"\s+(?:on|at|in|of|from|with|for|that|which|is|was)\b", target, maxsplit=1, flags=_I)[0]
-    noun = noun if re.fullmatch(r"[a-z]+(?: [a-z]+){0,2}", noun, _I) else ""
+    head = re.split(r"\s+(?:on|at|in|of|from|with|for|that|which|is|was)\b", target, maxsplit=1, flags=_I)[0]
+    noun = head if re.fullmatch(r"[a-z]+(?: [a-z]+){0,2}", head, _I) else head.split()[-1] if re.fullmatch(
+        r"[a-z' ]+", head, _I) and head.split() else ""
     said = ("，" if detect_language(text) == "zh" else ", ").join(kept)
-    if noun:
+    owner = re.match(r"(?:my\s+)?[a-z]+['’]s\b", head, _I)
+    if noun and owner and re.search(r"\b(?:her|his|their|its)\s+new one\b", said, _I):
+        # "forget my wife's number, her new one is 555-0142" keeps "my wife's new number is 555-0142"
+        said = re.sub(r"\b(?:her|his|their|its)\s+new one\b", f"{owner.group()} new {noun}", said, flags=_I)
+    elif noun and re.search(r"\bnew one\b", said, _I):
         said = re.sub(r"\bnew one\b", f"new {noun}", said, flags=_I)
+    elif re.match(r"(?:now|it|it's|its|her|his|their|she|he|they)\b", said, _I) and detect_language(text) != "zh":
+        said = f"{target}: {said}"  # "forget my favorite color, now it's green" keeps "favorite color: now it's green"
     return _clean(said) or None
 
 
@@ -282,14 +298,15 @@ _RECALL = [
     re.compile(r"^你(?:还)?记得(?P<x>我.+?)吗[？?]?$"),
     re.compile(r"^do you (?:still )?(?:remember|recall|know) (?:what|who|where|when|how|which) (?P<x>my\b.+?)\s*[?？]?$", _I),
     re.compile(r"^remind me (?:what|who|where|when|how|which) (?P<x>my\b.+?)(?: was| is| were| are)?(?:[,.].*)?$", _I),
-    # "提醒我一下家里wifi密码是多少": reminded of a thing kept, not at a time
-    re.compile(r"^(?:你)?(?:再)?提醒(?:我|一下)+[,，:：\s]*(?P<x>[^，,。？?]{2,}?)(?:是)?(?:多少|什么|啥|哪里|哪儿|哪天|几号)"
-               r"(?:来着)?[？?]?$"),
     re.compile(r"^(?:.*?[，,。]\s*)?(?P<x>我的?[^，,。？?]+?)(?:是)?(?:多少|什么|啥|哪|几)?(?:来着)[？?]?$"),
     re.compile(r"^关于(?P<x>.+?)[，,\s]*你(?:还)?(?:记得|知道)(?:些)?(?:什么|哪些)[？?]?$"),
     re.compile(r"^你(?:还)?(?:记得|知道)(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?[？?]?$"),
     re.compile(r"^我(?:跟|和|对)你说过(?:关于)?(?P<x>.+?)的(?:什么|哪些)(?:事|事情)?(?:吗)?[？?]?$"),
 ]
+#: "提醒我一下家里wifi密码是多少": reminded of a thing kept, not at a time
+_REMIND_ME_OF = re.compile(r"^(?:你)?(?:再)?提醒(?:我)?(?:一下)?[,，:：\s]*(?P<x>[^，,。？?]{2,}?)(?:是)?(?:多少|什么|啥|哪里|哪儿|哪天|几号)"
+                           r"(?:来着)?[？?]?$")
+_REMIND_WHAT = re.compile(r"^remind me,?\s+(?:what|who|which)\b", _I)
 _REMIND_VERBS_EN = (r"remind me|ping me|nudge me|alert me|buzz me|text me|wake me(?: up)?"
                     r"|give me a (?:heads[- ]up|shout|nudge|ping)|let me know")
 _REMIND_EN = re.compile(rf"^{_POLITE_EN}(?:remind me|set (?:a|an) (?:reminder|alarm))\b\s*(?P<rest>.+?){_END}$", _I)
@@ -331,8 +348,10 @@ _TODO = [
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
                rf"(?:里|中)?{_END}$"),
     re.compile(rf"^待办[：:]\s*(?P<x>.+?){_END}$"),
-    re.compile(r"^(?:记得)?(?:帮我)?(?:在|往)?(?:我的)?(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中|上)?"
-               r"(?:加上|加|添上|添加|写上|记上)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
+    # "在待办里加…", "todo里加个…"; not "待办加起来有二十多条了", "我的todo清单上加了一个新任务" (news)
+    re.compile(r"^(?:记得)?(?:帮我)?(?:(?:在|往)(?:我的)?(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中|上)?"
+               r"|(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中))"
+               r"(?:加上|加|添上|添加|写上|记上)(?!了|起来|过|上了)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
                r"[“\"'「]?(?P<x>.+?)[”\"'」]?[。！!~～]*$"),
     re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:can you |could you |pls |please )?"
                r"(?:stick|put|add|throw|pop|write) (?:it|that|this) (?:on|to|in(?:to)?) (?:my|the) "
@@ -392,6 +411,14 @@ _TASK_WITHOUT_TIME = re.compile(
     r"[哈啊呀哦喔噢啦吧嘛]*[。！!~～]*$",
     re.IGNORECASE,
 )
+
+
+def _says_when(text: str, now: dt.datetime, zone: dt.tzinfo) -> bool:
+    """Whether `text` names a time (a bad one too) or a day."""
+    try:
+        return find_when(text, now, zone) is not None or day_without_hour(text) is not None
+    except TimeProblem:
+        return True
 
 
 def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Reflex | None:
@@ -765,7 +792,8 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     remind = _REMIND_EN.match(text)
     if remind:
         reflex = _remind(text, remind.group("rest"), now, zone, zh=False)
-        recalled = _first(_RECALL, text) if reflex is None else None
+        # ("remind me when my laundry is done" asks for a reminder, not what was kept)
+        recalled = _first(_RECALL, text) if reflex is None and _REMIND_WHAT.match(text) else None
         if recalled and _clean(recalled.group("x")) and not asks_pet_name(text):
             # "remind me what my wifi password was": a thing kept, not a reminder
             return Reflex("recall", _call("recall", query=_clean(recalled.group("x"))))
@@ -774,6 +802,10 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         reflex = _remind(text, _REMIND_ANYWHERE_EN.sub(" ", text), now, zone, zh=False)
         if reflex:
             return reflex
+    kept = _REMIND_ME_OF.match(text)
+    if kept and not asks_pet_name(text) and not _says_when(text, now, zone):
+        # "提醒我一下我妈生日是哪天": reminded of a thing kept, not at a time
+        return Reflex("recall", _call("recall", query=_clean(kept.group("x"))))
     if _REMIND_ZH.search(text) and not _QUESTION_END.search(text):
         reflex = _remind(text, text, now, zone, zh=True)
         if reflex:

@@ -583,11 +583,17 @@ def asks_species_name(message: str, persona: Persona) -> bool:
                           message, re.IGNORECASE) is not None
     if chinese and not found:
         kind = re.escape(chinese)
-        found = re.search(rf"(?:我(?:养|家|们家)?的?|你)?(?:那只|这只|这个|那个)?{kind}(?:的名字|叫(?:什么|啥)|名字叫(?:什么|啥)|怎么称呼)",
-                          message) is not None
+        found = re.search(rf"(?:我(?:养|家|们家)?的?(?:那只|这只)?|你这只|(?<![的里种])(?:那只|这只)){kind}(?:的名字|叫(?:什么|啥)"
+                          rf"|名字叫(?:什么|啥)|怎么称呼)", message) is not None
     # a question ("…叫什么？", "what do I tell her?"), not news of a name ("my crayfish's name is Pinchy now",
-    # "我家小龙虾叫啥都行")
-    return found and _ASKS_NAME.search(message) is not None and not _THEIR_NAME_QUESTION.search(message)
+    # "我家小龙虾叫啥都行"), nor one about crayfish as such ("what's that crayfish species called?", "这道菜里的小龙虾
+    # 叫什么品种")
+    return found and _ASKS_NAME.search(message) is not None and not _THEIR_NAME_QUESTION.search(message) and (
+        not _THE_KIND.search(message))
+
+
+_THE_KIND = re.compile(r"\b(?:species|kind|type|breed|variety|dish|recipe|menu|in (?:french|chinese|spanish|english|latin))\b"
+                       r"|品种|种类|这道菜|菜名|学名|英文|英语", re.IGNORECASE)
 
 
 _ASKS_NAME = re.compile(r"[?？]|(?:什么|啥)(?![都也])|\b(?:what|how|which)\b", re.IGNORECASE)

@@ -263,9 +263,12 @@ _SETTLED = re.compile(
     r"|(?:it )?(?:doesn'?t|does not|don'?t) matter\b.{0,20}"
     r"|(?:我)?(?:看到|找到|知道)了?.{0,12}|随口一?问.{0,6}|就?随便问问.{0,6}|无所谓.{0,6}|不重要.{0,6}"
     # no need after all: there is still some ("…nah forget it, there's still half a carton", "……算了，家里还有")
-    r"|(?:there'?s|there is|there are|we|i)\b.{0,16}\bstill\b.{0,40}|(?:家里|冰箱里|我这儿?)?还有.{0,20})?$", _I)
+    r"|(?:there'?s|there is|there are)\b.{0,16}\bstill\b.{0,40}|(?:we|i)(?: still)? (?:have|got) (?:some|plenty|half|enough"
+    r"|a (?:bit|few|lot)|one|two|lots)\b.{0,40}|(?:家里|冰箱里|我这儿?)还有.{0,20})?$", _I)
 #: a request the tail says not to do is no new request: "…scratch that, don't save it", "……算了别记"
-_NOT_ASKING = re.compile(r"\b(?:don'?t|do not|no need to|never)\s+(?:\w+\s+)?(?=\w)|别|不要|不用", _I)
+_NOT_ASKING = re.compile(r"\b(?:don'?t|do not|no need to|never)\s+(?:save|remember|add|note|keep|store|write|set|remind)"
+                         r"(?:\s+(?:it|that|this|them|me))?\b|(?:别|不要|不用)再?(?:记|存|加|保存|记录|写|设|提醒)(?:了|这个|这条|它)?",
+                         _I)
 #: a new value after the taking-back: it corrects the request, it does not take it back ("…actually no,
 #: make it 8pm", "算了，她叫小美", "never mind, add eggs instead")
 _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
@@ -309,6 +312,8 @@ def retracted(text: str) -> bool:
         # forget it, I'll try again" and "my ex's number, forget it" take nothing back)
         if not (asked or _QUESTIONED.search(before)):
             return False
+        if _ASKING.search(_without_negated_asks(tail)):
+            return False  # "…nah forget it, i still need to add eggs to my list": a new request follows
         return bool(_REMARK.fullmatch(tail) or _DOWNPLAY.fullmatch(tail) or _SETTLED.fullmatch(tail))
     if re.search(r"don'?t need", found.group(), _I) and not asked:
         return False  # "I quit smoking, don't need it" is news
@@ -324,7 +329,7 @@ def retracted(text: str) -> bool:
 
 def _without_negated_asks(tail: str) -> str:
     """`tail` without the requests it says not to make ("don't save it")."""
-    return re.sub(rf"(?:{_NOT_ASKING.pattern})\S*", " ", tail, flags=_I)
+    return _NOT_ASKING.sub(" ", tail)
 
 
 def dismissal(text: str) -> str | None:

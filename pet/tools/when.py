@@ -187,7 +187,7 @@ def _en_delay(m: re.Match[str], text: str) -> dict:
         amount = _number(piece["n"]) + (0.5 if piece["half"] else 0)
         minutes += amount * _UNIT_MINUTES[piece["u"][0].lower()]
     days = minutes / _UNIT_MINUTES["d"]
-    if days >= 1 and days.is_integer() and _EN_HOUR_AFTER.match(text, m.end()):
+    if 1 <= days <= _MAX_DELAY_MINUTES / (24 * 60) and days.is_integer() and _EN_HOUR_AFTER.match(text, m.end()):
         # "in 3 days at 8pm": the day three days on, at 8pm (not 72 hours from now)
         return {"day": _Day(offset=int(days))}
     return {"delay": minutes}  # a number, not a timedelta yet: it may be too large for one
@@ -238,7 +238,7 @@ def _zh_delay(m: re.Match[str], text: str) -> dict:
         minutes = _number(m["m"])
     else:
         days = _number(m["d"]) * (1 if m["du"] == "天" else 7)
-        if _ZH_HOUR_AFTER.match(text, m.end()) and float(days).is_integer():
+        if _ZH_HOUR_AFTER.match(text, m.end()) and float(days).is_integer() and days * 24 * 60 <= _MAX_DELAY_MINUTES:
             # "三天后晚上8点": the day three days on, at 8pm (not 72 hours from now)
             return {"day": _Day(offset=int(days))}
         minutes = days * _UNIT_MINUTES["d"]
