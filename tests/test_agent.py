@@ -734,6 +734,7 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("记一下我明天要去银行……算了，不要记，提醒我明天去银行", False),
     ("帮我记一下车位号……算了，别记这个，帮我加个待办：找物业问车位", False),
     ("remind me to buy milk tonight at 8pm. nah forget it, i still need to add eggs to my list", False),
+    ("can you remember that i... actually forget it, not important", True),  # round 23's spent set
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

@@ -195,6 +195,9 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
                                   "老板把我的工资从8000加到10000了，开心", "我体重从120加到130了",
                                   "I need a total of 3 to 5 people for the team", "从1加到100万等于多少",
                                   "从1加到100，再乘以2等于多少", "两块三明治", "三个半价", "一块五花肉",
+                                  # each one's price, not a bill (round 23's set, after its measurement: 1.632)
+                                  "concert tix are $68 each, 5 of us going, plus a 12% booking fee on the total. "
+                                  "split evenly how much does each person pay",
                                   # a change or a unit said in passing
                                   "my rent went from 3000 to 3300, ugh", "I got a 10% raise, my salary is 8000 now",
                                   "我工资涨了百分之十，现在8800", "I walked 5 km in 2 hours today",

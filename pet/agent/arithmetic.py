@@ -513,6 +513,9 @@ def _money(text: str) -> str | None:
     if len(amounts) != 1:
         return None  # no bill, or two we cannot tell apart
     bill = _number(amounts[0].group())
+    if _EACH_AFTER.match(text, amounts[0].end()) and (crowd is not None or people is not None):
+        # "tix are $68 each, 5 of us going, plus a 12% fee": each one's price, not a bill to take a share of
+        return None
     if people is not None and not percent and not zhe and (
             (_WHOLE.search(text, amounts[0].end()) and not _IS_TOTAL.match(text, amounts[0].end())) or _EACH_BEFORE.search(text[: amounts[0].start()])
             or _EACH_AFTER.match(text, amounts[0].end())):

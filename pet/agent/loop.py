@@ -85,8 +85,8 @@ _ASKS_TOO = re.compile(r"[?？]|[吗呢](?=[\s，,。！!~～]*$)|问(?:下|一�
 NEAR_MEMORY = 0.25
 #: a name asked of the pet, in so many words: "do you have a name or …" (not "my new kitten doesn't have a name
 #: yet", nor "who are you rooting for")
-_TO_PET = re.compile(r"\b(?:you|your|u|ur)\b.*\b(?:name|called|call)\b|\b(?:name|call)\b.*\b(?:you|u)\b"
-                     r"|(?:你|您).*(?:名字|叫|称呼)|(?:名字|称呼).*(?:你|您)", re.IGNORECASE)
+_TO_PET = re.compile(r"\b(?:you|your|u|ur)\b.*\b(?:name|called|call)\b|\b(?:name|call)\b.*\b(?:you|u|your|ur)\b"
+                     r"|(?:你|您).*(?:名字|叫|称呼|名牌|铭牌)|(?:名字|称呼|名牌|铭牌).*(?:你|您)", re.IGNORECASE)
 #: tools whose result is an answer that may stand in for a reply that fails its checks
 ANSWERING = frozenset({"calculate", "get_current_time"})
 #: the pet's last replies, and the person's messages, a new reply must not say again (replycheck.REPEAT)
@@ -793,7 +793,7 @@ class Agent:
         other = reflexes.lists_the_other(route.intent or "", text)
         if other is not None:
             return dataclasses.replace(route, intent=other, tool=other)
-        if route.intent == "forget" and reflexes.names_a_reminder(text):
+        if route.intent == "forget" and reflexes.names_a_reminder(text) and asks_deleting(text):
             # "把那个提醒删了吧" is near "把那条记忆删了" but deletes a reminder
             return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
         if route.intent == "remind" and asks_deleting(text) and reflexes.deletes_a_reminder(text):

@@ -622,6 +622,38 @@ def reminders_deleted(steps: Sequence[tuple[str, Sequence[ToolCall]]]) -> list[T
 
 
 
+#: a reminder let go and a new one in its place: "把买狗粮那个提醒删了，改成后天上午10点20提醒我去宠物店", "把7点的闹钟删了，换成8点的"
+_LET_GO_THEN_NEW = re.compile(r"^(?:帮我)?(?:把|将)(?P<x>[^，,。]+?)(?:那个|那条|的)?(?:提醒|闹钟)(?:给我)?(?:删了|删掉|删除|取消了?|不要了)"
+                              r"[，,。\s]*(?:然后|再)?(?:改成|换成|改到|换到|重新定)(?:了|成)?\s*(?P<rest>.+)$")
+
+
+def _replaced_reminder(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
+    """The reminder let go cancelled and the new one set, in that order; None when the message is no such
+    change, or its new reminder cannot be read whole."""
+    found = _LET_GO_THEN_NEW.match(text)
+    if not found:
+        return None
+    which, rest = _clean(found.group("x")), found.group("rest")
+    if _says_when(which, now, zone) or re.search(r"[0-9一二三四五六七八九十两]+\s*点", which):
+        return None  # "把7点的闹钟删了，换成8点的": the reminder is named by its time, not its words
+    new = _single(rest if _REMIND_ZH.search(rest) else f"{rest.rstrip('的')}提醒我{which}", now, zone)
+    if not which or new is None or [c.name for c in new.calls] != ["set_reminder"]:
+        return None
+    return Reflex("multi", _call("cancel_reminder", which=which) + new.calls)
+
+
+#: words in quotation marks, and the words of a request
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
+_REQUEST_VERB = re.compile(r"\b(?:remember|remind|forget|note|save|add|delete|cancel)\b|记住|记得|记一下|记下|提醒|忘|删|加到|加个"
+                           r"|待办|取消", _I)
+
+
+def quoted_request(text: str) -> bool:
+    """Whether every word of a request in `text` is inside quotation marks: someone's words quoted
+    ("我妈老说“你给我记住了”"), not the person's request."""
+    return bool(_REQUEST_VERB.search(text)) and not _REQUEST_VERB.search(_QUOTED.sub(" ", text))
+
+
 def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") -> Reflex | None:
     """The reflex for this message, or None to let the model answer.
     `language`: the conversation's, for a /command with no words of its own."""
@@ -630,12 +662,17 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         return None
     if text.startswith("/"):
         return _slash(text, now, zone, language)
+    if quoted_request(text):
+        return None  # "我妈老说“吃亏是福，你给我记住了”": someone's words, not a request (kept "了”")
     # "Forget it, …", "算了，…": the subject is dropped. What follows may be a
     # request of its own, but never one to forget.
     rest = dismissal(text)
     if rest is not None:
         reflex = match(rest, now, zone, language) if rest else None
         return None if reflex is None or any(c.name == "forget" for c in reflex.calls) else reflex
+    replaced = _replaced_reminder(text, now, zone)
+    if replaced is not None:
+        return replaced
     # Several requests in one message: each clause must be a request on its
     # own, else the whole message is the model's (one reflex must not
     # swallow two requests into one call).

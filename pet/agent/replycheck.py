@@ -189,7 +189,11 @@ _NAME_QUESTION = re.compile(
     r"\b(?:(?:your|ur) name|call you|who are you|have a name|what (?:are you|ur|r u|you['’]re) called)\b"
     r"|\bwho am I (?:\w+ )?(?:talking|speaking|chatting) (?:to|with)\b"
     r"|(?:你|您)(?:到底|究竟)?(?:叫什么|叫啥|的名字|名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么"
-    r"|跟谁(?:聊天|说话|聊)",
+    r"|跟谁(?:聊天|说话|聊)"
+    # in other words: a name tag for its tank, saying hi to it by name, whether it remembers its own name
+    r"|\bname ?(?:tag|plate|sign)\b.{0,40}\b(?:your|ur)\b|\b(?:your|ur)\b.{0,40}\bname ?(?:tag|plate|sign)\b"
+    r"|\b(?:hi|hello|talk) to (?:you|u)\b.{0,30}\bby (?:your |ur )?name\b"
+    r"|(?:你|您)(?:的)?[^，,。？?]{0,8}(?:名牌|名字牌|铭牌)|(?:名牌|名字牌|铭牌)[^，,。？?]{0,8}(?:你|您)|(?:你|您)[^，,。？?]{0,8}自己叫(?:什么|啥)",
     re.IGNORECASE,
 )
 #: a message that asks the person's own name

@@ -225,7 +225,7 @@ _TAKEN_BACK = re.compile(
     r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
     # a sigh may open the clause first: "帮我记一下……哎算了", "remind me… ugh, never mind"
     # (or two: "… oh wait scratch that")
-    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait|nah|nope)[\s,，…~～]*){0,2}"
+    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait|nah|nope|actually)[\s,，…~～]*){0,2}"
     # one taking-back or several in a row ("算了不用算了")
     r"(?:(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
     r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|scrap that|no,? scrap that"
