@@ -870,7 +870,6 @@ def _read(text: str) -> Reading | None:
     return _word_problem(text)
 
 
-#: the whole numbers from one to another added up: "从1加到100", "1+2+3+…+100", "sum of the numbers from 1 to 50"
 #: the whole numbers from 1 to n added up: "从1加到100", "1+2+3+…+100", "sum of the numbers from 1 to 50"; the
 #: series alone, asked ("老板把我的工资从8000加到10000了" raises a salary; "从1加到100，再乘以2" is more)
 _N = r"(?<![\d.])(?P<{0}>[0-9]+)(?![\d.])"
@@ -949,7 +948,7 @@ def expression_in(text: str) -> str | None:
     return None
 
 
-# --- a sum the model wrote ---------------------------------------------------------------------
+# --- the numbers a message says (what a figure of the model's may restate) ---------------------
 
 #: numbers said in words that are no numerals: "a dozen", "half", "twice", "a quarter"
 _SAID_AS = [(re.compile(r"\bdozens?\b|打(?=[鸡蛋啤])", _I), 12.0), (re.compile(r"\bhalf\b|一半|半", _I), 0.5),
