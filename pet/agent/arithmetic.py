@@ -955,17 +955,8 @@ _SAID_AS = [(re.compile(r"\bdozens?\b|打(?=[鸡蛋啤])", _I), 12.0), (re.compi
             (re.compile(r"\bquarters?\b", _I), 0.25), (re.compile(r"\btwice\b|\bdouble\b|两倍|翻倍", _I), 2.0),
             (re.compile(r"\btriple\b|三倍", _I), 3.0), (re.compile(r"\bfortnight\b", _I), 14.0),
             (re.compile(r"\bleap year\b|闰年", _I), 366.0)]
-#: "六块五" is 6.5 (yuan and jiao), "三斤半" and "2 and a half" are 3.5 and 2.5 (read before the numerals
-#: become digits: "六块五一斤" is not 6 and 51)
-_JIAO = re.compile(rf"(?P<a>[0-9]+|{ZH_NUMERAL}+)\s*(?:块|元)\s*(?P<b>[1-9一二三四五六七八九])(?![0-9十百千万角毛])")
-_AND_A_HALF = re.compile(r"(?P<a>[0-9]+)\s*(?:and a half|[^\s0-9]{0,2}半)", _I)
-
-
-def _value(said: str) -> float | None:
-    try:
-        return float(said) if said.isascii() else float(zh_int(said))
-    except ValueError:
-        return None
+#: "2 and a half" is 2.5 (the Chinese "三斤半" and "六块五" are read by _in_digits)
+_AND_A_HALF = re.compile(r"(?P<a>[0-9]+)\s+and a half\b", _I)
 
 
 def counted(message: str) -> int:
@@ -979,9 +970,6 @@ def said_numbers(message: str) -> frozenset[float]:
     a Chinese discount as a share (打八折 → 0.8)."""
     text = _in_digits(message).replace(",", "")
     values = {float(m.group()) for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text)}
-    for found in _JIAO.finditer(message):
-        yuan, jiao = _value(found.group("a")), _value(found.group("b"))
-        values |= {yuan + jiao / 10, yuan, jiao} if yuan is not None and jiao is not None else set()
     values |= {float(m.group("a")) + 0.5 for m in _AND_A_HALF.finditer(text)}
     values |= {value for pattern, value in _SAID_AS if pattern.search(message)}
     shares = {v / 100 for v in values} | {1 + v / 100 for v in values} | {1 - v / 100 for v in values if v < 100}
