@@ -138,6 +138,16 @@ PHRASINGS = [
     ("what's the sum of all the numbers from 1 to 50", "1275"),
     ("1+2+3+...+100 = ?", "5050"),
     ("两杯半糖奶茶，每杯18块，一共多少钱", "36"),  # half-sugar, not two and a half cups (review)
+    # the price before a discount (round 23's spent set: "打七折以后是238块，那原价是多少" got 149 from the model)
+    ("打七折以后是238块，那原价是多少", "340"),
+    ("打八折后是160，原价多少", "200"),
+    ("这件衣服打八五折后340元，原价多少钱？", "400"),
+    ("paid $51 after 15% off, what was the original price?", "60"),
+    ("got it for 80 bucks with 20% off, how much was it originally?", "100"),
+    # a rate over a span of time that holds it round the clock (round 23's: "每分钟漏0.35升…一天" got 0)
+    ("每分钟漏0.35升水，一天漏多少升", "504"),
+    ("a tap leaks 0.35 liters per minute, how much in a day?", "504"),
+    ("心跳每分钟72下，一小时跳多少下", "4320"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -254,7 +264,7 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "1月份花了3000，2月份花了2000，一共多少", "每月存500，从3月存到12月，一共多少",
     "How much is a 20% tip for 4 people?", "Split $90 between me and 2 friends", "我跟另外两个人平分300，每人多少",
     "went to the bazaar with 3 friends, spent $60, how much each?",
-    "What's 5000 after 20% tax?", "paid $40 after 20% discount, how much did I save", "打八折后是160，原价多少",
+    "What's 5000 after 20% tax?", "paid $40 after 20% discount, how much did I save",
     "Total $115 including 15% tip, how much was the tip",
     "Each of us paid $20, there were 5 people, how much did we pay?",
     # a price each beside a number that is neither count nor price; a year said in weeks that disagree
@@ -264,6 +274,8 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "how many hours to drive 300 miles at 60 an hour?", "how many months to save 1200 at 100 a month?",
     "I drink 2 coffees a day at 4.50 each, how much a month?", "一天3杯咖啡，每杯25块，一个月多少钱",
     "each of my 2 kids gets 20 allowance, how much do I pay?",
+    # a discount with no price paid, or a second amount; pay by the minute over a day of work
+    "打七折，原价多少", "打七折以后是238块，我朋友买了两件，原价多少", "I earn 0.5 a minute, how much a day?",
 ])
 def test_money_this_reader_cannot_place_gets_no_number(text):
     reading = arithmetic.read(text)
@@ -281,3 +293,15 @@ def test_a_word_problems_plain_answer_shows_what_was_computed(tmp_path, monkeypa
     app = build(load_settings(None), brain=ScriptedModel(["It's 250, easy!"], repeat_last=True), clock=lambda: NOW)
     reply = list(app.agent.run(app.current_conversation(), "今天买了3斤排骨，每斤32块，又买了2.5斤虾，每斤48，一共多少钱？"))[-1].text
     assert reply == "3 * 32 + 2.5 * 48 = 216"
+
+
+@pytest.mark.parametrize("text, count", [
+    ("打七折以后是238块，那原价是多少", 2),  # 七折 is a number, which _in_digits leaves in words
+    ("每分钟漏0.35升水，一天漏多少升", 2),  # one day, against minutes: 1440 implied
+    ("a tap leaks 0.35 liters per minute, how much in a day?", 2),
+    ("I drink 2 coffees a day, how much caffeine is that", 1),  # one unit of time: no conversion
+    ("一天有多少分钟", 1),
+    ("how many ounces in a cup?", 0),
+])
+def test_the_numbers_a_message_says(text, count):
+    assert arithmetic.counted(text) == count

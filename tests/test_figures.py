@@ -12,7 +12,7 @@ from pet.agent import capture, figures
 from pet.app import build
 from pet.brain.scripted import ScriptedModel, call
 from pet.config import load_settings
-from pet.events import Completion, TextDelta, ToolStarted
+from pet.events import Completion, Notice, TextDelta, ToolStarted
 
 ZONE = ZoneInfo("Asia/Shanghai")
 NOW = dt.datetime(2026, 11, 29, 10, 15, tzinfo=ZONE)  # a Sunday morning
@@ -99,13 +99,15 @@ def test_a_rounded_result_matches():
     assert check.unsupported("About 0.4!") == ["0.4"]
 
 
-def routed_turn(model, text):
+def routed_turn(model, text, notices=False):
     """A turn with the reflexes and the intent router on, the real sentence encoder."""
     app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, clock=lambda: NOW,
                 scheduler="off")
     events = list(app.agent.run(app.new_conversation(), text))
     shown = "".join(e.text for e in events if isinstance(e, TextDelta))
     ran = [e.call.name for e in events if isinstance(e, ToolStarted)]
+    if notices:
+        return events[-1].text, shown, ran, [e.text for e in events if isinstance(e, Notice)]
     return events[-1].text, shown, ran
 
 
@@ -118,9 +120,10 @@ def routed_turn(model, text):
 @pytest.mark.real_encoder
 @pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
 def test_a_figure_guessed_for_a_sum_in_words_is_held(text, guess, figure, language):
-    reply, shown, ran = routed_turn(ScriptedModel([guess], repeat_last=True), text)
+    reply, shown, ran, notices = routed_turn(ScriptedModel([guess], repeat_last=True), text, notices=True)
     assert figure not in shown and figure not in reply
     assert reply == figures.unread_line(language) and ran == []
+    assert notices == []  # the pet's line says why; no technical warning under it
 
 
 @pytest.mark.real_encoder

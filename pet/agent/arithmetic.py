@@ -356,10 +356,10 @@ _PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ppl|peeps|folks|ways|fr
 _SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head"
                     r"|(?:does|do|should|would|will) (?:everyone|everybody|each (?:of us|person|one))(?: \w+)? (?:pay|owe|chip in))\b"
                     r"|平分|平摊|分摊|均摊|(?<![A-Za-z])(?-i:AA)(?![A-Za-z])|每人|每个人|人均|一人", _I)
-_UNITS_EN = {"hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "wk": "week", "month": "month",
+_UNITS_EN = {"minute": "minute", "min": "minute", "hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "wk": "week", "month": "month",
              "mo": "month", "year": "year", "yr": "year",
              "shift": "shift", "lesson": "lesson", "class": "lesson", "session": "lesson"}
-_UNITS_ZH = {"小时": "hour", "钟头": "hour", "天": "day", "日": "day", "晚": "night", "周": "week", "星期": "week", "礼拜": "week",
+_UNITS_ZH = {"分钟": "minute", "小时": "hour", "钟头": "hour", "天": "day", "日": "day", "晚": "night", "周": "week", "星期": "week", "礼拜": "week",
              "个月": "month", "年": "year", "节课": "lesson", "次": "lesson"}  # 三月 is March: a month counted says 个月
 _UNIT_EN = "|".join(_UNITS_EN)
 _UNIT_ZH = "|".join(sorted(_UNITS_ZH, key=len, reverse=True))
@@ -380,7 +380,13 @@ _ONE = re.compile(rf"\b(?:in |over |for |across )?(?:a|an|one|per|each|every)\s+
 _ONE_ZH = re.compile(rf"(?:一|每)(?:个)?(?P<u>{_UNIT_ZH})")
 #: how many of the smaller unit make one of the larger: always so, or the round figure people count with
 #: (52 weeks, 365 days in a year); a month has no fixed days, so none
-_WITHIN = {("day", "week"): 7, ("month", "year"): 12, ("week", "year"): 52, ("day", "year"): 365}
+_WITHIN = {("day", "week"): 7, ("month", "year"): 12, ("week", "year"): 52, ("day", "year"): 365,
+           ("minute", "hour"): 60, ("hour", "day"): 24, ("minute", "day"): 1440, ("hour", "week"): 168}
+#: spans of a working day, which pay is not counted over round the clock ("25 an hour, how much a day?"
+#: depends on the hours worked); a leak, a heartbeat or a charger runs all day
+_AROUND_THE_CLOCK = {("hour", "day"), ("minute", "day"), ("hour", "week")}
+_PAY = re.compile(r"[$€£¥￥]|\b(?:earn\w*|paid|pay|make|makes|wage|salary|bucks|dollars?|euros?|quid|yuan|rmb)\b"
+                  r"|赚|挣|工资|薪|块|元|收入", _I)
 #: a half or a part of a unit, which this reader does not count
 _HALF = re.compile(r"\bhalf\b|半", _I)
 _WHOLE = re.compile(r"\b(?:in total|altogether|all together|total)\b|一共|总共|合计", _I)
@@ -632,7 +638,7 @@ def _over(rate: re.Match[str] | None, text: str) -> str | None:
     (large,) = larger
     within = _WITHIN.get((small, large))
     count = next(c for c, unit in counts if unit == large)
-    if within is None:
+    if within is None or (small, large) in _AROUND_THE_CLOCK and _PAY.search(text):
         return None
     expression = f"{_number(rate.group('r'))} * {within}"
     return expression if float(count) == 1 else f"{expression} * {count}"
@@ -684,6 +690,41 @@ def _priced(text: str) -> str | None:
         count = match.group("c") + (" * 12" if dozens else "")  # "5 dozen eggs at 3 a dozen" is 5 * 3
         terms.append(f"{count} * {price}")
     return " + ".join(terms)
+
+
+# --- the price before a discount -----------------------------------------------------------
+
+#: asks for the price before the discount: "原价多少", "原来多少钱", "what was the original price", "before the discount"
+_ASKS_ORIGINAL = re.compile(r"原价(?:是|为)?(?:多少|几)|原来(?:是|卖)?(?:多少|几)|打折前(?:是)?多少|没打折(?:的时候|前)?(?:是)?多少"
+                          r"|\b(?:what|whats|how much)\b[^.?!0-9]{0,30}\b(?:original(?:ly)?|full price|before (?:the )?(?:discount|sale))\b",
+                          _I)
+#: "N% off", "打七折", "七五折", "8折": the discount, as the share paid
+_PERCENT_OFF = re.compile(r"(?P<p>[0-9]+(?:\.[0-9]+)?)\s*(?:%|％|percent|per cent)\s*(?:off|discount)\b"
+                          r"|(?:off|discount(?:ed)?|便宜|优惠)\s*(?:of\s*)?(?P<q>[0-9]+(?:\.[0-9]+)?)\s*(?:%|％)", _I)
+
+
+def _before_discount(text: str) -> str | None:
+    """The price before a discount, from the price paid: "打七折以后是238块，那原价是多少" is
+    238 / 0.7; "paid $51 after 15% off, what was the original price?" is 51 / (1 - 15 / 100).
+    None unless the message says one discount and one other amount, and asks for the price before."""
+    if not _ASKS_ORIGINAL.search(text):
+        return None
+    digits = _THOUSANDS.sub("", _in_digits(text))
+    zhe, off = list(_ZHE.finditer(digits)), list(_PERCENT_OFF.finditer(digits))
+    if len(zhe) + len(off) != 1:
+        return None
+    found = (zhe or off)[0]
+    amounts = [m.group() for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", digits)
+               if not found.start() <= m.start() < found.end()]
+    if len(amounts) != 1 or float(amounts[0]) == 0:
+        return None
+    if zhe:
+        tenth = zh_int(found.group("d")) if not found.group("d").isdigit() else int(found.group("d"))
+        return f"{_number(amounts[0])} / {tenth / 10 + (0.05 if found.group('h') else 0):g}"
+    value = found.group("p") or found.group("q")
+    if float(value) >= 100:
+        return None
+    return f"{_number(amounts[0])} / (1 - {value} / 100)"
 
 
 # --- changes in percent, and units of time, length and weight ---------------------------------
@@ -864,7 +905,8 @@ def _read(text: str) -> Reading | None:
     worded = _worded(expression_text)
     if worded:
         return Reading(expression=worded)
-    money = _priced(text) or _money(text) or _percent_change(text) or _conversion(text) or _series(text)
+    money = (_priced(text) or _money(text) or _percent_change(text) or _before_discount(text) or _conversion(text)
+             or _series(text))
     if money:
         return Reading(expression=money)
     return _word_problem(text)
@@ -959,9 +1001,31 @@ _SAID_AS = [(re.compile(r"\bdozens?\b|打(?=[鸡蛋啤])", _I), 12.0), (re.compi
 _AND_A_HALF = re.compile(r"(?P<a>[0-9]+)\s+and a half\b", _I)
 
 
+#: a Chinese discount said in numerals ("打七折", "七五折"): one number, which _in_digits leaves in words
+_ZH_DISCOUNT = re.compile(r"[一二三四五六七八九](?:[一二三四五六七八九])?\s*折")
+#: one of a unit of time ("一天", "a day", "in an hour"), a number when another unit of time is said
+_ONE_SPAN = re.compile(r"(?<![每0-9])一(?:个)?(?:天|年|周|星期|礼拜|小时|分钟|月)"
+                       r"|\b(?:in|for|over)\s+(?:a|an|one)\s+(?:day|week|month|year|hour|minute)\b", _I)
+_SPANS = re.compile(r"天|年|周|星期|礼拜|小时|分钟|月|\b(?:days?|weeks?|months?|years?|hours?|minutes?|mins?)\b", _I)
+
+
 def counted(message: str) -> int:
-    """How many numbers a message says (in digits, words or Chinese numerals)."""
-    return len(re.findall(r"[0-9]+(?:\.[0-9]+)?", _in_digits(message).replace(",", "")))
+    """How many numbers a message says: in digits, words or Chinese numerals,
+    as a Chinese discount ("打七折" is 0.7), or as one of a unit of time that
+    turns a rate into a total ("每分钟漏0.35升，一天漏多少" says 1 day: 1440
+    minutes)."""
+    numbers = len(re.findall(r"[0-9]+(?:\.[0-9]+)?", _in_digits(message).replace(",", "")))
+    numbers += len(_ZH_DISCOUNT.findall(message))
+    spans = {_span_unit(m.group()) for m in _SPANS.finditer(message)}
+    if len(spans) >= 2:  # a span of one unit, said against another: a conversion, its factor implied
+        numbers += len(_ONE_SPAN.findall(message))
+    return numbers
+
+
+def _span_unit(word: str) -> str:
+    word = word.lower().rstrip("s")
+    return {"天": "day", "年": "year", "周": "week", "星期": "week", "礼拜": "week", "小时": "hour",
+            "分钟": "minute", "月": "month", "min": "minute"}.get(word, word)
 
 
 def said_numbers(message: str) -> frozenset[float]:

@@ -1275,10 +1275,9 @@ class Agent:
         assert asked is not None and check is not None
         log.info("figure guard: reply states %s without a tool result", check.unsupported(final))
         if asked.unread:
-            yield from self._end_with_line(
-                turn, shown_before, gate, figures.unread_line(turn.language),
-                _says(turn.language, "The pet stated a figure for a sum in words it could not read; it was held.",
-                      "宠物对一道文字题说了没有依据的数字，已拦下。"))
+            # the pet's own line says what happened and what to do: no warning bubble under it
+            # (the log and the trace keep the guard's reason)
+            yield from self._end_with_line(turn, shown_before, gate, figures.unread_line(turn.language), None)
             return
         arguments = {"expression": asked.expression} if asked.expression else {}
         [result] = yield from self._execute(turn, "", (ToolCall(asked.tool, arguments),), person=True)
@@ -1297,12 +1296,14 @@ class Agent:
                   "宠物说的数字没有工具依据，已换成程序算出的结果。"))
 
     def _end_with_line(self, turn: _Turn, shown_before: str, gate: _StreamGate, line: str,
-                       notice: str) -> Iterator[Event]:
+                       notice: str | None) -> Iterator[Event]:
         """A guard held the rest of the reply back: after what the person
-        already saw comes the program's own `line`, with a warning notice."""
+        already saw comes the program's own `line`, with a warning notice
+        when the line itself does not say why."""
         shown = gate.text[: gate.emitted].rstrip()
         yield TextDelta((" " if shown else "") + line)
-        yield Notice(notice, "warning")
+        if notice:
+            yield Notice(notice, "warning")
         yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line,
                                 streamed=False, emit=False)
 
