@@ -173,6 +173,9 @@ def test_a_reminder_to_delete_is_cancelled_not_forgotten():
      "I can't eat shellfish"),
     # after a story and an aside (顺便): the story is not the fact
     ("今天搬新工位了，在十二楼靠窗，以后找我就去那儿。顺便帮我记住：我的工位号是B-1207", "我的工位号是B-1207"),
+    # asked in words of its own, pointing back (round 23's spent tools set: "keep that in your noggin" was noted)
+    ("my locker code is 4471, commit that to memory", "my locker code is 4471"),
+    ("我的工号是A3321，把这个刻进你的小脑瓜", "我的工号是A3321"),
 ])
 def test_a_request_to_remember_after_other_talk_keeps_its_own_fact(text, kept):
     calls, results, memories = _told(text)

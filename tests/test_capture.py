@@ -159,6 +159,10 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     # the two speak of one concept (instruments, phones) though far apart in meaning
     ("我从小学古筝，现在每天还要弹半个小时", "Sold the guzheng to a student, it took up half the flat"),
     ("我一直用一部老诺基亚，不用智能手机", "Finally caved and got a smartphone, bye bye Nokia"),
+    # one single-valued kind, sure on both sides, far apart across languages (round 23's spent memory set)
+    ("I've got a flat in Wenjiang, on the west side of Chengdu", "搬到里斯本啦！"),
+    # a switch said with 改 and a verb of its own (round 23's)
+    ("there's no badminton club near me so I've started surfing instead", "这边没浪可冲，我改玩桨板了"),
     # a fact that opens with a name is about whoever the memory naming them is about, across scripts
     ("我养了一只仓鼠，叫团子", "Tuanzi has a new name now: Biscuit"),
     ("My boyfriend Mateo is a pastry chef in Lisbon", "我和Mateo分手了，异地太累"),

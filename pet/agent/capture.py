@@ -111,6 +111,9 @@ NAMED_TOPIC = 0.10
 #: 140 -> 145 / 148 / 145 at 0.05 / 0.10 / 0.15, facts that replaced a memory though they said no change
 #: 35 -> 36 at each
 CROSS_LANGUAGE = 0.10
+#: how sure the kind classifier must be of a new fact's single-valued kind, and of an old memory's, for a fact
+#: that says it changed to replace the memory however far apart the encoder reads them (across languages)
+SURE_KIND = 0.8
 #: memories nearest in meaning, and newest, compared with a new fact
 NEAREST, RECENT = 20, 10
 #: the longest sentence read as a fact
@@ -650,6 +653,7 @@ class Reader:
         if not single and not changed:
             return None
         language = detect_language(fact)
+        sure = single and self.kinds(vector).get(kind, 0.0) >= SURE_KIND
         best, best_rank = None, -1.0
         lead = names.leading(fact)
         for record in candidates(book, pet_id, fact, context):
@@ -675,6 +679,10 @@ class Reader:
             elif single and near >= SAME_TOPIC and (
                     self.share_of(record.content, kind) >= (SAME_KIND_CHANGED if changed else SAME_KIND)):
                 rank = near
+            elif changed and sure and not _ALSO.search(fact) and self.share_of(record.content, kind) >= SURE_KIND:
+                # one single-valued kind, both sure of it, and the fact says it changed: "搬到里斯本啦" and "I've
+                # got a flat in Wenjiang" (0.06 apart across languages)
+                rank = cosine
             else:
                 continue
             if rank + bonus > best_rank:

@@ -927,8 +927,17 @@ class Agent:
         to tell a crayfish lol. anyway make a note of it"): the fact stated before it in the message, when one
         is; None else."""
         at = message.rfind(clause)
+        if at <= 0 and clause.strip() == message.strip():
+            # the router read the whole message as the request ("shoe size 43 btw. keep that in your
+            # noggin"): its last clause may be the asking, pointing back
+            parts = reflexes.clauses(message)
+            if len(parts) > 1:
+                clause = parts[-1]
+                at = message.rfind(clause)
         reader = capture.reader()
-        if at <= 0 or reader is None or not reflexes.points_back(clause):
+        if at <= 0 or reader is None:
+            return None
+        if not (reflexes.points_back(clause) or reflexes.points_at(clause) and not reader.facts(clause)):
             return None
         found = reader.facts(message[:at])
         if not found:

@@ -912,6 +912,17 @@ def points_back(clause: str) -> bool:
     return fact != clause and (not _clean(fact) or only_pronoun(_clean(fact)))
 
 
+#: words that point at something said before: "keep THAT in your noggin", "把这个记牢"
+_POINTER = re.compile(r"\b(?:that|this|it|those|these|them)\b|这个|那个|这些|那些|这事|这件事|这点|这条", _I)
+
+
+def points_at(clause: str) -> bool:
+    """The clause points at something said before, with no number of its own ("keep that in your noggin",
+    "lock that in", "把这个刻进你的小脑瓜"): of a clause the router reads as a request to remember, its fact is
+    elsewhere in the message, in whatever words it asks (points_back knows only the usual ones)."""
+    return _POINTER.search(clause) is not None and not re.search(r"[0-9]", clause)
+
+
 def looks_like_request(clause: str) -> bool:
     """The clause asks for something in its form: "add …", "给我定个闹钟", "帮我记一下…"."""
     return _LOOKS_LIKE_REQUEST.match(_strip_fillers(" ".join(clause.split()))) is not None
