@@ -182,6 +182,15 @@ def test_a_request_to_remember_after_other_talk_keeps_its_own_fact(text, kept):
     assert calls == ["remember"] and results[0].ok and memories == [kept]
 
 
+@pytest.mark.parametrize("text", [
+    # pointing back, but not asking (found by a review): told before, not needed, negated
+    "我妹妹是护士，我跟你说过这个吧", "我的工号是A3321，这个没必要记", "my locker code is 4471, don't bother remembering that",
+])
+def test_a_clause_pointing_back_without_asking_is_no_request_to_remember(text):
+    calls, _, _ = _told(text)
+    assert "remember" not in calls
+
+
 def test_a_request_pointing_back_at_nothing_keeps_nothing():
     calls, _, memories = _told("what a day. anyway make a note of it")
     assert "remember" not in calls and memories == []

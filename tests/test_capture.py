@@ -181,6 +181,10 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     # words of change inside other words (found by a review): 不考虑 holds 不考, "dropped my pick"
     ("我在考研，目标是北大", "我不考虑出国读书，太贵了"),
     ("I'm learning the guitar", "I dropped my guitar pick behind the sofa and it's gone forever"),
+    # someone else's news, named by a name (found by a review of the rule for a kind both sides are sure of)
+    ("I've got a flat in Wenjiang, on the west side of Chengdu", "小美搬到里斯本啦！"),
+    ("我在温江有套房子，在成都西边", "Lily moved to Lisbon!"),
+    ("I've been with my boyfriend Leo for three years", "小美订婚了！"),
 ])
 def test_ordinary_talk_holding_a_word_of_change_replaces_nothing(book, old, new):
     store, pet = book
@@ -431,3 +435,19 @@ def test_the_memory_replaced_may_be_in_the_other_language(book):
     noted = capture.note(store, pet, "I stopped drinking coffee and switched to green tea — my stomach couldn't take it")
     assert [n.record.id for n in noted if n.replaced] == [latte.record.id]
     assert "lactose" in store.get(pet, milk.record.id).content
+
+
+@pytest.mark.parametrize("text", [
+    # the person says not to keep it (seen while fixing a review's finding: each was noted)
+    "我的工号是A3321，别记这个", "我的工号是A3321，不用记", "my locker code is 4471, no need to save it",
+    "my locker code is 4471, don't bother remembering that", "我的工号是A3321，这个没必要记",
+])
+def test_a_fact_the_person_says_not_to_keep_is_not_noted(book, text):
+    store, pet = book
+    assert capture.note(store, pet, text) == [] and store.count(pet) == 0
+
+
+def test_a_fact_the_person_says_not_to_get_wrong_is_noted(book):
+    store, pet = book
+    [noted] = capture.note(store, pet, "我生日是3月5号，别记错了")
+    assert "3月5号" in noted.record.content

@@ -468,6 +468,27 @@ def test_the_one_memory_found_that_is_also_nearest_in_meaning_is_forgotten(memor
 
 
 @pytest.mark.real_encoder
+@pytest.mark.parametrize("message, facts, meant", [
+    # loose words, few or none in common, but one memory far nearer in meaning than any other (round 23's
+    # spent tool-use set: each asked "do you mean #1 …?")
+    ("sold my motorbike last week so u can drop the bike stuff",
+     ("rides a red Honda motorbike", "favorite band is Phoenix", "has two older brothers"), "rides a red Honda motorbike"),
+    ("yeet the thing about my ex Jordan outta ur memory",
+     ("ex-boyfriend is called Jordan", "drinks green smoothies", "birthday is june 3"), "ex-boyfriend is called Jordan"),
+    ("im not vegetarian anymore lol, delete that note", ("is vegetarian", "allergic to nothing", "lives near the river"),
+     "is vegetarian"),
+])
+def test_the_memory_clearly_nearest_in_meaning_is_forgotten(memory_setup, message, facts, meant):
+    registry, ctx, path = memory_setup
+    for fact in facts:
+        run(registry, ctx, "remember", content=fact)
+    result = run(registry, replace(ctx, message=message), "forget", what=message)
+    assert result.ok and meant in result.content, result.content
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT content FROM memories WHERE deleted_at IS NOT NULL").fetchall() == [(meant,)]
+
+
+@pytest.mark.real_encoder
 @pytest.mark.parametrize("what", ["the date of my sister's wedding", "my dog's birthday", "我妹妹婚礼的日子",
                                   "my wife's job", "我的猫", "that I hate coffee", "my address"])
 def test_a_memory_near_in_meaning_but_not_the_one_described_is_asked_about(memory_setup, what):

@@ -346,7 +346,7 @@ _ANY_EN_NUMBER = re.compile(rf"\b(?:{_EN_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_EN_WO
 _ANY_ZH_NUMBER = re.compile(rf"(?<![打{ZH_DIGITS}])(?!一(?!{ZH_NUMERAL})){ZH_NUMERAL}+(?:点[{ZH_DIGITS}]+)?(?!折)")
 _AMOUNT = r"[$¥￥€£]?\s*(?P<{0}>[0-9]+(?:,[0-9]{{3}})*(?:\.[0-9]+)?)\s*(?:块钱|块|元|dollars?|bucks|yuan|rmb|kuai)?"
 _PERCENT = re.compile(r"(?P<p>[0-9]+(?:\.[0-9]+)?)\s*(?:%|％|percent|per cent)|百分之\s*(?P<zp>[0-9]+(?:\.[0-9]+)?)", _I)
-_ZHE = re.compile(r"打?\s*(?P<d>[一二三四五六七八九1-9])\s*(?P<h>[五5])?\s*折")
+_ZHE = re.compile(r"打?\s*(?P<d>[一二三四五六七八九1-9])\s*(?P<h>[五5])?\s*折(?![叠腾磨扣])")
 _TIP = re.compile(r"\b(?:tip|tips|tipping|gratuity|service(?: charge)?|tax)\b|小费|服务费|税", _I)
 _OFF = re.compile(r"\b(?:off|discount(?:ed)?|sale)\b|打折|优惠|折扣|便宜", _I)
 _SAVED = re.compile(r"\bsav(?:e|ed|ing)\b|省(?:了|下)?(?:多少|几)|便宜(?:了)?(?:多少|几)", _I)
@@ -356,10 +356,10 @@ _PEOPLE = re.compile(r"(?P<n>[0-9]+)\s*(?:people|persons|ppl|peeps|folks|ways|fr
 _SPLIT = re.compile(r"\b(?:split|splitting|share|sharing|divide[ds]?|each|per person|apiece|a head|per head"
                     r"|(?:does|do|should|would|will) (?:everyone|everybody|each (?:of us|person|one))(?: \w+)? (?:pay|owe|chip in))\b"
                     r"|平分|平摊|分摊|均摊|(?<![A-Za-z])(?-i:AA)(?![A-Za-z])|每人|每个人|人均|一人", _I)
-_UNITS_EN = {"minute": "minute", "min": "minute", "hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "wk": "week", "month": "month",
+_UNITS_EN = {"hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week", "wk": "week", "month": "month",
              "mo": "month", "year": "year", "yr": "year",
              "shift": "shift", "lesson": "lesson", "class": "lesson", "session": "lesson"}
-_UNITS_ZH = {"分钟": "minute", "小时": "hour", "钟头": "hour", "天": "day", "日": "day", "晚": "night", "周": "week", "星期": "week", "礼拜": "week",
+_UNITS_ZH = {"小时": "hour", "钟头": "hour", "天": "day", "日": "day", "晚": "night", "周": "week", "星期": "week", "礼拜": "week",
              "个月": "month", "年": "year", "节课": "lesson", "次": "lesson"}  # 三月 is March: a month counted says 个月
 _UNIT_EN = "|".join(_UNITS_EN)
 _UNIT_ZH = "|".join(sorted(_UNITS_ZH, key=len, reverse=True))
@@ -380,13 +380,7 @@ _ONE = re.compile(rf"\b(?:in |over |for |across )?(?:a|an|one|per|each|every)\s+
 _ONE_ZH = re.compile(rf"(?:一|每)(?:个)?(?P<u>{_UNIT_ZH})")
 #: how many of the smaller unit make one of the larger: always so, or the round figure people count with
 #: (52 weeks, 365 days in a year); a month has no fixed days, so none
-_WITHIN = {("day", "week"): 7, ("month", "year"): 12, ("week", "year"): 52, ("day", "year"): 365,
-           ("minute", "hour"): 60, ("hour", "day"): 24, ("minute", "day"): 1440, ("hour", "week"): 168}
-#: spans of a working day, which pay is not counted over round the clock ("25 an hour, how much a day?"
-#: depends on the hours worked); a leak, a heartbeat or a charger runs all day
-_AROUND_THE_CLOCK = {("hour", "day"), ("minute", "day"), ("hour", "week")}
-_PAY = re.compile(r"[$€£¥￥]|\b(?:earn\w*|paid|pay|make|makes|wage|salary|bucks|dollars?|euros?|quid|yuan|rmb)\b"
-                  r"|赚|挣|工资|薪|块|元|收入", _I)
+_WITHIN = {("day", "week"): 7, ("month", "year"): 12, ("week", "year"): 52, ("day", "year"): 365}
 #: a half or a part of a unit, which this reader does not count
 _HALF = re.compile(r"\bhalf\b|半", _I)
 _WHOLE = re.compile(r"\b(?:in total|altogether|all together|total)\b|一共|总共|合计", _I)
@@ -638,7 +632,7 @@ def _over(rate: re.Match[str] | None, text: str) -> str | None:
     (large,) = larger
     within = _WITHIN.get((small, large))
     count = next(c for c, unit in counts if unit == large)
-    if within is None or (small, large) in _AROUND_THE_CLOCK and _PAY.search(text):
+    if within is None:
         return None
     expression = f"{_number(rate.group('r'))} * {within}"
     return expression if float(count) == 1 else f"{expression} * {count}"
@@ -694,37 +688,51 @@ def _priced(text: str) -> str | None:
 
 # --- the price before a discount -----------------------------------------------------------
 
-#: asks for the price before the discount: "原价多少", "原来多少钱", "what was the original price", "before the discount"
-_ASKS_ORIGINAL = re.compile(r"原价(?:是|为)?(?:多少|几)|原来(?:是|卖)?(?:多少|几)|打折前(?:是)?多少|没打折(?:的时候|前)?(?:是)?多少"
-                          r"|\b(?:what|whats|how much)\b[^.?!0-9]{0,30}\b(?:original(?:ly)?|full price|before (?:the )?(?:discount|sale))\b",
-                          _I)
-#: "N% off", "打七折", "七五折", "8折": the discount, as the share paid
-_PERCENT_OFF = re.compile(r"(?P<p>[0-9]+(?:\.[0-9]+)?)\s*(?:%|％|percent|per cent)\s*(?:off|discount)\b"
-                          r"|(?:off|discount(?:ed)?|便宜|优惠)\s*(?:of\s*)?(?P<q>[0-9]+(?:\.[0-9]+)?)\s*(?:%|％)", _I)
+#: asks for the price before the discount: "原价多少", "原来多少钱", "打折前是多少", "what was the original price",
+#: "how much was it originally", "what's the full price" (not "how much is the original 80 dollar jacket after …")
+_ASKS_ORIGINAL = re.compile(
+    r"原价(?:是|为)?(?:多少|几)|原来(?:是|卖)?(?:多少|几)|打折前(?:是)?多少|没打折(?:的时候|前)?(?:是)?多少"
+    r"|\b(?:what|whats|what's|how much)\s+(?:(?:was|is|were)\s+)?(?:the\s+|it\s+|its\s+)?"
+    r"(?:original(?:ly)?\s+(?:price|cost)|full price|price before (?:the )?(?:discount|sale))\b"
+    r"|\b(?:what|how much) (?:was|did) (?:it|that|they) (?:cost )?originally\b"
+    r"|\b(?:what|how much) (?:was|were) (?:it|that|they) before (?:the )?(?:discount|sale)\b", _I)
+#: "N% off": the discount, as a share off
+_PERCENT_OFF = re.compile(r"(?P<p>[0-9]+(?:\.[0-9]+)?)\s*(?:%|％|percent|per cent)\s*(?:off|discount)\b", _I)
+#: the price paid, said as money or as what the thing costs now: "是238块", "340元", "$51", "80 bucks", "paid 70",
+#: "costs 49" (not a count, a size or a number of days: "买了3件", "size 42", "还剩3天")
+_PAID = re.compile(r"[$¥￥€£]\s*(?P<a>[0-9]+(?:\.[0-9]+)?)"
+                   r"|(?P<b>[0-9]+(?:\.[0-9]+)?)\s*(?:块钱|块|元|dollars?\b|bucks\b|yuan\b|rmb\b|kuai\b)"
+                   r"|(?:是|为|卖|花了|付了|\bpaid|\bpay|\bcosts?|\bcost me)\s*(?P<c>[0-9]+(?:\.[0-9]+)?)(?![0-9.]*\s*(?:%|折|件|斤|天|个|号|码))"
+                   r"|\bfor\s*(?P<d>[0-9]+(?:\.[0-9]+)?)(?![0-9.]*\s*(?:[a-z%]|折|件|斤|天|个|号|码))", _I)
 
 
 def _before_discount(text: str) -> str | None:
     """The price before a discount, from the price paid: "打七折以后是238块，那原价是多少" is
     238 / 0.7; "paid $51 after 15% off, what was the original price?" is 51 / (1 - 15 / 100).
-    None unless the message says one discount and one other amount, and asks for the price before."""
-    if not _ASKS_ORIGINAL.search(text):
+    None unless the message says one discount and one other number, that number is the price paid (as
+    money, or after 是 / paid / costs), nothing was saved ("省了90块" is the discount's amount), and the
+    message asks for the price before."""
+    if not _ASKS_ORIGINAL.search(text) or _SAVED.search(text) or re.search(r"省|便宜了|\bsav(?:e|ed|ing)\b", text, _I):
         return None
     digits = _THOUSANDS.sub("", _in_digits(text))
     zhe, off = list(_ZHE.finditer(digits)), list(_PERCENT_OFF.finditer(digits))
     if len(zhe) + len(off) != 1:
         return None
     found = (zhe or off)[0]
-    amounts = [m.group() for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", digits)
-               if not found.start() <= m.start() < found.end()]
-    if len(amounts) != 1 or float(amounts[0]) == 0:
+    numbers = [m for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", digits) if not found.start() <= m.start() < found.end()]
+    paid = [m for m in _PAID.finditer(digits) if not found.start() <= m.start() < found.end()]
+    if len(numbers) != 1 or len(paid) != 1:
+        return None
+    amount = paid[0].group("a") or paid[0].group("b") or paid[0].group("c") or paid[0].group("d")
+    if amount != numbers[0].group() or float(amount) == 0:
         return None
     if zhe:
         tenth = zh_int(found.group("d")) if not found.group("d").isdigit() else int(found.group("d"))
-        return f"{_number(amounts[0])} / {tenth / 10 + (0.05 if found.group('h') else 0):g}"
-    value = found.group("p") or found.group("q")
+        return f"{_number(amount)} / {tenth / 10 + (0.05 if found.group('h') else 0):g}"
+    value = found.group("p")
     if float(value) >= 100:
         return None
-    return f"{_number(amounts[0])} / (1 - {value} / 100)"
+    return f"{_number(amount)} / (1 - {value} / 100)"
 
 
 # --- changes in percent, and units of time, length and weight ---------------------------------
@@ -905,7 +913,8 @@ def _read(text: str) -> Reading | None:
     worded = _worded(expression_text)
     if worded:
         return Reading(expression=worded)
-    money = (_priced(text) or _money(text) or _percent_change(text) or _before_discount(text) or _conversion(text)
+    # the price before a discount first: _money would read its discount as one off the price paid
+    money = (_before_discount(text) or _priced(text) or _money(text) or _percent_change(text) or _conversion(text)
              or _series(text))
     if money:
         return Reading(expression=money)
@@ -1002,7 +1011,7 @@ _AND_A_HALF = re.compile(r"(?P<a>[0-9]+)\s+and a half\b", _I)
 
 
 #: a Chinese discount said in numerals ("打七折", "七五折"): one number, which _in_digits leaves in words
-_ZH_DISCOUNT = re.compile(r"[一二三四五六七八九](?:[一二三四五六七八九])?\s*折")
+_ZH_DISCOUNT = re.compile(r"(?<![0-9一二三四五六七八九])[一二三四五六七八九]{1,2}\s*折(?![叠腾磨扣])")
 #: one of a unit of time ("一天", "a day", "in an hour"), a number when another unit of time is said
 _ONE_SPAN = re.compile(r"(?<![每0-9])一(?:个)?(?:天|年|周|星期|礼拜|小时|分钟|月)"
                        r"|\b(?:in|for|over)\s+(?:a|an|one)\s+(?:day|week|month|year|hour|minute)\b", _I)
@@ -1015,7 +1024,7 @@ def counted(message: str) -> int:
     turns a rate into a total ("每分钟漏0.35升，一天漏多少" says 1 day: 1440
     minutes)."""
     numbers = len(re.findall(r"[0-9]+(?:\.[0-9]+)?", _in_digits(message).replace(",", "")))
-    numbers += len(_ZH_DISCOUNT.findall(message))
+    numbers += len(_ZH_DISCOUNT.findall(_in_digits(message)))  # "七五折" is "7五折" by then: counted once
     spans = {_span_unit(m.group()) for m in _SPANS.finditer(message)}
     if len(spans) >= 2:  # a span of one unit, said against another: a conversion, its factor implied
         numbers += len(_ONE_SPAN.findall(message))

@@ -41,7 +41,7 @@ from pet.events import MemoryRecord
 from pet.memory import concepts, names, stated
 from pet.memory import kinds as fact_kinds
 from pet.text import NOT_AFTER_TITLE, detect_language
-from pet.tools.facts import memory_fact, retracted
+from pet.tools.facts import declines_keeping, memory_fact, retracted
 from pet.tools.when import dated
 
 if TYPE_CHECKING:
@@ -536,7 +536,7 @@ class Reader:
     def facts(self, text: str) -> list[tuple[str, np.ndarray, str]]:
         """(fact, its vector, its kind) for each sentence of `text` that states one."""
         found: list[tuple[str, np.ndarray, str]] = []
-        if joking(text):
+        if joking(text) or declines_keeping(text):
             return found
         for sentence in sentences(text):
             vector, kind, noted = None, "", False
@@ -653,7 +653,7 @@ class Reader:
         if not single and not changed:
             return None
         language = detect_language(fact)
-        sure = single and self.kinds(vector).get(kind, 0.0) >= SURE_KIND
+        sure = single and self.kinds(vector).get(kind, 0.0) >= SURE_KIND and _of_the_person(fact, language)
         best, best_rank = None, -1.0
         lead = names.leading(fact)
         for record in candidates(book, pet_id, fact, context):
@@ -688,6 +688,18 @@ class Reader:
             if rank + bonus > best_rank:
                 best, best_rank = record, rank + bonus
         return best
+
+
+def _of_the_person(fact: str, language: str) -> bool:
+    """The fact is surely the person's own: it names them ("我搬到里斯本了"), or it opens with no one else's
+    name (English: "Just moved to Lisbon!", not "Lily moved to Lisbon!") or, in Chinese, where a name is not
+    told from a word, with the words of the change themselves ("搬到里斯本啦", not "小美搬到里斯本啦")."""
+    if names_the_person(fact):
+        return True
+    if language != "zh":
+        return not names.leading(fact)
+    table = words().get(language)
+    return table is not None and any(fact.startswith(word) for word in table.changes)
 
 
 def candidates(book: NoteBook, pet_id: int, fact: str, context: str = "") -> list[MemoryRecord]:

@@ -916,11 +916,19 @@ def points_back(clause: str) -> bool:
 _POINTER = re.compile(r"\b(?:that|this|it|those|these|them)\b|这个|那个|这些|那些|这事|这件事|这点|这条", _I)
 
 
+#: a clause about remembering that does not ask: negated, past telling, a question, a worry ("我跟你说过这个吧",
+#: "don't bother remembering that", "这个没必要记", "I keep forgetting it")
+_NOT_ASKING_TO_KEEP = re.compile(
+    r"\b(?:don'?t|do not|not|no need|never|no point|told|said|knew|know|forget(?:ting)?|can'?t|won'?t|bother)\b"
+    r"|没必要|不用|不要|别|无所谓|不必|记不住|记不记|说过|讲过|知道|吗|吧|[?？]", _I)
+
+
 def points_at(clause: str) -> bool:
-    """The clause points at something said before, with no number of its own ("keep that in your noggin",
-    "lock that in", "把这个刻进你的小脑瓜"): of a clause the router reads as a request to remember, its fact is
-    elsewhere in the message, in whatever words it asks (points_back knows only the usual ones)."""
-    return _POINTER.search(clause) is not None and not re.search(r"[0-9]", clause)
+    """The clause points at something said before, with no number of its own, and asks ("keep that in your
+    noggin", "lock that in", "把这个刻进你的小脑瓜"): of a clause the router reads as a request to remember, its fact
+    is elsewhere in the message, in whatever words it asks (points_back knows only the usual ones)."""
+    return (_POINTER.search(clause) is not None and not re.search(r"[0-9]", clause)
+            and not _NOT_ASKING_TO_KEEP.search(clause))
 
 
 def looks_like_request(clause: str) -> bool:

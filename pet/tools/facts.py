@@ -269,6 +269,20 @@ _SETTLED = re.compile(
 _NOT_ASKING = re.compile(r"\b(?:don'?t|do not|no need to|never)\s+(?:save|remember|add|note|keep|store|write|set|remind)"
                          r"(?:\s+(?:it|that|this|them|me))?\b|(?:别|不要|不用)再?(?:记|存|加|保存|记录|写|设|提醒)(?:了|这个|这条|它)?",
                          _I)
+#: the person says not to keep what they just said: "my locker code is 4471, no need to save it", "我的工号是A3321，别记这个",
+#: "…这个没必要记" (not "别记错了", "don't forget it", "I never remember names")
+_DECLINES_KEEPING = re.compile(
+    r"\b(?:(?:don'?t|do not|no need to|you don'?t (?:need|have) to)\s+(?:save|remember|note|keep|store|write down)"
+    r"\s+(?:it|that|this|them)|don'?t bother (?:remembering|saving|noting|keeping)|not worth (?:remembering|saving))\b"
+    r"|(?:别|不要|不用|没必要|不必)再?(?:记|存|保存|记录)(?![错混反性得])(?:了|这个|这条|它|下来|住|着)?(?=[\s,，.。!！~～…;；吧啦哈了]|$)",
+    _I)
+
+
+def declines_keeping(text: str) -> bool:
+    """The message says not to keep what it says ("…, no need to save it", "…，别记这个"): nothing in it is noted."""
+    return _DECLINES_KEEPING.search(text) is not None
+
+
 #: a new value after the taking-back: it corrects the request, it does not take it back ("…actually no,
 #: make it 8pm", "算了，她叫小美", "never mind, add eggs instead")
 _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
