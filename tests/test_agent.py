@@ -735,6 +735,13 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("帮我记一下车位号……算了，别记这个，帮我加个待办：找物业问车位", False),
     ("remind me to buy milk tonight at 8pm. nah forget it, i still need to add eggs to my list", False),
     ("can you remember that i... actually forget it, not important", True),  # round 23's spent set
+    # round 24's spent set (after its measurement): "don't bother", a joke with a number after it, 不对, 哈哈
+    ("whats 17 times 23... wait dont bother i got it", True),
+    ("add milk to my todo list. jk we have like 3 cartons", True),
+    ("明早八点提醒我……啊不对，我自己定了闹钟，不用你了", True),
+    ("算下三十七乘六十八，哈哈逗你的，我已经算出来了", True),
+    ("加个待办：减肥。哈哈开玩笑的，谁要减", True),
+    ("提醒我明早8点开会，不对不对，是9点", False),  # 不对 then a new value corrects
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

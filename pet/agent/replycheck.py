@@ -191,7 +191,10 @@ _NAME_QUESTION = re.compile(
     r"|(?:你|您)(?:到底|究竟)?(?:叫什么|叫啥|的名字|名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么"
     r"|跟谁(?:聊天|说话|聊)"
     # in other words: a name tag for its tank, saying hi to it by name, whether it remembers its own name
-    r"|\bname ?(?:tag|plate|sign)\b.{0,40}\b(?:your|ur)\b|\b(?:your|ur)\b.{0,40}\bname ?(?:tag|plate|sign)\b"
+    r"|\bname ?(?:tag|plate|sign)\b.{0,40}\b(?:your|ur)\b|\b(?:your|ur|you|u)\b.{0,40}\bname ?(?:tag|plate|sign)\b"
+    # a card or a form for it: whom to address it to, what goes in the name field
+    r"|\b(?:you|u)\b.{0,60}\bwho (?:do|should|shall) i address\b|\bwhat name (?:do|should|shall) i (?:write|put|use)\b"
+    r"|(?:你|您)[^。？?]{0,12}名字(?:那一?栏|那一?格|那里)?(?:填|写)(?:什么|啥)"
     r"|\b(?:hi|hello|talk) to (?:you|u)\b.{0,30}\bby (?:your |ur )?name\b"
     r"|(?:你|您)(?:的)?[^，,。？?]{0,8}(?:名牌|名字牌|铭牌)|(?:名牌|名字牌|铭牌)[^，,。？?]{0,8}(?:你|您)|(?:你|您)[^，,。？?]{0,8}自己叫(?:什么|啥)",
     re.IGNORECASE,
@@ -588,7 +591,7 @@ def asks_species_name(message: str, persona: Persona) -> bool:
     if chinese and not found:
         kind = re.escape(chinese)
         found = re.search(rf"(?:我(?:养|家|们家)?的?(?:那只|这只)?|你这只|(?<![的里种])(?:那只|这只)){kind}(?:的名字|叫(?:什么|啥)"
-                          rf"|名字叫(?:什么|啥)|怎么称呼)", message) is not None
+                          rf"|名字叫(?:什么|啥)|怎么称呼|有没有名字|有名字(?:吗|没|么))", message) is not None
     # a question ("…叫什么？", "what do I tell her?"), not news of a name ("my crayfish's name is Pinchy now",
     # "我家小龙虾叫啥都行"), nor one about crayfish as such ("what's that crayfish species called?", "这道菜里的小龙虾
     # 叫什么品种")

@@ -225,15 +225,15 @@ _TAKEN_BACK = re.compile(
     r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
     # a sigh may open the clause first: "帮我记一下……哎算了", "remind me… ugh, never mind"
     # (or two: "… oh wait scratch that")
-    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|oh|ah|ugh|hmm+|um+|eh|meh|wait|nah|nope|actually)[\s,，…~～]*){0,2}"
+    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|哈{2,}|oh|ah|ugh|hmm+|um+|eh|meh|wait|nah|nope|actually)[\s,，…~～]*){0,2}"
     # one taking-back or several in a row ("算了不用算了")
     r"(?:(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
     r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|scrap that|no,? scrap that"
-    r"|ignore (?:me|that)|forget (?:about )?it|skip (?:it|that)|(?:wait|ugh|nah|actually),? no"
+    r"|ignore (?:me|that)|forget (?:about )?it|skip (?:it|that)|(?:wait|ugh|nah|actually),? no|don'?t bother"
     r"|(?:i )?don'?t need (?:one|it|that|any))\b"
     r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)|算了[吧啦呗哈]?|还是不用了|当我没说"
     # "算了不用，反正…": a bare 不用 only before a pause or the end
-    r"|不用(?:算|记|提醒|加|删)?了|不用(?=[\s,，.。!！~～…;；]|$)|不(?:算|记)了|先?别记了)[\s,，]*)+?"
+    r"|不用(?:算|记|提醒|加|删)?了|不用(?=[\s,，.。!！~～…;；]|$)|不(?:算|记)了|先?别记了|不对(?:不对)?)[\s,，]*)+?"
     r"(?P<tail>(?:[\s,，.。!！~～…;；:：-]+[^?？]{0,40})?)$",
     _I,
 )
@@ -242,7 +242,7 @@ _TAKEN_BACK = re.compile(
 _REMARK = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:(?:i|i'll|i will|i can|i have|i've got|i got|i know|i'm good|never ?mind"
     r"|nvm|lol|haha+|no need|forget it)\b"
-    r"|我自己|我心算|我会|我有|不用了?|没事|没关系|不需要).*)?$", _I)
+    r"|我自己|我心算|我会|我有|我已经|我早就|不用了?|没事|没关系|不需要).*)?$", _I)
 #: …or, after a request, that it does not matter ("帮我记一下……哎算了，也没什么重要的"); after news it plays
 #: the news down and takes nothing back ("我失业了，唉算了，没啥大不了")
 _DOWNPLAY = re.compile(
@@ -288,6 +288,9 @@ def declines_keeping(text: str) -> bool:
 _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
 
 
+#: a request said as a joke: what follows is no new value
+_JOKING = re.compile(r"\bjk\b|j/k|kidding|joking|开玩笑|开个玩笑|逗你|说着玩|骗你", _I)
+
 #: the takings-back that as often start a correction or follow news (see retracted)
 _WEAK = re.compile(r"\b(?:forget (?:about )?it|skip (?:it|that)|(?:wait|ugh|nah|actually),? no)\b|不用(?![算记提加删了])", _I)
 
@@ -315,8 +318,8 @@ def retracted(text: str) -> bool:
     if found is None or found.start() == 0:
         return False
     tail = found.group("tail")
-    if _CORRECTING.search(tail):
-        return False
+    if _CORRECTING.search(tail) and not _JOKING.search(found.group()[: len(found.group()) - len(tail)]):
+        return False  # a joke taken back is no correction, whatever follows ("jk we have like 3 cartons")
     before = text[:found.start()]
     asked = _ASKING.search(before) is not None
     part = found.group()[: len(found.group()) - len(tail)]
