@@ -150,6 +150,13 @@ PHRASINGS = [
     # minutes a day over a week (review: broken for a while by minutes as a unit of rates)
     ("I walk 30 minutes a day, how many minutes in a week?", "210"),
     ("我每天跑步30分钟，一周跑多少分钟", "210"),
+    # asked in phone spelling (round 24's spent set: both got the request for the sum as numbers)
+    ("6 of us splitting a 213 airbnb, hows much each", "35.5"),
+    ("jacket is 120 bucks w 35% off, wat do i actually pay", "78"),
+    # the price of one from the price of several (round 24's spent set: both got the request for a sum)
+    ("4.5 kg of rice for 13.95, whats that per kg", "3.1"),
+    ("五斤苹果二十六块五，一斤多少钱", "5.3"),
+    ("2 liters of oil for $7, how much per liter?", "3.5"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -290,6 +297,8 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "how much did I save off the original price? it was 30% off and I paid 70",
     "这把三折叠伞原价多少？现在活动价89", "I charge 30 an hour for tutoring, how much for a day?",
     "I read 20 pages an hour, how many in a day?", "每分钟漏0.35升水，一天漏多少升",
+    # the price of one asked in another measure, or with no price said
+    "4.5 kg of rice for 13.95, whats that per pound", "5斤苹果，一斤多少钱",
 ])
 def test_money_this_reader_cannot_place_gets_no_number(text):
     reading = arithmetic.read(text)

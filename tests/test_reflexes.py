@@ -349,6 +349,23 @@ def test_the_answer_to_what_time_sets_the_reminder(asked, answer, task, due):
     assert (reminder.text, reminder.due_at.astimezone(ZONE)) == (task, due.replace(tzinfo=ZONE))
 
 
+@pytest.mark.parametrize("text, question, answer, task, due", [
+    # a time corrected in the same message (seen: the first time was set, "wait no, 8pm" in its text)
+    ("remind me to call mom at 7pm... wait no, 8pm", "You said 7pm, then 8pm: what time should I remind you to call mom?",
+     "8pm", "call mom", dt.datetime(2026, 11, 29, 20, 0)),
+    ("提醒我明早8点开会，不对不对，是9点", "你先说明早8点，又说9点——到底几点提醒你开会？", "明早9点", "开会",
+     dt.datetime(2026, 11, 30, 9, 0)),
+])
+def test_a_time_corrected_in_the_message_is_asked_about_then_set(text, question, answer, task, due):
+    app = make_app(ScriptedModel([]))
+    events = turn(app, text)
+    assert not [e for e in events if isinstance(e, ToolStarted)] and events[-1].text == question
+    events = turn(app, answer)
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["set_reminder"]
+    (reminder,) = app.reminders.pending(app.pet.id)
+    assert (reminder.text, reminder.due_at.astimezone(ZONE)) == (task, due.replace(tzinfo=ZONE))
+
+
 def test_an_unclear_hour_in_the_answer_is_asked_about_with_the_day_kept():
     app = make_app(ScriptedModel([]))
     turn(app, "明天提醒我交水电费")

@@ -396,11 +396,11 @@ _UNPLACED = re.compile(
     r"|(?:和|跟)[一二两三四五六七八九十0-9]+个(?:朋友|同事|人)", _I)
 # what asks for the result: "how much", "what's the tip", "多少" (not "what's your take?" beside a sum)
 _ASKS_RESULT = re.compile(
-    r"\bhow (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
-    r"|\bwhat(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
+    r"\bhows? (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
+    r"|\b(?:what|wat)(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
     r"|come to|left|owe|pay)\b"
-    r"|\bwhat (?:do|does|did|would|will|should) (?:i|we|you|it|they|that|this|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
+    r"|\b(?:what|wat) (?:do|does|did|would|will|should) (?:i|we|you|it|they|that|this|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
     r"|多少|几块|几元|几个?(?:小时|钟头|星期|礼拜|月)|几(?:天|周|年)|算一下|^(?:帮我)?算下|算算|帮我算", _I)
 
 
@@ -735,6 +735,37 @@ def _before_discount(text: str) -> str | None:
     return f"{_number(amount)} / (1 - {value} / 100)"
 
 
+# --- the price of one, from the price of several ---------------------------------------------
+
+_EN_EACH_UNIT = r"kg|kgs|kilos?|kilograms?|lbs?|pounds?|liters?|litres?|l|gallons?|oz|ounces?|grams?|g|meters?|metres?|m|pieces?|items?|bottles?|cans?|boxes?|bags?|packs?|tickets?"
+#: a count of a measure and what they cost together, then the price of one asked: "4.5 kg of rice for 13.95, whats
+#: that per kg", "五斤苹果二十六块五，一斤多少钱" ("一斤" is "1斤" by then)
+_UNIT_PRICE = [
+    re.compile(rf"^(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<u>{_EN_EACH_UNIT})\b(?:\s+of)?(?:\s+[a-z'-]+){{0,3}}?\s+(?:for|cost|costs|was|were|is|are)"
+               rf"\s*{_PRICE}[\s,，]+(?:so\s+)?(?:what(?:'s|s| is)?|wats|how much(?: is)?)\s+(?:(?:that|it|this)\s+)?"
+               rf"(?:per|a|an|for (?:one|a|an|1)|each)\s+(?P<u2>{_EN_EACH_UNIT})\b\s*[?？]*$", _I),
+    re.compile(rf"^(?P<c>[0-9]+(?:\.[0-9]+)?)\s*(?P<m>{_PRICED_MEASURE})[^0-9，,。；;？?]{{0,8}}?\s*(?:是|要|花了|共|一共)?\s*"
+               rf"(?P<p>[0-9]+(?:\.[0-9]+)?)\s*(?:块钱|块|元)\s*[,，]?\s*(?:那)?(?:1|一|每)(?P=m)(?:是|要)?(?:多少钱?|几块钱?)\s*[?？]*$"),
+]
+
+
+def _unit_price(text: str) -> str | None:
+    """What one of a measure costs, from what several cost together: "4.5 kg of rice for 13.95, whats that per kg" is
+    13.95 / 4.5. None unless the message is just that: two numbers, the measure said again for the one asked."""
+    digits = _THOUSANDS.sub("", _in_digits(text.strip()))
+    for pattern in _UNIT_PRICE:
+        found = pattern.match(digits)
+        if not found:
+            continue
+        if "u2" in found.re.groupindex and _stem(found.group("u").lower()).rstrip("s") != _stem(found.group("u2").lower()).rstrip("s"):
+            return None
+        count = found.group("c")
+        if float(count) == 0 or found.groupdict().get("cents"):
+            return None
+        return f"{_number(found.group('p'))} / {_number(count)}"
+    return None
+
+
 # --- changes in percent, and units of time, length and weight ---------------------------------
 
 _SUM_AMOUNT = r"[$¥￥€£]?\s*(?P<{0}>[0-9]+(?:\.[0-9]+)?)\s*(?:块钱|块|元|dollars?|bucks|yuan|rmb|kuai)?"
@@ -914,8 +945,8 @@ def _read(text: str) -> Reading | None:
     if worded:
         return Reading(expression=worded)
     # the price before a discount first: _money would read its discount as one off the price paid
-    money = (_before_discount(text) or _priced(text) or _money(text) or _percent_change(text) or _conversion(text)
-             or _series(text))
+    money = (_before_discount(text) or _unit_price(text) or _priced(text) or _money(text) or _percent_change(text)
+             or _conversion(text) or _series(text))
     if money:
         return Reading(expression=money)
     return _word_problem(text)

@@ -446,10 +446,38 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
             return Reflex("remind", reply=f"什么时候提醒你{_yours_zh(what)}？" if zh else
                           f"When should I remind you {_yours(what)}?", needs_time=(what, ""))
         return None
+    corrected = _CORRECTED_TIME.search(rest, when.span[1])
+    if corrected is not None:
+        # "remind me to call mom at 7pm... wait no, 8pm", "明早八点提醒我，不对，九点": a second time after a
+        # correction; which day it keeps is not said, so the pet asks, naming both
+        after = rest[corrected.end():]
+        try:
+            again = find_when(after, now, zone)
+            second = after[again.span[0]:again.span[1]] if again is not None else ""
+        except TimeProblem:  # "九点": this morning or tonight? the question below asks anyway
+            second = _CLAUSE_END.split(after, maxsplit=1)[0]
+        if second.strip():
+            first = _SAID_TIME.sub("", rest[when.span[0]:when.span[1]])
+            second = _SAID_TIME.sub("", second)
+            what = _task(rest[: corrected.start()], when.span, zh)
+            if what:
+                return Reflex("remind", reply=(f"你先说{first}，又说{second}——到底几点提醒你{_yours_zh(what)}？" if zh else
+                                               f"You said {first}, then {second}: what time should I remind you "
+                                               f"{_yours(what)}?"), needs_time=(what, ""))
     task = _task(rest, when.span, zh)
     if not task:
         return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
     return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
+
+
+#: what a time is said with, not shown back: "at 7pm." is "7pm"
+_SAID_TIME = re.compile(r"^\s*(?:at|on)\s+|[\s.。,，!！?？]+$", _I)
+_CLAUSE_END = re.compile(r"[,，.。!！?？;；]")
+#: a correction after a reminder's time, before another time ("… wait no, 8pm", "…，不对，九点")
+_CORRECTED_TIME = re.compile(
+    r"(?:\.{2,}|…+|[,，.。!！;；—-])\s*(?:(?:oh|um|uh|sorry|hmm)[\s,，]*)?"
+    r"(?:wait,? no|no,? wait|actually,? no|actually|sorry|i mean|i meant|make (?:it|that)|no,"
+    r"|不对(?:不对)?|哦不|我是说|说错了|应该是|改成)[\s,，]*(?:是|at\s)?", _I)
 
 
 #: what may stand beside a time that answers "what time?" ("at 9am please", "下午三点吧")
