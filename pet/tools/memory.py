@@ -42,7 +42,7 @@ AGREED_LEAD = 0.03
 AGREED_FIT = 0.35
 #: a forget's loose words (no term, or few, in common) mean the memory nearest in meaning when it is this
 #: near and nearer than the next by this much. On the forget cases of the spent tool-use sets of rounds 15
-#: to 23 (92, three memories each) the nearest was always the one meant; at these floors 70 of them pass
+#: to 23 (107, three memories each) the nearest always held a word of the one meant; 83 pass these floors
 CLEAR_NEAR, CLEAR_LEAD = 0.35, 0.25
 #: memories a recall lists at most: found for a topic, or known about the person
 RECALL_LIMIT, OVERVIEW_LIMIT = 8, 12
@@ -277,8 +277,8 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         """The memory nearest in meaning to the description, when it is near (CLEAR_NEAR) and nearer than
         any other by far (CLEAR_LEAD), and the description names nobody else than the memory is about:
         loose words that share no term with it still point at it ("sold my motorbike last week so u can
-        drop the bike stuff": "rides a red Honda motorbike"; "我已经不在那家公司干了，关于工作的那条删了吧":
-        "在星河科技上班"), where asking "do you mean #1?" only makes the person say it again. (/undo
+        drop the bike stuff": "rides a red Honda motorbike"; "im not vegetarian anymore lol, delete that
+        note": "is vegetarian"), where asking "do you mean #1?" only makes the person say it again. (/undo
         brings it back.)"""
         from pet.agent.capture import about  # the agent's reading of whom a sentence is about
 
