@@ -712,7 +712,7 @@ def _before_discount(text: str) -> str | None:
     None unless the message says one discount and one other number, that number is the price paid (as
     money, or after 是 / paid / costs), nothing was saved ("省了90块" is the discount's amount), and the
     message asks for the price before."""
-    if not _ASKS_ORIGINAL.search(text) or _SAVED.search(text) or re.search(r"省|便宜了|\bsav(?:e|ed|ing)\b", text, _I):
+    if not _ASKS_ORIGINAL.search(text) or _SAVED.search(text) or re.search(r"省|便宜了", text):
         return None
     digits = _THOUSANDS.sub("", _in_digits(text))
     zhe, off = list(_ZHE.finditer(digits)), list(_PERCENT_OFF.finditer(digits))
