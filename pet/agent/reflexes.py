@@ -57,6 +57,10 @@ _POLITE_EN = r"(?:(?:hey|ok|okay|so|and)[,\s]+)?(?:(?:please|pls|can you|could y
 _POLITE_ZH = r"(?:请|麻烦)?(?:你)?(?:帮我|给我)?"
 _END = r"[\s.!。！~～]*"
 _QUESTION_END = re.compile(r"(?:[?？]|吗|么|呢)\s*$")
+#: a question about how two things differ ("what's the diff between reminders and alarms", "提醒事项和闹钟有啥区别"):
+#: talk about the tools, not a use of one (with numbers it is a sum: "difference between 45 and 17")
+_COMPARES = re.compile(r"\b(?:diff(?:erence)?|different) (?:between|from)\b|\bvs\.?\s|区别|有(?:什么|啥)不(?:同|一样)"
+                       r"|差别|不同之处", re.IGNORECASE)
 
 
 def _call(name: str, **arguments: object) -> tuple[ToolCall, ...]:
@@ -692,6 +696,8 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         return _slash(text, now, zone, language)
     if quoted_request(text):
         return None  # "我妈老说“吃亏是福，你给我记住了”": someone's words, not a request (kept "了”")
+    if _COMPARES.search(text) and not arithmetic.has_numbers(text):
+        return None
     # "Forget it, …", "算了，…": the subject is dropped. What follows may be a
     # request of its own, but never one to forget.
     rest = dismissal(text)
