@@ -157,6 +157,11 @@ PHRASINGS = [
     ("4.5 kg of rice for 13.95, whats that per kg", "3.1"),
     ("五斤苹果二十六块五，一斤多少钱", "5.3"),
     ("2 liters of oil for $7, how much per liter?", "3.5"),
+    # the difference of two numbers, larger first whichever comes first (seen: none of these was read)
+    ("what's the difference between 45 and 17", "28"),
+    ("whats the diff between 875 and 1200?", "325"),
+    ("45和17相差多少", "28"),
+    ("17比45少多少", "28"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),

@@ -873,6 +873,26 @@ _CONVERT = [
 _LEADING_ZEROS = re.compile(r"^0+(?=\d)")
 
 
+#: the difference of two numbers, asked ("what's the difference between 45 and 17", "45和17相差多少",
+#: "17比45少多少"): the larger less the smaller, as the words ask no sign
+_DIFFERENCE = [
+    re.compile(rf"^(?:what(?:'s| is|s)\s+)?(?:the\s+)?diff(?:erence)?\s+(?:between|of)\s+(?P<a>{_NUM})\s+and\s+(?P<b>{_NUM})"
+               r"\s*[?？.!]*$", _I),
+    re.compile(rf"^(?P<a>{_NUM})\s*(?:和|跟|与)\s*(?P<b>{_NUM})\s*(?:之间)?(?:相差|差|的差(?:是|等于)?)\s*(?:多少|几)\s*[?？。]*$"),
+    re.compile(rf"^(?P<a>{_NUM})\s*比\s*(?P<b>{_NUM})\s*(?:多|少|大|小)\s*(?:多少|几)\s*[?？。]*$"),
+]
+
+
+def _difference(text: str) -> str | None:
+    """The difference of two numbers asked in words, larger first, or None."""
+    for pattern in _DIFFERENCE:
+        found = pattern.match(text.strip())
+        if found:
+            a, b = found.group("a"), found.group("b")
+            return f"{a} - {b}" if float(a) >= float(b) else f"{b} - {a}"
+    return None
+
+
 def _conversion(text: str) -> str | None:
     """A unit of time, length or weight in another ("how many seconds in 3.5
     hours", "90分钟等于几小时") as an expression."""
@@ -946,7 +966,7 @@ def _read(text: str) -> Reading | None:
         return Reading(expression=worded)
     # the price before a discount first: _money would read its discount as one off the price paid
     money = (_before_discount(text) or _unit_price(text) or _priced(text) or _money(text) or _percent_change(text)
-             or _conversion(text) or _series(text))
+             or _conversion(text) or _series(text) or _difference(text))
     if money:
         return Reading(expression=money)
     return _word_problem(text)
