@@ -195,9 +195,13 @@ def test_assistant_speak_and_refusals(reply):
     # round 21's spent chat set: a toast written out, an itinerary in numbered bold sections inside a line
     "Sure, here's a toast message in English for your cousin: **Cheers to love!** May your days be bright.",
     "今天天气晴朗，阳光明媚，心情愉快。今天是云南七天的攻略： 1. **准备工作**：根据个人的工作需求",
+    # round 24's spent chat set, to "asking my boss for friday off": a form letter with its blanks
+    "Subject: Request for Friday Off Dear [Manager's Name], I hope this message finds you well.",
+    "I hope you're doing well. I'm writing to ask for Friday off. Best, [Your Name]",
+    "尊敬的【领导姓名】：您好！我想请周五的假。",
 ])
 def test_a_small_models_document_or_form_is_caught(reply):
-    language = "zh" if reply.startswith(("当", "今")) else "en"
+    language = "zh" if reply.startswith(("当", "今", "尊")) else "en"
     assert ASSISTANT in Checker("can you plan this for me?", language, XIAOQIAN, small=True).problems(reply).problems
     # a model that can write the plan may (the form's "please provide" aside)
     assert ASSISTANT not in Checker("can you plan this for me?", language, XIAOQIAN).problems(reply).problems
@@ -214,6 +218,7 @@ def test_a_small_models_document_or_form_is_caught(reply):
     "Sure! Here's a hug!\n\n**squeezes you tight**", "Okay! Here's what I did today:\n- napped\n- blew bubbles",
     "Okay, here's the plan: **nap time** first, then snacks!", "You got a 5. **Amazing** work!!",  # (review)
     "Please provide more snacks, human!", "请提供小鱼干！", "Don't hesitate to ask for a hug anytime~",
+    "Your name is [redacted], obviously. Kidding!", "[waves claws] Hi hi!", "The subject: you, being awesome.",
 ])
 def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
     language = "zh" if reply.startswith(("好", "请")) else "en"
@@ -450,7 +455,7 @@ def test_a_broken_off_start_stays_broken_off_and_the_pets_line_gets_its_own_para
     app = make_app(model)
     events = run(app, "I'm a bit sleepy after lunch")
     app.close()
-    line = "Qianqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
+    line = "Xiaoqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
     assert shown(events) == events[-1].text
     assert events[-1].text.endswith("…\n\n" + line), events[-1].text
     assert "assist" not in events[-1].text
@@ -468,7 +473,7 @@ def test_a_brain_whose_replies_are_held_shows_no_try_that_failed():
     app = make_app(model)
     events = run(app, "I'm a bit sleepy after lunch")
     app.close()
-    line = "Qianqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
+    line = "Xiaoqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
     assert shown(events) == events[-1].text == line
     # a reply that passes is shown whole, once
     model = _Holding(["Sunny days are the best! Perfect for a nap in the warm pond."])
@@ -634,7 +639,7 @@ def test_the_claim_guard_and_the_reply_guards_share_one_retry():
     app.close()
     assert len(model.calls) == 2
     assert "assist" not in shown(events)
-    assert events[-1].text == "Qianqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
+    assert events[-1].text == "Xiaoqian waves its claws, not sure what to say to that yet. Tell me a bit more?"
 
 
 

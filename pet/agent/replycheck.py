@@ -429,15 +429,23 @@ _BOLD_ITEM = re.compile(r"(?:^|[:：]\s*)\d+[.)、]\s*\*\*\S", re.MULTILINE)
 DOCUMENT_CHARS = 80
 
 
+#: a blank of a form letter ("Dear [Manager's Name]", "[Your Name]", "【收件人姓名】") or a letter's subject line at its
+#: start: a template written out, as an assistant does (round 24's spent chat set: "Subject: Request for Friday Off
+#: Dear [Manager's Name], I hope…" to "asking my boss for friday off, wish me luck")
+_BLANK = re.compile(r"\[(?:your|my|the|manager['’]?s?|boss['’]?s?|recipient['’]?s?|company|insert|date|name)\b[^\]\n]{0,30}\]"
+                    r"|^\W*subject\s*:|【[^】\n]{0,8}(?:姓名|名字|名称|日期|公司)】|^\W*主题\s*[:：]",
+                    re.IGNORECASE | re.MULTILINE)
+
+
 def template_reply(reply: str) -> bool:
     """Whether the reply is a document opened as an assistant does ("Sure, here's a toast message …: **…**"), has
-    numbered bold sections ("今天是云南七天的攻略： 1. **准备工作**：…"), or asks for details as a form does (see
-    _TEMPLATE_OPENING)."""
+    numbered bold sections ("今天是云南七天的攻略： 1. **准备工作**：…"), asks for details as a form does (see
+    _TEMPLATE_OPENING), or leaves a form letter's blanks (_BLANK)."""
     text = reply.strip()
     opening = _TEMPLATE_OPENING.search(text)
     return bool((opening and (_BLOCK.search(text, opening.end())
                               or "**" in text[opening.end():] and len(text) >= DOCUMENT_CHARS))
-                or _FORM.search(text) or _BOLD_ITEM.search(text))
+                or _FORM.search(text) or _BOLD_ITEM.search(text) or _BLANK.search(text))
 
 
 def catchphrase_only(reply: str, persona: Persona) -> bool:
