@@ -430,12 +430,21 @@ def _zh_fractions(text: str) -> str:
     return _AND_HALF_ZH.sub(half, _YUAN_JIAO.sub(jiao, text))
 
 
+#: digits with 万 after them: "5万" is 50000, "1.2万" 12000 (not "5万2", which says more)
+_DIGITS_WAN = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*万(?![0-9一二两三四五六七八九千百])")
+
+
 def _in_digits(text: str) -> str:
-    """Every number in `text` written in digits ("four people" → "4 people", 三个人 → 3个人, 六块五 → 6.5块)."""
+    """Every number in `text` written in digits ("four people" → "4 people", 三个人 → 3个人, 六块五 → 6.5块,
+    5万 → 50000)."""
     text = _zh_fractions(text)
     text = _as_digits(text, _ANY_EN_NUMBER, re.compile(""), re.compile("$"), _en_number)
     text = _as_digits(text, _ANY_ZH_NUMBER, re.compile(""), re.compile("$"), _zh_number)
-    return unicodedata.normalize("NFKC", text)
+    return _wan(unicodedata.normalize("NFKC", text))
+
+
+def _wan(text: str) -> str:
+    return _DIGITS_WAN.sub(lambda m: f"{float(m.group(1)) * 10000:.10g}", text)
 
 
 def _number(text: str) -> str:
@@ -787,6 +796,7 @@ _FALL = re.compile(r"\b(?:decrease[sd]?|drop(?:s|ped)?|fall|fell|less than|down 
                    r"|minus|taken off)\b|降|跌|减少|下调|扣|减掉|减去", _I)
 _RISE_WORDS = re.compile(r"\bplus\b", _I)
 _ASKS_AMOUNT = re.compile(r"^(?:so )?what(?:'s| is| would be| will be)\b(?! going on| up\b| wrong| happening)|\bhow much\b"
+                          r"|\bwhat(?:['’]s|s| is| would be| will be) (?:my|the|our|their|his|her) new\b"
                           r"|多少|几块|几元", _I)
 #: words of a change, which a question for a percentage between two amounts needs ("what percentage of my
 #: day is 9 to 5" asks no change)
@@ -873,6 +883,47 @@ _CONVERT = [
 _LEADING_ZEROS = re.compile(r"^0+(?=\d)")
 
 
+#: a rate of two amounts said with their units, asked per one of them: "drove 348 km on 29 liters of gas, how many
+#: km per liter is that" is 348 / 29, "跑了5.6公里，用了35分钟，平均每公里几分钟" is 35 / 5.6
+_PER_ASK = [
+    re.compile(r"[,，.;]?\s*(?:so\s+)?how (?:many|much) (?P<a>[a-z]+) (?:per|a|an|each|every|for each|for every) (?P<b>[a-z]+)"
+               r"\b(?:\s+(?:is|was) (?:that|it))?(?:\s+on average)?\s*[?？.!]*$", _I),
+    re.compile(r"[,，。；;]?\s*(?:那)?(?:平均)?(?:一|每)(?P<b>[\u4e00-\u9fff]{1,2}?)(?:是|要|跑|走|用|花|大概|平均)?(?:多少|几)个?"
+               r"(?P<a>[\u4e00-\u9fff]{1,2}?)(?:啊|呀|呢)?\s*[?？。]*$"),
+]
+_PER_AMOUNT = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?(?P<u>[a-z]+|[\u4e00-\u9fff]{1,2})", _I)
+_PER_SAME = {"liter": "litre", "liters": "litre", "litres": "litre", "l": "litre", "升": "litre", "gallons": "gallon",
+             "miles": "mile", "页": "page", "pages": "page"}
+
+
+def _per_unit(text: str) -> str | None:
+    """One amount per one of another, when the message says just two amounts with their units and asks for the
+    first per the second: the first over the second. None otherwise."""
+    digits = _THOUSANDS.sub("", _in_digits(text.strip()))
+    for pattern in _PER_ASK:
+        asked = pattern.search(digits)
+        if not asked:
+            continue
+        body = digits[: asked.start()]
+        if len(re.findall(r"[0-9]+(?:\.[0-9]+)?", digits)) != 2:
+            return None
+        kinds = {_per_kind(m.group("u")): m.group("n") for m in _PER_AMOUNT.finditer(body)}
+        a, b = _per_kind(asked.group("a")), _per_kind(asked.group("b"))
+        if a == b or a not in kinds or b not in kinds or float(kinds[b]) == 0 or len(kinds) != 2:
+            return None
+        return f"{kinds[a]} / {kinds[b]}"
+    return None
+
+
+def _per_kind(word: str) -> str:
+    """A unit's word as one name for it, however it is spelt: "km", "kilometers" and 公里 are one."""
+    lowered = word.lower()
+    for prefix in sorted(_MEASURE_ZH, key=len, reverse=True):
+        if word.startswith(prefix):
+            return _MEASURE_ZH[prefix]
+    return _MEASURE_EN.get(lowered) or _PER_SAME.get(lowered) or _PER_SAME.get(word[:1], "") or _stem(lowered)
+
+
 #: the difference of two numbers, asked ("what's the difference between 45 and 17", "45和17相差多少",
 #: "17比45少多少"): the larger less the smaller, as the words ask no sign
 _DIFFERENCE = [
@@ -951,7 +1002,7 @@ _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per cent)\b", _I)
 
 
 def _read(text: str) -> Reading | None:
-    text = _en_numerals(_zh_numerals(text))
+    text = _en_numerals(_zh_numerals(_wan(text)))
     if not _LIST_SUM.search(text):  # "35,120和80一共多少": a list of numbers, not 35120
         text = _THOUSANDS.sub("", text)
     text = _PERCENT_WORD.sub("%", text)
@@ -966,7 +1017,7 @@ def _read(text: str) -> Reading | None:
         return Reading(expression=worded)
     # the price before a discount first: _money would read its discount as one off the price paid
     money = (_before_discount(text) or _unit_price(text) or _priced(text) or _money(text) or _percent_change(text)
-             or _conversion(text) or _series(text) or _difference(text))
+             or _conversion(text) or _series(text) or _difference(text) or _per_unit(text))
     if money:
         return Reading(expression=money)
     return _word_problem(text)
