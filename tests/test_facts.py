@@ -79,6 +79,9 @@ from pet.tools.facts import dismissal, memory_fact
         ("my bike lock code is 5521, keep that in ur head for me", "my bike lock code is 5521"),
         ("fyi my landlord is called Oskar, file that away", "fyi my landlord is called Oskar"),
         ("the garage code is 7-7-1-3, save that somewhere pls, i'll never remember it", "the garage code is 7-7-1-3"),
+        # round 23's spent tool-use set: both were kept as nothing
+        ("i take my coffee with oat milk, save that somewhere in ur brain", "i take my coffee with oat milk"),
+        ("remember一下 我的frequent flyer号码是CA88172390", "我的frequent flyer号码是CA88172390"),
         ("我同事对花生过敏，这个你得记牢", "我同事对花生过敏"),
         ("地库车位是C区118，千万别让我忘了啊", "地库车位是C区118"),
         ("别让我忘了交水费", "别让我忘了交水费"),  # a thing to do, asked before it: no fact here

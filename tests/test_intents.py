@@ -67,6 +67,8 @@ def test_a_message_like_no_example_is_left_to_the_model():
     # "remind me what…" about the person is a memory, not the reminders (round 15's spent chat set)
     ("remind me what im saving up for?", "recall"),
     ("remind me what i have coming up", "list_reminders"),
+    # a reminder called by its thing, with the reason after (round 23's spent set ran no tool)
+    ("nah scrap the drill one, Sam came and grabbed it himself", "cancel_reminder"),
 ])
 def test_requests_route_to_their_tool(text, tool):
     route = intents.router().route(text)

@@ -26,7 +26,7 @@ _LEAD = [
     ),
     # (after an aside: "顺便帮我记住：…", "对了，记一下…")
     re.compile(r"^(?:(?:顺便|另外|还有|对了|哦对了?)[，,\s]*)?(?:请|麻烦)?(?:你)?(?:帮我|给我)?"
-               r"(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记)(?:一下)?[：:，,\s]*"),
+               r"(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记|(?i:remember)(?=\s*一下))(?:\s*一下)?[：:，,\s]*"),
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
@@ -103,7 +103,8 @@ _TAIL = [
         # in other words, after the fact: "…, keep that in ur head for me", "…, file that away", "…, save
         # that somewhere pls" (not "save that for me", which is as often about a thing: "…, I'll eat it later")
         r"|keep (?:it|that|this) in (?:your|ur) (?:head|brain|memory)|file (?:it|that|this) away"
-        r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)|(?:hang|hold) on ?to (?:it|that|this))" + _TAIL_END,
+        r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)(?: in (?:your|ur) (?:head|brain|memory))?"
+        r"|(?:hang|hold) on ?to (?:it|that|this))" + _TAIL_END,
         _I,
     ),
     # without an object the request needs a mark before it: "…, don't forget" (not "things I don't forget")
