@@ -171,6 +171,8 @@ PHRASINGS = [
     ("1.2万打八折多少", "9600"),
     ("一共1万，四个人平分，每人多少", "2500"),  # no number for a while: 1万 was read as 1
     ("从1加到100万等于多少", "500000500000"),
+    ("４．５和１．２相差多少", "3.3"),  # full-width digits (review: a ValueError ended the turn)
+    ("５万加３万等于多少", "80000"),
     ("i make 4,200 a month and just got a 6.5% raise!! what's my new monthly pay", "4473"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
@@ -273,7 +275,15 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "Tipping 20% on a $50 dinner feels like a lot, what's normal?",
     "I make $25 an hour and worked 40 hours this week, what's a good way to celebrate?",
     # what the money reader does not place: no number rather than a wrong one
-    "3千块，三个人平分，每人多少", "$1.2k between 4 people, how much each",
+    "3千块，三个人平分，每人多少",
+    # review: 万 then more ("1万零800" was read 100000800), an amount already a rate or an age, a raise already in
+    # the amount said, "new" with no amount after it
+    "房租1万零800，4个人平分，每人多少", "工资1万零500，涨了10%，现在多少",
+    "I drink 2 liters a day for 3 weeks, how many liters a week", "每天跑3公里，跑了2周，每周多少公里",
+    "my kid is 6 years old and reads 2 books a week, how many books a year",
+    "after a 5% raise i'm now at 60000 a year, what's my new monthly pay",
+    "my boss gave me a 5% raise, i'm at 60000 now. what's my new tax bracket?",
+    "my rent is 1200 and went up 5%, what's the new normal anyway lol", "$1.2k between 4 people, how much each",
     "时薪30，一天干8小时，干了5天，一共多少", "$25 an hour, 8 hours a day, how much a week?",
     "I drink 3 cups a day, how many in a month?",  # a month has no fixed number of days
     "I earn 25 an hour, how much a day?",  # nor a day of work hours

@@ -82,6 +82,7 @@ from pet.tools.facts import dismissal, memory_fact
         # round 23's spent tool-use set: both were kept as nothing
         ("i take my coffee with oat milk, save that somewhere in ur brain", "i take my coffee with oat milk"),
         ("remember一下 我的frequent flyer号码是CA88172390", "我的frequent flyer号码是CA88172390"),
+        ("Remember 一下：我血型O", "我血型O"),  # (review)
         ("我同事对花生过敏，这个你得记牢", "我同事对花生过敏"),
         ("地库车位是C区118，千万别让我忘了啊", "地库车位是C区118"),
         ("别让我忘了交水费", "别让我忘了交水费"),  # a thing to do, asked before it: no fact here

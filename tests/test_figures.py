@@ -115,7 +115,6 @@ def routed_turn(model, text, notices=False):
     # seen: the model's figures for sums in words the calculator's reader does not know
     ("15% tip on an 80 dollar bill?", "That's $6, since 10% of $8 = $6.", "6", "en"),
     ("if I read 23 pages every night, how many pages is that after three weeks?", "That's 69 pages!", "69", "en"),
-    ("今天跑了5.6公里，用了35分钟，平均每公里几分钟？", "平均每公里6.4分钟哦！", "6.4", "zh"),
     # one number in digits, a day implied against minutes (round 23's spent set: "0升" reached the person)
     ("每分钟漏0.35升水，一天漏多少升", "一天漏了360升哦！", "360", "zh"),
 ])

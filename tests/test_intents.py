@@ -43,6 +43,7 @@ def test_every_example_is_nearest_its_own_intent():
     # a question about what reminders are, not for the person's (round 24's spent tool set listed them)
     "提醒事项和闹钟有啥区别",
     "what's the diff between reminders and alarms",
+    "what's the difference between reminders and alarms, explain in 2 sentences",  # a number, but no sum (review)
 ])
 def test_small_talk_that_mentions_memory_or_time_runs_no_tool(text):
     route = intents.router().route(text)

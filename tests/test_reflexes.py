@@ -94,6 +94,9 @@ def single_call(text):
         ("忘掉我住朝阳那条吧，那个不准", "forget", {"what": "我住朝阳"}),
         ("forget my sister's old address, it's outdated", "forget", {"what": "my sister's old address"}),
         ("forget my old phone number", "forget", {"what": "phone number"}),
+        # how two things differ, said in a fact to keep, is kept (review: the guard for questions ate them)
+        ("记住：我和我妹最大的区别是她爱吃辣", "remember", {"content": "我和我妹最大的区别是她爱吃辣"}),
+        ("remember my favorite movie is Alien vs. Predator", "remember", {"content": "my favorite movie is Alien vs. Predator"}),
     ],
 )
 def test_core_intents_run_the_right_tool_with_the_right_arguments(text, name, arguments):

@@ -199,6 +199,7 @@ def test_assistant_speak_and_refusals(reply):
     "Subject: Request for Friday Off Dear [Manager's Name], I hope this message finds you well.",
     "I hope you're doing well. I'm writing to ask for Friday off. Best, [Your Name]",
     "尊敬的【领导姓名】：您好！我想请周五的假。",
+    "Dear [Hiring Manager], I am writing to apply.",
 ])
 def test_a_small_models_document_or_form_is_caught(reply):
     language = "zh" if reply.startswith(("当", "今", "尊")) else "en"
@@ -219,9 +220,12 @@ def test_a_small_models_document_or_form_is_caught(reply):
     "Okay, here's the plan: **nap time** first, then snacks!", "You got a 5. **Amazing** work!!",  # (review)
     "Please provide more snacks, human!", "请提供小鱼干！", "Don't hesitate to ask for a hug anytime~",
     "Your name is [redacted], obviously. Kidding!", "[waves claws] Hi hi!", "The subject: you, being awesome.",
+    # stage directions, a link, a heading (review)
+    "[my claws go clack clack] Good morning!!", "[the crayfish does a little spin] yay", "[insert dramatic music]",
+    "Subject: snacks.", "【重要日期】别忘了妈妈生日哦",
 ])
 def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
-    language = "zh" if reply.startswith(("好", "请")) else "en"
+    language = "zh" if reply.startswith(("好", "请", "【")) else "en"
     assert Checker("tell me something", language, XIAOQIAN, small=True).problems(reply).problems == ()
 
 

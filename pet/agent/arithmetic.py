@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Callable
 
 from pet.text import ZH_DIGITS, ZH_NUMERAL, detect_language, zh_int
@@ -431,7 +432,8 @@ def _zh_fractions(text: str) -> str:
 
 
 #: digits with 万 after them: "5万" is 50000, "1.2万" 12000 (not "5万2", which says more)
-_DIGITS_WAN = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*万(?![0-9一二两三四五六七八九千百])")
+_DIGITS_WAN = re.compile(r"(?<![0-9０-９.．])([0-9０-９]+(?:[.．][0-9０-９]+)?)\s*万"
+                         r"(?![0-9０-９零〇一二两三四五六七八九十百千圣])")
 
 
 def _in_digits(text: str) -> str:
@@ -444,7 +446,11 @@ def _in_digits(text: str) -> str:
 
 
 def _wan(text: str) -> str:
-    return _DIGITS_WAN.sub(lambda m: f"{float(m.group(1)) * 10000:.10g}", text)
+    """Digits with 万 after them as digits: "5万" → "50000", "1.2万" → "12000" (not "1万零800" nor 万圣节)."""
+    def digits(found: re.Match[str]) -> str:
+        value = Decimal(unicodedata.normalize("NFKC", found.group(1))) * 10000
+        return format(value.normalize(), "f")
+    return _DIGITS_WAN.sub(digits, text)
 
 
 def _number(text: str) -> str:
@@ -796,7 +802,8 @@ _FALL = re.compile(r"\b(?:decrease[sd]?|drop(?:s|ped)?|fall|fell|less than|down 
                    r"|minus|taken off)\b|降|跌|减少|下调|扣|减掉|减去", _I)
 _RISE_WORDS = re.compile(r"\bplus\b", _I)
 _ASKS_AMOUNT = re.compile(r"^(?:so )?what(?:'s| is| would be| will be)\b(?! going on| up\b| wrong| happening)|\bhow much\b"
-                          r"|\bwhat(?:['’]s|s| is| would be| will be) (?:my|the|our|their|his|her) new\b"
+                          r"|\bwhat(?:['’]s|s| is| would be| will be) (?:my|the|our|their|his|her) new (?:(?:monthly|weekly|yearly"
+                          r"|annual|hourly|daily) )?(?:pay|salary|wage|rent|price|total|income|paycheck|bill|amount)\b"
                           r"|多少|几块|几元", _I)
 #: words of a change, which a question for a percentage between two amounts needs ("what percentage of my
 #: day is 9 to 5" asks no change)
@@ -805,6 +812,11 @@ _CHANGE_WORDS = re.compile(r"\b(?:increase|decrease|rise|rose|raise|drop|jump|hi
 #: asks for the size of the change, or the amount before it: more than this reader places
 _ASKS_OTHER = re.compile(r"(?:涨|降|多|少|加|减|扣)了?多少|原价|原来|before the|\bby how much\b|how much (?:more|less)"
                          r"|\boriginal|多少有点|多多少少", _I)
+
+
+#: the amount said is the one after the change already ("after a 5% raise i'm now at 60000")
+_ALREADY_CHANGED = re.compile(r"\b(?:i'?m|im|i am|we'?re|it'?s|now) (?:now )?at\b|\bnow (?:make|earn|get|pay|costs?)\b"
+                              r"|现在(?:是|拿|每月|一个月|月薪)?\s*[0-9]", _I)
 
 
 def _percent_change(text: str) -> str | None:
@@ -826,7 +838,7 @@ def _percent_change(text: str) -> str | None:
         # to two places: "7.37", not "7.36842105263" (seen on the page)
         return f"round(({b} - {a}) / {a} * 100, 2)" if float(b) >= float(a) else f"round(({a} - {b}) / {a} * 100, 2)"
     percents = list(_PERCENT.finditer(text))
-    if len(percents) != 1 or not _ASKS_AMOUNT.search(text):
+    if len(percents) != 1 or not _ASKS_AMOUNT.search(text) or _ALREADY_CHANGED.search(text):
         return None
     percent = percents[0]
     amounts = [m for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text)
@@ -892,6 +904,11 @@ _PER_ASK = [
                r"(?P<a>[\u4e00-\u9fff]{1,2}?)(?:啊|呀|呢)?\s*[?？。]*$"),
 ]
 _PER_AMOUNT = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?(?P<u>[a-z]+|[\u4e00-\u9fff]{1,2})", _I)
+#: an amount already a rate ("2 liters a day", "每天跑3公里") or an age ("6 years old"): the two amounts are then no
+#: total and its count, and dividing one by the other means nothing (review: "I drink 2 liters a day for 3 weeks,
+#: how many liters a week" gave 0.67)
+_PER_RATE = re.compile(r"\b(?:a|an|per|every|each)\s+(?:[a-z]+\s+)?(?:day|night|week|month|year|hour|minute|morning|evening)s?\b"
+                       r"|\b(?:daily|weekly|monthly|yearly|hourly|nightly|old)\b|每|岁|/", _I)
 _PER_SAME = {"liter": "litre", "liters": "litre", "litres": "litre", "l": "litre", "升": "litre", "gallons": "gallon",
              "miles": "mile", "页": "page", "pages": "page"}
 
@@ -905,7 +922,7 @@ def _per_unit(text: str) -> str | None:
         if not asked:
             continue
         body = digits[: asked.start()]
-        if len(re.findall(r"[0-9]+(?:\.[0-9]+)?", digits)) != 2:
+        if len(re.findall(r"[0-9]+(?:\.[0-9]+)?", digits)) != 2 or _PER_RATE.search(body):
             return None
         kinds = {_per_kind(m.group("u")): m.group("n") for m in _PER_AMOUNT.finditer(body)}
         a, b = _per_kind(asked.group("a")), _per_kind(asked.group("b"))
@@ -921,7 +938,7 @@ def _per_kind(word: str) -> str:
     for prefix in sorted(_MEASURE_ZH, key=len, reverse=True):
         if word.startswith(prefix):
             return _MEASURE_ZH[prefix]
-    return _MEASURE_EN.get(lowered) or _PER_SAME.get(lowered) or _PER_SAME.get(word[:1], "") or _stem(lowered)
+    return _MEASURE_EN.get(lowered) or _PER_SAME.get(lowered) or (_PER_SAME.get("升") if word.startswith("升") else "") or _stem(lowered)
 
 
 #: the difference of two numbers, asked ("what's the difference between 45 and 17", "45和17相差多少",
@@ -936,8 +953,9 @@ _DIFFERENCE = [
 
 def _difference(text: str) -> str | None:
     """The difference of two numbers asked in words, larger first, or None."""
+    text = unicodedata.normalize("NFKC", text.strip())
     for pattern in _DIFFERENCE:
-        found = pattern.match(text.strip())
+        found = pattern.match(text)
         if found:
             a, b = found.group("a"), found.group("b")
             return f"{a} - {b}" if float(a) >= float(b) else f"{b} - {a}"

@@ -58,9 +58,13 @@ _POLITE_ZH = r"(?:请|麻烦)?(?:你)?(?:帮我|给我)?"
 _END = r"[\s.!。！~～]*"
 _QUESTION_END = re.compile(r"(?:[?？]|吗|么|呢)\s*$")
 #: a question about how two things differ ("what's the diff between reminders and alarms", "提醒事项和闹钟有啥区别"):
-#: talk about the tools, not a use of one (with numbers it is a sum: "difference between 45 and 17")
-_COMPARES = re.compile(r"\b(?:diff(?:erence)?|different) (?:between|from)\b|\bvs\.?\s|区别|有(?:什么|啥)不(?:同|一样)"
-                       r"|差别|不同之处", re.IGNORECASE)
+#: talk about the tools, not a use of one. Asked as a question only: "记住：我和我妹最大的区别是她爱吃辣" asks to keep it
+_COMPARES = re.compile(
+    r"^(?:so |ok |hey,? )?(?:what(?:['’]s| is|s)|whats) (?:the |a )?(?:real )?diff(?:erence)? (?:between|of)\b"
+    r"|^(?:so |ok |hey,? )?how (?:is|are|does|do) .{1,40}\b(?:differ|different)\b"
+    r"|^(?:so |ok |hey,? )?(?:is|are) (?:a |an |the )?.{1,30}\bthe same (?:thing )?as\b"
+    r"|(?:有|是)(?:什么|啥|哪些)(?:区别|不同|不一样|差别)|区别(?:是什么|是啥|在哪)|差别(?:是什么|是啥|在哪)",
+    re.IGNORECASE)
 
 
 def _call(name: str, **arguments: object) -> tuple[ToolCall, ...]:
@@ -696,8 +700,8 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         return _slash(text, now, zone, language)
     if quoted_request(text):
         return None  # "我妈老说“吃亏是福，你给我记住了”": someone's words, not a request (kept "了”")
-    if _COMPARES.search(text) and not arithmetic.has_numbers(text):
-        return None
+    if _COMPARES.search(text) and not getattr(arithmetic.read(text), "expression", ""):
+        return None  # (but a sum: "what's the difference between 45 and 17")
     # "Forget it, …", "算了，…": the subject is dropped. What follows may be a
     # request of its own, but never one to forget.
     rest = dismissal(text)

@@ -429,12 +429,13 @@ _BOLD_ITEM = re.compile(r"(?:^|[:：]\s*)\d+[.)、]\s*\*\*\S", re.MULTILINE)
 DOCUMENT_CHARS = 80
 
 
-#: a blank of a form letter ("Dear [Manager's Name]", "[Your Name]", "【收件人姓名】") or a letter's subject line at its
-#: start: a template written out, as an assistant does (round 24's spent chat set: "Subject: Request for Friday Off
-#: Dear [Manager's Name], I hope…" to "asking my boss for friday off, wish me luck")
-_BLANK = re.compile(r"\[(?:your|my|the|manager['’]?s?|boss['’]?s?|recipient['’]?s?|company|insert|date|name)\b[^\]\n]{0,30}\]"
-                    r"|^\W*subject\s*:|【[^】\n]{0,8}(?:姓名|名字|名称|日期|公司)】|^\W*主题\s*[:：]",
-                    re.IGNORECASE | re.MULTILINE)
+#: a blank of a form letter ("Dear [Manager's Name]", "[Your Name]", "尊敬的【领导姓名】"), or a subject line that opens a
+#: letter with "Dear" after it: a template written out, as an assistant does (round 24's spent chat set: "Subject:
+#: Request for Friday Off Dear [Manager's Name], I hope…" to "asking my boss for friday off, wish me luck"). Not
+#: the pet's own stage directions ("[my claws go clack clack]") nor a heading ("【重要日期】")
+_BLANK = re.compile(r"[\[【][^\]】\n]{0,25}\b(?:name|date|company|title|address|position|phone number)[\]】]"
+                    r"|[\[【](?:hiring manager|recipient|manager|boss)[\]】]|^\W*subject\s*:[^\n]{0,80}\bdear\b"
+                    r"|[\[【][^\]】\n]{0,8}(?:姓名|名字|名称)[\]】]", re.IGNORECASE | re.MULTILINE)
 
 
 def template_reply(reply: str) -> bool:
