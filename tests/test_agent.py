@@ -742,6 +742,9 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("算下三十七乘六十八，哈哈逗你的，我已经算出来了", True),
     ("加个待办：减肥。哈哈开玩笑的，谁要减", True),
     ("提醒我明早8点开会，不对不对，是9点", False),  # 不对 then a new value corrects
+    # round 25's spent set: "but never mind" (the model then remembered "BBQ is yummy, I'll remember it.")
+    ("i was gonna ask u to remind me about the bbq but never mind, i'll remember", True),
+    ("remind me to water the plants but nvm, i just did", True),
 ])
 def test_a_request_taken_back_with_a_remark_after_it(text, taken_back):
     from pet.tools.facts import retracted

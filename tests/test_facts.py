@@ -162,3 +162,13 @@ def test_dismissals_drop_the_subject(said, rest):
                                   "算了一下，3+5等于几"])
 def test_real_requests_are_not_dismissals(said):
     assert dismissal(said) is None
+
+
+@pytest.mark.parametrize("text, deleting", [
+    ("i forgot my keys again", False), ("lmao i just forgot my own password", False),  # the person's own forgetting
+    ("forget my old address", True), ("i forgot to say: forget my old address", True),
+])
+def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
+    from pet.tools.facts import asks_deleting
+    assert asks_deleting(text) is deleting
+

@@ -44,6 +44,8 @@ def test_every_example_is_nearest_its_own_intent():
     "提醒事项和闹钟有啥区别",
     "what's the diff between reminders and alarms",
     "what's the difference between reminders and alarms, explain in 2 sentences",  # a number, but no sum (review)
+    # the person's own forgetting (round 25's spent tool set called forget, which found nothing)
+    "lmao i forgot my own password again today, had to reset it",
 ])
 def test_small_talk_that_mentions_memory_or_time_runs_no_tool(text):
     route = intents.router().route(text)

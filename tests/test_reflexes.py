@@ -97,6 +97,10 @@ def single_call(text):
         # how two things differ, said in a fact to keep, is kept (review: the guard for questions ate them)
         ("记住：我和我妹最大的区别是她爱吃辣", "remember", {"content": "我和我妹最大的区别是她爱吃辣"}),
         ("remember my favorite movie is Alien vs. Predator", "remember", {"content": "my favorite movie is Alien vs. Predator"}),
+        # asked without "do", or of "my …" straight (round 25's spent chat set: a search for "you remember where im
+        # from", and a band the model made up)
+        ("you remember where im from?", "recall", {"query": "im from"}),
+        ("do you remember my fav band", "recall", {"query": "my fav band"}),
     ],
 )
 def test_core_intents_run_the_right_tool_with_the_right_arguments(text, name, arguments):

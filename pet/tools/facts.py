@@ -184,7 +184,7 @@ _DISMISSAL = re.compile(
 # ("门禁密码？？" asks for the code, whatever tool a model picks for it).
 _DELETING = re.compile(
     r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )"
-    r"(?:forget|forgets|forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
+    r"(?:forget|forgets|(?<!\bi )(?<!\bi just )(?<!\bi totally )forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated"
     r"|(?:no need to|(?:don'?t|do not) have to) (?:keep|remember|store|save|hold on to)"
     r"(?= (?:that|it|this|the|my|his|her|their|our)\b))(?![a-z])"
@@ -223,7 +223,7 @@ _RETRACTION = re.compile(
 # "…, actually no, I'll just do it now", "… lol jk i have a calculator", "…？开个玩笑，我自己会算": taken
 # back at the start of a clause, then nothing or a short remark about the person's own doing (_REMARK)
 _TAKEN_BACK = re.compile(
-    r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+))\s*"
+    r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+|but))\s*"
     # a sigh may open the clause first: "帮我记一下……哎算了", "remind me… ugh, never mind"
     # (or two: "… oh wait scratch that")
     r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|哈{2,}|oh|ah|ugh|hmm+|um+|eh|meh|wait|nah|nope|actually)[\s,，…~～]*){0,2}"
