@@ -99,7 +99,7 @@ def single_call(text):
         ("remember my favorite movie is Alien vs. Predator", "remember", {"content": "my favorite movie is Alien vs. Predator"}),
         # asked without "do", or of "my …" straight (round 25's spent chat set: a search for "you remember where im
         # from", and a band the model made up)
-        ("you remember where im from?", "recall", {"query": "im from"}),
+        ("you remember where im from?", "recall", {"query": "where im from"}),
         ("do you remember my fav band", "recall", {"query": "my fav band"}),
     ],
 )

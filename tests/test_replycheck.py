@@ -200,6 +200,8 @@ def test_assistant_speak_and_refusals(reply):
     "I hope you're doing well. I'm writing to ask for Friday off. Best, [Your Name]",
     "尊敬的【领导姓名】：您好！我想请周五的假。",
     "Dear [Hiring Manager], I am writing to apply.",
+    # the page, to "lmao i forgot my own password again today, had to reset it"
+    "I'm glad you remembered your own password! Here's how I reset it:\n1. Go to the \"Settings\" menu.\n2. Click on \"Security\".",
 ])
 def test_a_small_models_document_or_form_is_caught(reply):
     language = "zh" if reply.startswith(("当", "今", "尊")) else "en"
@@ -223,6 +225,7 @@ def test_a_small_models_document_or_form_is_caught(reply):
     # stage directions, a link, a heading (review)
     "[my claws go clack clack] Good morning!!", "[the crayfish does a little spin] yay", "[insert dramatic music]",
     "Subject: snacks.", "【重要日期】别忘了妈妈生日哦",
+    "Here's how I'd do it: nap first, snacks second!",
 ])
 def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
     language = "zh" if reply.startswith(("好", "请", "【")) else "en"

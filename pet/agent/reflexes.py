@@ -304,8 +304,11 @@ _RECALL = [
     re.compile(r"^do you (?:still )?(?:remember|recall) (?:anything )?about (?P<x>.+?)\s*[?？]?$", _I),
     re.compile(r"^我(?:之前|以前)?(?:有)?(?:跟|和|对)你(?:说|讲|提)过(?P<x>.+?)(?:吗|没有|没)[？?]?$"),
     re.compile(r"^你(?:还)?记得(?P<x>我.+?)吗[？?]?$"),
-    re.compile(r"^(?:do )?(?:you|u|ya) (?:still )?(?:remember|recall|know) (?:what|who|where|when|how|which) "
-               r"(?P<x>(?:my|i'?m|i)\b.+?)\s*[?？]?$", _I),
+    re.compile(r"^do (?:you|u|ya) (?:still )?(?:remember|recall|know) (?:what|who|where|when|how|which) (?P<x>my\b.+?)\s*[?？]?$",
+               _I),
+    # "you remember where im from?": the question word stays, it says what is asked (round 25's spent chat set)
+    re.compile(r"^(?:do )?(?:you|u|ya) (?:still )?(?:remember|recall|know) (?P<x>(?:what|who|where|when|how|which) "
+               r"(?:i'?m|i)\b.+?)\s*[?？]?$", _I),
     # "do you remember my fav band", "u remember my sister's name?" (round 25's spent chat set: the model named a band)
     re.compile(r"^(?:do )?(?:you|u|ya) (?:still )?(?:remember|recall) (?P<x>my\b.+?)\s*[?？]?$", _I),
     re.compile(r"^remind me (?:what|who|where|when|how|which) (?P<x>my\b.+?)(?: was| is| were| are)?(?:[,.].*)?$", _I),

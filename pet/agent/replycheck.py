@@ -409,6 +409,9 @@ _TEMPLATE_OPENING = re.compile(
     # ...or with no "sure" before it: "Here are some tips to help you relax:\n\n1. **Take a break**"
     r"|^\W*(?:here are|here're|below (?:is|are))\s+(?:some|a few|several|\d+|a list of)\b[^\n]{0,40}?"
     r"\b(?:tips|suggestions|strategies|techniques|methods|ways|steps)\b"
+    # ...or a how-to ("I'm glad you remembered! Here's how I reset it:\n1. Go to the \"Settings\" menu", seen on the page
+    # to "lmao i forgot my own password again today")
+    r"|\bhere(?:['’]s| is) how (?:i|you|to|we)\b[^\n]{0,60}?[:：]"
     r"|^\W*(?:(?:当然可以|当然|好的|没问题)[！!，,。~～]*\s*)?(?:以下是|下面是|这是)[^\n]{0,30}?"
     r"(?:食谱|计划|行程|模板|清单|攻略|方案|菜单|日程|安排|步骤|指南|简历|求职信|报告|邮件|大纲|建议|方法|技巧|小贴士"
     r"|祝酒词|致辞|发言稿|演讲稿|总结|文案|贺词|祝福语)",
