@@ -155,6 +155,7 @@ def test_a_reminder_is_set_whatever_language_the_task_is_in(text, task):
         "2月30日下午3点提醒我交报告",
         "remind me to call the dentist",
         "提醒我交房租",
+        "下个月3号提醒我续费会员",  # a day without an hour (round 25's spent set: no question)
     ],
 )
 def test_unclear_or_impossible_times_become_a_question_not_a_guess(text):

@@ -129,6 +129,12 @@ def local(month: int, day: int, hour: int, minute: int = 0, year: int = 2026) ->
         ("两周后的下午三点", local(12, 13, 15), "none"),
         ("in 3 days at 8pm", local(12, 2, 20), "none"),
         ("in two weeks at 9am", local(12, 13, 9), "none"),
+        # a day of next month or this one (round 25's spent set: "下个月3号" was not read, so 9am today had "passed")
+        ("下个月3号下午5点", local(12, 3, 17), "none"),
+        ("下个月31号早上9点", local(12, 31, 9), "none"),
+        ("这个月30号上午9点", local(11, 30, 9), "none"),
+        ("the 3rd of next month at 9am", local(12, 3, 9), "none"),
+        ("next month on the 2nd at 6pm", local(12, 2, 18), "none"),
     ],
 )
 def test_reads_each_form(text, at, repeat):
@@ -211,6 +217,7 @@ def test_sentences_without_a_time_give_none(text):
         ("in 0 minutes", InvalidTime, None),
         ("in 400 days", InvalidTime, None),
         ("2月30日下午3点", InvalidTime, None),
+        ("这个月31号上午9点", InvalidTime, None),  # November has 30 days
         ("8点61分", InvalidTime, None),
         ("13月1日上午9点", InvalidTime, None),
         ("0分钟后", InvalidTime, None),

@@ -68,6 +68,7 @@ _EN_NUMBERS |= {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-f
 _ZH_WEEKDAYS = dict(zip("一二三四五六日天1234567", [0, 1, 2, 3, 4, 5, 6, 6, 0, 1, 2, 3, 4, 5, 6]))
 _ZH_WD = "一二三四五六日"
 # which week a Chinese weekday prefix means: None = the next such day, 0 = this week, 1 = next
+_ZH_MONTHS_AHEAD = {"下下个": 2, "下下個": 2, "下个": 1, "下個": 1, "这个": 0, "這個": 0, "本": 0}
 _ZH_WEEK = {"下下": 2, "下个": 1, "下個": 1, "下": 1, "这个": 0, "這個": 0, "这": 0, "這": 0, "本": 0,
             "上个": -1, "上個": -1, "上": -1}
 _ZH_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "後天": 2, "大后天": 3, "大後天": 3,
@@ -152,6 +153,7 @@ class _Day:
     month: int | None = None
     day: int | None = None
     year: int | None = None
+    months: int | None = None  # with `day`: months from this one ("下个月3号": 1, "这个月20号": 0)
 
 
 @dataclass
@@ -316,6 +318,10 @@ _RULES: list[tuple[str, _Builder]] = [
      lambda m, t: _date(m, int(m["mo"]))),
     (rf"\b(?P<mo>{_MONTHS})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(?P<y>\d{{4}})\b)?",
      lambda m, t: _date(m, _EN_MONTHS[m["mo"].lower()])),
+    (r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\s+of\s+(?P<q>next|this)\s+month\b"
+     r"|\b(?P<q2>next|this)\s+month\s+on\s+the\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b",
+     lambda m, t: {"day": _Day(day=int(m["d"] or m["d2"]),
+                               months=1 if (m["q"] or m["q2"]).lower() == "next" else 0)}),
     (rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mo>{_MONTHS})\b\.?"
      rf"(?:,?\s+(?P<y>\d{{4}})\b)?",
      lambda m, t: _date(m, _EN_MONTHS[m["mo"].lower()])),
@@ -330,6 +336,8 @@ _RULES: list[tuple[str, _Builder]] = [
     (rf"(?:(?P<y>\d{{4}}|[零〇一二三四五六七八九]{{4}})\s*年\s*)?"
      rf"(?P<mo>{_ZN})\s*月\s*(?P<d>{_ZN})\s*[日号號]",
      lambda m, t: _date(m, zh_int(m["mo"]))),
+    (rf"(?P<q>下下个|下下個|下个|下個|这个|這個|本)\s*月\s*(?P<d>{_ZN})\s*[日号號]",
+     lambda m, t: {"day": _Day(day=zh_int(m["d"]), months=_ZH_MONTHS_AHEAD[m["q"]])}),
     (rf"(?<![月\d])(?P<d>{_ZN})\s*[号號]", lambda m, t: {"day": _Day(day=zh_int(m["d"]))}),
     (r"(?P<w>大后天|大後天|后天|後天|今天|今日|明天|明日|昨天|前天)|(?P<d>[今明昨])(?P<p>早|晚|夜)", _zh_day),
     (rf"(?P<w>早上|早晨|清晨|上午|中午|正午|下午|傍晚|晚上|夜里|夜裡|夜间|半夜|深夜|凌晨"
@@ -550,6 +558,13 @@ def _dates(day: _Day | None, daily: bool, today: date, zh: bool) -> tuple[list[d
         named = today + timedelta(days=day.weekday - today.weekday() + 7 * day.week)
         return ([named, named + _WEEK] if day.week == 0 else [named]), False
     assert day.day is not None
+    if day.months is not None:  # "下个月3号", "the 3rd of next month"
+        year, month = divmod(today.month - 1 + day.months, 12)
+        try:
+            return [date(today.year + year, month + 1, day.day)], False
+        except ValueError:
+            raise InvalidTime(_says(zh, f"{_MONTH_NAMES[month]} has no day {day.day}.",
+                                    f"{month + 1}月没有{day.day}日。")) from None
     if day.month is not None and not 1 <= day.month <= 12:
         raise InvalidTime(_says(zh, f"There is no month {day.month}.", f"没有{day.month}月。"))
     if not 1 <= day.day <= (_MONTH_DAYS[day.month - 1] if day.month else 31):
