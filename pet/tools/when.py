@@ -68,9 +68,10 @@ _EN_NUMBERS |= {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-f
 _ZH_WEEKDAYS = dict(zip("一二三四五六日天1234567", [0, 1, 2, 3, 4, 5, 6, 6, 0, 1, 2, 3, 4, 5, 6]))
 _ZH_WD = "一二三四五六日"
 # which week a Chinese weekday prefix means: None = the next such day, 0 = this week, 1 = next
-_ZH_MONTHS_AHEAD = {"下下个": 2, "下下個": 2, "下个": 1, "下個": 1, "这个": 0, "這個": 0, "本": 0}
 _ZH_WEEK = {"下下": 2, "下个": 1, "下個": 1, "下": 1, "这个": 0, "這個": 0, "这": 0, "這": 0, "本": 0,
             "上个": -1, "上個": -1, "上": -1}
+# which month a Chinese prefix of 月 means, before a day ("下个月3号"): 0 = this month, 1 = next
+_ZH_MONTHS_AHEAD = {"下下个": 2, "下下個": 2, "下个": 1, "下個": 1, "这个": 0, "這個": 0, "本": 0}
 _ZH_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "後天": 2, "大后天": 3, "大後天": 3,
             "昨天": -1, "前天": -2, "今": 0, "明": 1, "昨": -1}
 _PERIOD_NAMES = {
