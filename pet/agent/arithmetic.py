@@ -909,8 +909,11 @@ _PER_AMOUNT = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?(?P<u>[a-z]+|[\u
 #: how many liters a week" gave 0.67)
 _PER_RATE = re.compile(r"\b(?:a|an|per|every|each)\s+(?:[a-z]+\s+)?(?:day|night|week|month|year|hour|minute|morning|evening)s?\b"
                        r"|\b(?:daily|weekly|monthly|yearly|hourly|nightly|old)\b|每|岁|/", _I)
-_PER_SAME = {"liter": "litre", "liters": "litre", "litres": "litre", "l": "litre", "升": "litre", "gallons": "gallon",
-             "miles": "mile", "页": "page", "pages": "page"}
+#: units beside those of _MEASURE_EN and _MEASURE_ZH, one name each; a Chinese one read from the start of its word
+#: ("29升油")
+_PER_EN = {"liter": "litre", "liters": "litre", "litres": "litre", "l": "litre", "gallons": "gallon", "miles": "mile",
+           "pages": "page"}
+_PER_ZH = sorted({**_MEASURE_ZH, "升": "litre", "页": "page"}.items(), key=lambda item: len(item[0]), reverse=True)
 
 
 def _per_unit(text: str) -> str | None:
@@ -934,11 +937,9 @@ def _per_unit(text: str) -> str | None:
 
 def _per_kind(word: str) -> str:
     """A unit's word as one name for it, however it is spelt: "km", "kilometers" and 公里 are one."""
+    zh = next((name for prefix, name in _PER_ZH if word.startswith(prefix)), None)
     lowered = word.lower()
-    for prefix in sorted(_MEASURE_ZH, key=len, reverse=True):
-        if word.startswith(prefix):
-            return _MEASURE_ZH[prefix]
-    return _MEASURE_EN.get(lowered) or _PER_SAME.get(lowered) or (_PER_SAME.get("升") if word.startswith("升") else "") or _stem(lowered)
+    return zh or _MEASURE_EN.get(lowered) or _PER_EN.get(lowered) or _stem(lowered)
 
 
 #: the difference of two numbers, asked ("what's the difference between 45 and 17", "45和17相差多少",
