@@ -66,8 +66,9 @@ TOLD_FLOOR = 0.4
 #: round 21 (applied to every sentence then): 2 of its 3 tool-set messages wrongly noted were no longer, memory
 #: precision and recall unchanged (62/66, 62/67); at 0.1, "yesterday at 3pm I adopted a cat" (0.03) was lost.
 #: 0.02 -> 0.025 when round 24 joined the learned reading (that sentence went from 0.016 to 0.0202); the memory
-#: sets of rounds 5 to 24 read the same at both (1100/1158 precision, 1100/1220 recall)
-DENIED = 0.025
+#: sets of rounds 5 to 24 read the same at both (1100/1158 precision, 1100/1220 recall); 0.025 -> 0.03 when round
+#: 25 joined (0.026)
+DENIED = 0.03
 #: ...and of a sentence that does not name the person ("Hello, little crayfish!" 0.63; "养的那只柯基叫土豆，
 #: 今天又拆家了" 0.91)
 UNSAID_TOLD_FLOOR = 0.7
