@@ -287,3 +287,33 @@ def test_the_list_asked_for_is_the_one_named(text, tool):
 def test_a_kept_thing_said_to_be_no_longer_needed_is_forgotten(text, memory, forgets):
     calls, _, memories = _told(text, memory)
     assert ("forget" in calls) is forgets and (memory not in memories) is forgets
+
+
+class _HeldToGrammar(ScriptedModel):
+    """A scripted brain whose tool calls are held to a grammar, as the embedded one's are."""
+
+    constrained_tool_calls = True
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_talk_the_router_reads_as_likeliest_small_talk_shows_a_server_model_no_tools(held):
+    """Round 24's spent set against the 0.5B under llama_cpp.server: the lyric brought four remember calls.
+    The router abstains with small talk likeliest; a brain that cannot be held to a grammar is shown no tool,
+    the embedded one (held) still sees them all and chooses."""
+    text = "🎵 remember me, though i have to say goodbye 🎵 that movie makes me cry every single time"
+    model = (_HeldToGrammar if held else ScriptedModel)(["It gets me too."])
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
+    calls, _, reply = _turn(app, app.new_conversation(), text)
+    offered = [spec.name for spec in model.calls[0].tools]
+    app.close()
+    assert calls == [] and reply == "It gets me too."
+    assert bool(offered) is held
+
+
+def test_talk_the_router_is_unsure_of_but_nearest_a_tool_still_shows_a_server_model_the_tools():
+    model = ScriptedModel(["It watches the clock, like me."])
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
+    _turn(app, app.new_conversation(), "how does a reminder app even know when to ping u? like technically")
+    offered = [spec.name for spec in model.calls[0].tools]
+    app.close()
+    assert "list_reminders" in offered

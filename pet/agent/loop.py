@@ -675,6 +675,14 @@ class Agent:
         if route is not None and one and route.intent == intents.CHAT:
             trace.reflex = "intent chat"
             specs = []  # small talk: no tool, however it mentions time or memory
+        elif route is not None and one and route.intent is None and route.nearest == intents.CHAT and not getattr(
+                self.brain, "constrained_tool_calls", False):
+            # The router is unsure, but small talk is its likeliest reading: a server model shown every tool
+            # calls one on most such messages (the 0.5B under llama_cpp.server: "🎵 remember me, though i have to
+            # say goodbye 🎵 that movie makes me cry" → four remember calls), and the tools' specs lengthen its
+            # prompt. The embedded brain, whose calls are held to a grammar, keeps them.
+            trace.reflex = "likely chat"
+            specs = []
         if self.config.canned and route is not None and one and route.intent in (None, intents.CHAT, intents.NOTE):
             own = self._own_line(turn, text)
             if own is not None:
