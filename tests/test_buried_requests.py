@@ -317,3 +317,24 @@ def test_talk_the_router_is_unsure_of_but_nearest_a_tool_still_shows_a_server_mo
     offered = [spec.name for spec in model.calls[0].tools]
     app.close()
     assert "list_reminders" in offered
+
+
+def test_a_clause_whose_words_are_the_models_to_find_is_asked_of_the_model_alone():
+    """Round 25's spent set: "show me my todos then add 'mail the rent check'" ran nothing (the second
+    clause's item is the model's to find). Now the model fills it from that clause alone, held to the tool."""
+    app, model = _app(Completion("", (call("add_todo", text="mail the rent check"),)))
+    calls, results, reply = _turn(app, app.new_conversation(), "show me my todos then add 'mail the rent check'")
+    app.close()
+    assert calls == ["list_todos", "add_todo"] and all(r.ok for r in results)
+    assert "mail the rent check" in reply
+    asked = model.calls[0]
+    assert [spec.name for spec in asked.tools] == ["add_todo"]
+    assert [m.content for m in asked.messages if m.role == "user"][-1] == "add 'mail the rent check'"
+
+
+def test_a_clause_filled_with_words_nobody_said_runs_nothing_of_the_message_in_code():
+    app, model = _app(Completion("", (call("add_todo", text="Rent check due to the upcoming deadline"),)))
+    calls, _, _ = _turn(app, app.new_conversation(), "show me my todos then add mail the rent check")
+    app.close()
+    assert calls == []  # nothing ran with the invented words: the message went to the model as a whole
+    assert len(model.calls) == 2 and model.calls[1].messages[-1].content.endswith("add mail the rent check")

@@ -266,6 +266,22 @@ def invented(value: str, said: Sequence[str]) -> bool:
     return not (words & set(_WORD.findall(spoken)) or any(pair in spoken for pair in pairs))
 
 
+def mostly_new(value: str, said: Sequence[str]) -> bool:
+    """Whether more than a third of a tool argument's words (as `invented`
+    counts them) are nobody's: "add mail the rent check" filled as "Rent
+    check due to the upcoming deadline" (one clause of a message, whose
+    call runs with the others' without a second look)."""
+    lowered = value.lower()
+    words = set(_WORD.findall(lowered)) - replycheck.EN_STOPWORDS
+    pairs = {run[i:i + 2] for run in _CHINESE_RUN.findall(lowered) for i in range(len(run) - 1)}
+    if not words and not pairs:
+        return False
+    spoken = " ".join(said).lower()
+    heard = set(_WORD.findall(spoken))
+    new = len(words - heard) + sum(pair not in spoken for pair in pairs)
+    return new * 3 > len(words) + len(pairs)
+
+
 def _guess(urgent: Callable[[], bool]) -> bool:
     """`urgent()`, or False (wait) if it fails."""
     try:
@@ -869,7 +885,13 @@ class Agent:
             if route is None or route.intent in (None, intents.CHAT, intents.NOTE) or tool is None:
                 return False
             if route.slots == "model":
-                return False  # its arguments are the model's to find ("再加一个取快递": add what?)
+                # its arguments are the model's to find, from the clause alone ("show me my todos then add 'mail
+                # the rent check'": add what?)
+                call = self._clause_slots(turn, tool, part)
+                if call is None:
+                    return False
+                steps.append((part, (call,)))
+                continue
             if route.slots == "message":
                 call = self._message_slots(tool, part)
                 if call is None:
@@ -890,6 +912,23 @@ class Agent:
             return True
         yield from self._finish(turn, "\n".join(plain_result(r) for r in results), streamed=False)
         return True
+
+    def _clause_slots(self, turn: _Turn, tool: Any, clause: str) -> ToolCall | None:
+        """One clause's call with the arguments the model gives when asked of
+        that clause alone, held to the tool's schema ("再加一个取快递" → 取快递); None
+        when it gives none, or words nobody said (`_poor_fill`)."""
+        spec = next((spec for spec in self.tools.specs() if spec.name == tool.name), None)
+        last = max((i for i, m in enumerate(turn.messages) if m.role == "user"), default=None)
+        if spec is None or last is None:
+            return None
+        messages = [*turn.messages[:last], Message("user", clause), *turn.messages[last + 1:]]
+        alone = dataclasses.replace(turn, messages=messages)
+        call = self._model_slots(alone, [spec])
+        said = [clause, *(m.content for m in turn.messages if m.role == "user" and m.content)]
+        if call is None or self._poor_fill(call, alone, clause) or any(
+                isinstance(value, str) and mostly_new(value, said) for value in call.arguments.values()):
+            return None
+        return call
 
     def _routed(self, turn: _Turn, route: intents.Route, text: str, now: dt.datetime,
                 specs: list) -> Generator[Event, None, bool]:
