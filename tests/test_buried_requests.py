@@ -283,6 +283,10 @@ def test_the_list_asked_for_is_the_one_named(text, tool):
     ("got a new job so you don't need to keep my office parking spot anymore", "parks in spot C-14 at the office",
      True),
     ("you don't need to remember that I'm sad, I'm fine", "parks in spot C-14 at the office", False),
+    # round 25's spent set: nearest the facts; a word of deleting the router leans to
+    ("we rehomed Biscuit 😢 no need to remember his vet anymore", "Biscuit's vet is Dr. Lam on Pine St", True),
+    ("i quit the choir so u can drop the rehearsal thing", "choir rehearsal is at St. Anne's hall", True),
+    ("drop the mic lol", "choir rehearsal is at St. Anne's hall", False),
 ])
 def test_a_kept_thing_said_to_be_no_longer_needed_is_forgotten(text, memory, forgets):
     calls, _, memories = _told(text, memory)
@@ -338,3 +342,29 @@ def test_a_clause_filled_with_words_nobody_said_runs_nothing_of_the_message_in_c
     app.close()
     assert calls == []  # nothing ran with the invented words: the message went to the model as a whole
     assert len(model.calls) == 2 and model.calls[1].messages[-1].content.endswith("add mail the rent check")
+
+
+@pytest.mark.parametrize("text, memory", [
+    # round 25's spent set: a kept value asked for in few words, or as a question without its mark
+    ("wifi密码？", "家里wifi密码是xiaomao2024"),
+    ("where did i put my passport", "护照放在书房的蓝色文件夹里"),
+])
+def test_a_question_for_a_kept_value_recalls_it(text, memory):
+    calls, results, _ = _told(text, memory)
+    assert calls == ["recall"] and memory in results[0].content
+
+
+@pytest.mark.parametrize("text", ["where did i leave my keys, ugh", "what a day"])
+def test_a_question_no_memory_answers_recalls_nothing(text):
+    calls, _, _ = _told(text, "护照放在书房的蓝色文件夹里")
+    assert calls == []
+
+
+@pytest.mark.parametrize("text, lets_go", [
+    ("搬家了 旧地址不用记了", True), ("no need to keep my old locker code", True), ("不用再记着我的工号了", True),
+    ("不用记得那么清楚啦", False), ("I need to remember my new locker code", False),
+])
+def test_words_letting_a_kept_thing_go(text, lets_go):
+    from pet.tools.facts import no_longer_kept
+
+    assert no_longer_kept(text) is lets_go

@@ -656,13 +656,17 @@ class Agent:
             handled = yield from self._several(turn, text, now)
             if handled:
                 return
+        worded_as_question = reflexes.opens_a_question(text)
         if route is not None and one and (route.intent in (None, intents.CHAT) or route.intent in (
-                intents.NOTE, "remember") and text.rstrip().endswith(("?", "？")) and reflexes.kept_fact(text) is None) and (
+                intents.NOTE, "remember") and (text.rstrip().endswith(("?", "？")) or worded_as_question) and (
+                reflexes.kept_fact(text) is None)) and (
                 reflexes.asks_kept_value(text)) and (
-                not self._asks_name(text)) and self._known(text):
+                not self._asks_name(text)) and (self._known(text) or worded_as_question and self._near(text)):
             # "工号多少？", "房东叫啥来着", "who did i tell you my favourite author was?" (near the facts, but a
             # question): a question for one thing of the person's that a memory holds the words of is for
-            # recall, however unsure the router is
+            # recall, however unsure the router is; so is one worded as a question without its mark, when a
+            # memory is near it in meaning in whichever language ("where did i put my passport" and
+            # "护照放在书房的蓝色文件夹里", round 25's spent set)
             trace.reflex = "kept value"
             route = dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         request = text
@@ -827,10 +831,15 @@ class Agent:
             # "门禁密码？" is near "忘掉密码" but has no word of deleting: the forget tool would refuse it, so
             # the router is not sure of it (a question for a kept value may still go to recall)
             return dataclasses.replace(route, intent=None, tool=None, by="")
-        if route.intent in (None, "remember") and route.nearest in ("remember", "forget") and no_longer_kept(text) and (
-                self._known(text)):
+        if route.intent in (None, "remember") and route.nearest in ("remember", "forget", intents.NOTE) and (
+                no_longer_kept(text)) and self._known(text):
             # "got a new job so you don't need to keep my office parking spot anymore": between keeping and
-            # forgetting to the router, but it lets a kept thing go
+            # forgetting to the router, but it lets a kept thing go (so does "we rehomed Biscuit 😢 no need to
+            # remember his vet anymore", nearest the facts: round 25's spent set)
+            return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
+        if route.intent is None and route.nearest == "forget" and asks_deleting(text) and self._known(text):
+            # "i quit the choir so u can drop the rehearsal thing" (round 25's spent set): the router leans to
+            # forgetting, a word of deleting says it, and a memory holds the words of what goes
             return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
         if route.intent == "remember" and asks_deleting(text) and reflexes.kept_fact(text) is None:
             # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep

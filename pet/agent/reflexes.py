@@ -854,7 +854,16 @@ _ASKS_VALUE_EN = re.compile(
 _OF_THE_PET = re.compile(r"^\W*你|你(?:是|叫|觉得|会|能|喜欢|多大|几岁|在哪)|\byour\b|\byou(?!\s+(?:my|that|about))\b"
                          r"(?<!tell you)(?<!told you)(?<!gave you)", re.IGNORECASE)
 #: a few words and a question mark: "passport?", "wifi password?"
-_BARE_QUESTION = re.compile(r"^\W*[A-Za-z][A-Za-z' -]{0,30}[?？]+\s*$|^\W*[\u4e00-\u9fff]{2,6}[?？]+\s*$")
+_BARE_QUESTION = re.compile(r"^\W*[A-Za-z][A-Za-z' -]{0,30}[?？]+\s*$"
+                            r"|^\W*(?:[A-Za-z0-9]{1,12}\s*)?[\u4e00-\u9fff]{2,6}[?？]+\s*$")  # "wifi密码？"
+#: an English question by its first words, with or without its mark ("where did i put my passport")
+_OPENS_A_QUESTION = re.compile(r"^\W*(?:what|where|who|when|which)(?:'s|s| is| was| are| were| did| do| does)\b",
+                               re.IGNORECASE)
+
+
+def opens_a_question(text: str) -> bool:
+    """Whether `text` is worded as an English question from its first words."""
+    return _OPENS_A_QUESTION.match(text) is not None
 
 
 _OF_THE_DAY = re.compile(r"\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend))\b"
