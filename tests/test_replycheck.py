@@ -174,6 +174,9 @@ def test_recall_questions(message, asks):
     "抱歉，我没有看到工具的输出。你可以在询问时输入“19.96”来获取结果。",
     "I can't see the tool output, but it might be 19.96.",
     "The tool's result was not shown to me.",
+    # round 25's spent chat set
+    "Sure, I can assist you with your sleep-related questions.",
+    "I can help you with any questions you have about cooking.",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -309,6 +312,7 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "我没看到你的新工具箱！", "I didn't see the results of the match, who won?", "没收到你的快递通知吗？",
     # help with code (review): a program's or a function's output is the person's business
     "我没有看到程序的输出呀，你把报错贴给我看看？", "I don't see the function output in your message, can you paste it?",
+    "I can help you with that reminder!", "Sleep-related stuff is my specialty: I nap all day.",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

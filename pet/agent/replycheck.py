@@ -84,6 +84,10 @@ _ASSISTANT = re.compile(
     r"|\bI can(?:['’]t|not) (?:assist|help) with (?:that|this)\b"
     r"|\bI(?:['’]m| am) (?:not able|unable) to (?:help|assist|provide)\b"
     r"|\bI can only (?:assist|help|provide|respond)\b|\btext-based (?:responses?|assistant|AI)\b"
+    # an offer of service (round 25's spent chat set, to "3 hrs of sleep. send help": "Sure, I can assist you with
+    # your sleep-related questions.")
+    r"|\bI can (?:assist|help) you with (?:your|any) (?:[\w-]+ ){0,3}(?:questions?|queries|inquiries|needs|concerns)\b"
+    r"|\b[\w]+-related (?:questions|queries|inquiries)\b"
     r"|\bprovide (?:more|some|additional) (?:context|details|information)\b"
     r"|\bclarify your (?:question|request)\b|\bclarify what you(?:['’]re| are)? ?(?:mean|trying|asking|saying)\b"
     r"|\bas an? (?:chatbot|bot|computer program)\b"
