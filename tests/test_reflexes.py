@@ -524,7 +524,9 @@ def test_a_question_about_the_pets_name_recalls_nothing(text):
                                   # round 24's spent chat set (after its measurement): recall, or the model
                                   "im making you a tiny birthday card, who do i address it to?",
                                   "我妈打电话问我养的小龙虾有没有名字，有吗？", "if you wore a tiny name tag, what would it say?",
-                                  "要是你去办身份证，名字那一栏填啥"])
+                                  "要是你去办身份证，名字那一栏填啥",
+                                  # round 25's spent chat set: the model's answer left the name out
+                                  "how do you introduce yourself to other pets 🦞", "你跟别的小龙虾怎么自我介绍？"])
 def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
     """The pet is the person's crayfish: asked its name by its kind (round 20's spent chat set: "No memories
     match that." and a made-up "小虾米"), it answers with its own name line, no model, no recall."""

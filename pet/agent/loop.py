@@ -86,7 +86,8 @@ NEAR_MEMORY = 0.25
 #: a name asked of the pet, in so many words: "do you have a name or …" (not "my new kitten doesn't have a name
 #: yet", nor "who are you rooting for")
 _TO_PET = re.compile(r"\b(?:you|your|u|ur)\b.*\b(?:name|called|call|address)\b|\b(?:name|call)\b.*\b(?:you|u|your|ur)\b"
-                     r"|(?:你|您).*(?:名字|叫|称呼|名牌|铭牌)|(?:名字|称呼|名牌|铭牌).*(?:你|您)", re.IGNORECASE)
+                     r"|\bintroduce (?:yourself|urself)\b"
+                     r"|(?:你|您).*(?:名字|叫|称呼|名牌|铭牌|自我介绍|介绍)|(?:名字|称呼|名牌|铭牌).*(?:你|您)", re.IGNORECASE)
 #: tools whose result is an answer that may stand in for a reply that fails its checks
 ANSWERING = frozenset({"calculate", "get_current_time"})
 #: the pet's last replies, and the person's messages, a new reply must not say again (replycheck.REPEAT)

@@ -200,7 +200,10 @@ _NAME_QUESTION = re.compile(
     r"|\b(?:you|u)\b.{0,60}\bwho (?:do|should|shall) i address\b|\bwhat name (?:do|should|shall) i (?:write|put|use)\b"
     r"|(?:你|您)[^。？?]{0,12}名字(?:那一?栏|那一?格|那里)?(?:填|写)(?:什么|啥)"
     r"|\b(?:hi|hello|talk) to (?:you|u)\b.{0,30}\bby (?:your |ur )?name\b"
-    r"|(?:你|您)(?:的)?[^，,。？?]{0,8}(?:名牌|名字牌|铭牌)|(?:名牌|名字牌|铭牌)[^，,。？?]{0,8}(?:你|您)|(?:你|您)[^，,。？?]{0,8}自己叫(?:什么|啥)",
+    r"|(?:你|您)(?:的)?[^，,。？?]{0,8}(?:名牌|名字牌|铭牌)|(?:名牌|名字牌|铭牌)[^，,。？?]{0,8}(?:你|您)|(?:你|您)[^，,。？?]{0,8}自己叫(?:什么|啥)"
+    # how it introduces itself (round 25's spent chat set: "how do you introduce yourself to other pets 🦞" had
+    # its answer without the name)
+    r"|\bintroduce (?:yourself|urself)\b|介绍(?:一下)?(?:你|您)自己|(?:你|您)[^，,。？?]{0,10}怎么(?:做)?自我介绍",
     re.IGNORECASE,
 )
 #: a message that asks the person's own name
