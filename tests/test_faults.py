@@ -36,6 +36,8 @@ from typing import Any
 import pytest
 from fakeserver import FakeOpenAIServer, Text
 
+from pet.memory.summary import SUMMARY_INSTRUCTIONS
+
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = re.compile(r"burst-\d+")
 UTC = dt.timezone.utc
@@ -50,9 +52,10 @@ def reply_for(token: str) -> str:
 
 
 def echo(body: dict[str, Any]) -> Text:
-    """The fake model: a chat turn (it offers tools) answers with the burst
-    token of the person's message; anything else (a summary) gets a line."""
-    if not body.get("tools"):
+    """The fake model: a chat turn answers with the burst token of the
+    person's message; a summary (its prompt is the summarizer's) gets a line.
+    (A turn may offer no tools: small talk shows a server model none.)"""
+    if any(m["role"] == "system" and m.get("content") == SUMMARY_INSTRUCTIONS for m in body["messages"]):
         return Text("We chatted about numbered messages.")
     last = next(m for m in reversed(body["messages"]) if m["role"] == "user")
     found = TOKEN.search(last.get("content") or "")
