@@ -495,22 +495,26 @@ def build(
 
     app = App(settings, db, conversations, memories, reminders, inbox, choice, clock, wire, _current=first.id,
               traces=traces, plugins=plugins, locks=locks)
-    for record in pets.all():
-        try:
-            persona = default if record.id == first.id and record.persona == settings.persona else (
-                resolve_persona(settings.home, record))
-        except PersonaError as exc:
-            if record.id == first.id:
-                raise
-            log.warning("pet %s is left out: %s", record.slug, exc)
-            continue
-        app._pets[record.id] = wire(record, persona)
-    mode = scheduler or settings.scheduler
-    if mode not in SCHEDULER_MODES:
-        raise ValueError(f"scheduler must be one of {SCHEDULER_MODES}, not {mode!r}")
-    if scheduler is None and mode == "on" and clock is not system_clock:
-        mode = "paused"
-    _start_scheduler(app, mode, default.zone())
+    try:  # a start refused from here on (a persona, a setting) closes the database it opened
+        for record in pets.all():
+            try:
+                persona = default if record.id == first.id and record.persona == settings.persona else (
+                    resolve_persona(settings.home, record))
+            except PersonaError as exc:
+                if record.id == first.id:
+                    raise
+                log.warning("pet %s is left out: %s", record.slug, exc)
+                continue
+            app._pets[record.id] = wire(record, persona)
+        mode = scheduler or settings.scheduler
+        if mode not in SCHEDULER_MODES:
+            raise ValueError(f"scheduler must be one of {SCHEDULER_MODES}, not {mode!r}")
+        if scheduler is None and mode == "on" and clock is not system_clock:
+            mode = "paused"
+        _start_scheduler(app, mode, default.zone())
+    except BaseException:
+        app.close()
+        raise
     meaning.start_backfill(db.engine)  # vectors for memories imported or written without them
     return app
 

@@ -35,6 +35,31 @@ sys.addaudithook(_loopback_only)
 
 
 @pytest.fixture(autouse=True)
+def close_apps():
+    """Every App built during a test is closed when the test ends. An App
+    left open keeps its scheduler thread running, and so its database
+    engine with 3 to 7 open files (pet.db, -wal, -shm), for the rest of
+    the session: over a thousand descriptors by the end of the suite.
+    The first fixture, so the last to end: the test's monkeypatching is
+    undone before the apps close. Apps of module- or session-scoped
+    fixtures are built before it and left to them; closing twice is harmless."""
+    from pet.app import App
+
+    built: list[App] = []
+    init = App.__init__
+
+    def recording_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        built.append(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(App, "__init__", recording_init)
+        yield
+    for app in reversed(built):
+        app.close()
+
+
+@pytest.fixture(autouse=True)
 def pet_home(tmp_path, monkeypatch):
     """Point the pet's data folder at a fresh temp dir and clear PET_* vars."""
     import os

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 import ssl
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,7 @@ class LanPet:
         """Rows in a table of the pet's real SQLite file."""
         path = self.app.settings.database_path
         assert path is not None
-        with sqlite3.connect(path) as db:
+        with closing(sqlite3.connect(path)) as db, db:
             return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 

@@ -76,8 +76,11 @@ def test_the_server_brain_caps_reply_length_from_settings():
     with FakeOpenAIServer(models=["qwen2.5:3b"]) as server:
         server.enqueue(Text("hi"), Text("hello"))
         choice = choose_brain(load_settings({"base_url": server.base_url, "max_reply_tokens": 300}))
-        choice.model.complete([Message("user", "hi")])
-        choice.model.complete([Message("user", "hi")], max_tokens=40)
+        try:
+            choice.model.complete([Message("user", "hi")])
+            choice.model.complete([Message("user", "hi")], max_tokens=40)
+        finally:
+            choice.model.close()
         first, second = server.requests
     assert first["max_tokens"] == 300  # the default cap
     assert second["max_tokens"] == 40  # a call's own limit wins

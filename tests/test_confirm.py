@@ -4,6 +4,7 @@ and always while a tool's output is in view. Real SQLite, real folders."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -38,7 +39,7 @@ def ran(events) -> list[str]:
 
 
 def rows(pet_home, sql: str) -> list[tuple]:
-    with sqlite3.connect(pet_home / "pet.db") as conn:
+    with closing(sqlite3.connect(pet_home / "pet.db")) as conn, conn:
         return conn.execute(sql).fetchall()
 
 

@@ -10,6 +10,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -130,7 +131,7 @@ def test_a_broken_home_gets_every_problem_with_its_fix(pet_home):
 
 def test_a_database_from_a_newer_pet_is_refused(pet_home):
     make_home(pet_home)
-    with sqlite3.connect(pet_home / "pet.db") as db:
+    with closing(sqlite3.connect(pet_home / "pet.db")) as db, db:
         db.execute("INSERT INTO schema_version (version, applied_at) VALUES (99, '2030-01-01 00:00:00')")
     checks = by_name(run_checks(load_settings({"brain": "embedded"}), quick=True))
     assert checks["schema version"].status == "fail" and "upgrade pet" in checks["schema version"].fix

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from contextlib import closing
 
 from pet.app import build
 from pet.brain.scripted import ScriptedModel
@@ -71,7 +72,7 @@ def test_an_older_memory_is_brought_up(pet_home):
     memory, _ = app.memories.remember(app.pet.id, "我最喜欢的颜色是蓝色")
     app.close()
     # make the memory ten days old, as if told long ago
-    with sqlite3.connect(pet_home / "pet.db") as conn:
+    with closing(sqlite3.connect(pet_home / "pet.db")) as conn, conn:
         conn.execute("UPDATE memories SET created_at = '2026-11-20 01:00:00', updated_at = '2026-11-20 01:00:00'")
     clock.moment = dt.datetime(2026, 12, 5, 9, 0, tzinfo=SHANGHAI)
     app = make(clock, ScriptedModel(["ok"]))

@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ def calls_of(specs: list[dict], ids: dict[str, int]) -> tuple[ToolCall, ...]:
 
 def database_state(path: Path) -> dict[str, list[tuple]]:
     """Every row of every table except the conversation log."""
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
                   if name not in TURN_LOG and not name.startswith("sqlite_")]
         return {name: sorted(conn.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr) for name in tables}
@@ -154,7 +155,7 @@ def test_an_injected_document_changes_nothing_without_the_person(pet_home, case,
     assert ran(scene.say("/no")) == []
     assert ran(scene.say("/yes")) == []
     assert scene.state() == before
-    with sqlite3.connect(pet_home / "pet.db") as conn:
+    with closing(sqlite3.connect(pet_home / "pet.db")) as conn, conn:
         done = conn.execute("SELECT name FROM messages WHERE role = 'tool' AND status = 'ok'").fetchall()
     assert {name for (name,) in done} & side_effects == set()
     scene.app.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -274,7 +275,7 @@ def test_a_fact_survives_a_restart_and_reaches_another_conversation(pet_home, to
     # and the earlier conversation's words are not in this one's history
     assert told not in [m.content for m in second.calls[0].messages[1:]]
     app.close()
-    with sqlite3.connect(pet_home / "pet.db") as conn:
+    with closing(sqlite3.connect(pet_home / "pet.db")) as conn, conn:
         assert conn.execute("SELECT count(*) FROM conversations").fetchone()[0] == 2
 
 

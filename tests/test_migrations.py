@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from pet.memory.db import _FTS_DDL, FTS_TABLE, SCHEMA_VERSION, open_database
@@ -20,7 +21,7 @@ def v1_database(path: Path) -> Path:
 
 def test_the_fixture_is_a_version_1_database(tmp_path):
     path = v1_database(tmp_path / "old.db")
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         assert conn.execute("SELECT max(version) FROM schema_version").fetchone() == (1,)
         columns = {row[1] for row in conn.execute("PRAGMA table_info(memories)")}
     assert "asserted_by" not in columns and "status" not in columns
@@ -28,14 +29,14 @@ def test_the_fixture_is_a_version_1_database(tmp_path):
 
 def test_a_version_1_database_upgrades_and_keeps_everything(tmp_path):
     path = v1_database(tmp_path / "old.db")
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         before = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
                   for t in ("pets", "conversations", "messages", "memories", "reminders")}
     db = open_database(f"sqlite:///{path}")
     try:
         assert db.schema_version() == SCHEMA_VERSION
         assert db.fts
-        with sqlite3.connect(path) as conn:
+        with closing(sqlite3.connect(path)) as conn, conn:
             after = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in before}
             assert after == before
             versions = [v for (v,) in conn.execute("SELECT version FROM schema_version ORDER BY version")]
@@ -66,7 +67,7 @@ def test_a_version_2_database_gains_traces_and_keeps_everything(tmp_path):
     # schema_v2.sql: the memory.db.example of release 2, dumped without its
     # full-text index (a dump cannot rebuild FTS5 tables), which is remade here
     path = tmp_path / "v2.db"
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.executescript((FIXTURES / "schema_v2.sql").read_text(encoding="utf-8"))
         for statement in _FTS_DDL:
             conn.execute(statement)
@@ -78,7 +79,7 @@ def test_a_version_2_database_gains_traces_and_keeps_everything(tmp_path):
     db = open_database(f"sqlite:///{path}")
     try:
         assert db.schema_version() == SCHEMA_VERSION
-        with sqlite3.connect(path) as conn:
+        with closing(sqlite3.connect(path)) as conn, conn:
             assert {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in before} == before
             assert conn.execute("SELECT count(*) FROM traces").fetchone() == (0,)
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)

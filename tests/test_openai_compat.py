@@ -38,10 +38,23 @@ def server():
         yield fake
 
 
+_made: list[OpenAIChatModel] = []
+
+
+@pytest.fixture(autouse=True)
+def close_models():
+    """A model keeps its HTTP connection to the server open: closed with the test."""
+    yield
+    while _made:
+        _made.pop().close()
+
+
 def make_model(base_url: str, **options) -> OpenAIChatModel:
     # Retries cost back-off time; only the retry tests ask for them.
     options.setdefault("retries", 0)
-    return OpenAIChatModel(base_url, "fake-model", **options)
+    model = OpenAIChatModel(base_url, "fake-model", **options)
+    _made.append(model)
+    return model
 
 
 def closed_port_url() -> str:

@@ -9,6 +9,7 @@ import os
 import sqlite3
 import stat
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,7 @@ def test_the_database_and_its_wal_are_private_from_the_start(tmp_path, open_umas
     path = tmp_path / "data" / "pet.db"
     db = open_database(f"sqlite:///{path}")
     try:
-        with sqlite3.connect(path) as raw:  # a write, so the WAL and its index exist
+        with closing(sqlite3.connect(path)) as raw, raw:  # a write, so the WAL and its index exist
             raw.execute("CREATE TABLE IF NOT EXISTS probe (x)")
         assert {"pet.db", "pet.db-wal", "pet.db-shm"} <= set(modes(tmp_path / "data"))
         assert not_private(tmp_path / "data") == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from contextlib import closing
 from dataclasses import replace
 from typing import Literal, Optional
 from zoneinfo import ZoneInfo
@@ -339,7 +340,7 @@ def test_remember_then_recall(memory_setup):
 def test_remember_keeps_the_source_message(memory_setup):
     registry, ctx, path = memory_setup
     run(registry, ctx, "remember", content="likes green tea")
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         row = raw.execute("SELECT pet_id, conversation_id, source_message_id FROM memories").fetchone()
     assert row == (ctx.pet_id, ctx.conversation_id, ctx.message_id)
 
@@ -350,7 +351,7 @@ def test_remembering_the_same_fact_twice_keeps_one_row(memory_setup):
     again = run(registry, ctx, "remember", content="i like GREEN tea!")
     assert again.ok
     assert again.content.startswith("Already remembered as memory #1")
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT id, content FROM memories").fetchall() == [(1, "i like GREEN tea!")]
 
 
@@ -416,7 +417,7 @@ def test_forget_with_an_ambiguous_description_forgets_nothing(memory_setup):
     assert result.content.startswith("Error: several memories match")
     assert "#1 likes green tea" in result.content
     assert "#2 likes black tea" in result.content
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (2,)
 
 
@@ -428,7 +429,7 @@ def test_forget_with_a_weak_match_asks_which_memory_instead(memory_setup):
     result = run(registry, ctx, "forget", what="green apples and tea leaves")
     assert result.ok is False
     assert "do you mean #1 likes green tea?" in result.content and "/forget #1" in result.content
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (2,)
 
 
@@ -448,7 +449,7 @@ def test_a_single_shared_word_out_of_several_asks_rather_than_forgets(memory_set
     said = replace(ctx, message="forget the date of my sister's wedding")
     result = run(registry, said, "forget", what="the date of my sister's wedding")
     assert result.ok is False and "do you mean #1 my sister lives in Berlin?" in result.content
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (1,)
 
 
@@ -463,7 +464,7 @@ def test_the_one_memory_found_that_is_also_nearest_in_meaning_is_forgotten(memor
         run(registry, ctx, "remember", content=fact)
     result = run(registry, replace(ctx, message=what), "forget", what=what)
     assert result.ok and meant in result.content, result.content
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT content FROM memories WHERE deleted_at IS NOT NULL").fetchall() == [(meant,)]
 
 
@@ -484,7 +485,7 @@ def test_the_memory_clearly_nearest_in_meaning_is_forgotten(memory_setup, messag
         run(registry, ctx, "remember", content=fact)
     result = run(registry, replace(ctx, message=message), "forget", what=message)
     assert result.ok and meant in result.content, result.content
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT content FROM memories WHERE deleted_at IS NOT NULL").fetchall() == [(meant,)]
 
 
@@ -500,7 +501,7 @@ def test_a_memory_near_in_meaning_but_not_the_one_described_is_asked_about(memor
         run(registry, ctx, "remember", content=fact)
     result = run(registry, replace(ctx, message=f"forget {what}"), "forget", what=what)
     assert result.ok is False and ("do you mean" in result.content or "no memory matches" in result.content)
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (7,)
 
 
@@ -518,7 +519,7 @@ def test_a_loose_description_is_read_with_the_name_the_person_said(memory_setup,
         run(registry, ctx, "remember", content=fact)
     result = run(registry, replace(ctx, message=message), "forget", what=what)
     assert result.ok and meant in result.content, result.content
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT content FROM memories WHERE deleted_at IS NOT NULL").fetchall() == [(meant,)]
 
 
@@ -539,7 +540,7 @@ def test_a_name_that_points_at_no_one_memory_is_asked_about(memory_setup, messag
         run(registry, ctx, "remember", content=fact)
     result = run(registry, replace(ctx, message=message), "forget", what=what)
     assert result.ok is False, result.content
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (len(facts),)
 
 
@@ -583,7 +584,7 @@ def test_forget_it_never_mind_deletes_nothing_even_when_the_model_names_a_memory
     for what in ("likes green tea", "#1"):
         result = run(registry, said, "forget", what=what)
         assert result.ok is False and "nothing forgotten" in result.content
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         assert raw.execute("SELECT count(*) FROM memories WHERE deleted_at IS NULL").fetchone() == (1,)
 
 
@@ -614,7 +615,7 @@ def test_forgetting_is_a_soft_delete(memory_setup):
     run(registry, ctx, "forget", what="#1")
 
     assert run(registry, ctx, "recall", query="green tea").content == "No memories match 'green tea'."
-    with sqlite3.connect(path) as raw:
+    with closing(sqlite3.connect(path)) as raw, raw:
         rows = raw.execute("SELECT id, content, deleted_at FROM memories").fetchall()
     assert len(rows) == 1
     assert rows[0][:2] == (1, "likes green tea")

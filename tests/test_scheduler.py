@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -78,7 +79,7 @@ def job_times(app: App) -> dict[str, dt.datetime]:
 
 def stored_jobs(app: App) -> dict[str, float]:
     """The job table itself, read with sqlite3: id -> next run (a UTC timestamp)."""
-    with sqlite3.connect(app.settings.database_path) as conn:
+    with closing(sqlite3.connect(app.settings.database_path)) as conn, conn:
         return dict(conn.execute("SELECT id, next_run_time FROM apscheduler_jobs"))
 
 
@@ -308,7 +309,7 @@ def test_starting_syncs_the_jobs_with_the_pending_rows(apps):
     kept = app.reminders.add(app.pet.id, "kept", clock.now + dt.timedelta(hours=1))
     dropped = app.reminders.add(app.pet.id, "dropped", clock.now + dt.timedelta(hours=2))
     app.reminders.cancel(app.pet.id, dropped.id)
-    with sqlite3.connect(app.settings.database_path) as conn:  # a stale job, as if the cancel came while off
+    with closing(sqlite3.connect(app.settings.database_path)) as conn, conn:  # a stale job, as if the cancel came while off
         conn.execute("CREATE TABLE IF NOT EXISTS apscheduler_jobs (id VARCHAR(191) PRIMARY KEY, "
                      "next_run_time FLOAT, job_state BLOB NOT NULL)")
     again = apps(clock)
@@ -415,7 +416,7 @@ def test_a_version_1_database_gets_the_inbox(tmp_path):
 
     path = v1_database(tmp_path / "old.db")
     open_database(f"sqlite:///{path}").close()
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         columns = {row[1] for row in conn.execute("PRAGMA table_info(inbox)")}
         indexes = {row[1]: row[2] for row in conn.execute("PRAGMA index_list(inbox)")}
     assert {"pet_id", "kind", "text", "reminder_id", "due_at", "created_at", "deliver_at", "late",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 
 from pet.app import build
 from pet.brain.scripted import ScriptedModel, call
@@ -147,7 +148,7 @@ def test_two_pets_taking_turns_are_both_pruned(tmp_path):
         for n in range(6 * TraceStore.PRUNE_EVERY):
             pet = (one, two)[n % 2]
             traces.save({"pet_id": pet, "conversation_id": chats[pet], "started_at": None, "steps": []})
-        with sqlite3.connect(tmp_path / "pond.db") as conn:
+        with closing(sqlite3.connect(tmp_path / "pond.db")) as conn, conn:
             counts = dict(conn.execute("SELECT pet_id, count(*) FROM traces GROUP BY pet_id").fetchall())
         assert all(counts[pet] <= traces.keep + TraceStore.PRUNE_EVERY for pet in (one, two)), counts
     finally:
@@ -175,7 +176,7 @@ def test_the_trace_is_plain_json_in_the_database(tmp_path):
     trace_id = reply_of(run(app, "你好")).trace_id
     path = app.settings.database_path
     app.close()
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         (data,) = conn.execute("SELECT data FROM traces WHERE id = ?", (trace_id,)).fetchone()
     assert json.loads(data)["reply"] == "你好呀"
     assert "你好呀" in data  # readable, not escaped

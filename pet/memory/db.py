@@ -263,6 +263,9 @@ def open_database(url: str) -> Database:
             f"cannot open the database {url}: {getattr(exc, 'orig', None) or exc} — "
             "if this file is not the pet's database, move it away or start with another --home"
         ) from exc
+    except BaseException:  # a refused schema version: its connection is closed too
+        engine.dispose()
+        raise
     if fts:  # upkeep; on a read-only file or a busy database, search works all the same
         for upkeep, left in ((tidy_fts, "the full-text index was left as it is"),
                              (replica.tidy, "the log of memories changed was left as it is")):

@@ -96,6 +96,17 @@ def job_context() -> Any:
     return context
 
 
+class _SharedEngineJobStore(SQLAlchemyJobStore):
+    """The jobs' table in the pet's own database. APScheduler's store
+    disposes its engine on shutdown; this one is the Database's, which
+    disposes it (App.close) once the work still using it has ended: a
+    connection checked out across that early dispose went back to the
+    discarded pool and kept its files open until garbage collection."""
+
+    def shutdown(self) -> None:
+        pass
+
+
 class _BackgroundScheduler(BackgroundScheduler):
     def _process_jobs(self):
         # APScheduler 3.11 wakes its thread once more after shutdown and would
@@ -126,7 +137,7 @@ class PetScheduler:
         #: what `job_context()` returns inside this scheduler's jobs (the App)
         self.context = context
         self._scheduler = _BackgroundScheduler(
-            jobstores={"default": SQLAlchemyJobStore(engine=db.engine, tablename=JOBS_TABLE)},
+            jobstores={"default": _SharedEngineJobStore(engine=db.engine, tablename=JOBS_TABLE)},
             executors={"default": ThreadPoolExecutor(max_workers=WORKERS)},
             # misfire_grace_time None: a job that wakes late still runs, and
             # the policy (not APScheduler) decides whether it is late or missed
