@@ -313,6 +313,7 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     # help with code (review): a program's or a function's output is the person's business
     "我没有看到程序的输出呀，你把报错贴给我看看？", "I don't see the function output in your message, can you paste it?",
     "I can help you with that reminder!", "Sleep-related stuff is my specialty: I nap all day.",
+    "Ugh, work-related questions at 11pm? That's so rude of your boss! 🦞",  # the review of 2026-12-04
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None
@@ -829,3 +830,16 @@ def test_saying_who_it_is_again_unasked_is_a_repeat(reply, message, said, again)
     assert (replycheck.REPEAT in checker.problems(reply).problems) is again
     if again:
         assert checker.hold_at(reply) == 0  # not shown while it streams
+
+
+@pytest.mark.parametrize("message, asks", [
+    ("how do you introduce yourself to other pets 🦞", True), ("你跟别的小龙虾怎么自我介绍？", True),
+    ("介绍一下你自己吧", True),
+    # the review of 2026-12-04: help with the person's own introduction, or someone's words
+    ("你说我面试怎么自我介绍比较好？", False), ("明天第一天上班，你教教我怎么自我介绍吧", False),
+    ("my boss said 'introduce yourself' and i froze", False),
+])
+def test_how_the_pet_introduces_itself_asks_its_name(message, asks):
+    from pet.agent.replycheck import asks_pet_name
+
+    assert asks_pet_name(message) is asks

@@ -85,9 +85,15 @@ _ASKS_TOO = re.compile(r"[?？]|[吗呢](?=[\s，,。！!~～]*$)|问(?:下|一�
 NEAR_MEMORY = 0.25
 #: a name asked of the pet, in so many words: "do you have a name or …" (not "my new kitten doesn't have a name
 #: yet", nor "who are you rooting for")
+#: a question or a request anywhere in a message: a server model keeps its tools for it (see "likely chat")
+_ASKS_ANYTHING = re.compile(
+    r"[?？]|(?:^|[.!,;。！，；…]\s*)(?:(?:ugh|so|ok|okay|and|hey|btw|also|wait)\s+)*(?:what|whats|what's|wat|which|when|where|who"
+    r"|how|is there|are there|do i|did i|have i|can you|can u|could you|would you)\b|吗|什么|啥|几[点号个天时]|多少|哪",
+    re.IGNORECASE)
 _TO_PET = re.compile(r"\b(?:you|your|u|ur)\b.*\b(?:name|called|call|address)\b|\b(?:name|call)\b.*\b(?:you|u|your|ur)\b"
-                     r"|\bintroduce (?:yourself|urself)\b"
-                     r"|(?:你|您).*(?:名字|叫|称呼|名牌|铭牌|自我介绍|介绍)|(?:名字|称呼|名牌|铭牌).*(?:你|您)", re.IGNORECASE)
+                     r"|\b(?:how (?:do|would|will|should|did) (?:you|u)|can (?:you|u)|could (?:you|u)) introduce (?:yourself|urself)\b"
+                     r"|(?:你|您).*(?:名字|叫|称呼|名牌|铭牌)|(?:名字|称呼|名牌|铭牌).*(?:你|您)"
+                     r"|(?:你|您)(?:会|要|打算|平时)?(?:跟[^，,。？?]{1,8})?怎么(?:做)?自我介绍", re.IGNORECASE)
 #: tools whose result is an answer that may stand in for a reply that fails its checks
 ANSWERING = frozenset({"calculate", "get_current_time"})
 #: the pet's last replies, and the person's messages, a new reply must not say again (replycheck.REPEAT)
@@ -271,12 +277,13 @@ def mostly_new(value: str, said: Sequence[str]) -> bool:
     """Whether more than a third of a tool argument's words (as `invented`
     counts them) are nobody's: "add mail the rent check" filled as "Rent
     check due to the upcoming deadline" (one clause of a message, whose
-    call runs with the others' without a second look)."""
+    call runs with the others' without a second look); or it has no such
+    word at all ("it")."""
     lowered = value.lower()
     words = set(_WORD.findall(lowered)) - replycheck.EN_STOPWORDS
     pairs = {run[i:i + 2] for run in _CHINESE_RUN.findall(lowered) for i in range(len(run) - 1)}
     if not words and not pairs:
-        return False
+        return not re.search(r"\d|[\u4e00-\u9fff]", value)
     spoken = " ".join(said).lower()
     heard = set(_WORD.findall(spoken))
     new = len(words - heard) + sum(pair not in spoken for pair in pairs)
@@ -657,7 +664,7 @@ class Agent:
             handled = yield from self._several(turn, text, now)
             if handled:
                 return
-        worded_as_question = reflexes.opens_a_question(text)
+        worded_as_question = reflexes.opens_a_question(text) and not reflexes.asks_keeping(text)
         if route is not None and one and (route.intent in (None, intents.CHAT) or route.intent in (
                 intents.NOTE, "remember") and (text.rstrip().endswith(("?", "？")) or worded_as_question) and (
                 reflexes.kept_fact(text) is None)) and (
@@ -697,11 +704,13 @@ class Agent:
             trace.reflex = "intent chat"
             specs = []  # small talk: no tool, however it mentions time or memory
         elif route is not None and one and route.intent is None and route.nearest == intents.CHAT and not getattr(
-                self.brain, "constrained_tool_calls", False):
+                self.brain, "constrained_tool_calls", False) and not _ASKS_ANYTHING.search(text) and not any(
+                reflexes.request_form(clause) for clause in reflexes.clauses(text)):
             # The router is unsure, but small talk is its likeliest reading: a server model shown every tool
             # calls one on most such messages (the 0.5B under llama_cpp.server: "🎵 remember me, though i have to
             # say goodbye 🎵 that movie makes me cry" → four remember calls), and the tools' specs lengthen its
-            # prompt. The embedded brain, whose calls are held to a grammar, keeps them.
+            # prompt. Not a message that asks something ("ugh so bored. what's on my plate this week"). The
+            # embedded brain, whose calls are held to a grammar, keeps them.
             trace.reflex = "likely chat"
             specs = []
         if self.config.canned and route is not None and one and route.intent in (None, intents.CHAT, intents.NOTE):
@@ -838,10 +847,6 @@ class Agent:
             # forgetting to the router, but it lets a kept thing go (so does "we rehomed Biscuit 😢 no need to
             # remember his vet anymore", nearest the facts: round 25's spent set)
             return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
-        if route.intent is None and route.nearest == "forget" and asks_deleting(text) and self._known(text):
-            # "i quit the choir so u can drop the rehearsal thing" (round 25's spent set): the router leans to
-            # forgetting, a word of deleting says it, and a memory holds the words of what goes
-            return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
         if route.intent == "remember" and asks_deleting(text) and reflexes.kept_fact(text) is None:
             # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep
             return dataclasses.replace(route, intent=None, tool=None, by="")
@@ -883,6 +888,7 @@ class Agent:
         if router is None or len(parts) < 2:
             return False
         steps: list[tuple[str, tuple[ToolCall, ...]]] = []
+        unfilled: list[int] = []  # the steps whose arguments the model is to find
         routed = False  # a call whose tool the router chose: the confirm_tools setting applies to it
         for part in parts:
             reflex = reflexes.match(part, now, self.persona.zone(), turn.language)
@@ -896,11 +902,9 @@ class Agent:
                 return False
             if route.slots == "model":
                 # its arguments are the model's to find, from the clause alone ("show me my todos then add 'mail
-                # the rent check'": add what?)
-                call = self._clause_slots(turn, tool, part)
-                if call is None:
-                    return False
-                steps.append((part, (call,)))
+                # the rent check'": add what?), once every clause is known to be a request
+                steps.append((part, (ToolCall(tool.name, {}),)))
+                unfilled.append(len(steps) - 1)
                 continue
             if route.slots == "message":
                 call = self._message_slots(tool, part)
@@ -912,6 +916,12 @@ class Agent:
             if found is None or not found.calls:
                 return False
             steps.append((part, tuple(found.calls)))
+        for at in unfilled:
+            clause, (empty,) = steps[at]
+            filled = self._clause_slots(turn, self.tools.get(empty.name), clause)
+            if filled is None:
+                return False
+            steps[at] = (clause, (filled,))
         calls = reflexes.reminders_deleted(steps)
         turn.trace.reflex = "several: " + ", ".join(call.name for call in calls)
         # reflexes read the person's precise words, as a reflex alone does; a routed call waits for

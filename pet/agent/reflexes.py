@@ -669,19 +669,6 @@ _LET_GO_THEN_NEW = re.compile(r"^(?:帮我)?(?:把|将)(?P<x>[^，,。]+?)(?:那
                               r"[，,。\s]*(?:然后|再)?(?:改成|换成|改到|换到|重新定)(?:了|成)?\s*(?P<rest>.+)$")
 
 
-def _without_day(text: str, now: dt.datetime, zone: dt.tzinfo) -> str:
-    """`text` without the day it names, when it names one and no hour ("明天晒衣服" → "晒衣服"); else ""."""
-    try:
-        if find_when(text, now, zone) is not None:
-            return ""
-    except TimeProblem:
-        return ""
-    span = day_without_hour(text)
-    if span is None:
-        return ""
-    return re.sub(r"^(?:的|那个|那条)+|(?:的|那个|那条)+$", "", (text[:span[0]] + text[span[1]:]).strip())
-
-
 def _replaced_reminder(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     """The reminder let go cancelled and the new one set, in that order; None when the message is no such
     change, or its new reminder cannot be read whole."""
@@ -690,11 +677,7 @@ def _replaced_reminder(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex |
         return None
     which, rest = _clean(found.group("x")), found.group("rest")
     if _says_when(which, now, zone) or re.search(r"[0-9一二三四五六七八九十两]+\s*点", which):
-        # "把7点的闹钟删了，换成8点的": the reminder is named by its time, not its words; "把明天晒衣服的提醒取消，
-        # 改成后天早上九点" names it by both (round 25's spent set set one for "把明天晒衣服的提醒取消，改成…")
-        which = _without_day(which, now, zone)
-        if len(which) < 2 or re.search(r"[0-9一二三四五六七八九十两]+\s*点", which):
-            return None
+        return None  # "把7点的闹钟删了，换成8点的": the reminder is named by its time, not its words
     new = _single(rest if _REMIND_ZH.search(rest) else f"{rest.rstrip('的')}提醒我{which}", now, zone)
     if not which or new is None or [c.name for c in new.calls] != ["set_reminder"]:
         return None
@@ -857,13 +840,20 @@ _OF_THE_PET = re.compile(r"^\W*你|你(?:是|叫|觉得|会|能|喜欢|多大|�
 _BARE_QUESTION = re.compile(r"^\W*[A-Za-z][A-Za-z' -]{0,30}[?？]+\s*$"
                             r"|^\W*(?:[A-Za-z0-9]{1,12}\s*)?[\u4e00-\u9fff]{2,6}[?？]+\s*$")  # "wifi密码？"
 #: an English question by its first words, with or without its mark ("where did i put my passport")
-_OPENS_A_QUESTION = re.compile(r"^\W*(?:what|where|who|when|which)(?:'s|s| is| was| are| were| did| do| does)\b",
-                               re.IGNORECASE)
+_OPENS_A_QUESTION = re.compile(r"^\W*(?:what|where|who|when|which)(?:'s|s| is| was| did| do)\s+(?:i|my)\b", re.IGNORECASE)
+#: words asking to keep something: "…nvm it's 5521 now, please remember", "…lobster2027, save it"
+_KEEPING = re.compile(r"\b(?:remember|save|note|store|keep|jot)\b|记住|记下|记一下|存", re.IGNORECASE)
 
 
 def opens_a_question(text: str) -> bool:
-    """Whether `text` is worded as an English question from its first words."""
+    """Whether `text` is worded as an English question for a thing of the person's from its first words
+    ("where did i put my passport", "what's my locker code"), not advice ("what's a good name for my goldfish")."""
     return _OPENS_A_QUESTION.match(text) is not None
+
+
+def asks_keeping(text: str) -> bool:
+    """Whether `text` has a word asking to keep something."""
+    return _KEEPING.search(text) is not None
 
 
 _OF_THE_DAY = re.compile(r"\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week|weekend))\b"

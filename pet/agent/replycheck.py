@@ -87,7 +87,6 @@ _ASSISTANT = re.compile(
     # an offer of service (round 25's spent chat set, to "3 hrs of sleep. send help": "Sure, I can assist you with
     # your sleep-related questions.")
     r"|\bI can (?:assist|help) you with (?:your|any) (?:[\w-]+ ){0,3}(?:questions?|queries|inquiries|needs|concerns)\b"
-    r"|\b[\w]+-related (?:questions|queries|inquiries)\b"
     r"|\bprovide (?:more|some|additional) (?:context|details|information)\b"
     r"|\bclarify your (?:question|request)\b|\bclarify what you(?:['’]re| are)? ?(?:mean|trying|asking|saying)\b"
     r"|\bas an? (?:chatbot|bot|computer program)\b"
@@ -203,7 +202,8 @@ _NAME_QUESTION = re.compile(
     r"|(?:你|您)(?:的)?[^，,。？?]{0,8}(?:名牌|名字牌|铭牌)|(?:名牌|名字牌|铭牌)[^，,。？?]{0,8}(?:你|您)|(?:你|您)[^，,。？?]{0,8}自己叫(?:什么|啥)"
     # how it introduces itself (round 25's spent chat set: "how do you introduce yourself to other pets 🦞" had
     # its answer without the name)
-    r"|\bintroduce (?:yourself|urself)\b|介绍(?:一下)?(?:你|您)自己|(?:你|您)[^，,。？?]{0,10}怎么(?:做)?自我介绍",
+    r"|\b(?:how (?:do|would|will|should|did) (?:you|u)|can (?:you|u)|could (?:you|u)) introduce (?:yourself|urself)\b"
+    r"|(?:你|您)(?:来)?介绍(?:一下)?(?:你|您)?自己|(?<![我他她])介绍一下(?:你|您)自己|(?:你|您)(?:会|要|打算|平时)?(?:跟[^，,。？?]{1,8})?怎么(?:做)?自我介绍",
     re.IGNORECASE,
 )
 #: a message that asks the person's own name

@@ -196,7 +196,8 @@ _DELETING = re.compile(
 
 #: a memory said to be no longer needed: "you don't need to keep my office parking spot anymore", "不用再记着了"
 _NO_LONGER_KEPT = re.compile(r"\b(?:no need to|(?:you )?(?:don'?t|do not) (?:need|have) to) (?:keep|remember|store|save|hold on to)"
-                             r"|不用再?(?:记着|记住|记了|留着|存着)|别再?记着", re.IGNORECASE)
+                             r"(?! (?:this|that|it)\b)"  # "you don't need to remember this, but my cat…": this message
+                             r"|不用再?(?:记着|记住|留着|存着)|别再?记着", re.IGNORECASE)
 
 
 def no_longer_kept(text: str) -> bool:
