@@ -83,13 +83,13 @@ _ASKS_TOO = re.compile(r"[?？]|[吗呢](?=[\s，,。！!~～]*$)|问(?:下|一�
 #: memory up ("房东叫啥来着" and "landlord is Mr. Pereira": 0.35; "what's the capital of Canada?" and "Has a corgi
 #: named Turnip": 0.07)
 NEAR_MEMORY = 0.25
-#: a name asked of the pet, in so many words: "do you have a name or …" (not "my new kitten doesn't have a name
-#: yet", nor "who are you rooting for")
 #: a question or a request anywhere in a message: a server model keeps its tools for it (see "likely chat")
 _ASKS_ANYTHING = re.compile(
     r"[?？]|(?:^|[.!,;。！，；…]\s*)(?:(?:ugh|so|ok|okay|and|hey|btw|also|wait)\s+)*(?:what|whats|what's|wat|which|when|where|who"
     r"|how|is there|are there|do i|did i|have i|can you|can u|could you|would you)\b|吗|什么|啥|几[点号个天时]|多少|哪",
     re.IGNORECASE)
+#: a name asked of the pet, in so many words: "do you have a name or …" (not "my new kitten doesn't have a name
+#: yet", nor "who are you rooting for")
 _TO_PET = re.compile(r"\b(?:you|your|u|ur)\b.*\b(?:name|called|call|address)\b|\b(?:name|call)\b.*\b(?:you|u|your|ur)\b"
                      r"|\b(?:how (?:do|would|will|should|did) (?:you|u)|can (?:you|u)|could (?:you|u)) introduce (?:yourself|urself)\b"
                      r"|(?:你|您).*(?:名字|叫|称呼|名牌|铭牌)|(?:名字|称呼|名牌|铭牌).*(?:你|您)"
@@ -936,7 +936,7 @@ class Agent:
     def _clause_slots(self, turn: _Turn, tool: Any, clause: str) -> ToolCall | None:
         """One clause's call with the arguments the model gives when asked of
         that clause alone, held to the tool's schema ("再加一个取快递" → 取快递); None
-        when it gives none, or words nobody said (`_poor_fill`)."""
+        when it gives none, or words nobody said (`_poor_fill`, `mostly_new`)."""
         spec = next((spec for spec in self.tools.specs() if spec.name == tool.name), None)
         last = max((i for i, m in enumerate(turn.messages) if m.role == "user"), default=None)
         if spec is None or last is None:
