@@ -303,29 +303,34 @@ class _HeldToGrammar(ScriptedModel):
     constrained_tool_calls = True
 
 
+def _shown(model, text):
+    """One message to a new pet with `model` as its brain: the tools called, the reply, the tools offered first."""
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
+    calls, _, reply = _turn(app, app.new_conversation(), text)
+    app.close()
+    return calls, reply, [spec.name for spec in model.calls[0].tools]
+
+
 @pytest.mark.parametrize("held", [False, True])
 def test_talk_the_router_reads_as_likeliest_small_talk_shows_a_server_model_no_tools(held):
     """Round 24's spent set against the 0.5B under llama_cpp.server: the lyric brought four remember calls.
     The router abstains with small talk likeliest; a brain that cannot be held to a grammar is shown no tool,
     the embedded one (held) still sees them all and chooses."""
     text = "🎵 remember me, though i have to say goodbye 🎵 that movie makes me cry every single time"
-    model = (_HeldToGrammar if held else ScriptedModel)(["It gets me too."])
-    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
-    calls, _, reply = _turn(app, app.new_conversation(), text)
-    offered = [spec.name for spec in model.calls[0].tools]
-    app.close()
+    calls, reply, offered = _shown((_HeldToGrammar if held else ScriptedModel)(["It gets me too."]), text)
     assert calls == [] and reply == "It gets me too."
     assert bool(offered) is held
 
 
-def test_small_talk_that_asks_something_still_shows_a_server_model_the_tools():
-    """The review of 2026-12-04: small talk is the router's likeliest reading, but the message asks."""
-    model = ScriptedModel(["Let me look."])
-    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
-    _turn(app, app.new_conversation(), "ugh so bored. what's on my plate this week")
-    offered = [spec.name for spec in model.calls[0].tools]
-    app.close()
-    assert offered
+@pytest.mark.parametrize("text, tool", [
+    # the review of 2026-12-04: small talk is the router's likeliest reading, but the message asks
+    ("ugh so bored. what's on my plate this week", None),
+    # the router unsure, but nearest a tool
+    ("how does a reminder app even know when to ping u? like technically", "list_reminders"),
+])
+def test_talk_that_asks_or_leans_to_a_tool_still_shows_a_server_model_the_tools(text, tool):
+    _, _, offered = _shown(ScriptedModel(["It watches the clock, like me."]), text)
+    assert offered and (tool is None or tool in offered)
 
 
 def test_a_clause_filled_with_a_pronoun_alone_runs_nothing_in_code():
@@ -333,15 +338,6 @@ def test_a_clause_filled_with_a_pronoun_alone_runs_nothing_in_code():
 
     assert mostly_new("it", ["add it"]) and mostly_new("that", ["and add that"])
     assert not mostly_new("买猫砂", ["加个待办 买猫砂"]) and not mostly_new("42", ["add 42"])
-
-
-def test_talk_the_router_is_unsure_of_but_nearest_a_tool_still_shows_a_server_model_the_tools():
-    model = ScriptedModel(["It watches the clock, like me."])
-    app = build(load_settings({"reflexes": True, "greeting": False}), brain=model, scheduler="off")
-    _turn(app, app.new_conversation(), "how does a reminder app even know when to ping u? like technically")
-    offered = [spec.name for spec in model.calls[0].tools]
-    app.close()
-    assert "list_reminders" in offered
 
 
 def test_a_clause_whose_words_are_the_models_to_find_is_asked_of_the_model_alone():
