@@ -23,6 +23,7 @@ from pet.events import (
     ToolSpec,
     ToolStarted,
 )
+from pet.persona.messages import say
 from pet.tools.registry import Tool
 
 
@@ -93,15 +94,32 @@ def test_invalid_arguments_go_back_to_the_model_which_corrects_itself():
     assert events[-1].text == "Two!"
 
 
-def test_unknown_tool_is_reported_with_the_available_tools():
+def test_a_tool_nobody_offered_is_not_run_and_the_reply_is_asked_for_without_tools():
+    # the 0.5B under a server named "tip_barista", "腿断了" and a catchphrase as tools
     model = ScriptedModel([Completion("", (call("launch_rockets", target="moon"),)), "Sorry, I can't."])
     app = make_app(model)
     events = run(app, "launch the rockets")
-    result = next(e.result for e in events if isinstance(e, ToolFinished))
-    assert not result.ok
-    assert "no tool named 'launch_rockets'" in result.content
-    assert "remember" in tool_messages(model.calls[1])[0].content
+    assert not [e for e in events if isinstance(e, (ToolStarted, ToolFinished))]
+    assert model.calls[0].tools and model.calls[1].tools == ()
     assert events[-1].text == "Sorry, I can't."
+
+
+def test_an_offered_call_runs_beside_one_nobody_offered():
+    model = ScriptedModel([Completion("", (call("alarm", at="7"), call("calculate", expression="6*7"))), "42!"])
+    app = make_app(model)
+    events = run(app, "what is 6*7?")
+    assert [e.result.content for e in events if isinstance(e, ToolFinished)] == ["42"]
+    assert events[-1].text == "42!"
+
+
+def test_a_model_that_calls_made_up_tools_again_without_tools_gets_the_pets_own_line():
+    made_up = Completion("", (call("腿断了"),))
+    model = ScriptedModel([made_up, made_up])
+    app = make_app(model)
+    events = run(app, "我今天爬山腿都断了")
+    assert len(model.calls) == 2
+    assert not [e for e in events if isinstance(e, (ToolStarted, ToolFinished))]
+    assert events[-1].text == say("off_script", "zh", app.persona)
 
 
 def test_tool_exception_becomes_a_result_not_a_crash():

@@ -365,6 +365,8 @@ def test_a_clause_filled_with_words_nobody_said_runs_nothing_of_the_message_in_c
     # round 25's spent set: a kept value asked for in few words, or as a question without its mark
     ("wifi密码？", "家里wifi密码是xiaomao2024"),
     ("where did i put my passport", "护照放在书房的蓝色文件夹里"),
+    # round 26's: no word in common, another language, but close in meaning
+    ("which night do i play basketball?", "每周四晚上打篮球"),
 ])
 def test_a_question_for_a_kept_value_recalls_it(text, memory):
     calls, results, _ = _told(text, memory)
@@ -376,6 +378,9 @@ def test_a_question_for_a_kept_value_recalls_it(text, memory):
     # the review of 2026-12-04: advice asked near a memory, and a new value to keep asked as a question
     ("what are some snacks i can bring to the party", "I'm allergic to peanuts"),
     ("what's a good name for my new goldfish", "my cat is called Mochi"),
+    # advice, though a memory holds its word
+    ("which gym should i join?", "I go to the gym three times a week"),
+    ("我该给我妹妹买什么生日礼物？", "我妹妹叫小雨"),
 ])
 def test_a_question_no_memory_answers_recalls_nothing(text, memory):
     calls, _, _ = _told(text, memory)
@@ -400,3 +405,24 @@ def test_words_letting_a_kept_thing_go(text, lets_go):
     from pet.tools.facts import no_longer_kept
 
     assert no_longer_kept(text) is lets_go
+
+
+@pytest.mark.parametrize("text, remembered, todo", [
+    # round 26's spent set: the first of two requests opens with "先" / "first" (it ran the second alone)
+    ("先记住我老板叫司马蓉，再加个待办：给她发周报", "我老板叫司马蓉", "给她发周报"),
+    ("first remember my boss is Sima Rong, then add a todo: send her the weekly report", "my boss is Sima Rong",
+     "send her the weekly report"),
+])
+def test_the_first_of_two_requests_may_open_with_first(text, remembered, todo):
+    app, _ = _app()
+    calls, results, _ = _turn(app, app.new_conversation(), text)
+    memories = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert calls == ["remember", "add_todo"] and all(r.ok for r in results)
+    assert remembered in memories and todo in results[1].content
+
+
+@pytest.mark.parametrize("text", ["first day at the new job was rough", "先吃饭再说"])
+def test_first_before_no_request_asks_nothing(text):
+    calls, _, _ = _told(text)
+    assert "remember" not in calls and "add_todo" not in calls

@@ -29,6 +29,8 @@ pytestmark = [pytest.mark.real_encoder,
     # chat English leaves out the "I"; chat Chinese leaves out the 我
     ("been learning Korean for about a year", "been learning Korean for about a year"),
     ("一直用安卓手机，用了好几年", "一直用安卓手机，用了好几年"),
+    # a question word at the end of a statement asks nothing
+    ("在高原上冻伤过一次，现在右脚小脚趾一直没什么知觉", "在高原上冻伤过一次，现在右脚小脚趾一直没什么知觉"),
     # whatever word the sentence begins with, when it names no one else
     ("手机换成小米了", "手机换成小米了"),
     # the whole reads as chat to the router, a clause states the fact plainly
@@ -108,6 +110,12 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "My neighbour downstairs keeps three geese on his balcony.",
     # near the "note" examples, but the learned reading is sure they state nothing lasting (round 21's spent set)
     "昨天爬山走了两万三千步，腿都废了",
+    # a remark on time going by (round 26's spent tools set)
+    "时间过得好快啊，一转眼七月都过半了",
+    # a question without its mark (round 26's spent chat set noted the first)
+    "我最近在学什么手艺",
+    "我养的狗叫什么来着",
+    "我最好的朋友是谁",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

@@ -383,6 +383,12 @@ def names_the_person(sentence: str) -> bool:
     return bool(table.person & set(_WORDS.findall(lowered)))
 
 
+#: a Chinese question by its last words, without its mark: "…叫什么来着", "…在学什么手艺", "…是谁", "生日几号"
+#: (not "没什么知觉", "走哪吹哪", "聊几句": no fact of the spent sets ends so)
+_ZH_ASKS = re.compile(r"(?:吗|来着|(?<![没不为])(?:什么|啥)[\u4e00-\u9fff]{0,2}|哪儿|哪里|哪个|在哪|去哪|谁"
+                      r"|多少[\u4e00-\u9fff]?|几(?:点|号|岁))[\s。.~～…]*$")
+
+
 def _may_state(sentence: str) -> Words | None:
     """The word table of the sentence's language when nothing in its form rules
     a fact out: not too long, no question, no quote, no request to remember,
@@ -400,6 +406,8 @@ def _may_state(sentence: str) -> Words | None:
     tokens = _WORDS.findall(lowered)
     if language != "zh" and tokens and tokens[0] in table.questions:
         return None
+    if language == "zh" and _ZH_ASKS.search(sentence):
+        return None  # a question without its mark: "我最近在学什么手艺" (round 26's spent chat set noted it)
     if any(re.search(rf"{re.escape(who)}[\u4e00-\u9fff]{{0,3}}?{re.escape(said)}(?!话)", lowered)
            for who in table.others for said in table.quoting):
         return None  # somebody else's words: "我闺蜜说结婚就是…", "我同事老谢说…" (not "我妈说话很快")

@@ -83,6 +83,13 @@ _ASKS_TOO = re.compile(r"[?？]|[吗呢](?=[\s，,。！!~～]*$)|问(?:下|一�
 #: memory up ("房东叫啥来着" and "landlord is Mr. Pereira": 0.35; "what's the capital of Canada?" and "Has a corgi
 #: named Turnip": 0.07)
 NEAR_MEMORY = 0.25
+#: ...and how close for a question for a thing of the person's that shares no word with any memory: "which
+#: night do i play basketball?" and "每周四晚上打篮球" (0.61); "which gym should i join?" and "I go to the gym
+#: three times a week" (0.47) asks advice
+CLOSE_MEMORY = 0.5
+#: a question that asks for advice or a choice, not for what the person told
+_ADVICE = re.compile(r"\b(?:should|could|shall|can) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
+                     r"|我该|该不该|应该[^，,。]{0,6}[吗呢？?]|比较好|推荐|建议|好不好|怎么办", re.IGNORECASE)
 #: a question or a request anywhere in a message: a server model keeps its tools for it (see "likely chat")
 _ASKS_ANYTHING = re.compile(
     r"[?？]|(?:^|[.!,;。！，；…]\s*)(?:(?:ugh|so|ok|okay|and|hey|btw|also|wait)\s+)*(?:what|whats|what's|wat|which|when|where|who"
@@ -668,13 +675,15 @@ class Agent:
         if route is not None and one and (route.intent in (None, intents.CHAT) or route.intent in (
                 intents.NOTE, "remember") and (text.rstrip().endswith(("?", "？")) or worded_as_question) and (
                 reflexes.kept_fact(text) is None)) and (
-                reflexes.asks_kept_value(text)) and (
-                not self._asks_name(text)) and (self._known(text) or worded_as_question and self._near(text)):
+                reflexes.asks_kept_value(text)) and not _ADVICE.search(text) and (
+                not self._asks_name(text)) and (self._known(text) or worded_as_question and self._near(text) or (
+                text.rstrip().endswith(("?", "？")) and self._near(text, CLOSE_MEMORY))):
             # "工号多少？", "房东叫啥来着", "who did i tell you my favourite author was?" (near the facts, but a
             # question): a question for one thing of the person's that a memory holds the words of is for
             # recall, however unsure the router is; so is one worded as a question without its mark, when a
             # memory is near it in meaning in whichever language ("where did i put my passport" and
-            # "护照放在书房的蓝色文件夹里", round 25's spent set)
+            # "护照放在书房的蓝色文件夹里", round 25's spent set), or with its mark when a memory is close in meaning
+            # ("which night do i play basketball?" and "每周四晚上打篮球", round 26's)
             trace.reflex = "kept value"
             route = dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         request = text
@@ -789,15 +798,15 @@ class Agent:
                  if (len(t) >= 2 if cjk_count(t) else len(t) >= 3 and t.casefold() not in replycheck.EN_STOPWORDS)]
         return any(t in record.content.casefold() for record in found for t in terms)
 
-    def _near(self, text: str) -> bool:
-        """Whether a memory is near `text` in meaning (NEAR_MEMORY), in whichever language."""
+    def _near(self, text: str, floor: float = NEAR_MEMORY) -> bool:
+        """Whether a memory is near `text` in meaning (`floor`), in whichever language."""
         reader = capture.reader()
         if reader is None or not isinstance(self.memories, capture.NoteBook):
             return False
         try:
             found = self.memories.nearest(self.pet.id, text, count=3)
             asked = reader.vector(text)
-            return any(float(reader.vector(record.content) @ asked) >= NEAR_MEMORY for record in found)
+            return any(float(reader.vector(record.content) @ asked) >= floor for record in found)
         except Exception as exc:  # a failed search answers nothing: the model decides, as before
             log.warning("memory search failed: %s", exc)
             return False
@@ -814,11 +823,12 @@ class Agent:
         if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
                 route.intent == "recall" and self._asks_name(text)) or (
+                route.intent == "recall" and _ADVICE.search(text) and not replycheck.asks_recall(text)) or (
                 route.intent == "recall" and replycheck.asks_to_write(text) and not replycheck.asks_recall(text)):
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
-            # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
-            # something new
+            # pet's name, not what the pet remembers of the person; "which gym should i join?" asks
+            # advice; "write me a workout plan" asks for something new
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent == "recall" and not capture.names_the_person(text) and not replycheck.asks_recall(text) and (
                 not _ASKS_BACK.search(text) and not self._known(text) and not self._near(text)):
@@ -1290,6 +1300,25 @@ class Agent:
                 return
 
             calls = _unique_ids(calls)  # results are matched to calls by id
+            named = {spec.name for spec in specs}
+            if any(call.name not in named for call in calls):
+                # A model not held to a grammar names tools nobody offered it ("tip_barista",
+                # "腿断了", a catchphrase), or calls one when none was: such a call is not run,
+                # and none is shown as a failed step. With no offered call left, the reply is
+                # asked for without tools; asked so, a model that calls one again is stopped.
+                dropped = [call for call in calls if call.name not in named]
+                log.info("model called tools not offered at step %d: %s; not run", step,
+                         ", ".join(call.name for call in dropped))
+                calls = tuple(call for call in calls if call.name in named)
+                if not calls and specs:
+                    specs = []
+                    continue
+                if not calls and any(repeats.hit(call) for call in dropped):
+                    yield from self._going_round(turn, prose, tuple(dropped))
+                    return
+                if not calls:
+                    yield from self._end_checked(turn, shown_before, gate, replycheck.Found(()))
+                    return
             if specs and all(repeats.seen(call) for call in calls):
                 # Small models often ask again for the call they just made. Its
                 # result is already in the messages: ask for the reply without tools.
@@ -1298,11 +1327,7 @@ class Agent:
                 specs = []
                 continue
             if any(repeats.hit(call) for call in calls):
-                self._record_calls(turn, prose, calls)
-                yield Notice(_says(turn.language,
-                                   "Stopped: the model asked for the same tool call three times.",
-                                   "已停下：模型把同一个工具调用要了三次。"), "warning")
-                yield from self._finish(turn, fallback_line("repeat", turn.language, self.persona), streamed=False)
+                yield from self._going_round(turn, prose, calls)
                 return
             if whole and (rest := gate.flush()):
                 yield TextDelta(rest)  # the words before the call, as a streamed reply shows them
@@ -1315,6 +1340,13 @@ class Agent:
         yield Notice(_says(turn.language, f"Stopped after {most} model calls without a final answer.",
                            f"模型调用了 {most} 次仍没有给出回答，已停下。"), "warning")
         yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
+
+    def _going_round(self, turn: _Turn, prose: str, calls: tuple[ToolCall, ...]) -> Iterator[Event]:
+        """The model asked for one tool call a third time: the turn stops with the pet's line."""
+        self._record_calls(turn, prose, calls)
+        yield Notice(_says(turn.language, "Stopped: the model asked for the same tool call three times.",
+                           "已停下：模型把同一个工具调用要了三次。"), "warning")
+        yield from self._finish(turn, fallback_line("repeat", turn.language, self.persona), streamed=False)
 
     def _end_checked(self, turn: _Turn, shown_before: str, gate: _StreamGate,
                      found: replycheck.Found) -> Iterator[Event]:

@@ -18,7 +18,7 @@ from pet.agent.replycheck import asks_pet_name
 from pet.events import ToolCall
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
 from pet.tools.facts import dismissal, memory_fact, only_pronoun, opens_with_request, unquote
-from pet.tools.when import TimeProblem, day_without_hour, find_when
+from pet.tools.when import TimeProblem, day_without_hour, find_when, parse_when, spans
 
 
 @dataclass(frozen=True)
@@ -357,6 +357,9 @@ _TODO = [
         _I,
     ),
     re.compile(rf"^(?:todo|to-do)\s*[:：]\s*(?P<x>.+?){_END}$", _I),
+    # "add a todo: send the weekly report", "new task - call the bank"
+    re.compile(rf"^{_POLITE_EN}(?:(?:add|make|create|put)\s+(?:a\s+|an\s+|one\s+|another\s+)?(?:new\s+)?|new\s+)"
+               rf"(?:todo|to-do|to do|task)(?:\s+item)?\s*(?:[:：]|\s-|,)\s*(?P<x>.+?){_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:一)?[个条项]?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
@@ -438,6 +441,9 @@ def _says_when(text: str, now: dt.datetime, zone: dt.tzinfo) -> bool:
 def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Reflex | None:
     """A reminder fires only when the sentence holds a time; a bad time is a question, and so is a
     day without its hour ("remind me tomorrow to text Gabriela": what time tomorrow?)."""
+    same = _on_that_day(rest, now, zone, zh)
+    if same is not None:
+        return same
     try:
         when = find_when(rest, now, zone)
     except TimeProblem as problem:
@@ -482,6 +488,55 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
     if not task:
         return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
     return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
+
+
+#: a day said again as "that day", with the reminder's own hour beside it: "…is aug 2 at 10:15am, remind me that
+#: morning at 8am", "…next tuesday, remind me at 8:30am that day…", "面试是下周三下午两点，那天早上八点提醒我"
+_THAT_DAY = re.compile(r"\b(?:that|the same|on that|on the same)\s+(?:day|(?P<part>morning|afternoon|evening|night))\b"
+                       r"|(?:那天|当天|那一天)(?P<zpart>早上|上午|中午|下午|晚上)?", _I)
+#: where the clause holding the event's own time ends
+_EVENT_CLAUSE = re.compile(r"\s+[—–-]+\s+|[—–]+|[,，;；。!！?？]|\.(?:\s|$)")
+
+
+def _on_that_day(rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Reflex | None:
+    """A reminder at the hour said beside "that day", on the day of the event said before it: for the task
+    said after the hour ("…remind me the same day at noon to pack"), else for the event as said. None when
+    the message says no such thing."""
+    that = _THAT_DAY.search(rest)
+    if that is None:
+        return None
+    found = spans(rest)
+    # the reminder's hour: a clock time right after "that day" (or holding its words), or right before it
+    hour = next((s for s in found if that.start() < s[1] and not rest[that.end(): s[0]].strip()), None) or next(
+        (s for s in found if s[1] <= that.start() and not rest[s[1]: that.start()].strip()), None)
+    if hour is None or not hour[3]:
+        return None
+    part = that.group("part") or that.group("zpart") or ""
+    clock = rest[hour[0]: hour[1]] if hour[0] < that.end() else part + " " + rest[hour[0]: hour[1]]
+    event = hour if hour[2] else next((s for s in reversed(found) if s[1] <= min(hour[0], that.start()) and s[2]),
+                                      None)
+    if event is None or event is hour and hour[1] > that.start():
+        return None  # "remind me at 7pm to call mom, that day is her birthday"
+    said = rest[event[0]: event[1]]
+    try:
+        if event is hour:  # the day and the hour ran together once "remind me" was cut ("…next tuesday, remind
+            at = parse_when(said, now, zone).at  # me at 8:30am that day…")
+        elif event[3]:  # the event's own time: the hour on its day
+            day = parse_when(said, now, zone).at.replace(hour=0, minute=0, second=0, microsecond=0)
+            at = parse_when(clock, day, zone).at
+        else:
+            at = parse_when(said + " " + clock, now, zone).at
+    except TimeProblem:
+        return None
+    begins = max((m.end() for m in _EVENT_CLAUSE.finditer(rest, 0, event[0])), default=0)
+    ends = _EVENT_CLAUSE.search(rest, event[1])
+    told = _clean(rest[begins: ends.start() if ends is not None and ends.start() < that.start() else that.start()])
+    after = _CLAUSE_END.split(rest[max(that.end(), hour[1]):], maxsplit=1)[0]
+    task = _task(after, (0, 0), zh) if zh else (
+        _clean(glued.group(1)) if (glued := re.match(r"\s*(?:to|and)\s+(.+)", after, _I)) else "")
+    if not task and (event is hour or not told):
+        return None  # the task is the usual reading's to find
+    return Reflex("remind", _call("set_reminder", text=task or told, when=at.strftime("%Y-%m-%d %H:%M")))
 
 
 #: what a time is said with, not shown back: "at 7pm." is "7pm"
@@ -747,7 +802,10 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
 _LEADING_FILLER = re.compile(
     r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|heads up|actually|also|anyway|anyways|by the way|wait|hmm|quick one|quick question|quick q"
     r"|buddy|dude|pal"
-    r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外|顺便|顺带)[\s,，:：!！~～]*)+",
+    r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外|顺便|顺带)[\s,，:：!！~～]*"
+    # the first of several requests: "first remember …, then add …", "先记住…，再加个待办…"
+    r"|(?:first(?: of all)?|firstly)\b[\s,]*(?=(?:pls |please )?(?:remember|save|note|add|put|set|remind|forget|delete"
+    r"|tell|check|cancel|calculate|work out|list|show)\b)|(?:先|首先)(?=帮我|给我|记|提醒|加|添|设|定|查|算|删|忘|把|告诉))+",
     _I,
 )
 _POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|plz)\s+(?:please\s+|pls\s+)?", _I)

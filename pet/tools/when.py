@@ -423,6 +423,12 @@ def dated(text: str) -> bool:
     return False
 
 
+def spans(text: str) -> list[tuple[int, int, bool, bool]]:
+    """Where each time expression of `text` sits, unread: (start, end, names a day, names a clock time)."""
+    return [(expr.start, expr.end, "day" in expr.slots, "clock" in expr.slots)
+            for expr in _expressions(text.translate(_FULLWIDTH))]
+
+
 def day_without_hour(text: str) -> tuple[int, int] | None:
     """Where `text` names a day but no clock time or delay ("remind me tomorrow to…", "明天提醒我…",
     "on dec 9"): a reminder still needs its hour. None when there is no such day."""
