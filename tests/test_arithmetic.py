@@ -47,6 +47,10 @@ PHRASINGS = [
     ("what is √144?", "12"),
     # money: a tip, a discount, a bill split between people, an amount for each hour, night or month
     ("what's a 20% tip on $85", "17"),
+    # asked as no more than the share and the amount (round 26's spent set)
+    ("18% tip on a $63.40 bill?", "11.412"), ("20% off a $80 jacket?", "64"),
+    ("if i cycle 6.2 km every day for 19 days how far is that in total", "117.8"),
+    ("i walk 3 km a day, how far in a week?", "21"),
     ("total with an 18% tip on 50 dollars?", "59"),
     ("bill is 240, split four ways with 15% tip, how much each", "69"),
     ("split $180 between 3 people", "60"),
@@ -224,6 +228,7 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
                                   # money said in passing asks for nothing
                                   "I tipped 15% on a $40 bill yesterday, was that rude?",
                                   "I make $25 an hour, is that good?", "my rent is 1200 a month lol",
+                                  "how far is the moon", "i ran 5 km a day for a week, in total it was fun",
                                   "20% off sale at uniqlo today, should I go?", "我们四个人AA了一顿火锅，好开心",
                                   "4 of us, 30 each, what is the total?",
                                   "我从家走到公司要20分钟，加到100分钟", "两点半见", "6块一斤的苹果真便宜",

@@ -177,6 +177,9 @@ def test_recall_questions(message, asks):
     # round 25's spent chat set
     "Sure, I can assist you with your sleep-related questions.",
     "I can help you with any questions you have about cooking.",
+    # round 26's
+    "I am programmed to say that you are my special friend.", "Hello! I'm happy to assist with your day.",
+    "Do you have any specific plans, or need help with something?", "我被设计成陪你聊天的。",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -205,9 +208,15 @@ def test_assistant_speak_and_refusals(reply):
     "Dear [Hiring Manager], I am writing to apply.",
     # the page, to "lmao i forgot my own password again today, had to reset it"
     "I'm glad you remembered your own password! Here's how I reset it:\n1. Go to the \"Settings\" menu.\n2. Click on \"Security\".",
+    # round 26's spent chat set: a plan's days, or a long list, after "here it is:"
+    "Sure, here's a 3-day trip to Seoul:\nDay 1:\n- Day 1: Take a train from Seoul to Busan",
+    "云南是一个非常美丽的地方，五天攻略如下：\n\n第一天：早上8:00 - 首先，要确保你已经准备好。",
+    "Sure, here's a karaoke suggestion for Saturday:\n\n- \"In a world where dreams are dreams and fears are fears, "
+    "let's go play\" is a song about courage.\n- \"Shine\" is a song to sing loud with your friends on a night out "
+    "when the week was long.",
 ])
 def test_a_small_models_document_or_form_is_caught(reply):
-    language = "zh" if reply.startswith(("当", "今", "尊")) else "en"
+    language = "zh" if reply.startswith(("当", "今", "尊", "云")) else "en"
     assert ASSISTANT in Checker("can you plan this for me?", language, XIAOQIAN, small=True).problems(reply).problems
     # a model that can write the plan may (the form's "please provide" aside)
     assert ASSISTANT not in Checker("can you plan this for me?", language, XIAOQIAN).problems(reply).problems
@@ -314,6 +323,7 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "我没有看到程序的输出呀，你把报错贴给我看看？", "I don't see the function output in your message, can you paste it?",
     "I can help you with that reminder!", "Sleep-related stuff is my specialty: I nap all day.",
     "Ugh, work-related questions at 11pm? That's so rude of your boss! 🦞",  # the review of 2026-12-04
+    "My mum programmed the oven to start at 6!", "我的程序员朋友也这么说", "I was trained to sit by my owner!? No way.",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

@@ -397,12 +397,14 @@ _UNPLACED = re.compile(
     r"|(?:和|跟)[一二两三四五六七八九十0-9]+个(?:朋友|同事|人)", _I)
 # what asks for the result: "how much", "what's the tip", "多少" (not "what's your take?" beside a sum)
 _ASKS_RESULT = re.compile(
-    r"\bhows? (?:much|many)\b|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
+    r"\bhows? (?:much|many|far)\b|\bin total\s*[?？]?\s*$|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
     r"|\b(?:what|wat)(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
     r"|come to|left|owe|pay)\b"
     r"|\b(?:what|wat) (?:do|does|did|would|will|should) (?:i|we|you|it|they|that|this|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
-    r"|多少|几块|几元|几个?(?:小时|钟头|星期|礼拜|月)|几(?:天|周|年)|算一下|^(?:帮我)?算下|算算|帮我算", _I)
+    r"|多少|几块|几元|几个?(?:小时|钟头|星期|礼拜|月)|几(?:天|周|年)|算一下|^(?:帮我)?算下|算算|帮我算"
+    # a share of an amount, asked as no more than it ("18% tip on a $63.40 bill?", round 26's spent set)
+    r"|^\W*(?:an? )?[0-9.]+\s*%\s*(?:tip|tax|discount|off|service(?: charge)?)\b[^?？]{0,40}[?？]\s*$", _I)
 
 
 #: "六块五", "6块5" and "一块五毛" are 6.5 and 1.5 yuan (before the numerals turn to digits: "六块五一斤" is not 6
