@@ -112,6 +112,16 @@ def test_an_offered_call_runs_beside_one_nobody_offered():
     assert events[-1].text == "42!"
 
 
+def test_a_call_when_no_tool_was_offered_is_not_run_and_the_reply_is_asked_for_once_more():
+    # small talk gets no tools (a server model's "likely chat"); the model calls one anyway
+    model = ScriptedModel([Completion("", (call("get_current_time"),)), "Haha, you too!"])
+    app = make_app(model, reflexes=True)
+    events = run(app, "haha you're so funny")
+    assert [c.tools for c in model.calls] == [(), ()]
+    assert not [e for e in events if isinstance(e, (ToolStarted, ToolFinished))]
+    assert events[-1].text == "Haha, you too!"
+
+
 def test_a_model_that_calls_made_up_tools_again_without_tools_gets_the_pets_own_line():
     made_up = Completion("", (call("腿断了"),))
     model = ScriptedModel([made_up, made_up])

@@ -229,6 +229,8 @@ def test_through_the_pet_never_a_wrong_number(text, number, tmp_path, monkeypatc
                                   "I tipped 15% on a $40 bill yesterday, was that rude?",
                                   "I make $25 an hour, is that good?", "my rent is 1200 a month lol",
                                   "how far is the moon", "i ran 5 km a day for a week, in total it was fun",
+                                  # a share of a count, not of money (the review of 2026-12-05)
+                                  "15% tip on 3 pizzas?", "30% off a 2-year subscription?",
                                   "20% off sale at uniqlo today, should I go?", "我们四个人AA了一顿火锅，好开心",
                                   "4 of us, 30 each, what is the total?",
                                   "我从家走到公司要20分钟，加到100分钟", "两点半见", "6块一斤的苹果真便宜",

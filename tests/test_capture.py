@@ -31,6 +31,7 @@ pytestmark = [pytest.mark.real_encoder,
     ("一直用安卓手机，用了好几年", "一直用安卓手机，用了好几年"),
     # a question word at the end of a statement asks nothing
     ("在高原上冻伤过一次，现在右脚小脚趾一直没什么知觉", "在高原上冻伤过一次，现在右脚小脚趾一直没什么知觉"),
+    ("我喜欢户外运动，爬山骑行什么的", "我喜欢户外运动，爬山骑行什么的"), ("我在学画画，水彩啥的", "我在学画画，水彩啥的"),
     # whatever word the sentence begins with, when it names no one else
     ("手机换成小米了", "手机换成小米了"),
     # the whole reads as chat to the router, a clause states the fact plainly

@@ -113,7 +113,7 @@ def routed_turn(model, text, notices=False):
 
 @pytest.mark.parametrize("text, guess, figure, language", [
     # seen: the model's figures for sums in words the calculator's reader does not know
-    ("15% tip on an 80 dollar bill?", "That's $6, since 10% of $8 = $6.", "6", "en"),
+    ("a tip of 15% on an 80 dollar bill?", "That's $6, since 10% of $8 = $6.", "6", "en"),
     ("if I read 23 pages every night, how many pages is that after three weeks?", "That's 69 pages!", "69", "en"),
     # one number in digits, a day implied against minutes (round 23's spent set: "0升" reached the person)
     ("每分钟漏0.35升水，一天漏多少升", "一天漏了360升哦！", "360", "zh"),
@@ -131,7 +131,7 @@ def test_a_figure_guessed_for_a_sum_in_words_is_held(text, guess, figure, langua
 @pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
 def test_a_sum_in_words_the_model_computed_with_the_tool_stands():
     model = ScriptedModel([Completion("", (call("calculate", expression="80 * 15 / 100"),)), "A $12 tip, easy!"])
-    reply, _, ran = routed_turn(model, "15% tip on an 80 dollar bill?")
+    reply, _, ran = routed_turn(model, "a tip of 15% on an 80 dollar bill?")
     assert reply == "A $12 tip, easy!" and ran == ["calculate"]
 
 
@@ -139,7 +139,7 @@ def test_a_sum_in_words_the_model_computed_with_the_tool_stands():
 @pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
 def test_words_about_a_sum_in_words_without_a_new_figure_stand():
     reply, _, ran = routed_turn(ScriptedModel(["Hmm, 15% of 80? Grab a calculator, friend!"]),
-                                "15% tip on an 80 dollar bill?")
+                                "a tip of 15% on an 80 dollar bill?")
     assert reply == "Hmm, 15% of 80? Grab a calculator, friend!" and ran == []
 
 

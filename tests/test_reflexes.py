@@ -833,7 +833,7 @@ def test_a_todo_that_only_points_back_is_asked_about_not_added_as_its_pronoun(te
     ("在待办里加项目周报", "项目周报"), ("在待办里加个税申报", "个税申报"), ("在待办里加条纹衬衫送洗", "条纹衬衫送洗"),
     ("在待办里加一件事：买牛奶", "买牛奶"),
     # a todo named before its item (round 26's spent set)
-    ("add a todo: send the weekly report", "send the weekly report"), ("new task - call the bank", "call the bank"),
+    ("add a todo: send the weekly report", "send the weekly report"), ("new task: call the bank", "call the bank"),
     ("can you add a new to-do: pay rent", "pay rent"),
 ])
 def test_a_todo_that_names_its_item_is_added_by_the_reflex(text, item):
@@ -943,6 +943,28 @@ def test_a_reminder_on_that_day_is_set_on_the_day_said_before(text, task, at):
     assert parse_when(arguments["when"], NOW, ZONE).at.replace(tzinfo=None) == at
 
 
+@pytest.mark.parametrize("text, task", [
+    # the task runs to the sentence's end (the review of 2026-12-05)
+    ("my appt is dec 3 at 10am, remind me that morning at 9am to call Dr. Smith about the results",
+     "call Dr. Smith about the results"),
+    ("party is dec 3 at 6pm, remind me that afternoon at 2pm to pick up 2.5 kg of ice", "pick up 2.5 kg of ice"),
+    ("party is dec 3 at 6pm, remind me that day at noon to grab ice, cups and plates", "grab ice, cups and plates"),
+])
+def test_the_task_said_after_that_days_hour_is_kept_whole(text, task):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and reflex.calls[0].arguments["text"] == task
+
+
 def test_that_day_of_another_thing_is_no_day_said_before():
     reflex = reflexes.match("remind me at 7pm to call mom, that day is her birthday", NOW, ZONE)
     assert reflex is not None and reflex.calls[0].arguments["when"] == "at 7pm"
+    # "那天的会" is that day's meeting, no day said again
+    reflex = reflexes.match("提醒我明天早上八点那天的会改到下午了", NOW, ZONE)
+    assert reflex is not None and reflex.calls[0].arguments["text"] == "那天的会改到下午了"
+
+
+@pytest.mark.parametrize("text", ["new task, ugh, my boss dumped another report on me",
+                                  "new task - honestly i'm so tired of work", "add a to do, what should I put?"])
+def test_a_word_of_a_new_task_before_venting_adds_no_todo(text):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is None or all(c.name != "add_todo" for c in reflex.calls)

@@ -208,12 +208,11 @@ def test_assistant_speak_and_refusals(reply):
     "Dear [Hiring Manager], I am writing to apply.",
     # the page, to "lmao i forgot my own password again today, had to reset it"
     "I'm glad you remembered your own password! Here's how I reset it:\n1. Go to the \"Settings\" menu.\n2. Click on \"Security\".",
-    # round 26's spent chat set: a plan's days, or a long list, after "here it is:"
-    "Sure, here's a 3-day trip to Seoul:\nDay 1:\n- Day 1: Take a train from Seoul to Busan",
-    "云南是一个非常美丽的地方，五天攻略如下：\n\n第一天：早上8:00 - 首先，要确保你已经准备好。",
-    "Sure, here's a karaoke suggestion for Saturday:\n\n- \"In a world where dreams are dreams and fears are fears, "
-    "let's go play\" is a song about courage.\n- \"Shine\" is a song to sing loud with your friends on a night out "
-    "when the week was long.",
+    # round 26's spent chat set: a plan by days after "here it is:"
+    "Sure, here's a 3-day trip to Seoul:\nDay 1:\n- Day 1: Take a train from Seoul to Busan\n- Day 2: Take a train "
+    "from Busan to Seoul\n- Day 3: Visit the palace and eat street food",
+    "云南是一个非常美丽的地方，五天攻略如下：\n\n第一天：早上8:00 - 首先，要确保你已经准备好，因为你今天是云南的第五天。"
+    "你可以提前下载一些云南相关书籍和资料。\n\n第二天：上午13:00 - 接下来，可以去大理古城走一走，再去洱海边骑车。",
 ])
 def test_a_small_models_document_or_form_is_caught(reply):
     language = "zh" if reply.startswith(("当", "今", "尊", "云")) else "en"
@@ -229,6 +228,11 @@ def test_a_small_models_document_or_form_is_caught(reply):
     "Here are a few ideas for dinner: tacos or noodles?", "好的！这是钳钳的秘密：我最爱水草。",
     # asked for, or play (review)
     "Sure! Here are three names for your kitten:\n1. Mochi\n2. Bean\n3. Tofu",
+    # a playful plan, and ideas asked for (the review of 2026-12-05)
+    "Okay! Here's my plan for the weekend: Day 1: nap under my rock. Day 2: snacks!",
+    "好的，下面是我的周末计划：第一天：在石头下面睡觉！第二天：吃零食！",
+    "Of course! Here are a few ideas for a gardener:\n- a kneeling pad for long days in the beds\n- a pretty watering "
+    "can with a long spout\n- seeds of something rare, like blue tomatoes\n- a soft pair of gloves that last",
     "Of course! Here's a little poem:\n\n**Autumn**\nLeaves fall on the pond.",
     "Sure! Here's a hug!\n\n**squeezes you tight**", "Okay! Here's what I did today:\n- napped\n- blew bubbles",
     "Okay, here's the plan: **nap time** first, then snacks!", "You got a 5. **Amazing** work!!",  # (review)
@@ -324,6 +328,7 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "I can help you with that reminder!", "Sleep-related stuff is my specialty: I nap all day.",
     "Ugh, work-related questions at 11pm? That's so rude of your boss! 🦞",  # the review of 2026-12-04
     "My mum programmed the oven to start at 6!", "我的程序员朋友也这么说", "I was trained to sit by my owner!? No way.",
+    "You need help with anything, just holler!", "haha my programming is just snack-seeking",  # (review)
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

@@ -403,8 +403,10 @@ _ASKS_RESULT = re.compile(
     r"|come to|left|owe|pay)\b"
     r"|\b(?:what|wat) (?:do|does|did|would|will|should) (?:i|we|you|it|they|that|this|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
     r"|多少|几块|几元|几个?(?:小时|钟头|星期|礼拜|月)|几(?:天|周|年)|算一下|^(?:帮我)?算下|算算|帮我算"
-    # a share of an amount, asked as no more than it ("18% tip on a $63.40 bill?", round 26's spent set)
-    r"|^\W*(?:an? )?[0-9.]+\s*%\s*(?:tip|tax|discount|off|service(?: charge)?)\b[^?？]{0,40}[?？]\s*$", _I)
+    # a share of money, asked as no more than it ("18% tip on a $63.40 bill?", round 26's spent set; not "15% tip on 3
+    # pizzas?")
+    r"|^\W*(?:an? )?[0-9.]+\s*%\s*(?:tip|tax|discount|off|service(?: charge)?)\b[^?？]{0,40}?"
+    r"(?:[$¥￥€£]\s*[0-9]|[0-9.]+\s*(?:dollars?|bucks|yuan|rmb|块|元)|\bbill\b)[^?？]{0,20}[?？]\s*$", _I)
 
 
 #: "六块五", "6块5" and "一块五毛" are 6.5 and 1.5 yuan (before the numerals turn to digits: "六块五一斤" is not 6

@@ -83,13 +83,15 @@ _ASKS_TOO = re.compile(r"[?？]|[吗呢](?=[\s，,。！!~～]*$)|问(?:下|一�
 #: memory up ("房东叫啥来着" and "landlord is Mr. Pereira": 0.35; "what's the capital of Canada?" and "Has a corgi
 #: named Turnip": 0.07)
 NEAR_MEMORY = 0.25
+#: what the log says a reply asked for without tools failed by, when the model called one again
+STRAY_CALL = "a call to a tool not offered"
 #: ...and how close for a question for a thing of the person's that shares no word with any memory: "which
 #: night do i play basketball?" and "每周四晚上打篮球" (0.61); "which gym should i join?" and "I go to the gym
 #: three times a week" (0.47) asks advice
 CLOSE_MEMORY = 0.5
 #: a question that asks for advice or a choice, not for what the person told
-_ADVICE = re.compile(r"\b(?:should|could|shall|can) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
-                     r"|我该|该不该|应该[^，,。]{0,6}[吗呢？?]|比较好|推荐|建议|好不好|怎么办", re.IGNORECASE)
+_ADVICE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
+                     r"|我该|该不该|比较好|推荐|建议|好不好|怎么办", re.IGNORECASE)
 #: a question or a request anywhere in a message: a server model keeps its tools for it (see "likely chat")
 _ASKS_ANYTHING = re.compile(
     r"[?？]|(?:^|[.!,;。！，；…]\s*)(?:(?:ugh|so|ok|okay|and|hey|btw|also|wait)\s+)*(?:what|whats|what's|wat|which|when|where|who"
@@ -823,12 +825,11 @@ class Agent:
         if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
                 route.intent == "recall" and self._asks_name(text)) or (
-                route.intent == "recall" and _ADVICE.search(text) and not replycheck.asks_recall(text)) or (
                 route.intent == "recall" and replycheck.asks_to_write(text) and not replycheck.asks_recall(text)):
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
-            # pet's name, not what the pet remembers of the person; "which gym should i join?" asks
-            # advice; "write me a workout plan" asks for something new
+            # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
+            # something new
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent == "recall" and not capture.names_the_person(text) and not replycheck.asks_recall(text) and (
                 not _ASKS_BACK.search(text) and not self._known(text) and not self._near(text)):
@@ -1165,7 +1166,7 @@ class Agent:
 
     def _model_loop(self, turn: _Turn, specs: list) -> Iterator[Event]:
         repeats = RepeatGuard()
-        corrected = False
+        corrected = strayed = False
         shown_before = ""  # text the person already saw from a step that was corrected
         # A brain with constrained tool calls never writes a real call as prose.
         text_calls = not getattr(self.brain, "constrained_tool_calls", False)
@@ -1305,19 +1306,19 @@ class Agent:
                 # A model not held to a grammar names tools nobody offered it ("tip_barista",
                 # "腿断了", a catchphrase), or calls one when none was: such a call is not run,
                 # and none is shown as a failed step. With no offered call left, the reply is
-                # asked for without tools; asked so, a model that calls one again is stopped.
+                # asked for once more, without tools; a model that calls one again is stopped.
                 dropped = [call for call in calls if call.name not in named]
                 log.info("model called tools not offered at step %d: %s; not run", step,
                          ", ".join(call.name for call in dropped))
                 calls = tuple(call for call in calls if call.name in named)
-                if not calls and specs:
-                    specs = []
-                    continue
                 if not calls and any(repeats.hit(call) for call in dropped):
-                    yield from self._going_round(turn, prose, tuple(dropped))
+                    yield from self._going_round(turn, prose, tuple(dropped))  # the same call a third time
                     return
+                if not calls and not strayed and step + 1 < self.config.max_model_calls:
+                    strayed, specs = True, []
+                    continue
                 if not calls:
-                    yield from self._end_checked(turn, shown_before, gate, replycheck.Found(()))
+                    yield from self._end_checked(turn, shown_before, gate, replycheck.Found((STRAY_CALL,)))
                     return
             if specs and all(repeats.seen(call) for call in calls):
                 # Small models often ask again for the call they just made. Its

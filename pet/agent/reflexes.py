@@ -357,9 +357,9 @@ _TODO = [
         _I,
     ),
     re.compile(rf"^(?:todo|to-do)\s*[:：]\s*(?P<x>.+?){_END}$", _I),
-    # "add a todo: send the weekly report", "new task - call the bank"
+    # "add a todo: send the weekly report", "new task: call the bank"
     re.compile(rf"^{_POLITE_EN}(?:(?:add|make|create|put)\s+(?:a\s+|an\s+|one\s+|another\s+)?(?:new\s+)?|new\s+)"
-               rf"(?:todo|to-do|to do|task)(?:\s+item)?\s*(?:[:：]|\s-|,)\s*(?P<x>.+?){_END}$", _I),
+               rf"(?:todo|to-do|to do|task)(?:\s+item)?\s*[:：]\s*(?P<x>.+?){_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:一)?[个条项]?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
@@ -493,7 +493,11 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
 #: a day said again as "that day", with the reminder's own hour beside it: "…is aug 2 at 10:15am, remind me that
 #: morning at 8am", "…next tuesday, remind me at 8:30am that day…", "面试是下周三下午两点，那天早上八点提醒我"
 _THAT_DAY = re.compile(r"\b(?:that|the same|on that|on the same)\s+(?:day|(?P<part>morning|afternoon|evening|night))\b"
-                       r"|(?:那天|当天|那一天)(?P<zpart>早上|上午|中午|下午|晚上)?", _I)
+                       r"|(?:那天|当天|那一天)(?!的)(?P<zpart>早上|上午|中午|下午|晚上)?", _I)
+#: where the task said after the reminder's hour ends: a sentence's end ("…to call Dr. Smith about the results", "…to
+#: grab ice, cups and plates"); in Chinese a comma too
+_TASK_END = re.compile(rf"[!！?？。；;]|\.{NOT_AFTER_TITLE}(?=\s|$)")
+_TASK_END_ZH = re.compile(r"[!！?？。；;，,]")
 #: where the clause holding the event's own time ends
 _EVENT_CLAUSE = re.compile(r"\s+[—–-]+\s+|[—–]+|[,，;；。!！?？]|\.(?:\s|$)")
 
@@ -531,7 +535,7 @@ def _on_that_day(rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Refl
     begins = max((m.end() for m in _EVENT_CLAUSE.finditer(rest, 0, event[0])), default=0)
     ends = _EVENT_CLAUSE.search(rest, event[1])
     told = _clean(rest[begins: ends.start() if ends is not None and ends.start() < that.start() else that.start()])
-    after = _CLAUSE_END.split(rest[max(that.end(), hour[1]):], maxsplit=1)[0]
+    after = (_TASK_END_ZH if zh else _TASK_END).split(rest[max(that.end(), hour[1]):], maxsplit=1)[0]
     task = _task(after, (0, 0), zh) if zh else (
         _clean(glued.group(1)) if (glued := re.match(r"\s*(?:to|and)\s+(.+)", after, _I)) else "")
     if not task and (event is hour or not told):
@@ -805,7 +809,8 @@ _LEADING_FILLER = re.compile(
     r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外|顺便|顺带)[\s,，:：!！~～]*"
     # the first of several requests: "first remember …, then add …", "先记住…，再加个待办…"
     r"|(?:first(?: of all)?|firstly)\b[\s,]*(?=(?:pls |please )?(?:remember|save|note|add|put|set|remind|forget|delete"
-    r"|tell|check|cancel|calculate|work out|list|show)\b)|(?:先|首先)(?=帮我|给我|记|提醒|加|添|设|定|查|算|删|忘|把|告诉))+",
+    r"|check|cancel|calculate|work out|list|show)\s+\w)"
+    r"|(?:先|首先)(?=(?:帮我|给我|记住|记一下|提醒我|加|添|设|定|查|算|删|忘掉|把)[^，,。！!？?\s]))+",
     _I,
 )
 _POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|plz)\s+(?:please\s+|pls\s+)?", _I)

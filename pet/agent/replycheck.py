@@ -92,8 +92,8 @@ _ASSISTANT = re.compile(
     r"|\bas an? (?:chatbot|bot|computer program)\b"
     # a program's words for itself, and a helpdesk's (round 26's spent chat set: "I am programmed to say that…",
     # "…happy to assist", "Do you have any specific … need help with something?")
-    r"|\bI(?:['’]m| am) (?:programmed|designed|coded) to\b|\bmy programming\b"
-    r"|\b(?:happy|glad) to assist\b|\bneed (?:any )?help with (?:something|anything)\b"
+    r"|\bI(?:['’]m| am) (?:programmed|designed|coded) to\b"
+    r"|\b(?:happy|glad) to assist\b|\b(?:or|do you|if you) need (?:any )?help with (?:something|anything)\b"
     r"|我(?:被)?(?:设计|编程)(?:成|为|来)|我的程序(?!员)"
     r"|\bI (?:don['’]t|do not) (?:have|experience) (?:real |any |human )?(?:feelings|emotions)\b"
     r"(?! (?:about|for|towards?|on)\b)"
@@ -429,9 +429,8 @@ _TEMPLATE_OPENING = re.compile(
     r"|祝酒词|致辞|发言稿|演讲稿|总结|文案|贺词|祝福语)",
     re.IGNORECASE,
 )
-#: ...an assistant's "here it is:" before whatever it wrote ("Sure, here's a 3-day trip to Seoul:\n\nDay 1: …",
-#: "Sure, here's a karaoke suggestion for Saturday:\n- …", "…五天攻略如下：\n第一天：…", the spent chat set of
-#: round 26): a document when a block or a day of a plan follows
+#: ...an assistant's "here it is:" before a plan by days ("Sure, here's a 3-day trip to Seoul:\nDay 1: …", "…五天攻略
+#: 如下：\n\n第一天：…", the spent chat set of round 26)
 _HERE_IT_IS = re.compile(r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?\bhere(?:['’]s| is| are)\b"
                          r"[^\n]{0,80}?[:：]|(?:如下|以下是|下面是)[^\n]{0,20}?[:：]", re.IGNORECASE)
 _DAY_OF_A_PLAN = re.compile(r"\bday\s*(?:1|one)\s*[:：-]|第[一1]天\s*[:：]", re.IGNORECASE)
@@ -448,9 +447,9 @@ _BOLD_ITEM = re.compile(r"(?:^|[:：]\s*)\d+[.)、]\s*\*\*\S", re.MULTILINE)
 #: …and how long a reply with bold after an assistant's opening must be to be a document, not play ("Okay, here's
 #: the plan: **nap time** first, then snacks!")
 DOCUMENT_CHARS = 80
-#: ...and a list after "here it is:" ("Sure! Here are three names for your kitten:\n1. Mochi…" is play; the
-#: karaoke list of round 26's spent chat set ran to 312 characters)
-LONG_DOCUMENT_CHARS = 200
+#: ...and how long a plan by days after "here it is:" must be ("Okay! Here's my plan for the weekend: Day 1: nap under
+#: my rock. Day 2: snacks!" is play; the spent chat set's Yunnan plan ran to 134 characters)
+PLAN_CHARS, PLAN_CHARS_ZH = 150, 100
 
 
 #: a blank of a form letter ("Dear [Manager's Name]", "[Your Name]", "尊敬的【领导姓名】"), or a subject line that opens a
@@ -471,8 +470,8 @@ def template_reply(reply: str) -> bool:
     here = _HERE_IT_IS.search(text)
     return bool((opening and (_BLOCK.search(text, opening.end())
                               or "**" in text[opening.end():] and len(text) >= DOCUMENT_CHARS))
-                or here and (_DAY_OF_A_PLAN.search(text, here.end())
-                             or _BLOCK.search(text, here.end()) and len(text) >= LONG_DOCUMENT_CHARS)
+                or here and _DAY_OF_A_PLAN.search(text, here.end()) and len(text) >= (
+                    PLAN_CHARS_ZH if cjk_count(text) * 2 > len(text) else PLAN_CHARS)
                 or _FORM.search(text) or _BOLD_ITEM.search(text) or _BLANK.search(text))
 
 
