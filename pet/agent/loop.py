@@ -86,8 +86,9 @@ NEAR_MEMORY = 0.25
 #: what the log says a reply asked for without tools failed by, when the model called one again
 STRAY_CALL = "a call to a tool not offered"
 #: ...and how close for a question for a thing of the person's that shares no word with any memory: "which
-#: night do i play basketball?" and "每周四晚上打篮球" (0.61); "which gym should i join?" and "I go to the gym
-#: three times a week" (0.47) asks advice
+#: night do i play basketball?" and "每周四晚上打篮球" (0.61), not "which gym should i join?" and "I go to the gym
+#: three times a week" (0.47; advice, which _ADVICE keeps off this path too, though the router may still read
+#: it as recall)
 CLOSE_MEMORY = 0.5
 #: a question that asks for advice or a choice, not for what the person told
 _ADVICE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
