@@ -92,6 +92,7 @@ STRAY_CALL = "a call to a tool not offered"
 CLOSE_MEMORY = 0.5
 #: a question that asks for advice or a choice, not for what the person told
 _ADVICE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
+                     r"|\bwhat are some\b|\bany (?:good )?ideas\b|\bideas for\b"
                      r"|我该|该不该|比较好|推荐|建议|好不好|怎么办", re.IGNORECASE)
 #: a question or a request anywhere in a message: a server model keeps its tools for it (see "likely chat")
 _ASKS_ANYTHING = re.compile(
@@ -836,6 +837,10 @@ class Agent:
                 not _ASKS_BACK.search(text) and not self._known(text) and not self._near(text)):
             # "what's the capital of Canada?" is near questions for a memory, but asks nothing of the person's, and
             # no memory holds its words or is near it in meaning ("房东叫啥来着" is near "landlord is Mr. Pereira")
+            return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
+        if route.intent == "recall" and _ADVICE.search(text) and not replycheck.asks_recall(text) and not self._known(text):
+            # "what are some snacks i can bring to the party" asks advice: near "I'm allergic to peanuts" in meaning,
+            # but no memory holds a word of it ("which bus should i take to work?" and "I take the 42 bus" do)
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent != "cancel_reminder" and reflexes.lets_a_reminder_go(text) and not reflexes.replaces(text):
             # "取护照那个不用提醒了，明天我反正要路过" is near "帮我记一下…" but lets the passport reminder go
