@@ -362,3 +362,18 @@ def test_a_word_problems_plain_answer_shows_what_was_computed(tmp_path, monkeypa
 ])
 def test_the_numbers_a_message_says(text, count):
     assert arithmetic.counted(text) == count
+
+
+@pytest.mark.parametrize("text, expression", [
+    ("do 3847 divided by 13", "3847 / 13"), ("calc一下 (88+92+79)/3", "(88+92+79)/3"),
+    # a space for a comma, read so only when the words as they are read as no sum
+    ("每月停车费380 一年多少", "380 * 12"),
+])
+def test_a_word_of_asking_and_a_spaced_clause_before_the_sum(text, expression):
+    reading = arithmetic.read(text)
+    assert reading is not None and reading.expression == expression
+
+
+@pytest.mark.parametrize("text", ["do my homework", "do 5 pushups", "算算我今年多大"])
+def test_a_word_of_asking_alone_is_no_sum(text):
+    assert arithmetic.read(text) is None

@@ -429,3 +429,22 @@ def test_the_first_of_two_requests_may_open_with_first(text, remembered, todo):
 def test_first_before_no_request_asks_nothing(text):
     calls, _, _ = _told(text)
     assert "remember" not in calls and "add_todo" not in calls
+
+
+@pytest.mark.parametrize("text, kept", [
+    # round 27's spent set: a request to keep what was said before it, the clauses parted by spaces; the nearest
+    # fact, with what follows it up to a mark
+    ("我跟你说 我女朋友不吃香菜 这个你记住哈 以后推荐菜的时候注意点", "我女朋友不吃香菜"),
+    ("今天好累啊 上了一整天班 回家还得做饭 对了 我搬家了 新地址是梧桐路88号3栋502 你帮我记住吧 快递老填错",
+     "我搬家了 新地址是梧桐路88号3栋502"),
+    ("heads up, I can't eat shellfish. yeah yeah, awkward thing to tell a crayfish lol. anyway make a note of it",
+     "I can't eat shellfish"),
+])
+def test_a_request_pointing_back_keeps_the_nearest_fact(text, kept):
+    calls, results, memories = _told(text)
+    assert calls == ["remember"] and memories == [kept]
+
+
+def test_asking_the_pets_name_after_remind_me_lists_nothing():
+    calls, _, _ = _told("提醒我一下 你叫啥来着")
+    assert calls == []

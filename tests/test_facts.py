@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pet.tools.facts import dismissal, memory_fact
+from pet.tools.facts import dismissal, memory_fact, retracted
 
 
 @pytest.mark.parametrize(
@@ -172,3 +172,15 @@ def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
     from pet.tools.facts import asks_deleting
     assert asks_deleting(text) is deleting
 
+
+
+@pytest.mark.parametrize("text, taken_back", [
+    # round 27's spent set: a taking-back after a space, after 哎呀, a bare 不用记, and the answer found after 算了
+    ("帮我记一下…哎呀 不对 不用记 当我没说", True), ("取消取消 当我没说", True), ("35乘以12等于…算了我自己算出来了 420", True),
+    ("提醒我 不用了 我自己记得", True),
+    # corrections and news stay
+    ("记住我妹妹叫小红，算了，她叫小美", False), ("明早八点提醒我，不对，九点", False), ("提醒我明天8点开会 不对 9点", False),
+    ("我今天不用上班 好开心", False),
+])
+def test_a_request_taken_back_in_chat_chinese(text, taken_back):
+    assert retracted(text) is taken_back

@@ -968,3 +968,44 @@ def test_that_day_of_another_thing_is_no_day_said_before():
 def test_a_word_of_a_new_task_before_venting_adds_no_todo(text):
     reflex = reflexes.match(text, NOW, ZONE)
     assert reflex is None or all(c.name != "add_todo" for c in reflex.calls)
+
+
+# Chat Chinese parts its clauses with spaces (round 27's spent set): the talk before a request is no part of it, and
+# what follows a request that asks for something is what it asks for
+@pytest.mark.parametrize("text, expected", [
+    ("唉今天又被领导说了 烦 算了不说了 帮我在待办清单里记一下 整理发票", [("add_todo", {"text": "整理发票"})]),
+    ("最近事情好多 脑子不够用 对了 帮我set个reminder 12月1号下午3点 去银行办卡",
+     [("set_reminder", {"text": "银行办卡", "when": "12月1号下午3点"})]),
+    ("帮我设个reminder 明天早上9点 交报告", [("set_reminder", {"text": "交报告", "when": "明天早上9点"})]),
+    ("待办里加上 买洗衣液 还有 交电话费", [("add_todo", {"text": "买洗衣液"}), ("add_todo", {"text": "交电话费"})]),
+    # several things to do, said to be several or listed
+    ("add two things to my todo: renew car insurance, and buy stamps",
+     [("add_todo", {"text": "renew car insurance"}), ("add_todo", {"text": "buy stamps"})]),
+    ("帮我加两个待办：买菜、交水费", [("add_todo", {"text": "买菜"}), ("add_todo", {"text": "交水费"})]),
+    # a numbered list of requests
+    ("can you do two things for me: 1) remember my locker is 42 2) remind me at 5pm to call mom",
+     [("remember", {"content": "my locker is 42"}), ("set_reminder", {"text": "call mom", "when": "at 5pm"})]),
+    # the sum asked after a word of asking
+    ("can u do 3847 divided by 13 for me", [("calculate", {"expression": "3847 / 13"})]),
+    ("calc一下 (88+92+79)/3", [("calculate", {"expression": "(88+92+79)/3"})]),
+])
+def test_requests_amid_chat_chinese_and_lists(text, expected):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == expected
+
+
+@pytest.mark.parametrize("text", [
+    # one thing, however it is worded
+    "add buy eggs, milk and bread to my todo list", "add a todo: call mom and dad", "帮我在待办里加个 买苹果和香蕉",
+])
+def test_one_thing_to_do_stays_one(text):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is not None and len(reflex.calls) == 1 and reflex.calls[0].name == "add_todo"
+
+
+def test_a_spaced_request_keeps_its_object_and_the_talk_before_a_time_stays():
+    assert reflexes.clauses("今天开会被老板点名了，心累。帮我往todo里塞一个 准备季度汇报PPT")[-1] == "帮我往todo里塞一个 准备季度汇报PPT"
+    assert reflexes.clauses("我跟你说 我女朋友不吃香菜 这个你记住哈") == ["我跟你说", "我女朋友不吃香菜", "这个你记住哈"]
+    # "提醒我一下" alone asks for nothing to be reminded of
+    assert reflexes.match("提醒我一下", NOW, ZONE, "zh") is None
+    assert reflexes.match("提醒我一下交房租", NOW, ZONE, "zh").needs_time is not None

@@ -1003,12 +1003,21 @@ def _conversion(text: str) -> str | None:
 _LABEL = re.compile(r"^[^:：\d]{1,20}[:：]\s*(?=\S)")
 
 
+#: a word asking to compute before the sum: "do 3847 divided by 13", "calc一下 (88+92+79)/3"
+_ASK_VERB = re.compile(r"^(?:do|calc|calculate|compute|work out|figure out|solve|crunch)\b\s*[:：]?\s*(?=\S)"
+                       r"|^(?:calc|计算|算|帮我算|帮忙算)(?:一下|下|算)?\s*[:：]?\s*(?=\S)", _I)
+
+
 def read(text: str) -> Reading | None:
     """What `text` (one request, fillers already stripped) asks to compute;
     None when it is not arithmetic."""
     label = _LABEL.match(text)
     if label and len(label.group().split()) <= 3:
         return read(text[label.end():]) or _read(text)
+    asked = _ASK_VERB.match(text)
+    if asked:
+        found = _read(text)
+        return found if found is not None and found.expression else _read(text[asked.end():]) or found
     return _read(text)
 
 
@@ -1024,7 +1033,19 @@ _POWER_WORD_ZH = re.compile(r"(?<=[0-9])\s*的\s*(?P<w>平方|立方)(?!根)")
 _PERCENT_WORD = re.compile(r"(?<=\d)\s*(?:percent|per cent)\b", _I)
 
 
+#: a space between Chinese words, or after a number before one, where chat Chinese may put it for a comma ("每月停车费380
+#: 一年多少": not 380 a year), read so when the text as it is reads as no sum ("8 小时 45 分钟" is spaced words)
+_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])\s+(?=[\u4e00-\u9fff])")
+
+
 def _read(text: str) -> Reading | None:
+    found = _read_as_is(text)
+    if found is None and _ZH_SPACE.search(text):
+        return _read_as_is(_ZH_SPACE.sub("，", text))
+    return found
+
+
+def _read_as_is(text: str) -> Reading | None:
     text = _en_numerals(_zh_numerals(_wan(text)))
     if not _LIST_SUM.search(text):  # "35,120和80一共多少": a list of numbers, not 35120
         text = _THOUSANDS.sub("", text)

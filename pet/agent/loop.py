@@ -61,7 +61,7 @@ from pet.memory.recall import words as recall_words
 from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
-from pet.text import cjk_count, detect_language, simplified_chars
+from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, simplified_chars
 from pet.tools.facts import asks_deleting, no_longer_kept, retracted
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 
@@ -91,6 +91,8 @@ STRAY_CALL = "a call to a tool not offered"
 #: it as recall)
 CLOSE_MEMORY = 0.5
 #: a question that asks for advice or a choice, not for what the person told
+#: where a clause ends in writing
+_CLAUSE_MARK = re.compile(rf"[,，。!！?？;；…~～]|\.{NOT_AFTER_TITLE}(?=\s|$)")
 _ADVICE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
                      r"|\bwhat are some\b|\bany (?:good )?ideas\b|\bideas for\b"
                      r"|我该|该不该|比较好|推荐|建议|好不好|怎么办", re.IGNORECASE)
@@ -826,7 +828,7 @@ class Agent:
             return None
         if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
-                route.intent == "recall" and self._asks_name(text)) or (
+                route.intent in ("recall", "list_reminders", "list_todos") and self._asks_name(text)) or (
                 route.intent == "recall" and replycheck.asks_to_write(text) and not replycheck.asks_recall(text)):
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
@@ -888,8 +890,8 @@ class Agent:
                 found.append((routed, part))
             elif reflexes.request_form(part):
                 return route, text  # a second request the router does not know: the model's
-        if len(found) != 1 or not reflexes.request_form(found[0][1]):
-            return route, text
+        if len(found) != 1 or not (reflexes.request_form(found[0][1]) or reflexes.points_back(found[0][1])):
+            return route, text  # (a clause that asks to keep what was said before it asks: "这个你记住哈")
         if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE):
             return route, text  # the whole leans to another request ("…, drop that reminder": cancel, not list)
         return found[0]
@@ -1023,10 +1025,19 @@ class Agent:
             return None
         if not (reflexes.points_back(clause) or reflexes.points_at(clause) and not reader.facts(clause)):
             return None
-        found = reader.facts(message[:at])
+        # the fact nearest before it, of the clauses before it ("今天好累啊 上了一整天班 … 我搬家了 新地址是梧桐路88号
+        # 3栋502 你帮我记住吧": the address), else of their sentences
+        # 3栋502 你帮我记住吧": the address), else of their sentences; with what follows it up to a mark (Chinese
+        # parts clauses with spaces too: "我搬家了 新地址是…")
+        before = message[:at]
+        found = [fact for part in reflexes.clauses(before) for fact in reader.facts(part)][-1:] or reader.facts(before)
         if not found:
             return None
-        return reflexes.Reflex("remember", (ToolCall("remember", {"content": reflexes.unpadded(found[0][0])}),))
+        fact = found[0][0]
+        start = before.rfind(fact)
+        if start >= 0:
+            fact = _CLAUSE_MARK.split(before[start:], maxsplit=1)[0]
+        return reflexes.Reflex("remember", (ToolCall("remember", {"content": reflexes.unpadded(fact)}),))
 
     @staticmethod
     def _message_slots(tool: Any, text: str) -> ToolCall | None:

@@ -325,7 +325,9 @@ _REMIND_VERBS_EN = (r"remind me|ping me|nudge me|alert me|buzz me|text me|wake m
                     r"|give me a (?:heads[- ]up|shout|nudge|ping)|let me know")
 _REMIND_EN = re.compile(rf"^{_POLITE_EN}(?:remind me|set (?:a|an) (?:reminder|alarm))\b\s*(?P<rest>.+?){_END}$", _I)
 _REMIND_ANYWHERE_EN = re.compile(rf"[,\s]*\b(?:{_REMIND_VERBS_EN}|set (?:a|an|the) (?:reminder|alarm))\b", _I)
-_REMIND_ZH = re.compile(r"(?:提醒我|提醒一下我|叫我|喊我|叫醒我|设(?:个|一个)?提醒|定(?:个|一个)?(?:提醒|闹钟))")
+_REMIND_ZH = re.compile(r"(?:提醒我|提醒一下我|叫我|喊我|叫醒我|设(?:个|一个)?提醒|定(?:个|一个)?(?:提醒|闹钟)"
+                        # chat Chinese borrows the English words: "帮我set个reminder"
+                        r"|(?:set|设|定)\s*(?:个|一个)\s*(?:reminder|alarm)(?![a-z]))", re.IGNORECASE)
 _LIST_REMINDERS = [
     re.compile(r"^(?:list|show|what are)(?: me)?(?: my| all| the)? (?:upcoming )?reminders\s*[?？]?$", _I),
     re.compile(r"^what reminders do i have\s*[?？]?$", _I),
@@ -360,7 +362,11 @@ _TODO = [
     # "add a todo: send the weekly report", "new task: call the bank"
     re.compile(rf"^{_POLITE_EN}(?:(?:add|make|create|put)\s+(?:a\s+|an\s+|one\s+|another\s+)?(?:new\s+)?|new\s+)"
                rf"(?:todo|to-do|to do|task)(?:\s+item)?\s*[:：]\s*(?P<x>.+?){_END}$", _I),
-    re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:一)?[个条项]?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    # "add two things to my todo: renew car insurance, and buy stamps" (the things after the colon)
+    re.compile(rf"^{_POLITE_EN}(?:add|put)\s+(?:these|this|the following|(?:a few|some|a couple of|both|all|\w+)\s+"
+               rf"(?:things|items|tasks|todos))\s+(?:to|on(?:to)?|in(?:to)?)\s+(?:my\s+|the\s+)?(?:todo|to-do|to do|task)"
+               rf"(?:\s+list)?\s*[:：]\s*(?P<x>.+?){_END}$", _I),
+    re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:[一两二三四五几]|[0-9]+)?[个条项件]?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
                rf"(?:里|中)?{_END}$"),
@@ -368,7 +374,7 @@ _TODO = [
     # "在待办里加…", "todo里加个…"; not "待办加起来有二十多条了", "我的todo清单上加了一个新任务" (news)
     re.compile(r"^(?:记得)?(?:帮我)?(?:(?:在|往)(?:我的)?(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中|上)?"
                r"|(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中))"
-               r"(?:加上|加|添上|添加|写上|记上)(?!了|起来|过|上了)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
+               r"(?:加上|加|添上|添加|写上|记上|记一下|记下|记(?![得住错]))(?!了|起来|过|上了)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
                r"[“\"'「]?(?P<x>.+?)[”\"'」]?[。！!~～]*$"),
     re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:can you |could you |pls |please )?"
                r"(?:stick|put|add|throw|pop|write) (?:it|that|this) (?:on|to|in(?:to)?) (?:my|the) "
@@ -424,7 +430,8 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
 _TASK_WITHOUT_TIME = re.compile(
     r"^(?:(?:pls|please|plz|hey|ok|okay),? )?(?:remind me|set (?:a|an) reminder) (?:to|about) (?P<x>[^?？]+?)"
     r"(?:,? (?:k|ok|okay|pls|plz|please|thx|thanks|ty))?[.!]*$"
-    r"|^(?:请|麻烦你?|帮我|记得|记着|别忘了|到时候?|回头)*(?:提醒我|提醒一下我)(?:要|去)?(?P<x2>[^？?吗呢来着多少什么]{2,30}?)"
+    r"|^(?:请|麻烦你?|帮我|记得|记着|别忘了|到时候?|回头)*(?:提醒我|提醒一下我)(?:一下)?(?:要|去)?"
+    r"(?!一下[哈啊呀哦喔噢啦吧嘛。！!~～]*$)(?P<x2>[^？?吗呢来着多少什么]{2,30}?)"
     r"[哈啊呀哦喔噢啦吧嘛]*[。！!~～]*$",
     re.IGNORECASE,
 )
@@ -599,7 +606,8 @@ def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
     task = rest[: span[0]] + " " + rest[span[1] :]
     if zh:
         task = re.sub(r"(?:请|麻烦你|麻烦|帮我|提醒一下我|提醒我们|提醒我|叫醒我|叫我|喊我|设(?:个|一个)?提醒|"
-                      r"定(?:个|一个)?(?:提醒|闹钟)|一下|的时候|记得)", " ", task)
+                      r"定(?:个|一个)?(?:提醒|闹钟)|(?:set|设|定)\s*(?:个|一个)\s*(?:reminder|alarm)(?![a-z])|一下|的时候|记得)",
+                      " ", task, flags=_I)
         task = re.sub(r"^[\s，,在要去]+", "", task)
     # English glue goes in either language: "提醒我 at 5pm to buy milk"
     task = re.sub(r"^[\s,:]*(?:to|that|about|of|for)\s+", "", task.strip(), flags=_I)
@@ -682,6 +690,54 @@ _CLAUSES = re.compile(
     r"|(?<=\S)\s+(?:并且|然后|顺便|另外)\s*",
     re.IGNORECASE,
 )
+#: …and where it uses a space for a comma: between two Chinese words ("我跟你说 我女朋友不吃香菜 这个你记住哈")
+_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])\s+(?=[\u4e00-\u9fff])")
+
+
+#: a list of requests announced ("帮我三件事：", "can you do three things for me:") and numbered ("1. … 2. …")
+_ANNOUNCED = re.compile(r"^(?:(?:hey|ok|okay|so)[,\s]+)?(?:(?:can|could) (?:you|u) |pls |please )?(?:do|help me with|i need) "
+                        r"(?:two|three|four|a few|a couple of|[2-9]) things(?: for me)?\s*[:：]\s*"
+                        r"|^(?:请|麻烦你?)?(?:帮我|帮忙)?(?:做|办)?[两二三四五几2-9]件事(?:情)?[哈啊呀]?\s*[:：]\s*", _I)
+_NUMBERED = re.compile(r"(?:^|(?<=\s)|(?<=[:：]))(?P<n>[1-9])(?:[.)]\s+|、\s*)")
+
+
+def _unnumbered(text: str) -> str:
+    """A numbered list of requests with its numbers as clause marks: "1. 记住… 2. 提醒我…" → "记住…; 提醒我…"; the
+    text as it is unless it numbers 1 and 2 in order."""
+    marks = list(_NUMBERED.finditer(text))
+    numbers = [int(m.group("n")) for m in marks]
+    if numbers[:2] != [1, 2] or numbers != list(range(1, len(numbers) + 1)):
+        return text
+    out, at = [], 0
+    for m in marks:
+        out.append(text[at:m.start()].rstrip())
+        at = m.end()
+    out.append(text[at:])
+    return "; ".join(part for part in out if part.strip())
+
+
+def _split(text: str) -> list[str]:
+    """The clauses of `text` (spaces already single): split at _CLAUSES, and at a space between Chinese words
+    unless what stands before it asks for something, not by pointing back, and what follows does not: then
+    what follows is what it asks for ("帮我在待办清单里记一下 整理发票", "帮我set个reminder 12月1号下午3点 去银行办卡";
+    not "你帮我记住吧 快递老填错")."""
+    out: list[str] = []
+    announced = _ANNOUNCED.match(text)
+    if announced:
+        text = _unnumbered(text[announced.end():])
+    for piece in _CLAUSES.split(text):
+        if not piece or not piece.strip():
+            continue
+        parts = _ZH_SPACE.split(piece.strip())
+        current = parts[0]
+        for part in parts[1:]:
+            if request_form(current) and not request_form(part) and not points_back(current):
+                current += " " + part
+            else:
+                out.append(current)
+                current = part
+        out.append(current)
+    return out
 
 
 # A connector that starts a second request ("…, and also tell me…", "…，顺便…").
@@ -697,7 +753,7 @@ _SECOND_REQUEST = re.compile(
 _LOOKS_LIKE_REQUEST = re.compile(
     r"^(?:(?:please|pls|and|then|also|oh|can you|could you)\s+)*(?:remember|forget|remind|add|set|tell|cancel|list"
     r"|show|put|save|store|note|delete|remove|calculate|check|give|make|write|send|find|look)\b"
-    r"|^(?:请|帮我|再|然后|顺便|还要|也)*(?:把|记|忘|提醒|加|删|算|设|定|告诉|列|给我|查)",
+    r"|^(?:请|帮我|再|然后|顺便|还要|也)*(?:把|记|忘|提醒|加|删|算(?!了)|设|定|告诉|列|给我|查)",
     re.IGNORECASE,
 )
 
@@ -779,7 +835,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
     # Several requests in one message: each clause must be a request on its
     # own, else the whole message is the model's (one reflex must not
     # swallow two requests into one call).
-    clauses = [c for c in _CLAUSES.split(text) if c and c.strip()]
+    clauses = _split(text)
     if len(clauses) > 1:
         found = [_single(clause, now, zone) for clause in clauses]
         requests = [f for f in found if f is not None]
@@ -788,6 +844,12 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         if several and not others and all(r.calls for r in requests):
             steps = [(c, f.calls) for c, f in zip(clauses, found) if f is not None]
             return Reflex("multi", tuple(reminders_deleted(steps)))
+        if (not several and len(requests) == 1 and found[-1] is not None and found[-1].calls and found[-1].intent != "calc"
+                and not any(_LOOKS_LIKE_REQUEST.match(c.strip()) or _says_when(c, now, zone) for c in others)):
+            # one request after talk ("最近事情好多 脑子不够用 对了 帮我set个reminder 12月1号下午3点 去银行办卡"): the
+            # talk before it is no part of it (unless it says a time: "flight is on dec 20 at 6pm, remind me the same
+            # day at noon to pack")
+            return found[-1]
         whole = _single(text, now, zone)
         if whole is not None and (not several or whole.intent == "calc"):
             return whole  # one request, or one sum read whole ("1250 / 5, 再加12")
@@ -988,7 +1050,9 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
             # "add that to my todo list", "在待办里加一条" name no item ("that" was added once)
             zh = detect_language(text) == "zh"
             return Reflex("todo", reply="要把什么加到待办里呢？" if zh else "What should I add to your todo list?")
-        return Reflex("todo", _call("add_todo", text=unquote(item)))
+        items = todo_items(item, text)
+        return Reflex("todo" if len(items) == 1 else "multi",
+                      tuple(call for one in items for call in _call("add_todo", text=unquote(one))))
 
     found = _first(_REMEMBER, text)
     fact = _clean(memory_fact(found.group("x"))) if found else ""
@@ -1019,6 +1083,24 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if reading.question:
         return Reflex("calc", reply=reading.question)
     return Reflex("calc", _call("calculate", expression=reading.expression))
+
+
+#: the message says it adds several things: "add two things to my todo: …", "帮我加两个待办：…"
+_SEVERAL_ITEMS = re.compile(r"\b(?:two|three|four|five|[2-9]|a few|several|a couple of|couple of|both)\s+"
+                            r"(?:things|items|tasks|todos|to-?dos)\b|[两二三四五几2-9]\s*(?:件事|个事|样|项|条|个|件)", _I)
+#: where one thing ends and the next starts in a list of them; with `_SEVERAL_ITEMS` said, plain commas and "and"
+#: too ("renew car insurance, and buy stamps")
+_ITEMS_SPLIT = re.compile(r"\s*(?:[、；;]|\s还有\s|，还有|,\s*还有)\s*")
+_ITEMS_SPLIT_COUNTED = re.compile(r"\s*(?:[、；;，]|,\s*(?:and\s+)?|\s+and\s+(?:also\s+)?|\s*还有\s*|\s*以及\s*)\s*", _I)
+
+
+def todo_items(item: str, text: str) -> list[str]:
+    """The things of a todo request: one, or several when listed ("买洗衣液 还有 交电话费", "买菜、交水费") or said to be
+    several ("add two things to my todo: renew car insurance, and buy stamps"); never an empty one."""
+    split = _ITEMS_SPLIT_COUNTED if _SEVERAL_ITEMS.search(text) else _ITEMS_SPLIT
+    items = [_clean(part) for part in split.split(item)]
+    items = [part for part in items if part and not only_pronoun(part)]
+    return items if len(items) > 1 else [item]
 
 
 def unpadded(text: str) -> str:
@@ -1072,7 +1154,7 @@ def request_form(clause: str) -> bool:
 
 def clauses(text: str) -> list[str]:
     """The clauses of a message, split where a second request may start."""
-    return [c.strip() for c in _CLAUSES.split(" ".join(text.split())) if c and c.strip()]
+    return [c.strip() for c in _split(" ".join(text.split()))]
 
 
 def one_request(text: str) -> bool:

@@ -224,10 +224,11 @@ _RETRACTION = re.compile(
 # "…, actually no, I'll just do it now", "… lol jk i have a calculator", "…？开个玩笑，我自己会算": taken
 # back at the start of a clause, then nothing or a short remark about the person's own doing (_REMARK)
 _TAKEN_BACK = re.compile(
-    r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+|but))\s*"
+    # (chat Chinese parts clauses with a space: "取消取消 当我没说")
+    r"(?:[,，.。!！?？~～…;；—]|\.\.\.|\b(?:lol|lmao|haha+|but)|(?<=[\u4e00-\u9fff])(?=\s))\s*"
     # a sigh may open the clause first: "帮我记一下……哎算了", "remind me… ugh, never mind"
     # (or two: "… oh wait scratch that")
-    r"(?:(?:哎|唉|嗯|呃|额|啊|哦|噢|哈{2,}|oh|ah|ugh|hmm+|um+|eh|meh|wait|nah|nope|actually)[\s,，…~～]*){0,2}"
+    r"(?:(?:哎呀|哎哟|唉呀|哎|唉|嗯|呃|额|啊|哦|噢|哈{2,}|oh|ah|ugh|hmm+|um+|eh|meh|wait|nah|nope|actually)[\s,，…~～]*){0,2}"
     # one taking-back or several in a row ("算了不用算了")
     r"(?:(?:(?<!no )(?<!not )\b(?:jk|j/k|just kidding|only kidding|kidding|just joking|i'm joking|im joking"
     r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|scrap that|no,? scrap that"
@@ -235,8 +236,10 @@ _TAKEN_BACK = re.compile(
     r"|(?:i )?don'?t need (?:one|it|that|any))\b"
     r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)|算了[吧啦呗哈]?|还是不用了|当我没说"
     # "算了不用，反正…": a bare 不用 only before a pause or the end
-    r"|不用(?:算|记|提醒|加|删)?了|不用(?=[\s,，.。!！~～…;；]|$)|不(?:算|记)了|先?别记了|不对(?:不对)?)[\s,，]*)+?"
-    r"(?P<tail>(?:[\s,，.。!！~～…;；:：-]+[^?？]{0,40})?)$",
+    r"|不用(?:算|记|提醒|加|删)?了|不用(?:算|记|提醒|加|删)?(?=[\s,，.。!！~～…;；]|$)|不(?:算|记)了|先?别记了|不对(?:不对)?)"
+    r"[\s,，]*)+?"
+    # (a remark of the person's own doing may follow with no mark: "…算了我自己算出来了 420")
+    r"(?P<tail>(?:[\s,，.。!！~～…;；:：-]+[^?？]{0,40}|(?<=了)(?=我自己|我已经|我早就)[^?？]{0,40})?)$",
     _I,
 )
 #: what may follow: the person will do it, or needs nothing ("I'll just do it now", "i have a calculator",
@@ -290,6 +293,9 @@ def declines_keeping(text: str) -> bool:
 _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(?:instead|make it|rather)\b|改成|换成", _I)
 
 
+#: the person did it already: a number after it is the answer found, no correction ("…算了我自己算出来了 420")
+_DONE_MYSELF = re.compile(r"[\s,，.。!！~～…;；:：-]*(?:我自己|我已经|我早就)")
+
 #: a request said as a joke: what follows is no new value
 _JOKING = re.compile(r"\bjk\b|j/k|kidding|joking|开玩笑|开个玩笑|逗你|说着玩|骗你", _I)
 
@@ -320,7 +326,8 @@ def retracted(text: str) -> bool:
     if found is None or found.start() == 0:
         return False
     tail = found.group("tail")
-    if _CORRECTING.search(tail) and not _JOKING.search(found.group()[: len(found.group()) - len(tail)]):
+    if _CORRECTING.search(tail) and not _JOKING.search(found.group()[: len(found.group()) - len(tail)]) and not (
+            _DONE_MYSELF.match(tail)):
         return False  # a joke taken back is no correction, whatever follows ("jk we have like 3 cartons")
     before = text[:found.start()]
     asked = _ASKING.search(before) is not None
