@@ -448,3 +448,9 @@ def test_a_request_pointing_back_keeps_the_nearest_fact(text, kept):
 def test_asking_the_pets_name_after_remind_me_lists_nothing():
     calls, _, _ = _told("提醒我一下 你叫啥来着")
     assert calls == []
+
+
+def test_a_request_to_keep_pointing_back_holds_however_the_whole_leans():
+    # round 27's spent set: the whole leans to listing reminders, but "帮我记住" asks to keep what was said before it
+    calls, _, memories = _told("我新老板姓钟，帮我记住 免得我又叫错")
+    assert calls == ["remember"] and memories == ["我新老板姓钟"]

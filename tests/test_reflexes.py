@@ -1009,3 +1009,19 @@ def test_a_spaced_request_keeps_its_object_and_the_talk_before_a_time_stays():
     # "提醒我一下" alone asks for nothing to be reminded of
     assert reflexes.match("提醒我一下", NOW, ZONE, "zh") is None
     assert reflexes.match("提醒我一下交房租", NOW, ZONE, "zh").needs_time is not None
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a list named after another asked for, and one more added to the list the message names
+    ("show me all my reminders and my todo list too", ["list_reminders", "list_todos"]),
+    ("我的提醒有哪些 还有待办", ["list_reminders", "list_todos"]),
+    ("看看我的待办 然后加一条 给奶奶寄明信片", ["list_todos", "add_todo"]),
+])
+def test_the_other_list_and_one_more_in_the_same_message(text, expected):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is not None and [c.name for c in reflex.calls] == expected
+
+
+def test_one_more_without_a_todo_list_named_is_not_a_todo():
+    assert reflexes.match("看看我的提醒 然后加一条 明天八点开会", NOW, ZONE, "zh") is None or all(
+        c.name != "add_todo" for c in reflexes.match("看看我的提醒 然后加一条 明天八点开会", NOW, ZONE, "zh").calls)

@@ -892,8 +892,10 @@ class Agent:
                 return route, text  # a second request the router does not know: the model's
         if len(found) != 1 or not (reflexes.request_form(found[0][1]) or reflexes.points_back(found[0][1])):
             return route, text  # (a clause that asks to keep what was said before it asks: "这个你记住哈")
-        if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE):
-            return route, text  # the whole leans to another request ("…, drop that reminder": cancel, not list)
+        if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE) and not reflexes.points_back(found[0][1]):
+            # the whole leans to another request ("…, drop that reminder": cancel, not list); a clause that asks
+            # to keep what was said before it says what it asks in its words ("我新老板姓钟，帮我记住 免得我又叫错")
+            return route, text
         return found[0]
 
     def _several(self, turn: _Turn, text: str, now: dt.datetime) -> Generator[Event, None, bool]:

@@ -329,6 +329,9 @@ _REMIND_ZH = re.compile(r"(?:提醒我|提醒一下我|叫我|喊我|叫醒我|�
                         # chat Chinese borrows the English words: "帮我set个reminder"
                         r"|(?:set|设|定)\s*(?:个|一个)\s*(?:reminder|alarm)(?![a-z]))", re.IGNORECASE)
 _LIST_REMINDERS = [
+    re.compile(r"^(?:(?:and|also|plus)\s+)?(?:all\s+)?(?:my|the)\s+(?:upcoming\s+)?reminders"
+               r"(?:\s+too|\s+as well|\s+also)?\s*[?？]?$", _I),
+    re.compile(r"^(?:还有|以及|和)(?:我的)?提醒(?:也(?:看看|列一下|列出来)?)?[？?]?$"),
     re.compile(r"^(?:list|show|what are)(?: me)?(?: my| all| the)? (?:upcoming )?reminders\s*[?？]?$", _I),
     re.compile(r"^what reminders do i have\s*[?？]?$", _I),
     re.compile(r"^(?:did i set|do i have) any reminders(?: for .{1,30})?\s*[?？]?$", _I),
@@ -381,6 +384,10 @@ _TODO = [
                r"(?:todo |to-do |to do |task )?list\s*[?？.!]*$", _I),
 ]
 _LIST_TODOS = [
+    # a list named after another asked for: "show me all my reminders and my todo list too", "…，还有待办"
+    re.compile(r"^(?:(?:and|also|plus)\s+)?(?:all\s+)?(?:my|the)\s+(?:todo|to-do|to do|task)s?(?:\s+list)?"
+               r"(?:\s+too|\s+as well|\s+also)?\s*[?？]?$", _I),
+    re.compile(r"^(?:还有|以及|和)(?:我的)?待办(?:清单|列表|事项)?(?:也(?:看看|列一下|列出来)?)?[？?]?$"),
     re.compile(r"^(?:show|list|what's on|what is on)(?: me)? (?:my |the )?(?:todo|to-do)(?: list)?\s*[?？]?$", _I),
     re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:上|里)?(?:有(?:哪些|什么)(?:事)?)?[？?]?$"),
     re.compile(r"^(?:查看|看看|列出)(?:我的)?待办(?:清单|列表|事项)?$"),
@@ -837,7 +844,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
     # swallow two requests into one call).
     clauses = _split(text)
     if len(clauses) > 1:
-        found = [_single(clause, now, zone) for clause in clauses]
+        found = [_single(clause, now, zone) or _todo_said_before(clause, text) for clause in clauses]
         requests = [f for f in found if f is not None]
         others = [c for c, f in zip(clauses, found) if f is None]
         several = len(requests) > 1 or _SECOND_REQUEST.search(text)
@@ -1101,6 +1108,18 @@ def todo_items(item: str, text: str) -> list[str]:
     items = [_clean(part) for part in split.split(item)]
     items = [part for part in items if part and not only_pronoun(part)]
     return items if len(items) > 1 else [item]
+
+
+#: one more of a list said in the same message: "看看我的待办 然后加一条 给奶奶寄明信片"
+_ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:一|1)?[条个项件](?:上)?[：:，,\s]*(?P<x>\S.*)$")
+
+
+def _todo_said_before(clause: str, text: str) -> Reflex | None:
+    """A clause that adds one more with no list named, in a message that names the todo list: a todo."""
+    found = _ONE_MORE.match(_strip_fillers(clause))
+    if found is None or not _A_TODO.search(text) or _A_REMINDER.search(text):
+        return None
+    return Reflex("todo", _call("add_todo", text=unquote(_clean(found.group("x")))))
 
 
 def unpadded(text: str) -> str:
