@@ -115,6 +115,19 @@ def sentence_encoder(request):
 
 
 @pytest.fixture
+def real_router():
+    """The router built with the real encoder (another test may have built it with the stand-in)."""
+    from pet.agent import capture, intents
+
+    before = intents._router, capture._reader
+    intents.use_router(None)
+    capture._reader = None
+    yield
+    intents.use_router(before[0])
+    capture._reader = before[1]
+
+
+@pytest.fixture
 def book(tmp_path):
     """A real SQLite memory store with one pet: (store, pet id), for the tests of noting facts."""
     import datetime as dt

@@ -112,6 +112,8 @@ def test_an_offered_call_runs_beside_one_nobody_offered():
     assert events[-1].text == "42!"
 
 
+@pytest.mark.real_encoder  # the router must read it as small talk, as the stand-in encoder need not
+@pytest.mark.usefixtures("real_router")
 def test_a_call_when_no_tool_was_offered_is_not_run_and_the_reply_is_asked_for_once_more():
     # small talk gets no tools (a server model's "likely chat"); the model calls one anyway
     model = ScriptedModel([Completion("", (call("get_current_time"),)), "Haha, you too!"])
@@ -130,6 +132,41 @@ def test_a_model_that_calls_made_up_tools_again_without_tools_gets_the_pets_own_
     assert len(model.calls) == 2
     assert not [e for e in events if isinstance(e, (ToolStarted, ToolFinished))]
     assert events[-1].text == say("off_script", "zh", app.persona)
+
+
+@pytest.mark.parametrize("text, made_up", [
+    # round 27's served 0.5B: the tools' own examples for a question about reminders, its schema as the
+    # arguments, and a forget of "it"
+    ("how do reminders even work on your end, like do u stay awake waiting?",
+     (call("set_reminder", text="call mom", when="in 20 minutes"), call("add_todo", text="buy milk"))),
+    ("todo lists are a scam, they just make me feel guilty",
+     (call("get_current_time", type="object", properties={}, required=[]),)),
+    ("forget it, not worth explaining", (call("forget", what="it"),)),
+    ("你除了提醒还能干嘛 能设闹钟不", (call("set_reminder", text="给妈妈打电话", when="tomorrow at 9am"),)),
+])
+def test_a_call_with_arguments_nobody_gave_is_not_run(text, made_up):
+    answer = "我会到点叫你！" if "你" in text else "I just wait for the time, then ping you!"
+    model = ScriptedModel([Completion("", made_up), answer])
+    app = make_app(model)
+    events = run(app, text)
+    # (what the person says of themselves may be noted: not the model's call)
+    assert not [e for e in events if isinstance(e, (ToolStarted, ToolFinished)) and (
+        getattr(e, "call", None) or e.result).name != "note"]
+    assert model.calls[1].tools == ()
+    assert events[-1].text.endswith(answer)
+
+
+@pytest.mark.parametrize("text, made", [
+    ("remind me at 5pm to call mom", call("set_reminder", text="call mom", when="at 5pm")),
+    # a fact told in Chinese may be kept in English
+    ("我对花生过敏，记住", call("remember", content="allergic to peanuts")),
+    ("我对花生过敏，记住", call("remember", content="对花生过敏")),
+])
+def test_a_call_with_the_persons_words_runs(text, made):
+    model = ScriptedModel([Completion("", (made,)), "好的！" if "记住" in text else "Done!"])
+    app = make_app(model)
+    events = run(app, text)
+    assert [e.result.ok for e in events if isinstance(e, ToolFinished)] == [True]
 
 
 def test_tool_exception_becomes_a_result_not_a_crash():

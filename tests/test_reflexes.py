@@ -403,19 +403,6 @@ def test_talk_after_the_question_drops_it():
     assert app.reminders.pending(app.pet.id) == []
 
 
-@pytest.fixture
-def real_router():
-    """The router built with the real encoder (another test may have built it with the stand-in)."""
-    from pet.agent import capture, intents
-
-    before = intents._router, capture._reader
-    intents.use_router(None)
-    capture._reader = None
-    yield
-    intents.use_router(before[0])
-    capture._reader = before[1]
-
-
 @pytest.mark.real_encoder
 @pytest.mark.usefixtures("real_router")
 def test_a_date_question_about_what_the_pet_knows_recalls_instead_of_telling_the_date():

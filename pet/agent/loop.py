@@ -1321,6 +1321,12 @@ class Agent:
 
             calls = _unique_ids(calls)  # results are matched to calls by id
             named = {spec.name for spec in specs}
+            unfounded = {call.id for call in calls if call.name in named and self._unfounded(call, turn)}
+            if unfounded:
+                # …or calls an offered tool with what nobody said: its schema as the arguments, "call mom" for a
+                # reminder when nobody spoke of calling anyone (the tool's own example), "it" to forget
+                log.info("model called tools with unfounded arguments at step %d; not run", step)
+                named = {call.name for call in calls if call.id not in unfounded and call.name in named}
             if any(call.name not in named for call in calls):
                 # A model not held to a grammar names tools nobody offered it ("tip_barista",
                 # "腿断了", a catchphrase), or calls one when none was: such a call is not run,
@@ -1360,6 +1366,28 @@ class Agent:
         yield Notice(_says(turn.language, f"Stopped after {most} model calls without a final answer.",
                            f"模型调用了 {most} 次仍没有给出回答，已停下。"), "warning")
         yield from self._finish(turn, fallback_line("turn_cap", turn.language, self.persona), streamed=False)
+
+    def _unfounded(self, call: ToolCall, turn: _Turn) -> bool:
+        """A call whose arguments nobody gave: its tool's JSON schema copied as the arguments; a thing to keep, set
+        or add in words that share none with anything said in the conversation (in the same script as the message:
+        a fact told in Chinese may be kept in English); a forget of nothing named ("it")."""
+        arguments = call.arguments
+        if {"type", "properties"} <= set(arguments) or {"type", "required"} <= set(arguments):
+            return True
+        tool = self.tools.get(call.name)
+        if tool is None or not tool.side_effect:
+            return False
+        message = turn.tool_context.message
+        said = [message, *(m.content for m in turn.messages if m.role in ("user", "assistant", "tool") and m.content)]
+        for key in ("content", "text", "what"):
+            value = arguments.get(key)
+            if not isinstance(value, str):
+                continue
+            if key == "what" and call.name == "forget" and reflexes.vague_target(value):
+                return True
+            if (cjk_count(value) > 0) == (cjk_count(message) > 0) and invented(value, said):
+                return True
+        return False
 
     def _going_round(self, turn: _Turn, prose: str, calls: tuple[ToolCall, ...]) -> Iterator[Event]:
         """The model asked for one tool call a third time: the turn stops with the pet's line."""

@@ -242,6 +242,11 @@ _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "
 _CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
 
 
+def vague_target(target: str) -> bool:
+    """A forget that names nothing ("it", "that")."""
+    return _vague(target)
+
+
 def _vague(target: str) -> bool:
     """A forget that names nothing: "it", and "it, never mind" (its first clause is all that counts)."""
     first = _CLAUSE_MARK.split(target, maxsplit=1)[0]
