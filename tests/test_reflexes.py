@@ -1012,3 +1012,9 @@ def test_the_other_list_and_one_more_in_the_same_message(text, expected):
 def test_one_more_without_a_todo_list_named_is_not_a_todo():
     assert reflexes.match("看看我的提醒 然后加一条 明天八点开会", NOW, ZONE, "zh") is None or all(
         c.name != "add_todo" for c in reflexes.match("看看我的提醒 然后加一条 明天八点开会", NOW, ZONE, "zh").calls)
+
+
+def test_a_request_that_points_at_the_talk_before_it_keeps_the_talk():
+    # round 27's spent set: "这条" is what was said before it, not a memory's words
+    reflex = reflexes.match("我不学吉他了 把这条删了吧", NOW, ZONE, "zh")
+    assert reflex is not None and reflex.calls[0].name == "forget" and "吉他" in reflex.calls[0].arguments["what"]

@@ -857,10 +857,11 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
             steps = [(c, f.calls) for c, f in zip(clauses, found) if f is not None]
             return Reflex("multi", tuple(reminders_deleted(steps)))
         if (not several and len(requests) == 1 and found[-1] is not None and found[-1].calls and found[-1].intent != "calc"
+                and not _POINTER.search(clauses[-1])
                 and not any(_LOOKS_LIKE_REQUEST.match(c.strip()) or _says_when(c, now, zone) for c in others)):
             # one request after talk ("最近事情好多 脑子不够用 对了 帮我set个reminder 12月1号下午3点 去银行办卡"): the
             # talk before it is no part of it (unless it says a time: "flight is on dec 20 at 6pm, remind me the same
-            # day at noon to pack")
+            # day at noon to pack"), nor when the request points at it ("我不学吉他了 把这条删了吧")
             return found[-1]
         whole = _single(text, now, zone)
         if whole is not None and (not several or whole.intent == "calc"):
