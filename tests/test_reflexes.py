@@ -1018,3 +1018,16 @@ def test_a_request_that_points_at_the_talk_before_it_keeps_the_talk():
     # round 27's spent set: "这条" is what was said before it, not a memory's words
     reflex = reflexes.match("我不学吉他了 把这条删了吧", NOW, ZONE, "zh")
     assert reflex is not None and reflex.calls[0].name == "forget" and "吉他" in reflex.calls[0].arguments["what"]
+
+
+@pytest.mark.parametrize("text, item", [
+    ("so tired today lol. oh btw throw book flights for xmas on the todo list before i forget", "book flights for xmas"),
+    ("pop milk on my list lol", "milk"),
+])
+def test_a_todo_put_on_the_list_in_other_words(text, item):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == [("add_todo", {"text": item})]
+
+
+def test_throwing_a_party_on_the_weekend_is_no_todo():
+    assert reflexes.match("throw a party on the weekend", NOW, ZONE) is None

@@ -362,7 +362,7 @@ _CANCEL_REMINDER = [
 ]
 _TODO = [
     re.compile(
-        rf"^(?:i need to |i want to |i'd like to )?{_POLITE_EN}(?:add|put)\s+(?P<x>.+?)\s+(?:to|on)\s+(?:my\s+|the\s+)?"
+        rf"^(?:i need to |i want to |i'd like to )?{_POLITE_EN}(?:add|put|throw|stick|pop|jot|write)\s+(?P<x>.+?)\s+(?:to|on(?:to)?)\s+(?:my\s+|the\s+)?"
         rf"(?:(?:todo|to-do|to do|tasks|task list|todos|shopping|grocery)(?:\s+list)?|(?<=my )list){_END}$",
         _I,
     ),
@@ -891,7 +891,8 @@ _LEADING_FILLER = re.compile(
 _POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|plz)\s+(?:please\s+|pls\s+)?", _I)
 _POLITE_START_ZH = re.compile(r"^(?:请你?|麻烦你?|你能不能|你可以|能不能|可以)\s*")
 _TRAILING_FILLER = re.compile(
-    r"(?:[\s,，]*(?:\b(?:pls|plz|please|thanks|thank you|thx|ty|for me|rn|right now|asap|real quick|ok|okay)\b"
+    r"(?:[\s,，]*(?:\b(?:pls|plz|please|thanks|thank you|thx|ty|for me|rn|right now|asap|real quick|ok|okay"
+    r"|before i forget|so i don'?t forget|lol|haha)\b"
     r"|谢谢|谢啦|多谢|哦|哟|呀|啊|哈|嘛|吧|[~～!！.。]|[\U0001F300-\U0001FAFF\u2600-\u27BF]))+$",
     _I,
 )
