@@ -454,3 +454,10 @@ def test_a_request_to_keep_pointing_back_holds_however_the_whole_leans():
     # round 27's spent set: the whole leans to listing reminders, but "帮我记住" asks to keep what was said before it
     calls, _, memories = _told("我新老板姓钟，帮我记住 免得我又叫错")
     assert calls == ["remember"] and memories == ["我新老板姓钟"]
+
+
+@pytest.mark.parametrize("memory, recalls", [(None, False), ("my cat is called Mochi", True), ("我养了一只狗叫旺财", True)])
+def test_my_pets_name_is_the_pets_own_unless_the_person_keeps_another(memory, recalls):
+    # round 27's spent chat set: "No memories match that." to a person who keeps no other pet
+    calls, _, _ = _told("my friend asked what my pet is called, what do i tell her?", memory)
+    assert ("recall" in calls) is recalls

@@ -91,6 +91,10 @@ STRAY_CALL = "a call to a tool not offered"
 #: it as recall)
 CLOSE_MEMORY = 0.5
 #: a question that asks for advice or a choice, not for what the person told
+#: animals people keep, and the word pet
+_OTHER_PETS = re.compile(r"\b(?:cats?|kittens?|dogs?|pupp(?:y|ies)|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|birds?|fish"
+                         r"|goldfish|turtles?|tortoises?|snakes?|lizards?|geckos?|guinea pigs?|ferrets?|pets?)\b"
+                         r"|猫|狗|仓鼠|兔|鹦鹉|鸟|金鱼|乌龟|蛇|蜥蜴|豚鼠|宠物", re.IGNORECASE)
 #: where a clause ends in writing
 _CLAUSE_MARK = re.compile(rf"[,，。!！?？;；…~～]|\.{NOT_AFTER_TITLE}(?=\s|$)")
 _ADVICE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
@@ -767,7 +771,12 @@ class Agent:
 
     def _asks_name(self, text: str) -> bool:
         """The message asks the pet's own name, as "you" or as the person's pet of its kind."""
-        return replycheck.asks_pet_name(text) or replycheck.asks_species_name(text, self.persona)
+        return replycheck.asks_pet_name(text) or replycheck.asks_species_name(text, self.persona) or (
+            replycheck.asks_species_name(text, self.persona, as_a_pet=True) and not self._keeps_other_pets())
+
+    def _keeps_other_pets(self) -> bool:
+        """A memory of the newest 500 speaks of an animal the person keeps: "my pet" may be that one."""
+        return any(_OTHER_PETS.search(record.content) for record in self.memories.listing(self.pet.id, limit=500))
 
     def _own_line(self, turn: _Turn, text: str) -> str | None:
         """The persona's own line for small talk it has one for (pet.persona.replies), not one

@@ -613,10 +613,13 @@ def asks_pet_name(message: str) -> bool:
     return bool(_NAME_QUESTION.search(message)) and not _THEIR_NAME_QUESTION.search(message)
 
 
-def asks_species_name(message: str, persona: Persona) -> bool:
+def asks_species_name(message: str, persona: Persona, as_a_pet: bool = False) -> bool:
     """The message asks the pet's name by what it is ("if my friend asks what my crayfish is called…",
-    "朋友问我养的小龙虾叫什么"): the person has one pet, this one."""
+    "朋友问我养的小龙虾叫什么"): the person has one pet, this one. `as_a_pet`: or as "my pet", "我的宠物" (for a person
+    who keeps no other: "my friend asked what my pet is called, what do i tell her?")."""
     english, chinese = persona.species_name.get("en", ""), persona.species_name.get("zh", "")
+    if as_a_pet:
+        english, chinese = "pet", "宠物"
     found = False
     if english:
         kind = re.escape(english)
