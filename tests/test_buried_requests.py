@@ -461,3 +461,14 @@ def test_my_pets_name_is_the_pets_own_unless_the_person_keeps_another(memory, re
     # round 27's spent chat set: "No memories match that." to a person who keeps no other pet
     calls, _, _ = _told("my friend asked what my pet is called, what do i tell her?", memory)
     assert ("recall" in calls) is recalls
+
+
+@pytest.mark.parametrize("text, kept", [
+    # the talk before a turn to the fact is no part of it (tried on the page, 2026-12-05)
+    ("今天好累啊 上了一整天班 对了 我搬家了 新地址是梧桐路88号3栋502 你帮我记住吧", "我搬家了 新地址是梧桐路88号3栋502"),
+    ("so yeah work was rough. btw i'm allergic to shellfish, pls remember", "i'm allergic to shellfish"),
+    ("对了 我的工号是A3321 记住", "我的工号是A3321"),
+])
+def test_a_fact_to_keep_starts_after_a_turn_of_subject(text, kept):
+    calls, _, memories = _told(text)
+    assert calls == ["remember"] and memories == [kept]

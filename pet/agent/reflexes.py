@@ -1069,7 +1069,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
                       tuple(call for one in items for call in _call("add_todo", text=unquote(one))))
 
     found = _first(_REMEMBER, text)
-    fact = _clean(memory_fact(found.group("x"))) if found else ""
+    fact = _after_topic_shift(_clean(memory_fact(found.group("x")))) if found else ""
     # A question is not a request to remember, except "…, could you remember that?"
     if found and len(fact) >= 2 and (
         not _QUESTION_END.search(text) or found.re in (_REMEMBER_AFTER, _REMEMBER_ASKED)
@@ -1127,6 +1127,21 @@ def _todo_said_before(clause: str, text: str) -> Reflex | None:
     if found is None or not _A_TODO.search(text) or _A_REMINDER.search(text):
         return None
     return Reflex("todo", _call("add_todo", text=unquote(_clean(found.group("x")))))
+
+
+#: a turn to another subject within a message: what was said before it is no part of what follows
+_TOPIC_SHIFT = re.compile(r"(?:^|(?<=[\s,，.。!！~～…]))(?:对了|话说|顺便说一下|顺便说下|btw|by the way|anyway|anyways|oh and)"
+                          r"(?=[\s,，:：!！~～]|$)[\s,，:：!！~～]*", _I)
+
+
+def _after_topic_shift(fact: str) -> str:
+    """A fact to keep without the talk before a turn to it ("今天好累啊 上了一整天班 对了 我搬家了 新地址是…" → "我搬家了
+    新地址是…"); as it is without one, or when nothing follows it."""
+    shifts = list(_TOPIC_SHIFT.finditer(fact))
+    if not shifts or shifts[-1].start() == 0:
+        return fact
+    rest = _clean(fact[shifts[-1].end():])
+    return rest if len(rest) >= 2 else fact
 
 
 def unpadded(text: str) -> str:
@@ -1241,4 +1256,4 @@ def kept_fact(text: str) -> str | None:
         return None
     if _CUT_SHORT.search(fact) or len(re.findall(r"[A-Za-z0-9']+", fact)) + cjk_count(fact) / 2 < _FACT_WORDS:
         return None
-    return fact
+    return _after_topic_shift(fact)
