@@ -178,3 +178,16 @@ def test_a_message_that_does_not_ask_the_pets_name_gets_no_line_about_it(text):
     reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
     app.close()
     assert reply.text == answer and len(model.calls) == 1
+
+
+@pytest.mark.parametrize("text, language", [
+    # tried on the page (2026-12-05): the small model made up a "Reminders section of your workspace folder"
+    ("how do reminders even work on your end, like do u stay awake waiting?", "en"),
+    ("提醒是怎么弄的 我关了网页还会提醒吗", "zh"),
+])
+def test_how_reminders_work_is_told_as_they_do(text, language):
+    app, model = _app("on", ["(the model)"])
+    lines = next(r for r in app.agent.persona.replies if r.topic == "how_reminders_work").say[language]
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text in lines and model.calls == []
