@@ -4,6 +4,8 @@ needs the model, and a noted fact never makes a later request wait for /yes."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from pet.agent import capture, reflexes
@@ -472,3 +474,15 @@ def test_my_pets_name_is_the_pets_own_unless_the_person_keeps_another(memory, re
 def test_a_fact_to_keep_starts_after_a_turn_of_subject(text, kept):
     calls, _, memories = _told(text)
     assert calls == ["remember"] and memories == [kept]
+
+
+def test_a_reminder_to_cancel_named_by_a_date_nobody_said_is_found_by_the_words():
+    # round 26's spent set, run whole: the model filled "which" with the clock's date and hour
+    app, model = _app(Completion("", (call("cancel_reminder", which="2033-07-14 10:15"),)), "ok")
+    now = app.agent.clock()
+    for task, days in (("浇花", 1), ("去医院复查", 5), ("给妈妈打电话", 7)):
+        app.reminders.add(app.agent.pet.id, task, now + dt.timedelta(days=days))
+    calls, results, _ = _turn(app, app.new_conversation(), "去医院那个不用提醒了，改天再说")
+    left = [r.text for r in app.reminders.pending(app.agent.pet.id)]
+    app.close()
+    assert calls == ["cancel_reminder"] and results[0].ok and left == ["浇花", "给妈妈打电话"]

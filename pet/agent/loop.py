@@ -91,6 +91,8 @@ STRAY_CALL = "a call to a tool not offered"
 #: it as recall)
 CLOSE_MEMORY = 0.5
 #: a question that asks for advice or a choice, not for what the person told
+#: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
+_ONLY_FIGURES = re.compile(r"\d[\d\s:./-]*")
 #: animals people keep, and the word pet
 _OTHER_PETS = re.compile(r"\b(?:cats?|kittens?|dogs?|pupp(?:y|ies)|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|birds?|fish"
                          r"|goldfish|turtles?|tortoises?|snakes?|lizards?|geckos?|guinea pigs?|ferrets?|pets?)\b"
@@ -1075,6 +1077,11 @@ class Agent:
             if isinstance(value, str) and about_the_person(value) and not about_the_person(text):
                 return True
             if isinstance(value, str) and invented(value, said):
+                return True
+            if isinstance(value, str) and _ONLY_FIGURES.fullmatch(value.strip()) and not all(
+                    any(number in line for line in said) for number in re.findall(r"\d+", value)):
+                # a date and hour nobody said for which reminder to cancel ("去医院那个不用提醒了" filled as
+                # "2033-07-14 10:15", the clock's: round 26's spent set)
                 return True
             found = read_id(str(value)) if isinstance(value, str) else None
             if found is None:
