@@ -470,6 +470,7 @@ def test_my_pets_name_is_the_pets_own_unless_the_person_keeps_another(memory, re
     ("今天好累啊 上了一整天班 对了 我搬家了 新地址是梧桐路88号3栋502 你帮我记住吧", "我搬家了 新地址是梧桐路88号3栋502"),
     ("so yeah work was rough. btw i'm allergic to shellfish, pls remember", "i'm allergic to shellfish"),
     ("对了 我的工号是A3321 记住", "我的工号是A3321"),
+    ("我跟你说 我女朋友不吃香菜 这个你记住哈", "我女朋友不吃香菜"),
 ])
 def test_a_fact_to_keep_starts_after_a_turn_of_subject(text, kept):
     calls, _, memories = _told(text)

@@ -1134,9 +1134,17 @@ _TOPIC_SHIFT = re.compile(r"(?:^|(?<=[\s,，.。!！~～…]))(?:对了|话说|�
                           r"(?=[\s,，:：!！~～]|$)[\s,，:：!！~～]*", _I)
 
 
+#: words that open what the person is about to tell: "我跟你说 我女朋友不吃香菜"
+_OPENER = re.compile(r"^(?:我跟你说|跟你说|我告诉你|告诉你|你知道吗|说真的|listen|guess what|you know what|fun fact)"
+                     r"[\s,，:：!！~～]+(?=\S)", _I)
+
+
 def _after_topic_shift(fact: str) -> str:
     """A fact to keep without the talk before a turn to it ("今天好累啊 上了一整天班 对了 我搬家了 新地址是…" → "我搬家了
-    新地址是…"); as it is without one, or when nothing follows it."""
+    新地址是…"), nor the words that open it ("我跟你说 …"); as it is without one, or when nothing follows it."""
+    opened = _OPENER.match(fact)
+    if opened and len(_clean(fact[opened.end():])) >= 2:
+        fact = _clean(fact[opened.end():])
     shifts = list(_TOPIC_SHIFT.finditer(fact))
     if not shifts or shifts[-1].start() == 0:
         return fact
