@@ -487,3 +487,18 @@ def test_a_reminder_to_cancel_named_by_a_date_nobody_said_is_found_by_the_words(
     left = [r.text for r in app.reminders.pending(app.agent.pet.id)]
     app.close()
     assert calls == ["cancel_reminder"] and results[0].ok and left == ["浇花", "给妈妈打电话"]
+
+
+@pytest.mark.parametrize("text, memories, recalls", [
+    # the review of 2026-12-05: a memory asked for as what was told, and fish eaten is no pet kept
+    ("what are some things i told you i like?", "I like oolong tea", True),
+    ("what is my pet's name?", "I'm allergic to fish", False),
+])
+def test_the_reviews_questions(text, memories, recalls):
+    calls, _, _ = _told(text, memories)
+    assert ("recall" in calls) is recalls
+
+
+def test_a_request_pointing_back_keeps_no_talk_after_the_fact():
+    calls, _, memories = _told("我对花生过敏 今天跟同事吃饭 差点出事 吓死了 你帮我记住吧 以后别推荐")
+    assert calls == ["remember"] and memories == ["我对花生过敏"]

@@ -181,6 +181,8 @@ def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
     # corrections and news stay
     ("记住我妹妹叫小红，算了，她叫小美", False), ("明早八点提醒我，不对，九点", False), ("提醒我明天8点开会 不对 9点", False),
     ("我今天不用上班 好开心", False),
+    # a correction with what the person did already keeps the new value (the review of 2026-12-05)
+    ("记住我的车位是B2-108，不对，我已经换到B3-20了", False), ("提醒我明天8点开会 不对 我已经改到9点了", False),
 ])
 def test_a_request_taken_back_in_chat_chinese(text, taken_back):
     assert retracted(text) is taken_back

@@ -1022,7 +1022,7 @@ def test_a_request_that_points_at_the_talk_before_it_keeps_the_talk():
 
 @pytest.mark.parametrize("text, item", [
     ("so tired today lol. oh btw throw book flights for xmas on the todo list before i forget", "book flights for xmas"),
-    ("pop milk on my list lol", "milk"),
+    ("pop milk on my list pls", "milk"),
 ])
 def test_a_todo_put_on_the_list_in_other_words(text, item):
     reflex = reflexes.match(text, NOW, ZONE)
@@ -1031,3 +1031,42 @@ def test_a_todo_put_on_the_list_in_other_words(text, item):
 
 def test_throwing_a_party_on_the_weekend_is_no_todo():
     assert reflexes.match("throw a party on the weekend", NOW, ZONE) is None
+
+
+# The review of 2026-12-05 (fresh eyes, each shown by running code)
+@pytest.mark.parametrize("text, expected", [
+    # the thing said before "remind me" stays in the reminder
+    ("猫粮快没了 提醒我明天早上8点去买", [("set_reminder", {"text": "猫粮快没了 去买", "when": "明天早上8点"})]),
+    # a count in the thing to do is no count of things
+    ("帮我加个待办 买3个西瓜，要甜的", [("add_todo", {"text": "买3个西瓜，要甜的"})]),
+    ("add a todo: pick up 2 things from the store, milk and eggs",
+     [("add_todo", {"text": "pick up 2 things from the store, milk and eggs"})]),
+    ("add two things to my todo list: call the bank and cancel the card",
+     [("add_todo", {"text": "call the bank"}), ("add_todo", {"text": "cancel the card"})]),
+    # a value named by a label after it
+    ("我老婆生日是3月5号 帮我记住她的生日", [("remember", {"content": "我老婆生日是3月5号"})]),
+    ("房东姓王 电话13911112222 帮我记住房东电话", [("remember", {"content": "房东姓王 电话13911112222"})]),
+    ("what reminders do i have, and the todo list?", [("list_reminders", {}), ("list_todos", {})]),
+])
+def test_the_reviews_requests(text, expected):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "待办里记的东西太多了", "在待办里记着呢 放心", "买猫粮 帮我加个待办", "我的待办 太多了 根本做不完", "我的提醒 一直响 好烦",
+    "wipe my reminders and my todo list too",
+])
+def test_the_reviews_messages_that_ask_no_tool_of_code(text):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is None or not reflex.calls
+
+
+def test_a_long_spaced_message_is_parted_in_linear_time():
+    import time
+
+    started = time.perf_counter()
+    joined = reflexes.clauses("帮我加两个待办：" + "买菜 还有 " * 2600)  # one request with what it asks for
+    parts = reflexes.clauses("今天 天气 不错 " * 1500)
+    # (a generous bound: the quadratic parting took seconds at a third of this length)
+    assert len(joined) == 1 and len(parts) == 4500 and time.perf_counter() - started < 2

@@ -91,12 +91,17 @@ STRAY_CALL = "a call to a tool not offered"
 #: it as recall)
 CLOSE_MEMORY = 0.5
 #: a question that asks for advice or a choice, not for what the person told
+#: the most clauses of a message searched for one request among them (each is routed: ~1 ms a clause)
+BURIED_CLAUSES = 16
+#: the person points at what they told ("what are some things i told you i like?")
+_TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
 #: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
 _ONLY_FIGURES = re.compile(r"\d[\d\s:./-]*")
 #: animals people keep, and the word pet
-_OTHER_PETS = re.compile(r"\b(?:cats?|kittens?|dogs?|pupp(?:y|ies)|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|birds?|fish"
-                         r"|goldfish|turtles?|tortoises?|snakes?|lizards?|geckos?|guinea pigs?|ferrets?|pets?)\b"
-                         r"|猫|狗|仓鼠|兔|鹦鹉|鸟|金鱼|乌龟|蛇|蜥蜴|豚鼠|宠物", re.IGNORECASE)
+_OTHER_PETS = re.compile(r"\b(?:my|our|a|an|have|has|got|adopted)\s+(?:\w+\s+){0,2}(?:cats?|kittens?|dogs?|pupp(?:y|ies)"
+                         r"|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|budgies?|goldfish|turtles?|tortoises?|snakes?|lizards?"
+                         r"|geckos?|guinea pigs?|ferrets?|pets?)\b"
+                         r"|(?:养|我家|我们家)[^，。,.]{0,6}(?:猫|狗|仓鼠|兔|鹦鹉|鸟|鱼|龟|蛇|蜥蜴|豚鼠|宠物)", re.IGNORECASE)
 #: where a clause ends in writing
 _CLAUSE_MARK = re.compile(rf"[,，。!！?？;；…~～]|\.{NOT_AFTER_TITLE}(?=\s|$)")
 _ADVICE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
@@ -851,7 +856,8 @@ class Agent:
             # "what's the capital of Canada?" is near questions for a memory, but asks nothing of the person's, and
             # no memory holds its words or is near it in meaning ("房东叫啥来着" is near "landlord is Mr. Pereira")
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
-        if route.intent == "recall" and _ADVICE.search(text) and not replycheck.asks_recall(text) and not self._known(text):
+        if route.intent == "recall" and _ADVICE.search(text) and not replycheck.asks_recall(text) and not (
+                _TOLD.search(text)) and not self._known(text):
             # "what are some snacks i can bring to the party" asks advice: near "I'm allergic to peanuts" in meaning,
             # but no memory holds a word of it ("which bus should i take to work?" and "I take the 42 bus" do)
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
@@ -890,8 +896,10 @@ class Agent:
         message leans to no other; else `route` and the whole message."""
         found: list[tuple[intents.Route, str]] = []
         parts = reflexes.clauses(text)
-        if len(parts) < 2 or retracted(text) or capture.joking(text):
-            return route, text  # "remind me to call Felix at noon... actually never mind"
+        if len(parts) < 2 or len(parts) > BURIED_CLAUSES or retracted(text) or capture.joking(text):
+            # "remind me to call Felix at noon... actually never mind"; a long message is the model's (each
+            # clause would be routed)
+            return route, text
         for part in parts:
             routed = self._route(part)
             if reflexes.points_back(part):
@@ -1049,7 +1057,15 @@ class Agent:
         fact = found[0][0]
         start = before.rfind(fact)
         if start >= 0:
-            fact = _CLAUSE_MARK.split(before[start:], maxsplit=1)[0]
+            # what follows it up to a mark, while it gives a figure or a fact of its own ("我搬家了 新地址是…88号";
+            # not "我对花生过敏 今天跟同事吃饭 差点出事")
+            parts = reflexes.clauses(_CLAUSE_MARK.split(before[start:], maxsplit=1)[0])
+            kept = parts[:1]
+            for part in parts[1:]:
+                if not (re.search(r"\d", part) or reader.facts(part)):
+                    break
+                kept.append(part)
+            fact = " ".join(kept) if kept else fact
         return reflexes.Reflex("remember", (ToolCall("remember", {"content": reflexes.unpadded(fact)}),))
 
     @staticmethod
@@ -1395,13 +1411,14 @@ class Agent:
             return False
         message = turn.tool_context.message
         said = [message, *(m.content for m in turn.messages if m.role in ("user", "assistant", "tool") and m.content)]
+        asked = reflexes.asks_for_a_tool(message)  # "can you nudge me tonight at 9" may be set as "take medication"
         for key in ("content", "text", "what"):
             value = arguments.get(key)
             if not isinstance(value, str):
                 continue
             if key == "what" and call.name == "forget" and reflexes.vague_target(value):
                 return True
-            if (cjk_count(value) > 0) == (cjk_count(message) > 0) and invented(value, said):
+            if not asked and (cjk_count(value) > 0) == (cjk_count(message) > 0) and invented(value, said):
                 return True
         return False
 

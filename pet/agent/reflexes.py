@@ -242,6 +242,18 @@ _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "
 _CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
 
 
+def asks_for_a_tool(text: str) -> bool:
+    """The message asks the pet to do something in its words: "remind me…", "can you nudge me tonight at 9", "叫我一声",
+    "帮我…", "add …" (not "how do reminders even work?")."""
+    text = " ".join(text.split())
+    return bool(_REMIND_ME.search(text) or _REMIND_ANYWHERE_EN.search(text) or _REMIND_ZH.search(text)) or any(
+        request_form(clause) for clause in clauses(text)[:BURIED_LIMIT])
+
+
+#: how many clauses of a message asks_for_a_tool reads
+BURIED_LIMIT = 16
+
+
 def vague_target(target: str) -> bool:
     """A forget that names nothing ("it", "that")."""
     return _vague(target)
@@ -382,7 +394,7 @@ _TODO = [
     # "在待办里加…", "todo里加个…"; not "待办加起来有二十多条了", "我的todo清单上加了一个新任务" (news)
     re.compile(r"^(?:记得)?(?:帮我)?(?:(?:在|往)(?:我的)?(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中|上)?"
                r"|(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中))"
-               r"(?:加上|加|添上|添加|写上|记上|记一下|记下|记(?![得住错]))(?!了|起来|过|上了)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
+               r"(?:加上|加|添上|添加|写上|记上|记一下|记下|记个)(?!了|起来|过|上了)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
                r"[“\"'「]?(?P<x>.+?)[”\"'」]?[。！!~～]*$"),
     re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:can you |could you |pls |please )?"
                r"(?:stick|put|add|throw|pop|write) (?:it|that|this) (?:on|to|in(?:to)?) (?:my|the) "
@@ -741,13 +753,18 @@ def _split(text: str) -> list[str]:
         if not piece or not piece.strip():
             continue
         parts = _ZH_SPACE.split(piece.strip())
-        current = parts[0]
-        for part in parts[1:]:
-            if request_form(current) and not request_form(part) and not points_back(current):
+        if len(parts) == 1:
+            out.append(parts[0])
+            continue
+        # (each part read once, what a group asks by its first part: a long message stays linear)
+        asks = [request_form(part) for part in parts]
+        current, opens = parts[0], asks[0] and not points_back(parts[0])
+        for part, asking in zip(parts[1:], asks[1:]):
+            if opens and not asking:
                 current += " " + part
             else:
                 out.append(current)
-                current = part
+                current, opens = part, asking and not points_back(part)
         out.append(current)
     return out
 
@@ -849,7 +866,15 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
     # swallow two requests into one call).
     clauses = _split(text)
     if len(clauses) > 1:
+        whole = _single(text, now, zone)
+        if whole is not None and len(whole.calls) > 1 and all(c.name == "add_todo" for c in whole.calls):
+            return whole  # "add two things to my todo list: call the bank and cancel the card"
         found = [_single(clause, now, zone) or _todo_said_before(clause, text) for clause in clauses]
+        listing = any(f is not None and f.intent in ("list_reminders", "list_todos") and not _NAMES_A_LIST.match(c)
+                      for c, f in zip(clauses, found))
+        # a list named alone is what the talk is about, not a request ("我的待办 太多了 根本做不完"); "…and my todo list
+        # too" asks for it beside another list asked for ("wipe my reminders and my todo list too" does not)
+        found = [None if f is not None and _NAMES_A_LIST.match(c) and not listing else f for c, f in zip(clauses, found)]
         requests = [f for f in found if f is not None]
         others = [c for c, f in zip(clauses, found) if f is None]
         several = len(requests) > 1 or _SECOND_REQUEST.search(text)
@@ -857,13 +882,13 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
             steps = [(c, f.calls) for c, f in zip(clauses, found) if f is not None]
             return Reflex("multi", tuple(reminders_deleted(steps)))
         if (not several and len(requests) == 1 and found[-1] is not None and found[-1].calls and found[-1].intent != "calc"
-                and not _POINTER.search(clauses[-1])
+                and not _POINTER.search(clauses[-1]) and any(_TOPIC_SHIFT.search(c) for c in others)
                 and not any(_LOOKS_LIKE_REQUEST.match(c.strip()) or _says_when(c, now, zone) for c in others)):
-            # one request after talk ("最近事情好多 脑子不够用 对了 帮我set个reminder 12月1号下午3点 去银行办卡"): the
-            # talk before it is no part of it (unless it says a time: "flight is on dec 20 at 6pm, remind me the same
-            # day at noon to pack"), nor when the request points at it ("我不学吉他了 把这条删了吧")
+            # one request after talk and a turn of subject ("最近事情好多 脑子不够用 对了 帮我set个reminder 12月1号下午3点
+            # 去银行办卡"): the talk before it is no part of it (but "猫粮快没了 提醒我明天早上8点去买" says what to buy; so
+            # does a time: "flight is on dec 20 at 6pm, remind me the same day at noon to pack"; and "我不学吉他了 把这条
+            # 删了吧" points at it)
             return found[-1]
-        whole = _single(text, now, zone)
         if whole is not None and (not several or whole.intent == "calc"):
             return whole  # one request, or one sum read whole ("1250 / 5, 再加12")
         if any(r.intent == "calc" for r in requests) and any(arithmetic.has_numbers(c) for c in others):
@@ -874,7 +899,9 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         # One request among clauses of context ("actually cancel the rent
         # reminder, I already paid it"), unless another clause is a request
         # of its own that no reflex understood.
-        return None if any(_LOOKS_LIKE_REQUEST.match(c.strip()) for c in others) else requests[0]
+        if any(_LOOKS_LIKE_REQUEST.match(c.strip()) for c in others):
+            return None
+        return _labelled(requests[0], clauses, found) or requests[0]
     return _single(text, now, zone)
 
 
@@ -892,7 +919,7 @@ _POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|p
 _POLITE_START_ZH = re.compile(r"^(?:请你?|麻烦你?|你能不能|你可以|能不能|可以)\s*")
 _TRAILING_FILLER = re.compile(
     r"(?:[\s,，]*(?:\b(?:pls|plz|please|thanks|thank you|thx|ty|for me|rn|right now|asap|real quick|ok|okay"
-    r"|before i forget|so i don'?t forget|lol|haha)\b"
+    r"|before i forget|so i don'?t forget)\b"
     r"|谢谢|谢啦|多谢|哦|哟|呀|啊|哈|嘛|吧|[~～!！.。]|[\U0001F300-\U0001FAFF\u2600-\u27BF]))+$",
     _I,
 )
@@ -1064,7 +1091,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
             # "add that to my todo list", "在待办里加一条" name no item ("that" was added once)
             zh = detect_language(text) == "zh"
             return Reflex("todo", reply="要把什么加到待办里呢？" if zh else "What should I add to your todo list?")
-        items = todo_items(item, text)
+        items = todo_items(item, text[: max(0, text.find(item))])
         return Reflex("todo" if len(items) == 1 else "multi",
                       tuple(call for one in items for call in _call("add_todo", text=unquote(one))))
 
@@ -1104,19 +1131,39 @@ _SEVERAL_ITEMS = re.compile(r"\b(?:two|three|four|five|[2-9]|a few|several|a cou
                             r"(?:things|items|tasks|todos|to-?dos)\b|[两二三四五几2-9]\s*(?:件事|个事|样|项|条|个|件)", _I)
 #: where one thing ends and the next starts in a list of them; with `_SEVERAL_ITEMS` said, plain commas and "and"
 #: too ("renew car insurance, and buy stamps")
-_ITEMS_SPLIT = re.compile(r"\s*(?:[、；;]|\s还有\s|，还有|,\s*还有)\s*")
+_ITEMS_SPLIT = re.compile(r"\s*(?:\s还有\s|，还有|,\s*还有)\s*")
 _ITEMS_SPLIT_COUNTED = re.compile(r"\s*(?:[、；;，]|,\s*(?:and\s+)?|\s+and\s+(?:also\s+)?|\s*还有\s*|\s*以及\s*)\s*", _I)
 
 
-def todo_items(item: str, text: str) -> list[str]:
-    """The things of a todo request: one, or several when listed ("买洗衣液 还有 交电话费", "买菜、交水费") or said to be
-    several ("add two things to my todo: renew car insurance, and buy stamps"); never an empty one."""
-    split = _ITEMS_SPLIT_COUNTED if _SEVERAL_ITEMS.search(text) else _ITEMS_SPLIT
+def todo_items(item: str, asking: str) -> list[str]:
+    """The things of a todo request: one, or several when listed ("买洗衣液 还有 交电话费") or said to be several
+    in the words that ask (`asking`: "add two things to my todo: renew car insurance, and buy stamps", "帮我加两个待办：
+    买菜、交水费"; not "帮我加个待办 买3个西瓜，要甜的"); never an empty one."""
+    split = _ITEMS_SPLIT_COUNTED if _SEVERAL_ITEMS.search(asking) else _ITEMS_SPLIT
     items = [_clean(part) for part in split.split(item)]
     items = [part for part in items if part and not only_pronoun(part)]
     return items if len(items) > 1 else [item]
 
 
+def _labelled(request: Reflex, clauses: list[str], found: list[Reflex | None]) -> Reflex | None:
+    """A request to keep what names a thing said before it ("我老婆生日是3月5号 帮我记住她的生日", "房东姓王 电话
+    13911112222 帮我记住房东电话"): the clauses before it are what to keep; None for any other request."""
+    if [c.name for c in request.calls] != ["remember"]:
+        return None
+    content = str(request.calls[0].arguments.get("content", ""))
+    at = next(i for i, f in enumerate(found) if f is request)
+    if at == 0 or re.search(r"\d", content) or (cjk_count(content) > 6 or len(content.split()) > 3):
+        return None
+    before = _after_topic_shift(_clean(" ".join(clauses[:at])))
+    if not re.search(r"\d", before) and not re.search(r"[是叫姓在]|\b(?:is|are|was)\b", before, _I):
+        return None  # no value said before ("今天好累 帮我记住这个感觉")
+    return Reflex("remember", _call("remember", content=before))
+
+
+#: a clause that only names a list ("我的待办", "and my todo list too", "还有待办")
+_NAMES_A_LIST = re.compile(r"^(?:(?:and|also|plus)\s+)?(?:all\s+)?(?:my|the)\s+(?:upcoming\s+)?(?:todo|to-do|to do|task|reminder)s?"
+                           r"(?:\s+list)?(?:\s+too|\s+as well|\s+also)?\s*[?？]?$"
+                           r"|^(?:还有|以及|和)?(?:我的)?(?:待办|提醒)(?:清单|列表|事项)?(?:也(?:看看|列一下|列出来)?)?[？?]?$", _I)
 #: one more of a list said in the same message: "看看我的待办 然后加一条 给奶奶寄明信片"
 _ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:一|1)?[条个项件](?:上)?[：:，,\s]*(?P<x>\S.*)$")
 
@@ -1124,13 +1171,14 @@ _ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:
 def _todo_said_before(clause: str, text: str) -> Reflex | None:
     """A clause that adds one more with no list named, in a message that names the todo list: a todo."""
     found = _ONE_MORE.match(_strip_fillers(clause))
-    if found is None or not _A_TODO.search(text) or _A_REMINDER.search(text):
+    if found is None or _A_TODO.search(clause) or not _A_TODO.search(text) or _A_REMINDER.search(text):
         return None
     return Reflex("todo", _call("add_todo", text=unquote(_clean(found.group("x")))))
 
 
 #: a turn to another subject within a message: what was said before it is no part of what follows
-_TOPIC_SHIFT = re.compile(r"(?:^|(?<=[\s,，.。!！~～…]))(?:对了|话说|顺便说一下|顺便说下|btw|by the way|anyway|anyways|oh and)"
+_TOPIC_SHIFT = re.compile(r"(?:^|(?<=[\s,，.。!！~～…]))(?:对了|话说|顺便说一下|顺便说下|(?:算了)?不说了|btw|by the way|anyway"
+                          r"|anyways|oh and)"
                           r"(?=[\s,，:：!！~～]|$)[\s,，:：!！~～]*", _I)
 
 

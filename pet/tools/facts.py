@@ -294,7 +294,7 @@ _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(
 
 
 #: the person did it already: a number after it is the answer found, no correction ("…算了我自己算出来了 420")
-_DONE_MYSELF = re.compile(r"[\s,，.。!！~～…;；:：-]*(?:我自己|我已经|我早就)")
+_DONE_MYSELF = re.compile(r"[\s,，.。!！~～…;；:：-]*我自己")
 
 #: a request said as a joke: what follows is no new value
 _JOKING = re.compile(r"\bjk\b|j/k|kidding|joking|开玩笑|开个玩笑|逗你|说着玩|骗你", _I)
