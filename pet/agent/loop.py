@@ -93,6 +93,8 @@ CLOSE_MEMORY = 0.5
 #: a question that asks for advice or a choice, not for what the person told
 #: the most clauses of a message searched for one request among them (each is routed: ~1 ms a clause)
 BURIED_CLAUSES = 16
+#: the tools that keep the person's words: a thing to keep, set or add, or to let go
+_KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
 #: the person points at what they told ("what are some things i told you i like?")
 _TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
 #: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
@@ -1406,9 +1408,8 @@ class Agent:
         arguments = call.arguments
         if {"type", "properties"} <= set(arguments) or {"type", "required"} <= set(arguments):
             return True
-        tool = self.tools.get(call.name)
-        if tool is None or not tool.side_effect:
-            return False
+        if call.name not in _KEEPS_WORDS:
+            return False  # (a file's content is the model's own writing)
         message = turn.tool_context.message
         said = [message, *(m.content for m in turn.messages if m.role in ("user", "assistant", "tool") and m.content)]
         asked = reflexes.asks_for_a_tool(message)  # "can you nudge me tonight at 9" may be set as "take medication"
