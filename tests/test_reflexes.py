@@ -1070,3 +1070,17 @@ def test_a_long_spaced_message_is_parted_in_linear_time():
     parts = reflexes.clauses("今天 天气 不错 " * 1500)
     # (a generous bound: the quadratic parting took seconds at a third of this length)
     assert len(joined) == 1 and len(parts) == 4500 and time.perf_counter() - started < 2
+
+
+def test_two_lists_shown_together_each_under_its_heading():
+    # tried on the page (2026-12-05): "#1 Mon 08:00: 挪车" and "1. 整理发票" read as one list
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=ScriptedModel(["unused"]), scheduler="off")
+    conversation = app.new_conversation()
+    list(app.agent.run(conversation, "add a todo: buy milk"))
+    list(app.agent.run(conversation, "remind me tomorrow at 9am to call mom"))
+    both = [e for e in app.agent.run(conversation, "show me all my reminders and my todo list too")
+            if isinstance(e, Reply)][-1].text
+    alone = [e for e in app.agent.run(conversation, "what's on my todo list?") if isinstance(e, Reply)][-1].text
+    app.close()
+    assert both.index("Reminders:") < both.index("call mom") < both.index("Todo list:") < both.index("buy milk")
+    assert "Todo list:" not in alone and "buy milk" in alone

@@ -972,7 +972,7 @@ class Agent:
         if turn.asking:
             yield from self._finish(turn, turn.asking, streamed=False)
             return True
-        yield from self._finish(turn, "\n".join(plain_result(r) for r in results), streamed=False)
+        yield from self._finish(turn, plain_lines(calls, results, turn.language), streamed=False)
         return True
 
     def _clause_slots(self, turn: _Turn, tool: Any, clause: str) -> ToolCall | None:
@@ -1520,7 +1520,7 @@ class Agent:
             return
         # the person's own precise words: nothing to confirm
         results = yield from self._execute(turn, "", reflex.calls, person=True)
-        template = "\n".join(plain_line(c, r) for c, r in zip(reflex.calls, results))
+        template = plain_lines(reflex.calls, results, turn.language)
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
 
@@ -1823,6 +1823,24 @@ def _unique_ids(calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
 def _facts(text: str) -> set[str]:
     """The numbers in a text (ids, times, dates and amounts all contain some)."""
     return set(_NUMBER.findall(text))
+
+
+#: the heading of a list shown beside other results, in English and Chinese, and the words that already name it
+_LISTED = {"list_reminders": ("Reminders:", "提醒：", re.compile(r"reminder|提醒", re.IGNORECASE)),
+           "list_todos": ("Todo list:", "待办：", re.compile(r"todo|待办", re.IGNORECASE))}
+
+
+def plain_lines(calls: Sequence[ToolCall], results: Sequence[ToolResult], language: str) -> str:
+    """Several results for the person, one after another; a list among them under its heading, unless its
+    lines name it ("#1 Mon 08:00: 挪车" and "1. 整理发票" together read as one list)."""
+    lines = []
+    for call, result in zip(calls, results):
+        line = plain_line(call, result)
+        listed = _LISTED.get(call.name)
+        if len(calls) > 1 and listed is not None and result.ok and not listed[2].search(line):
+            line = f"{listed[1] if language == 'zh' else listed[0]}\n{line}"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def plain_line(call: ToolCall, result: ToolResult) -> str:
