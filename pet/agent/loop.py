@@ -90,7 +90,6 @@ STRAY_CALL = "a call to a tool not offered"
 #: three times a week" (0.47; advice, which _ADVICE keeps off this path too, though the router may still read
 #: it as recall)
 CLOSE_MEMORY = 0.5
-#: a question that asks for advice or a choice, not for what the person told
 #: the most clauses of a message searched for one request among them (each is routed: ~1 ms a clause)
 BURIED_CLAUSES = 16
 #: the tools that keep the person's words: a thing to keep, set or add, or to let go
@@ -106,6 +105,7 @@ _OTHER_PETS = re.compile(r"\b(?:my|our|a|an|have|has|got|adopted)\s+(?:\w+\s+){0
                          r"|(?:养|我家|我们家)[^，。,.]{0,6}(?:猫|狗|仓鼠|兔|鹦鹉|鸟|鱼|龟|蛇|蜥蜴|豚鼠|宠物)", re.IGNORECASE)
 #: where a clause ends in writing
 _CLAUSE_MARK = re.compile(rf"[,，。!！?？;；…~～]|\.{NOT_AFTER_TITLE}(?=\s|$)")
+#: a question that asks for advice or a choice, not for what the person told
 _ADVICE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
                      r"|\bwhat are some\b|\bany (?:good )?ideas\b|\bideas for\b"
                      r"|我该|该不该|比较好|推荐|建议|好不好|怎么办", re.IGNORECASE)
@@ -1050,8 +1050,6 @@ class Agent:
             return None
         # the fact nearest before it, of the clauses before it ("今天好累啊 上了一整天班 … 我搬家了 新地址是梧桐路88号
         # 3栋502 你帮我记住吧": the address), else of their sentences
-        # 3栋502 你帮我记住吧": the address), else of their sentences; with what follows it up to a mark (Chinese
-        # parts clauses with spaces too: "我搬家了 新地址是…")
         before = message[:at]
         found = [fact for part in reflexes.clauses(before) for fact in reader.facts(part)][-1:] or reader.facts(before)
         if not found:
