@@ -90,8 +90,6 @@ STRAY_CALL = "a call to a tool not offered"
 #: three times a week" (0.47; advice, which _ADVICE keeps off this path too, though the router may still read
 #: it as recall)
 CLOSE_MEMORY = 0.5
-#: the most clauses of a message searched for one request among them (each is routed: ~1 ms a clause)
-BURIED_CLAUSES = 16
 #: the tools that keep the person's words: a thing to keep, set or add, or to let go
 _KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
 #: the person points at what they told ("what are some things i told you i like?")
@@ -898,7 +896,7 @@ class Agent:
         message leans to no other; else `route` and the whole message."""
         found: list[tuple[intents.Route, str]] = []
         parts = reflexes.clauses(text)
-        if len(parts) < 2 or len(parts) > BURIED_CLAUSES or retracted(text) or capture.joking(text):
+        if len(parts) < 2 or len(parts) > reflexes.MOST_CLAUSES or retracted(text) or capture.joking(text):
             # "remind me to call Felix at noon... actually never mind"; a long message is the model's (each
             # clause would be routed)
             return route, text

@@ -247,11 +247,11 @@ def asks_for_a_tool(text: str) -> bool:
     "帮我…", "add …" (not "how do reminders even work?")."""
     text = " ".join(text.split())
     return bool(_REMIND_ME.search(text) or _REMIND_ANYWHERE_EN.search(text) or _REMIND_ZH.search(text)) or any(
-        request_form(clause) for clause in clauses(text)[:BURIED_LIMIT])
+        request_form(clause) for clause in clauses(text)[:MOST_CLAUSES])
 
 
-#: how many clauses of a message asks_for_a_tool reads
-BURIED_LIMIT = 16
+#: the most clauses of a message read one by one for a request among them (each may be routed: ~1 ms a clause)
+MOST_CLAUSES = 16
 
 
 def vague_target(target: str) -> bool:
