@@ -502,3 +502,11 @@ def test_the_reviews_questions(text, memories, recalls):
 def test_a_request_pointing_back_keeps_no_talk_after_the_fact():
     calls, _, memories = _told("我对花生过敏 今天跟同事吃饭 差点出事 吓死了 你帮我记住吧 以后别推荐")
     assert calls == ["remember"] and memories == ["我对花生过敏"]
+
+
+@pytest.mark.parametrize("text", ["你会设提醒吗？就问问", "提醒一下你哦，你是小龙虾不是螃蟹哈哈", "你的名字我又忘了，提醒我一下？",
+                                  "can you even set reminders? just curious"])
+def test_a_word_of_reminding_that_asks_for_no_list_lists_nothing(text):
+    # near "我有哪些提醒" to the router (round 28's spent set), but no word of seeing a list
+    calls, _, _ = _told(text)
+    assert "list_reminders" not in calls and "list_todos" not in calls

@@ -1084,3 +1084,45 @@ def test_two_lists_shown_together_each_under_its_heading():
     app.close()
     assert both.index("Reminders:") < both.index("call mom") < both.index("Todo list:") < both.index("buy milk")
     assert "Todo list:" not in alone and "buy milk" in alone
+
+
+# Requests read beside the clause before them (round 28's spent set)
+@pytest.mark.parametrize("text, expected", [
+    # a request to keep that points back, beside another request, keeps the fact just before it
+    ("my mechanic is called Luis, remember that. and remind me friday at 9am to call him",
+     [("remember", {"content": "my mechanic is called Luis"}), ("set_reminder", {"text": "call him", "when": "friday at 9am"})]),
+    ("我的工位号是B-1207，记住哈，然后提醒我明天上午9点交报告",
+     [("remember", {"content": "我的工位号是B-1207"}), ("set_reminder", {"text": "交报告", "when": "明天上午9点"})]),
+    # a time with a task after a reminder is another reminder
+    ("remind me june 28 at 8am to pack and then july 2 at 7pm to unpack",
+     [("set_reminder", {"text": "pack", "when": "june 28 at 8am"}), ("set_reminder", {"text": "unpack", "when": "july 2 at 7pm"})]),
+    # one more thing to add where the message names the todo list, in English too; a clause of filler alone is none
+    ("whats on my todo list? oh and add call the plumber", [("list_todos", {}), ("add_todo", {"text": "call the plumber"})]),
+    ("show my todo list and add milk to it", [("list_todos", {}), ("add_todo", {"text": "milk"})]),
+    # a reminder after what it is about keeps it
+    ("作业下周三交，再提醒我后天晚上七点去交", [("set_reminder", {"text": "交（作业下周三交）", "when": "后天晚上七点"})]),
+])
+def test_requests_read_beside_the_clause_before(text, expected):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == expected
+
+
+@pytest.mark.parametrize("text", [
+    # alone, a request pointing back is the agent's: it finds the fact by its reading, not the clause before
+    "我健身房柜子号是B-217 老是忘 你帮我记住",
+    # a question before a reminder is no context of it
+    "is it going to rain tomorrow? and remind me at 8am to take an umbrella",
+])
+def test_no_clause_before_is_read_into_a_request_alone(text):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is None or all(c.name != "remember" for c in reflex.calls) and not any(
+        "rain" in str(c.arguments.get("text", "")) for c in reflex.calls)
+
+
+@pytest.mark.parametrize("text, lists", [
+    ("你会设提醒吗？", False), ("提醒一下你哦，你是小龙虾不是螃蟹哈哈", False), ("提醒我一下？", False),
+    ("can you even set reminders?", False), ("reminders??", True), ("my todos?", True), ("show一下我的提醒", True),
+    ("我有哪些提醒", True), ("anything on my plate today", True), ("待办清单", True),
+])
+def test_a_list_is_asked_for_in_words_of_seeing_or_by_its_name_alone(text, lists):
+    assert reflexes.asks_a_list(text) is lists

@@ -249,7 +249,9 @@ def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
 
 
 @pytest.mark.parametrize("reply", ["Don't hesitate to ask if you need anything else!",
-                                   "Feel free to reach out anytime.", "If you have questions, feel free to ask."])
+                                   "Feel free to reach out anytime.", "If you have questions, feel free to ask.",
+                                   # round 28's spent chat set
+                                   "抱歉，我不太明白您的问题。", "I'm happy to help!", "I am always glad to help."])
 def test_an_assistants_sign_off_is_caught(reply):
     assert assistant_speak(reply) is not None
 
@@ -329,6 +331,7 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "Ugh, work-related questions at 11pm? That's so rude of your boss! 🦞",  # the review of 2026-12-04
     "My mum programmed the oven to start at 6!", "我的程序员朋友也这么说", "I was trained to sit by my owner!? No way.",
     "You need help with anything, just holler!", "haha my programming is just snack-seeking",  # (review)
+    "我不太明白你说的笑话哈哈", "I'm happy to help you carry the groceries!", "I'm so happy to help you celebrate!",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

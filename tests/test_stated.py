@@ -58,7 +58,7 @@ NOT_TOLD = [
     "the new café downstairs seems nice",  # an impression
     "帮我记一下明天交电费",  # a request
     "set an alarm for 6 tomorrow",
-    "good night little crayfish",  # small talk
+    "nighty night, tiny crayfish",  # small talk
     "this morning's bus was late again and it's freezing",  # a passing event
     "bike keys",  # too few words to tell
     "好累，不想动了",  # a passing mood, whole or in a clause

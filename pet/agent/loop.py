@@ -844,6 +844,7 @@ class Agent:
             return None
         if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
+                route.intent in ("list_reminders", "list_todos") and not reflexes.asks_a_list(text)) or (
                 route.intent in ("recall", "list_reminders", "list_todos") and self._asks_name(text)) or (
                 route.intent == "recall" and replycheck.asks_to_write(text) and not replycheck.asks_recall(text)):
             # "long day at work today" is like "what day is it today", "my todo list is so long it's

@@ -864,12 +864,14 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
     # Several requests in one message: each clause must be a request on its
     # own, else the whole message is the model's (one reflex must not
     # swallow two requests into one call).
-    clauses = _split(text)
+    # (a clause of filler alone is no clause: "whats on my todo list? oh and add call the plumber")
+    clauses = [c for c in _split(text) if _clean(_strip_fillers(c)) or _TOPIC_SHIFT.search(c)]
     if len(clauses) > 1:
         whole = _single(text, now, zone)
         if whole is not None and len(whole.calls) > 1 and all(c.name == "add_todo" for c in whole.calls):
             return whole  # "add two things to my todo list: call the bank and cancel the card"
         found = [_single(clause, now, zone) or _todo_said_before(clause, text) for clause in clauses]
+        clauses, found = _read_together(clauses, found, now, zone)
         listing = any(f is not None and f.intent in ("list_reminders", "list_todos") and not _NAMES_A_LIST.match(c)
                       for c, f in zip(clauses, found))
         # a list named alone is what the talk is about, not a request ("我的待办 太多了 根本做不完"); "…and my todo list
@@ -894,6 +896,12 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         if any(r.intent == "calc" for r in requests) and any(arithmetic.has_numbers(c) for c in others):
             # "12 times 4, and then divide it by 3": never the sum of one part
             return Reflex("calc", reply=arithmetic.partial(text))
+        if several and len(requests) == 1 and others and found[-1] is requests[0] and (
+                [c.name for c in requests[0].calls] == ["set_reminder"]) and not any(
+                _LOOKS_LIKE_REQUEST.match(c.strip()) or _QUESTION_END.search(c) or _NAMES_A_LIST.match(c)
+                for c in others):
+            # a reminder after what it is about ("作业下周三交，再提醒我后天晚上七点去交"): the task with its context
+            return _with_context(requests[0], others)
         if several or not requests:
             return None
         # One request among clauses of context ("actually cancel the rent
@@ -903,6 +911,45 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
             return None
         return _labelled(requests[0], clauses, found) or requests[0]
     return _single(text, now, zone)
+
+
+def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datetime,
+                   zone: dt.tzinfo) -> tuple[list[str], list[Reflex | None]]:
+    """The requests of several clauses, where a clause means something only beside the one before it: a request to
+    keep that points back keeps the fact said just before it, beside another request ("my mechanic is called Luis,
+    remember that. and remind me…"; the fact's clause then asks nothing itself; alone, the agent finds the fact by its
+    reading), and a time with a task after a reminder is another reminder
+    ("remind me june 28 at 8am to pack and then july 2 at 7pm to unpack")."""
+    out, said = list(found), set()
+    for i in range(1, len(clauses)):
+        clause, before = clauses[i], clauses[i - 1]
+        if out[i] is None and out[i - 1] is None and points_back(clause) and any(
+                f is not None for j, f in enumerate(out) if j not in (i, i - 1)) and not (
+                _LOOKS_LIKE_REQUEST.match(before.strip()) or _QUESTION_END.search(before)):
+            fact = _after_topic_shift(_clean(before))
+            if len(fact) >= 2:
+                out[i] = Reflex("remember", _call("remember", content=fact))
+                said.add(i - 1)
+        elif out[i] is None and out[i - 1] is not None and [c.name for c in out[i - 1].calls] == ["set_reminder"]:
+            at = spans(clause)
+            if at and at[0][0] == 0 and at[0][3]:
+                zh = detect_language(clause) == "zh"
+                again = _single(("提醒我" if zh else "remind me ") + clause, now, zone)
+                if again is not None and [c.name for c in again.calls] == ["set_reminder"]:
+                    out[i] = again
+    kept = [i for i in range(len(clauses)) if i not in said]
+    return [clauses[i] for i in kept], [out[i] for i in kept]
+
+
+def _with_context(request: Reflex, context: list[str]) -> Reflex:
+    """A reminder whose task is said with what it is about ("去交" about "作业下周三交")."""
+    call = request.calls[0]
+    task, said = str(call.arguments.get("text", "")), _clean(" ".join(context))
+    if not said or said in task:
+        return request
+    zh = detect_language(task + said) == "zh"
+    text = f"{task}（{said}）" if zh else f"{task} ({said})"
+    return replace(request, calls=(replace(call, arguments={**call.arguments, "text": text}),))
 
 
 _LEADING_FILLER = re.compile(
@@ -990,6 +1037,23 @@ def asks_something(text: str) -> bool:
     if _ASKS.search(text):
         return True
     return len(re.findall(r"[A-Za-z']+", text)) + cjk_count(text) / 2 <= _ASKS_WORDS
+
+
+#: words that ask for a list: seeing, which, how many, all ("what's on my todo list", "提醒都列出来", "show一下我的提醒")
+_ASKS_A_LIST = re.compile(
+    r"哪些|什么|啥|几[个条件项]|多少|列|看|查|有没有|都有|全部|所有|清单|有吗|有哪|念|读一下|报一下|说说"
+    r"|(?<![a-z])(?:show|list|lsit|what|whats|which|any|anything|all|upcoming|coming up|do i have|check|see|how many"
+    r"|got|pull up|tell me|read|queued|remaining|left|pending|open)(?![a-z])"
+    # the list named alone: "reminders??", "my todos?"
+    r"|^\W*(?:my\s+|我的)?(?:\w{0,3}remi\w*|todos?|to-?dos?|todo list|提醒|待办(?:清单|事项)?)\W*$",
+    re.IGNORECASE)
+
+
+def asks_a_list(text: str) -> bool:
+    """Whether `text` asks to see a list, as a request to list reminders or todos must: a word of seeing, which or
+    how many, or the list named alone. "你会设提醒吗？", "提醒一下你哦，你是小龙虾不是螃蟹" and "你的名字我又忘了，
+    提醒我一下？" are near "我有哪些提醒" to the router, but ask for no list."""
+    return _ASKS_A_LIST.search(" ".join(text.split())) is not None
 
 
 #: a question for one thing the person has ("工号多少？", "房东叫啥来着", "备用钥匙我塞哪儿了？", "who did i tell
@@ -1165,7 +1229,11 @@ _NAMES_A_LIST = re.compile(r"^(?:(?:and|also|plus)\s+)?(?:all\s+)?(?:my|the)\s+(
                            r"(?:\s+list)?(?:\s+too|\s+as well|\s+also)?\s*[?？]?$"
                            r"|^(?:还有|以及|和)?(?:我的)?(?:待办|提醒)(?:清单|列表|事项)?(?:也(?:看看|列一下|列出来)?)?[？?]?$", _I)
 #: one more of a list said in the same message: "看看我的待办 然后加一条 给奶奶寄明信片"
-_ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:一|1)?[条个项件](?:上)?[：:，,\s]*(?P<x>\S.*)$")
+_ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:一|1)?[条个项件](?:上)?[：:，,\s]*(?P<x>\S.*)$"
+                       # "whats on my todo list? oh and add call the plumber"
+                       r"|^(?:(?:and|also|then|plus|oh)\s+)*(?:(?:pls|please|can you|could you)\s+)?(?:add|put|throw in)"
+                       r"\s+(?!(?:it|that|this|them|one|another|to|on)\b)(?P<en>\w.*?)"
+                       r"(?:\s+(?:to|on(?:to)?)\s+(?:it|that|there|the list|the end))?$", re.IGNORECASE)
 
 
 def _todo_said_before(clause: str, text: str) -> Reflex | None:
@@ -1173,7 +1241,7 @@ def _todo_said_before(clause: str, text: str) -> Reflex | None:
     found = _ONE_MORE.match(_strip_fillers(clause))
     if found is None or _A_TODO.search(clause) or not _A_TODO.search(text) or _A_REMINDER.search(text):
         return None
-    return Reflex("todo", _call("add_todo", text=unquote(_clean(found.group("x")))))
+    return Reflex("todo", _call("add_todo", text=unquote(_clean(found.group("x") or found.group("en")))))
 
 
 #: a turn to another subject within a message: what was said before it is no part of what follows

@@ -234,7 +234,7 @@ _TAKEN_BACK = re.compile(
     r"|actually,? no|actually,? never ?mind|nah,? never ?mind|never ?mind|nvm|scratch that|scrap that|no,? scrap that"
     r"|ignore (?:me|that)|forget (?:about )?it|skip (?:it|that)|(?:wait|ugh|nah|actually),? no|don'?t bother"
     r"|(?:i )?don'?t need (?:one|it|that|any))\b"
-    r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)|算了[吧啦呗哈]?|还是不用了|当我没说"
+    r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)[啦哈呢嘛呀啊哦]*|算了[吧啦呗哈]?|还是不用了|当我没说"
     # "算了不用，反正…": a bare 不用 only before a pause or the end
     r"|不用(?:算|记|提醒|加|删)?了|不用(?:算|记|提醒|加|删)?(?=[\s,，.。!！~～…;；]|$)|不(?:算|记)了|先?别记了|不对(?:不对)?)"
     r"[\s,，]*)+?"
