@@ -144,9 +144,12 @@ def test_a_model_that_calls_made_up_tools_again_without_tools_gets_the_pets_own_
      (call("get_current_time", type="object", properties={}, required=[]),)),
     ("forget it, not worth explaining", (call("forget", what="it"),)),
     ("你除了提醒还能干嘛 能设闹钟不", (call("set_reminder", text="给妈妈打电话", when="tomorrow at 9am"),)),
+    # round 28's served 0.5B: a tool's own example in another language than the message; a schema's type alone
+    ("刚才那个提醒响了，谢啦", (call("set_reminder", text="call mom", when="in 20 minutes"),)),
+    ("my todo list is a mess lol", (call("list_todos", type="object"),)),
 ])
 def test_a_call_with_arguments_nobody_gave_is_not_run(text, made_up):
-    answer = "我会到点叫你！" if "你" in text else "I just wait for the time, then ping you!"
+    answer = "我会到点叫你！" if re.search("[\u4e00-\u9fff]", text) else "I just wait for the time, then ping you!"
     model = ScriptedModel([Completion("", made_up), answer])
     app = make_app(model)
     events = run(app, text)
@@ -839,3 +842,18 @@ def test_a_reply_that_fails_its_checks_after_a_tool_answered_gives_way_to_the_re
     events = run(app, "3.6的平方加7等于多少，帮我calculate一下")
     assert streamed_text(events) == "19.96"
     assert len(model.calls) == 3  # the reply, and one retry with a correction
+
+
+@pytest.mark.parametrize("text, claim", [
+    ("帮我记一下我的车位是B1-208 哎呀 不对 不用记 当我没说", "好的，记下了！"),
+    ("remind me at 5pm to call the bank... actually never mind", "Done, reminder set for 5pm!"),
+])
+def test_a_request_taken_back_that_the_model_claims_done_gets_a_plain_never_mind(text, claim):
+    # tried on the page (2026-12-05): the claim guard's aside "（其实我还没记下来。说“记住……”我就记。）" answered a
+    # taking-back as if the person still wanted it kept
+    model = ScriptedModel([claim, claim])
+    app = make_app(model, reflexes=True)
+    events = run(app, text)
+    language = "zh" if re.search("[\u4e00-\u9fff]", text) else "en"
+    assert not [e for e in events if isinstance(e, ToolStarted)]
+    assert events[-1].text == say("taken_back", language, app.persona)

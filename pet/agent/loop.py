@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import inspect
+import json
 import logging
 import re
 import threading
@@ -280,6 +281,17 @@ class MemoryBook(MemorySource, Protocol):
 
 _WORD = re.compile(r"[a-z]{3,}")
 _CHINESE_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+#: the keys of a JSON schema: arguments of nothing else are the schema copied
+_SCHEMA_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "description", "title"})
+
+
+def _example_copied(value: str, schema: str, said: Sequence[str]) -> bool:
+    """Whether a tool argument is an example the tool's schema quotes ("call mom", "buy milk") sharing no word with
+    anything said, in whatever language it was said ("codes after 11pm" for "remember that I code after 11pm" stands)."""
+    quoted = value.strip().strip("\"'").casefold()
+    return len(quoted) >= 3 and f'\\"{quoted}\\"' in schema.casefold() and invented(value, said)
 
 
 def invented(value: str, said: Sequence[str]) -> bool:
@@ -1242,7 +1254,8 @@ class Agent:
         # A brain whose replies are short and quick but often fail the checks (the embedded
         # ladder's) shows none of a reply before it has passed them: a try that is retried
         # or stood in for is never left on the screen above the next.
-        whole = getattr(self.brain, "holds_replies", False)
+        # So is the reply to a request taken back: a claim of it done gives way to a plain "never mind", unseen.
+        whole = getattr(self.brain, "holds_replies", False) or turn.trace.reflex == "taken back"
 
         def hold_at(text: str) -> int | None:
             if whole:
@@ -1316,6 +1329,10 @@ class Agent:
                     turn.messages.append(Message("assistant", final))
                     turn.messages.append(Message("user", correction(unsupported)))
                     continue
+                if unsupported and turn.trace.reflex == "taken back" and not gate.emitted and not shown_before.strip():
+                    # the person took the request back: nothing is done, and the pet says so plainly
+                    yield from self._finish(turn, fallback_line("taken_back", turn.language, self.persona), streamed=False)
+                    return
                 if unsupported:
                     yield from self._end_with_line(
                         turn, shown_before, gate, honest_notice(unsupported, turn.language, self.persona),
@@ -1403,17 +1420,22 @@ class Agent:
         or add in words that share none with anything said in the conversation (in the same script as the message:
         a fact told in Chinese may be kept in English); a forget of nothing named ("it")."""
         arguments = call.arguments
-        if {"type", "properties"} <= set(arguments) or {"type", "required"} <= set(arguments):
+        if {"type", "properties"} <= set(arguments) or {"type", "required"} <= set(arguments) or (
+                arguments.get("type") == "object" and set(arguments) <= _SCHEMA_KEYS):
             return True
         if call.name not in _KEEPS_WORDS:
             return False  # (a file's content is the model's own writing)
         message = turn.tool_context.message
         said = [message, *(m.content for m in turn.messages if m.role in ("user", "assistant", "tool") and m.content)]
         asked = reflexes.asks_for_a_tool(message)  # "can you nudge me tonight at 9" may be set as "take medication"
+        tool = self.tools.get(call.name)
         for key in ("content", "text", "what"):
             value = arguments.get(key)
             if not isinstance(value, str):
                 continue
+            if tool is not None and _example_copied(value, json.dumps(tool.parameters, ensure_ascii=False), said):
+                # the tool's own example ("call mom" for "刚才那个提醒响了，谢啦"), in whatever language
+                return True
             if key == "what" and call.name == "forget" and reflexes.vague_target(value):
                 return True
             if not asked and (cjk_count(value) > 0) == (cjk_count(message) > 0) and invented(value, said):

@@ -930,7 +930,8 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
             if len(fact) >= 2:
                 out[i] = Reflex("remember", _call("remember", content=fact))
                 said.add(i - 1)
-        elif out[i] is None and out[i - 1] is not None and [c.name for c in out[i - 1].calls] == ["set_reminder"]:
+        elif out[i] is None and (previous := out[i - 1]) is not None and [c.name for c in previous.calls] == [
+                "set_reminder"]:
             at = spans(clause)
             if at and at[0][0] == 0 and at[0][3]:
                 zh = detect_language(clause) == "zh"

@@ -60,6 +60,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "我叫{name}，是住在你电脑里的{species}！",
         "en": "I'm {name}, {a_species} who lives on your computer!",
     },
+    # ... when the person took the request back ("帮我记一下…哎呀 不对 不用记 当我没说") and the reply still claimed it done.
+    "taken_back": {
+        "zh": "好，当我没听见～",
+        "en": "Okay, never mind, consider it unheard!",
+    },
     # The claim guard: the reply said the pet did what no tool did.
     "not_done_remember": {
         "zh": "（其实我还没记下来。说“记住……”我就记。）",
