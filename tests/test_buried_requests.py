@@ -510,3 +510,13 @@ def test_a_word_of_reminding_that_asks_for_no_list_lists_nothing(text):
     # near "我有哪些提醒" to the router (round 28's spent set), but no word of seeing a list
     calls, _, _ = _told(text)
     assert "list_reminders" not in calls and "list_todos" not in calls
+
+
+def test_a_tools_own_example_meant_in_another_language_is_set():
+    # the review of 2026-12-05: "call mom" is the set_reminder schema's example, and nobody said it in English, but it
+    # is what "要给我妈打电话" means
+    model_call = Completion(text="", tool_calls=(call("set_reminder", text="call mom", when="in 20 minutes"),))
+    app, _ = _app(model_call, "好嘞！")
+    calls, results, _ = _turn(app, app.new_conversation(), "过二十分钟喊我一声 要给我妈打电话")
+    app.close()
+    assert calls == ["set_reminder"] and results[0].ok and "call mom" in results[0].content

@@ -183,6 +183,9 @@ def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
     ("我今天不用上班 好开心", False),
     # a correction with what the person did already keeps the new value (the review of 2026-12-05)
     ("记住我的车位是B2-108，不对，我已经换到B3-20了", False), ("提醒我明天8点开会 不对 我已经改到9点了", False),
+    # a joke's particles (round 28's spent set), and the truth said after a joke (the review of 2026-12-05)
+    ("128乘以7等于多少……开玩笑的啦，我自己会算", True), ("帮我记住我明天放假，开玩笑的哈", True),
+    ("记住我明天生日，开玩笑的啦，其实是后天", False), ("remind me friday to call mom jk, actually thursday at 5pm", False),
 ])
 def test_a_request_taken_back_in_chat_chinese(text, taken_back):
     assert retracted(text) is taken_back

@@ -763,6 +763,17 @@ def test_a_todo_said_to_be_added_is_a_claim(text, claims):
     assert (claimed_actions(text) == {"add_todo"}) is claims
 
 
+@pytest.mark.parametrize(("text", "claims"), [
+    # after the call was not run (the review of 2026-12-05)
+    ("好嘞，二十分钟后提醒你给妈妈打电话～", True), ("十点叫你，放心睡吧！", True), ("OK, I'll ping you at 9!", True),
+    ("要我明天八点叫你吗？", False), ("我每天早上七点叫你起床好不好？", False),
+])
+def test_a_reminder_said_to_be_set_is_a_claim(text, claims):
+    from pet.agent.guards import claimed_actions
+
+    assert (claimed_actions(text) == {"set_reminder"}) is claims
+
+
 def test_a_false_todo_claim_is_retried():
     model = ScriptedModel(["已加入待办，一个 交房租。", "花生过敏要小心！钳钳帮你盯着零食。"])
     app = make_app(model, reflexes=False)
@@ -1123,6 +1134,59 @@ def test_no_clause_before_is_read_into_a_request_alone(text):
     ("你会设提醒吗？", False), ("提醒一下你哦，你是小龙虾不是螃蟹哈哈", False), ("提醒我一下？", False),
     ("can you even set reminders?", False), ("reminders??", True), ("my todos?", True), ("show一下我的提醒", True),
     ("我有哪些提醒", True), ("anything on my plate today", True), ("待办清单", True),
+    # the review of 2026-12-05: the list's own name asks nothing; 呢, 瞅, 发我, display, gimme ask
+    ("my todo list is so long it's depressing", False), ("我的待办清单太长了 好烦", False), ("我的提醒列表好乱", False),
+    ("我的提醒呢", True), ("待办给我瞅瞅", True), ("待办发我一下", True), ("display my reminders", True),
+    ("gimme my reminders", True), ("list my reminders", True), ("todo list pls", True),
 ])
 def test_a_list_is_asked_for_in_words_of_seeing_or_by_its_name_alone(text, lists):
     assert reflexes.asks_a_list(text) is lists
+
+
+@pytest.mark.parametrize("text", [
+    # another request before the reminder, which no reflex knows: the whole message is the model's (the review of
+    # 2026-12-05)
+    "帮我订个餐厅，然后提醒我晚上七点去吃饭", "text my sister happy birthday and also remind me at 9pm to call mom",
+    "讲个笑话吧，然后提醒我晚上九点睡觉",
+    # talk that is no context of the task, or a thing not to keep
+    "今天好累，然后提醒我晚上十点睡觉", "谢谢你！另外提醒我晚上九点吃药",
+    "my ex's number is 5551234, don't remember that, and remind me at 9pm to block him",
+])
+def test_a_reminder_keeps_no_other_request_or_talk_in_its_words(text):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is None or not any(
+        re.search(r"餐厅|sister|笑话|好累|谢谢|5551234", str(c.arguments)) for c in reflex.calls)
+
+
+@pytest.mark.parametrize("text", [
+    # a time after a reminder that is a remark about the time, not another reminder
+    "remind me at 9pm to call mom, 10pm is too late for her", "remind me in 20 minutes to check the oven, 5pm works too",
+    "提醒我今晚九点收拾行李，明早六点的飞机",
+    # a second time with no day of its own after a reminder on another day: not set today
+    "remind me tomorrow at 8am to call mom and at 5pm to call dad", "提醒我明天早上八点开会，下午三点去接孩子",
+])
+def test_a_time_after_a_reminder_is_another_reminder_only_with_a_task_and_its_day(text):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is None or len([c for c in reflex.calls if c.name == "set_reminder"]) <= 1
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a clause of filler and one request (the review of 2026-12-05)
+    ("嗯。记住我喜欢吃辣", [("remember", {"content": "我喜欢吃辣"})]),
+    ("yo. add milk to my todo list. ok", [("add_todo", {"text": "milk"})]),
+    # the fact kept by pointing back, without the greeting before it
+    ("hey so my mechanic is called Luis, remember that, and remind me tomorrow at 9am to call him",
+     [("remember", {"content": "my mechanic is called Luis"}), ("set_reminder", {"text": "call him", "when": "tomorrow at 9am"})]),
+])
+def test_filler_around_requests_is_no_part_of_them(text, expected):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "I told you my mechanic is Luis, remember that? and remind me at 9am to call him",
+    "what's on my todo list? and put the kettle on", "what's on my todo list. and add me to the family group chat",
+])
+def test_a_question_or_a_phrase_is_not_read_as_a_request_beside_another(text):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is None or not any(c.name in ("remember", "add_todo") for c in reflex.calls)

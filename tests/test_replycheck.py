@@ -332,6 +332,8 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "My mum programmed the oven to start at 6!", "我的程序员朋友也这么说", "I was trained to sit by my owner!? No way.",
     "You need help with anything, just holler!", "haha my programming is just snack-seeking",  # (review)
     "我不太明白你说的笑话哈哈", "I'm happy to help you carry the groceries!", "I'm so happy to help you celebrate!",
+    # asking back (the review of 2026-12-05)
+    "呜呜抱歉，我没明白你的意思～你是说豆豆还是豆腐呀？", "I'm happy to help you pick a name! How about Mochi or Biscuit?",
 ])
 def test_ordinary_pet_talk_is_not_assistant_speak(reply):
     assert assistant_speak(reply) is None

@@ -287,11 +287,26 @@ _CHINESE_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _SCHEMA_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "description", "title"})
 
 
+#: how near in meaning a message must be to a tool's own example for a call of it to stand ("call mom" and "过二十分钟喊我
+#: 一声 要给我妈打电话" 0.45; "刚才那个提醒响了，谢啦" 0.18, "你除了提醒还能干嘛" 0.08)
+EXAMPLE_MEANT = 0.35
+
+
 def _example_copied(value: str, schema: str, said: Sequence[str]) -> bool:
     """Whether a tool argument is an example the tool's schema quotes ("call mom", "buy milk") sharing no word with
-    anything said, in whatever language it was said ("codes after 11pm" for "remember that I code after 11pm" stands)."""
+    anything said, in whatever language ("codes after 11pm" for "remember that I code after 11pm" stands), nor near
+    the message (`said[0]`) in meaning (a request in Chinese to call one's mother may be set as "call mom")."""
     quoted = value.strip().strip("\"'").casefold()
-    return len(quoted) >= 3 and f'\\"{quoted}\\"' in schema.casefold() and invented(value, said)
+    if len(quoted) < 3 or f'\\"{quoted}\\"' not in schema.casefold() or not invented(value, said):
+        return False
+    reader = capture.reader()
+    if reader is None or not said:
+        return True
+    try:
+        return float(reader.vector(value) @ reader.vector(said[0])) < EXAMPLE_MEANT
+    except Exception as exc:  # the encoder failed: the words alone decide
+        log.warning("encoding failed: %s", exc)
+        return True
 
 
 def invented(value: str, said: Sequence[str]) -> bool:

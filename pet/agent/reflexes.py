@@ -17,7 +17,14 @@ from pet.agent import arithmetic
 from pet.agent.replycheck import asks_pet_name
 from pet.events import ToolCall
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
-from pet.tools.facts import dismissal, memory_fact, only_pronoun, opens_with_request, unquote
+from pet.tools.facts import (
+    declines_keeping,
+    dismissal,
+    memory_fact,
+    only_pronoun,
+    opens_with_request,
+    unquote,
+)
 from pet.tools.when import TimeProblem, day_without_hour, find_when, parse_when, spans
 
 
@@ -865,7 +872,10 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
     # own, else the whole message is the model's (one reflex must not
     # swallow two requests into one call).
     # (a clause of filler alone is no clause: "whats on my todo list? oh and add call the plumber")
-    clauses = [c for c in _split(text) if _clean(_strip_fillers(c)) or _TOPIC_SHIFT.search(c)]
+    parted = _split(text)
+    clauses = [c for c in parted if _clean(_strip_fillers(c)) or _TOPIC_SHIFT.search(c)]
+    if len(clauses) == 1 and len(parted) > 1:
+        return _single(clauses[0], now, zone)  # "嗯。记住我喜欢吃辣", "yo. add milk to my todo list. ok"
     if len(clauses) > 1:
         whole = _single(text, now, zone)
         if whole is not None and len(whole.calls) > 1 and all(c.name == "add_todo" for c in whole.calls):
@@ -897,10 +907,12 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
             # "12 times 4, and then divide it by 3": never the sum of one part
             return Reflex("calc", reply=arithmetic.partial(text))
         if several and len(requests) == 1 and others and found[-1] is requests[0] and (
-                [c.name for c in requests[0].calls] == ["set_reminder"]) and not any(
-                _LOOKS_LIKE_REQUEST.match(c.strip()) or _QUESTION_END.search(c) or _NAMES_A_LIST.match(c)
-                for c in others):
-            # a reminder after what it is about ("作业下周三交，再提醒我后天晚上七点去交"): the task with its context
+                [c.name for c in requests[0].calls] == ["set_reminder"]) and _POINTING_TASK.search(
+                str(requests[0].calls[0].arguments.get("text", ""))) and not any(
+                request_form(c) or _QUESTION_END.search(c) or _NAMES_A_LIST.match(c) or declines_keeping(c)
+                or points_back(c) for c in others):
+            # a reminder after what it is about ("作业下周三交，再提醒我后天晚上七点去交"): the task, which points back at it,
+            # with its context (not "今天好累，然后提醒我晚上十点睡觉", nor after another request: "帮我订个餐厅，然后…")
             return _with_context(requests[0], others)
         if several or not requests:
             return None
@@ -911,6 +923,14 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
             return None
         return _labelled(requests[0], clauses, found) or requests[0]
     return _single(text, now, zone)
+
+
+#: what follows a time that makes it another reminder's: a task ("to unpack", "去接孩子", "接孩子"), not a remark about the
+#: time ("is too late for her", "works too", "I'm off work", "的飞机", "太晚了")
+_TASK_AFTER_TIME = re.compile(r"\s*(?:,\s*)?(?:to\s+\w|remind me\b)|\s*(?:提醒我|叫我|喊我)?(?![的是就太也才还都比更很挺有没不左右以之前后])"
+                              r"[\u4e00-\u9fff]", re.IGNORECASE)
+#: a fact said before in so many words: "I told you my mechanic is Luis, remember that?" asks whether the pet does
+_TOLD_BEFORE = re.compile(r"\b(?:i|i've|i have) (?:told|said)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
 
 
 def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datetime,
@@ -925,21 +945,30 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
         clause, before = clauses[i], clauses[i - 1]
         if out[i] is None and out[i - 1] is None and points_back(clause) and any(
                 f is not None for j, f in enumerate(out) if j not in (i, i - 1)) and not (
-                _LOOKS_LIKE_REQUEST.match(before.strip()) or _QUESTION_END.search(before)):
-            fact = _after_topic_shift(_clean(before))
+                request_form(before) or _QUESTION_END.search(before) or _QUESTION_END.search(clause)
+                or _TOLD_BEFORE.search(before)):
+            fact = _after_topic_shift(_clean(unpadded(before)))
             if len(fact) >= 2:
                 out[i] = Reflex("remember", _call("remember", content=fact))
                 said.add(i - 1)
         elif out[i] is None and (previous := out[i - 1]) is not None and [c.name for c in previous.calls] == [
                 "set_reminder"]:
             at = spans(clause)
-            if at and at[0][0] == 0 and at[0][3]:
+            # its own day, or none said before ("…tomorrow at 8am to call mom and at 5pm to call dad" is the model's),
+            # and a task after the time ("10pm is too late for her", "明早六点的飞机" are remarks)
+            if at and at[0][0] == 0 and at[0][3] and (at[0][2] or not any(
+                    d for _, _, d, _ in spans(str(previous.calls[0].arguments.get("when", ""))))) and (
+                    _TASK_AFTER_TIME.match(clause[at[0][1]:])):
                 zh = detect_language(clause) == "zh"
                 again = _single(("提醒我" if zh else "remind me ") + clause, now, zone)
                 if again is not None and [c.name for c in again.calls] == ["set_reminder"]:
                     out[i] = again
     kept = [i for i in range(len(clauses)) if i not in said]
     return [clauses[i] for i in kept], [out[i] for i in kept]
+
+
+#: a task that points back at what was said before it: "(去)交", "去拿", "go get it", "call him"
+_POINTING_TASK = re.compile(r"^去?[\u4e00-\u9fff]$|^去[\u4e00-\u9fff]{1,2}$|[它那这]个|\b(?:it|him|her|them|that|there|those|these)\b", re.IGNORECASE)
 
 
 def _with_context(request: Reflex, context: list[str]) -> Reflex:
@@ -1042,11 +1071,15 @@ def asks_something(text: str) -> bool:
 
 #: words that ask for a list: seeing, which, how many, all ("what's on my todo list", "提醒都列出来", "show一下我的提醒")
 _ASKS_A_LIST = re.compile(
-    r"哪些|什么|啥|几[个条件项]|多少|列|看|查|有没有|都有|全部|所有|清单|有吗|有哪|念|读一下|报一下|说说"
-    r"|(?<![a-z])(?:show|list|lsit|what|whats|which|any|anything|all|upcoming|coming up|do i have|check|see|how many"
-    r"|got|pull up|tell me|read|queued|remaining|left|pending|open)(?![a-z])"
+    r"哪些|什么|啥|几[个条件项]|多少|列出|列一下|列个|列给|看|瞅|查|有没有|都有|全部|所有|有吗|有哪|念|读一下|报一下|说说|发我|发一下"
+    r"|(?:提醒|待办|清单|列表|事项)呢"
+    # "list" the verb, not the name ("list my reminders", not "my todo list is so long")
+    r"|(?<![a-z])(?:(?<!todo )(?<!to-do )(?<!to do )(?<!task )(?<!shopping )(?<!grocery )(?<!reminder )list|lsit|show"
+    r"|display|gimme|what|whats|wat|wats|waht|which|any|anything|all|upcoming|coming up|do i have|check|see|how many|got|pull up"
+    r"|tell me|read|queued|remaining|left|pending|open)(?![a-z])"
     # the list named alone: "reminders??", "my todos?"
-    r"|^\W*(?:my\s+|我的)?(?:\w{0,3}remi\w*|todos?|to-?dos?|todo list|提醒|待办(?:清单|事项)?)\W*$",
+    r"|^\W*(?:my\s+|我的)?(?:\w{0,3}remi\w*|todos?|to-?dos?|todo list|提醒(?:列表)?|待办(?:清单|事项|列表)?)"
+    r"(?:\s*(?:pls|plz|please))?\W*$",
     re.IGNORECASE)
 
 
@@ -1232,8 +1265,8 @@ _NAMES_A_LIST = re.compile(r"^(?:(?:and|also|plus)\s+)?(?:all\s+)?(?:my|the)\s+(
 #: one more of a list said in the same message: "看看我的待办 然后加一条 给奶奶寄明信片"
 _ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:一|1)?[条个项件](?:上)?[：:，,\s]*(?P<x>\S.*)$"
                        # "whats on my todo list? oh and add call the plumber"
-                       r"|^(?:(?:and|also|then|plus|oh)\s+)*(?:(?:pls|please|can you|could you)\s+)?(?:add|put|throw in)"
-                       r"\s+(?!(?:it|that|this|them|one|another|to|on)\b)(?P<en>\w.*?)"
+                       r"|^(?:(?:and|also|then|plus|oh)\s+)*(?:(?:pls|please|can you|could you)\s+)?add"
+                       r"\s+(?!(?:it|that|this|them|one|another|to|on|me|us|him|her)\b)(?P<en>\w.*?)"
                        r"(?:\s+(?:to|on(?:to)?)\s+(?:it|that|there|the list|the end))?$", re.IGNORECASE)
 
 

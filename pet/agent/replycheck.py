@@ -105,8 +105,9 @@ _ASSISTANT = re.compile(
     r"|我(?:无法|不能|没法|不可以)(?:帮|协助|提供|回答|满足|处理|参与|讨论|完成|执行|回应)"
     r"|(?:很|非常)?抱歉[，,]?\s*(?:但)?(?:是)?我(?:无法|不能|没法)"
     # a helpdesk's not understanding, and its gladness to help (round 28's spent chat set)
-    r"|(?:很|非常)?抱歉[，,]?\s*我(?:不太|不是很|没有?|不)(?:明白|理解|懂|清楚)(?:您|你)的(?:问题|意思|需求)"
-    r"|\bI(?:['’]m| am) (?:always |more than )?(?:happy|glad) to help\b(?! you (?:carry|move|pack|eat|celebrate))"
+    # (the polite 您 of a helpdesk: a pet's "抱歉，我没明白你的意思～你是说豆豆还是豆腐呀？" asks back)
+    r"|(?:很|非常)?抱歉[，,]?\s*我(?:不太|不是很|没有?|不)(?:明白|理解|懂|清楚)您的(?:问题|意思|需求)"
+    r"|\bI(?:['’]m| am) (?:always |more than )?(?:happy|glad) to help(?: (?:with that|with anything|you))?\s*[!.]*\s*$"
     r"|提供更多(?:的)?(?:信息|细节|上下文|背景)"
     r"|我(?:没有|不具备|不支持)(?:这个|这种|该|这项|此)?(?:功能|能力)"
     r"|\bI (?:don['’]t|do not) have (?:that|this|the) (?:feature|function|capability|ability)\b"

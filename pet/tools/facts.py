@@ -296,6 +296,9 @@ _CORRECTING = re.compile(r"\d|[一二三四五六七八九十两]点|是|叫|\b(
 #: the person did it already: a number after it is the answer found, no correction ("…算了我自己算出来了 420")
 _DONE_MYSELF = re.compile(r"[\s,，.。!！~～…;；:：-]*我自己")
 
+#: what opens the truth after a joke: "…开玩笑的啦，其实是后天", "jk, actually it's friday"
+_REALLY = re.compile(r"[\s,，.。!！~～…;；:：-]*(?:其实|实际上|应该是|actually|i mean|really)", _I)
+
 #: a request said as a joke: what follows is no new value
 _JOKING = re.compile(r"\bjk\b|j/k|kidding|joking|开玩笑|开个玩笑|逗你|说着玩|骗你", _I)
 
@@ -326,9 +329,11 @@ def retracted(text: str) -> bool:
     if found is None or found.start() == 0:
         return False
     tail = found.group("tail")
-    if _CORRECTING.search(tail) and not _JOKING.search(found.group()[: len(found.group()) - len(tail)]) and not (
-            _DONE_MYSELF.match(tail)):
-        return False  # a joke taken back is no correction, whatever follows ("jk we have like 3 cartons")
+    if _CORRECTING.search(tail) and (not _JOKING.search(found.group()[: len(found.group()) - len(tail)]) or (
+            _REALLY.match(tail))) and not _DONE_MYSELF.match(tail):
+        # a joke taken back is no correction, whatever follows ("jk we have like 3 cartons"), unless it says what is
+        # so instead ("记住我明天生日，开玩笑的啦，其实是后天")
+        return False
     before = text[:found.start()]
     asked = _ASKING.search(before) is not None
     part = found.group()[: len(found.group()) - len(tail)]
