@@ -1101,7 +1101,8 @@ def test_two_lists_shown_together_each_under_its_heading():
 @pytest.mark.parametrize("text, expected", [
     # a request to keep that points back, beside another request, keeps the fact just before it
     ("my mechanic is called Luis, remember that. and remind me friday at 9am to call him",
-     [("remember", {"content": "my mechanic is called Luis"}), ("set_reminder", {"text": "call him", "when": "friday at 9am"})]),
+     [("remember", {"content": "my mechanic is called Luis"}),
+      ("set_reminder", {"text": "call him (my mechanic is called Luis)", "when": "friday at 9am"})]),
     ("我的工位号是B-1207，记住哈，然后提醒我明天上午9点交报告",
      [("remember", {"content": "我的工位号是B-1207"}), ("set_reminder", {"text": "交报告", "when": "明天上午9点"})]),
     # a time with a task after a reminder is another reminder
@@ -1111,7 +1112,15 @@ def test_two_lists_shown_together_each_under_its_heading():
     ("whats on my todo list? oh and add call the plumber", [("list_todos", {}), ("add_todo", {"text": "call the plumber"})]),
     ("show my todo list and add milk to it", [("list_todos", {}), ("add_todo", {"text": "milk"})]),
     # a reminder after what it is about keeps it
-    ("作业下周三交，再提醒我后天晚上七点去交", [("set_reminder", {"text": "交（作业下周三交）", "when": "后天晚上七点"})]),
+    ("作业下周三交，再提醒我后天晚上七点去交", [("set_reminder", {"text": "作业下周三交", "when": "后天晚上七点"})]),
+    # ...or what the request before it names
+    ("待办加一个“交水费”，再提醒我后天晚上七点去交",
+     [("add_todo", {"text": "交水费"}), ("set_reminder", {"text": "交水费", "when": "后天晚上七点"})]),
+    ("我侄子叫乐乐，你记一下。下周一是他生日，下周一早上九点提醒我给他发红包",
+     [("remember", {"content": "我侄子叫乐乐"}), ("set_reminder", {"text": "给他发红包（下周一是他生日）", "when": "下周一早上九点"})]),
+    ("put 'pick up dry cleaning' on my list and remind me tomorrow at 5pm to actually go get it",
+     [("add_todo", {"text": "pick up dry cleaning"}),
+      ("set_reminder", {"text": "actually go get it (pick up dry cleaning)", "when": "tomorrow at 5pm"})]),
 ])
 def test_requests_read_beside_the_clause_before(text, expected):
     reflex = reflexes.match(text, NOW, ZONE, "zh")
@@ -1149,13 +1158,14 @@ def test_a_list_is_asked_for_in_words_of_seeing_or_by_its_name_alone(text, lists
     "帮我订个餐厅，然后提醒我晚上七点去吃饭", "text my sister happy birthday and also remind me at 9pm to call mom",
     "讲个笑话吧，然后提醒我晚上九点睡觉",
     # talk that is no context of the task, or a thing not to keep
-    "今天好累，然后提醒我晚上十点睡觉", "谢谢你！另外提醒我晚上九点吃药",
+    "今天好累，然后提醒我晚上十点睡觉", "谢谢你！另外提醒我晚上九点吃药", "今天好累，然后提醒我晚上十点给他回电话",
+    "today was exhausting, and then remind me at 10pm to call him back",
     "my ex's number is 5551234, don't remember that, and remind me at 9pm to block him",
 ])
 def test_a_reminder_keeps_no_other_request_or_talk_in_its_words(text):
     reflex = reflexes.match(text, NOW, ZONE, "zh")
     assert reflex is None or not any(
-        re.search(r"餐厅|sister|笑话|好累|谢谢|5551234", str(c.arguments)) for c in reflex.calls)
+        re.search(r"餐厅|sister|笑话|好累|谢谢|5551234|exhausting", str(c.arguments)) for c in reflex.calls)
 
 
 @pytest.mark.parametrize("text", [
@@ -1176,7 +1186,8 @@ def test_a_time_after_a_reminder_is_another_reminder_only_with_a_task_and_its_da
     ("yo. add milk to my todo list. ok", [("add_todo", {"text": "milk"})]),
     # the fact kept by pointing back, without the greeting before it
     ("hey so my mechanic is called Luis, remember that, and remind me tomorrow at 9am to call him",
-     [("remember", {"content": "my mechanic is called Luis"}), ("set_reminder", {"text": "call him", "when": "tomorrow at 9am"})]),
+     [("remember", {"content": "my mechanic is called Luis"}),
+      ("set_reminder", {"text": "call him (my mechanic is called Luis)", "when": "tomorrow at 9am"})]),
 ])
 def test_filler_around_requests_is_no_part_of_them(text, expected):
     reflex = reflexes.match(text, NOW, ZONE, "zh")

@@ -963,12 +963,36 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
                 again = _single(("提醒我" if zh else "remind me ") + clause, now, zone)
                 if again is not None and [c.name for c in again.calls] == ["set_reminder"]:
                     out[i] = again
+        current, previous = out[i], out[i - 1]
+        if current is not None and previous is not None and [c.name for c in current.calls] == ["set_reminder"] and (
+                _POINTING_AT_SOMEONE.search(str(current.calls[0].arguments.get("text", "")))):
+            # a reminder about the thing the request before it names: "待办加一个“交水费”，再提醒我后天晚上七点去交",
+            # "put 'pick up dry cleaning' on my list and remind me tomorrow at 5pm to actually go get it"
+            named = [str(c.arguments.get("text") or c.arguments.get("content") or "") for c in previous.calls
+                     if c.name in ("add_todo", "remember")]
+            if len(named) == 1 and named[0]:
+                out[i] = _with_context(current, [named[0]])
+        elif current is not None and previous is None and i - 1 not in said and [c.name for c in current.calls] == [
+                "set_reminder"] and _POINTING_AT_SOMEONE.search(str(current.calls[0].arguments.get("text", ""))) and any(
+                f is not None for j, f in enumerate(out) if j not in (i, i - 1)) and not (
+                request_form(before) or _QUESTION_END.search(before) or declines_keeping(before)
+                or points_back(before)):
+            # ...or the news said just before it, beside other requests: "我侄子叫乐乐，你记一下。下周一是他生日，下周一
+            # 早上九点提醒我给他发红包"
+            out[i] = _with_context(current, [before])
+            said.add(i - 1)
     kept = [i for i in range(len(clauses)) if i not in said]
     return [clauses[i] for i in kept], [out[i] for i in kept]
 
 
 #: a task that points back at what was said before it: "(去)交", "去拿", "go get it", "call him"
-_POINTING_TASK = re.compile(r"^去?[\u4e00-\u9fff]$|^去[\u4e00-\u9fff]{1,2}$|[它那这]个|\b(?:it|him|her|them|that|there|those|these)\b", re.IGNORECASE)
+_POINTING_TASK = re.compile(r"^去?[\u4e00-\u9fff]$|^去[\u4e00-\u9fff]{1,2}$|[它那这]个|\b(?:it|that|there|those|these)\b",
+                            re.IGNORECASE)
+
+
+#: ...or at someone named before it: "给他发红包", "call her" (beside other requests only: "今天好累，然后提醒我晚上十点给他回电话"
+#: says nothing of him)
+_POINTING_AT_SOMEONE = re.compile(rf"{_POINTING_TASK.pattern}|[他她]们?|\b(?:him|her|them)\b", re.IGNORECASE)
 
 
 def _with_context(request: Reflex, context: list[str]) -> Reflex:
@@ -978,7 +1002,8 @@ def _with_context(request: Reflex, context: list[str]) -> Reflex:
     if not said or said in task:
         return request
     zh = detect_language(task + said) == "zh"
-    text = f"{task}（{said}）" if zh else f"{task} ({said})"
+    # ("交" of "交水费" is "交水费")
+    text = said if task.removeprefix("去") in said else f"{task}（{said}）" if zh else f"{task} ({said})"
     return replace(request, calls=(replace(call, arguments={**call.arguments, "text": text}),))
 
 
