@@ -709,7 +709,7 @@ def test_simplified_characters_one_at_a_time_read_the_same_in_pieces_as_whole():
     assert simplified_chars("plain English") == "plain English"
 
 
-@pytest.mark.parametrize("text", ["what's 2+2? jk i know lol", "1+1等于几？开玩笑的啦哈哈", "remind me at 5pm to nap, just kidding"])
+@pytest.mark.parametrize("text", ["what's 2+2? jk i know lol", "1+1等于几？开玩笑的啦哈哈"])
 def test_a_message_that_takes_itself_back_runs_no_tool(text):
     # the model answers the sum anyway: no figure check runs the calculator behind it
     answer = "哈哈，1+1等于2！" if "开玩笑" in text else "Ha, 2 + 2 is 4, you got me!"
@@ -842,6 +842,18 @@ def test_a_reply_that_fails_its_checks_after_a_tool_answered_gives_way_to_the_re
     events = run(app, "3.6的平方加7等于多少，帮我calculate一下")
     assert streamed_text(events) == "19.96"
     assert len(model.calls) == 3  # the reply, and one retry with a correction
+
+
+@pytest.mark.parametrize("text", ["remind me at 5pm to nap, just kidding", "帮我记一下我的车位是B1-208 哎呀 不对 不用记 当我没说"])
+def test_a_request_taken_back_is_let_go_in_the_pets_own_words(text):
+    # tried on the page (2026-12-05): the small model's answers to a taken-back request failed their checks, and the
+    # stand-in "一时没想好怎么接……" followed; the model is not asked
+    model = ScriptedModel([])
+    app = make_app(model, reflexes=True)
+    events = run(app, text)
+    language = "zh" if re.search("[\u4e00-\u9fff]", text) else "en"
+    assert not [e for e in events if isinstance(e, ToolStarted)] and not model.calls
+    assert events[-1].text.endswith(say("taken_back", language, app.persona))
 
 
 @pytest.mark.parametrize("text, claim", [

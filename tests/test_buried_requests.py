@@ -520,3 +520,9 @@ def test_a_tools_own_example_meant_in_another_language_is_set():
     calls, results, _ = _turn(app, app.new_conversation(), "过二十分钟喊我一声 要给我妈打电话")
     app.close()
     assert calls == ["set_reminder"] and results[0].ok and "call mom" in results[0].content
+
+
+def test_a_message_opening_with_a_verb_of_deleting_forgets_the_memory_it_names():
+    # round 28's spent set: between keeping and forgetting to the router, so the model decided, and kept it
+    calls, results, memories = _told("scrub the thing about me hating olives", memory="I hate olives")
+    assert calls == ["forget"] and results[0].ok and "I hate olives" not in memories

@@ -1201,3 +1201,15 @@ def test_filler_around_requests_is_no_part_of_them(text, expected):
 def test_a_question_or_a_phrase_is_not_read_as_a_request_beside_another(text):
     reflex = reflexes.match(text, NOW, ZONE, "zh")
     assert reflex is None or not any(c.name in ("remember", "add_todo") for c in reflex.calls)
+
+
+def test_a_result_after_a_list_stands_apart_from_its_last_item():
+    # tried on the page (2026-12-05): "Added to the todo list: …" rendered inside the list's item "1. 交水费"
+    from pet.agent.loop import plain_lines
+    from pet.events import ToolCall, ToolResult
+
+    calls = [ToolCall("list_todos", {}), ToolCall("add_todo", {"text": "call the plumber"})]
+    results = [ToolResult("a", "list_todos", True, "1. 交水费"),
+               ToolResult("b", "add_todo", True, "Added to the todo list: call the plumber (2 open items)")]
+    shown = plain_lines(calls, results, "en")
+    assert shown == "Todo list:\n1. 交水费\n\nAdded to the todo list: call the plumber (2 open items)"

@@ -94,6 +94,9 @@ CLOSE_MEMORY = 0.5
 #: the tools that keep the person's words: a thing to keep, set or add, or to let go
 _KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
 #: the person points at what they told ("what are some things i told you i like?")
+#: a message that opens by asking to delete: "scrub the thing about me hating olives", "pls wipe my old address"
+_OPENS_DELETING = re.compile(r"^\W*(?:(?:pls|please|can you|could you|u can|you can)\s+)?(?:forget|delete|remove|erase|wipe"
+                             r"|scrub|scrap|bin|drop|ditch|purge|nuke|get rid of|toss|lose)\b", re.IGNORECASE)
 _TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
 #: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
 _ONLY_FIGURES = re.compile(r"\d[\d\s:./-]*")
@@ -675,9 +678,13 @@ class Agent:
         # Slash commands are the person's own commands: they work with reflexes off too.
         wanted = self.config.reflexes or text.startswith("/")
         if not text.startswith("/") and retracted(text):
-            # "what's 2+2? jk": taken back, so no request and no fact; just talk
+            # "what's 2+2? jk", "帮我记一下…哎呀 不对 不用记 当我没说": taken back, so no request and no fact, and the pet
+            # says so plainly (on the page the small model's answers to it failed their checks and got the stand-in)
             trace.reflex = "taken back"
-            yield from self._model_loop(turn, [])
+            if reflexes.request_form(text):
+                yield from self._finish(turn, fallback_line("taken_back", language, self.persona), streamed=False)
+            else:
+                yield from self._model_loop(turn, [])  # a question taken back: the model may play along
             return
         if self.config.reflexes and not text.startswith("/"):
             # "my remidners?" asks for the reminders (the message kept is as written; a command is the
@@ -910,6 +917,11 @@ class Agent:
             # "got a new job so you don't need to keep my office parking spot anymore": between keeping and
             # forgetting to the router, but it lets a kept thing go (so does "we rehomed Biscuit 😢 no need to
             # remember his vet anymore", nearest the facts: round 25's spent set)
+            return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
+        if route.intent is None and route.nearest in ("remember", "forget", intents.NOTE) and (
+                _OPENS_DELETING.match(text)) and self._known(text):
+            # "scrub the thing about me hating olives": between keeping and forgetting to the router, but it opens with
+            # a verb of deleting, and a memory holds its words
             return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
         if route.intent == "remember" and asks_deleting(text) and reflexes.kept_fact(text) is None:
             # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep
@@ -1479,6 +1491,9 @@ class Agent:
             # tool's output: a file or a command's is outside content, of any length)
             log.info("reply guard: %s again; the tool's result stands in", ", ".join(found.problems))
             line = "\n".join(turn.answers)
+        elif turn.trace.reflex == "taken back":
+            log.info("reply guard: %s again; the pet lets the taken-back message go", ", ".join(found.problems))
+            line = fallback_line("taken_back", turn.language, self.persona)
         else:
             log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
             line = replycheck.stand_in(turn.language, self.persona, found, turn.tool_context.message,
@@ -1874,7 +1889,12 @@ def plain_lines(calls: Sequence[ToolCall], results: Sequence[ToolResult], langua
         if len(calls) > 1 and listed is not None and result.ok and not listed[2].search(line):
             line = f"{listed[1] if language == 'zh' else listed[0]}\n{line}"
         lines.append(line)
-    return "\n".join(lines)
+    # a blank line after a list: else the next result reads, in markdown, as part of its last item
+    return "".join(line + ("\n\n" if _LIST_LINE.search(line) else "\n") for line in lines).rstrip("\n")
+
+
+#: a list's last line: "1. 交水费", "- milk"
+_LIST_LINE = re.compile(r"(?:^|\n)\s*(?:\d+[.)、]|[-*•])\s+[^\n]*$")
 
 
 def plain_line(call: ToolCall, result: ToolResult) -> str:
