@@ -93,10 +93,10 @@ STRAY_CALL = "a call to a tool not offered"
 CLOSE_MEMORY = 0.5
 #: the tools that keep the person's words: a thing to keep, set or add, or to let go
 _KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
-#: the person points at what they told ("what are some things i told you i like?")
 #: a message that opens by asking to delete: "scrub the thing about me hating olives", "pls wipe my old address"
 _OPENS_DELETING = re.compile(r"^\W*(?:(?:pls|please|can you|could you|u can|you can)\s+)?(?:forget|delete|remove|erase|wipe"
                              r"|scrub|scrap|bin|drop|ditch|purge|nuke|get rid of|toss|lose)\b", re.IGNORECASE)
+#: the person points at what they told ("what are some things i told you i like?")
 _TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
 #: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
 _ONLY_FIGURES = re.compile(r"\d[\d\s:./-]*")
@@ -1281,7 +1281,8 @@ class Agent:
         # A brain whose replies are short and quick but often fail the checks (the embedded
         # ladder's) shows none of a reply before it has passed them: a try that is retried
         # or stood in for is never left on the screen above the next.
-        # So is the reply to a request taken back: a claim of it done gives way to a plain "never mind", unseen.
+        # So is the reply to a question taken back: a claim of something done gives way to a plain "never mind",
+        # unseen (a request taken back is let go without the model).
         whole = getattr(self.brain, "holds_replies", False) or turn.trace.reflex == "taken back"
 
         def hold_at(text: str) -> int | None:
@@ -1357,7 +1358,7 @@ class Agent:
                     turn.messages.append(Message("user", correction(unsupported)))
                     continue
                 if unsupported and turn.trace.reflex == "taken back" and not gate.emitted and not shown_before.strip():
-                    # the person took the request back: nothing is done, and the pet says so plainly
+                    # the person took the message back: nothing is done, and the pet says so plainly
                     yield from self._finish(turn, fallback_line("taken_back", turn.language, self.persona), streamed=False)
                     return
                 if unsupported:
