@@ -938,8 +938,9 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
     """The requests of several clauses, where a clause means something only beside the one before it: a request to
     keep that points back keeps the fact said just before it, beside another request ("my mechanic is called Luis,
     remember that. and remind me…"; the fact's clause then asks nothing itself; alone, the agent finds the fact by its
-    reading), and a time with a task after a reminder is another reminder
-    ("remind me june 28 at 8am to pack and then july 2 at 7pm to unpack")."""
+    reading); a time with a task after a reminder is another reminder ("remind me june 28 at 8am to pack and then
+    july 2 at 7pm to unpack"); and a reminder whose task points back is about what the request or the news just
+    before it names ("待办加一个“交水费”，再提醒我后天晚上七点去交")."""
     out, said = list(found), set()
     for i in range(1, len(clauses)):
         clause, before = clauses[i], clauses[i - 1]
