@@ -857,12 +857,13 @@ def test_a_request_taken_back_is_let_go_in_the_pets_own_words(text):
 
 
 @pytest.mark.parametrize("text, claim", [
-    ("帮我记一下我的车位是B1-208 哎呀 不对 不用记 当我没说", "好的，记下了！"),
-    ("remind me at 5pm to call the bank... actually never mind", "Done, reminder set for 5pm!"),
+    ("1+1等于几？开玩笑的啦", "好的，记下了！"),
+    ("what time is it? jk", "Done, reminder set for 5pm!"),
 ])
-def test_a_request_taken_back_that_the_model_claims_done_gets_a_plain_never_mind(text, claim):
-    # tried on the page (2026-12-05): the claim guard's aside "（其实我还没记下来。说“记住……”我就记。）" answered a
-    # taking-back as if the person still wanted it kept
+def test_a_question_taken_back_that_the_model_claims_done_gets_a_plain_never_mind(text, claim):
+    # a question taken back still goes to the model (a request taken back does not); tried on the page (2026-12-05):
+    # the claim guard's aside "（其实我还没记下来。说“记住……”我就记。）" answered a taking-back as if the person still
+    # wanted it kept
     model = ScriptedModel([claim, claim])
     app = make_app(model, reflexes=True)
     events = run(app, text)
