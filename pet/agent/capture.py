@@ -10,7 +10,7 @@ mood, it speaks of the person (the `person` words of the data files'
 question, hypothetical, joke or somebody else's words.
 
 Most facts are not worded as facts: "nurse life: 12 hour shift today and my
-feet are done", "我的猫叫豆腐，今天又把杯子推下桌了". Where the word lists say no, a
+feet are done", "我的狗叫可乐，今天又把拖鞋叼走了". Where the word lists say no, a
 learned reading (pet.memory.stated) decides, of the whole sentence or of one
 of its clauses, unless its form rules a fact out (a question, a request, a
 quote, a hypothetical or wish, an impression: the `unreal` words; fewer than
@@ -74,7 +74,8 @@ DENIED = 0.03
 UNSAID_TOLD_FLOOR = 0.7
 #: the same for a clause of a sentence that does not read as a fact as a whole: a clause says less. (With round 28
 #: in the learned reading, "我的猫叫豆腐" of "我的猫叫豆腐，今天又把杯子推下桌了" read 0.59; on the spent memory sets of
-#: rounds 5 to 28, 0.55 rather than 0.6 notes one more fact and one more non-fact)
+#: rounds 5 to 28, 0.55 rather than 0.6 notes one more fact and one more non-fact. With round 29 it reads 0.548 and
+#: is no longer noted; 0.5 would note one more fact and three more non-facts of rounds 5 to 29, so the floor stays)
 CLAUSE_FLOOR = 0.55
 #: the fewest words of such a sentence (of two letters or more), or Chinese characters
 TOLD_WORDS = 3
