@@ -178,6 +178,16 @@ PHRASINGS = [
     ("４．５和１．２相差多少", "3.3"),  # full-width digits (review: a ValueError ended the turn)
     ("５万加３万等于多少", "80000"),
     ("i make 4,200 a month and just got a 6.5% raise!! what's my new monthly pay", "4473"),
+    # round 29's spent set: a split asked as no more than it, "and a half" and "r" for "are", a fee beside things
+    # bought at a price each, interest said simple or compound, "after" a count of months (not "after tax")
+    ("dinner came to 386.40, split four ways?", "96.6"),
+    ("how many seconds r in three and a half hours", "12600"),
+    ("3件衣服每件129 再加运费12 一共多少钱", "399"),
+    ("4 books at 12 each and $5 delivery, total?", "53"),
+    ("五千块 年化3.5% 存两年 单利能拿多少利息", "350"),
+    ("年化3%，存5万，复利2年，利息多少", "3045"),
+    ("10000 at 5% compound interest for 2 years, how much do i end up with?", "11025"),
+    ("if i put away 275 a month how much do i have after 18 months", "4950"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -331,6 +341,9 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "I read 20 pages an hour, how many in a day?", "每分钟漏0.35升水，一天漏多少升",
     # the price of one asked in another measure, or with no price said
     "4.5 kg of rice for 13.95, whats that per pound", "5斤苹果，一斤多少钱",
+    # interest that does not say simple or compound, or says both; a fee with no price each; a split not asked
+    "10000 at 5% for 3 years, how much interest?", "存1万 利率3% 单利还是复利划算 3年利息差多少",
+    "运费12块，贵不贵", "we split the 386.40 bill four ways and it was fine",
 ])
 def test_money_this_reader_cannot_place_gets_no_number(text):
     reading = arithmetic.read(text)

@@ -391,7 +391,9 @@ _EACH_BEFORE = re.compile(r"(?:\beach\b|\bper person\b|\bapiece\b|每人|每个�
 # beside a count ("me and 2 friends"), a price already discounted or a bill already
 # tipped, a rise or a deduction
 _UNPLACED = re.compile(
-    r"[0-9]\s*(?:万|千|k\b|w\b)|\bme and\b|\band me\b|\bincluding me\b|我(?:跟|和)|另外|\bafter\b|\bincluding\b|\boriginal"
+    r"[0-9]\s*(?:万|千|k\b|w\b)|\bme and\b|\band me\b|\bincluding me\b|我(?:跟|和)|另外|\bincluding\b|\boriginal"
+    # "after tax", not "after 18 months" (a count of time: "275 a month, how much after 18 months")
+    rf"|\bafter\b(?!\s+(?:[0-9]+|(?:{_EN_WORD})(?:[\s-]+(?:{_EN_WORD}))*)\s+(?:{_UNIT_EN})s?\b)"
     r"|原价(?:是)?(?:多少|几)|原来(?:是)?多少|\braise\b|\bincrease|\bkeep\b|\btake home\b|涨|加薪|扣|税后|到手|剩"
     r"|\bwith (?:my )?[0-9a-z]+ (?:friends|others|people|colleagues|coworkers|mates)\b"
     r"|(?:和|跟)[一二两三四五六七八九十0-9]+个(?:朋友|同事|人)", _I)
@@ -403,6 +405,9 @@ _ASKS_RESULT = re.compile(
     r"|come to|left|owe|pay)\b"
     r"|\b(?:what|wat) (?:do|does|did|would|will|should) (?:i|we|you|it|they|that|this|each(?: one)?) (?:\w+ )?(?:pay|cost|owe|come to)\b"
     r"|多少|几块|几元|几个?(?:小时|钟头|星期|礼拜|月)|几(?:天|周|年)|算一下|^(?:帮我)?算下|算算|帮我算"
+    # a bill's split asked as no more than it: "dinner came to 386.40, split four ways?" (round 29's spent set)
+    rf"|\b(?:split|divided|shared)\s+(?:(?:between|among)\s+)?(?:[0-9]+|(?:{_EN_WORD})(?:[\s-]+(?:{_EN_WORD}))*)"
+    r"\s+(?:ways|people|of us)\s*[?？]+\s*$"
     # a share of money, asked as no more than it ("18% tip on a $63.40 bill?", round 26's spent set; not "15% tip on 3
     # pizzas?")
     r"|^\W*(?:an? )?[0-9.]+\s*%\s*(?:tip|tax|discount|off|service(?: charge)?)\b[^?？]{0,40}?"
@@ -436,6 +441,8 @@ def _zh_fractions(text: str) -> str:
 
 
 #: digits with 万 after them: "5万" is 50000, "1.2万" 12000 (not "5万2", which says more)
+#: "2 and a half" is 2.5 (the Chinese "三斤半" and "六块五" are read by _zh_fractions)
+_AND_A_HALF = re.compile(r"(?P<a>[0-9]+)\s+and a half\b", _I)
 _DIGITS_WAN = re.compile(r"(?<![0-9０-９.．])([0-9０-９]+(?:[.．][0-9０-９]+)?)\s*万"
                          r"(?![0-9０-９零〇一二两三四五六七八九十百千圣])")
 
@@ -446,6 +453,7 @@ def _in_digits(text: str) -> str:
     text = _zh_fractions(text)
     text = _as_digits(text, _ANY_EN_NUMBER, re.compile(""), re.compile("$"), _en_number)
     text = _as_digits(text, _ANY_ZH_NUMBER, re.compile(""), re.compile("$"), _zh_number)
+    text = _AND_A_HALF.sub(lambda found: f"{found.group('a')}.5", text)  # "3 and a half hours" is 3.5 hours
     return _wan(unicodedata.normalize("NFKC", text))
 
 
@@ -678,6 +686,13 @@ _PRICED = [
 ]
 
 
+#: a fee added to what was bought, its word beside its amount: "再加运费12", "运费是8块", "plus 8 shipping",
+#: "$5 delivery"
+_FEE_WORD = r"运费|邮费|快递费|配送费|打包费|包装费|\bshipping\b|\bdelivery(?: fee)?\b|\bpostage\b|\bservice fee\b"
+_FEE = [re.compile(rf"(?:{_FEE_WORD})\s*(?:is|was|of|是|要|为)?\s*{_PRICE}\s*(?:块钱|块|元)?", _I),
+        re.compile(rf"{_PRICE}\s*(?:块钱|块|元)?\s*(?:for\s+)?(?:{_FEE_WORD})", _I)]
+
+
 def _priced(text: str) -> str | None:
     """What things bought at a price each cost together: "5 dozen eggs at 0.35 each, how much is that?"
     is 5 * 12 * 0.35; "3斤排骨，每斤32块，又买了2.5斤虾，每斤48，一共多少钱" is 3 * 32 + 2.5 * 48. None unless
@@ -692,7 +707,11 @@ def _priced(text: str) -> str | None:
         for match in pattern.finditer(text):
             if not any(start < match.end() and match.start() < end for start, end in found):
                 found[match.span()] = match
-    if not found or _numbers_outside(text, list(found)):
+    fees: list[re.Match[str]] = []
+    for match in (m for pattern in _FEE for m in pattern.finditer(text)):
+        if not any(start < match.end() and match.start() < end for start, end in [*found, *(m.span() for m in fees)]):
+            fees.append(match)
+    if not found or _numbers_outside(text, [*found, *(m.span() for m in fees)]):
         return None
     terms = []
     for _, match in sorted(found.items()):
@@ -702,7 +721,41 @@ def _priced(text: str) -> str | None:
         dozens = "dozen" in match.groupdict() and match.group("dozen") and (match.group("per") or "").lower() != "dozen"
         count = match.group("c") + (" * 12" if dozens else "")  # "5 dozen eggs at 3 a dozen" is 5 * 3
         terms.append(f"{count} * {price}")
+    terms += [m.group("p") if not m.group("cents") else f"{m.group('p')} / 100" for m in fees]
     return " + ".join(terms)
+
+
+# --- interest on savings -----------------------------------------------------------------------
+
+#: asks for the interest, or the savings with it: "单利能拿多少利息", "how much interest", "本息一共多少"
+_ASKS_INTEREST = re.compile(r"利息|\binterest\b|本息|连本带利", _I)
+_ASKS_WITH_PRINCIPAL = re.compile(r"本息|连本带利|本金加利息|\b(?:in total|total|altogether|end up with|have)\b|一共|总共", _I)
+_SIMPLE = re.compile(r"单利|定期|\bsimple\b", _I)  # a fixed deposit in China earns simple interest
+_COMPOUND = re.compile(r"复利|利滚利|\bcompound(?:ed|ing)?\b", _I)
+_YEARS = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?(?:年|\byears?\b|\byrs?\b)", _I)
+
+
+def _interest(text: str) -> str | None:
+    """Interest on savings at a yearly rate over years, simple or compound as the message says: "五千块 年化3.5% 存两年
+    单利能拿多少利息" is 5000 * 3.5 / 100 * 2. None unless the message names which interest, and says one rate in
+    percent, one count of years and one other amount (the savings)."""
+    if not _ASKS_INTEREST.search(text) or bool(_SIMPLE.search(text)) == bool(_COMPOUND.search(text)):
+        return None
+    digits = _THOUSANDS.sub("", _in_digits(text))
+    rates, years = list(_PERCENT.finditer(digits)), list(_YEARS.finditer(digits))
+    if len(rates) != 1 or len(years) != 1:
+        return None
+    used = [rates[0].span(), years[0].span()]
+    amounts = [m for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", digits) if not any(a <= m.start() < b for a, b in used)]
+    if len(amounts) != 1:
+        return None
+    savings, rate, count = amounts[0].group(), rates[0].group("p") or rates[0].group("zp"), years[0].group("n")
+    whole = _ASKS_WITH_PRINCIPAL.search(text)
+    if _SIMPLE.search(text):
+        earned = f"{savings} * {rate} / 100 * {count}"
+        return f"{savings} + {earned}" if whole else earned
+    grown = f"{savings} * (1 + {rate} / 100) ^ {count}"
+    return grown if whole else f"{grown} - {savings}"
 
 
 # --- the price before a discount -----------------------------------------------------------
@@ -1060,7 +1113,7 @@ def _read_as_is(text: str) -> Reading | None:
     if worded:
         return Reading(expression=worded)
     # the price before a discount first: _money would read its discount as one off the price paid
-    money = (_before_discount(text) or _unit_price(text) or _priced(text) or _money(text) or _percent_change(text)
+    money = (_before_discount(text) or _interest(text) or _unit_price(text) or _priced(text) or _money(text) or _percent_change(text)
              or _conversion(text) or _series(text) or _difference(text) or _per_unit(text))
     if money:
         return Reading(expression=money)
@@ -1152,8 +1205,6 @@ _SAID_AS = [(re.compile(r"\bdozens?\b|打(?=[鸡蛋啤])", _I), 12.0), (re.compi
             (re.compile(r"\bquarters?\b", _I), 0.25), (re.compile(r"\btwice\b|\bdouble\b|两倍|翻倍", _I), 2.0),
             (re.compile(r"\btriple\b|三倍", _I), 3.0), (re.compile(r"\bfortnight\b", _I), 14.0),
             (re.compile(r"\bleap year\b|闰年", _I), 366.0)]
-#: "2 and a half" is 2.5 (the Chinese "三斤半" and "六块五" are read by _in_digits)
-_AND_A_HALF = re.compile(r"(?P<a>[0-9]+)\s+and a half\b", _I)
 
 
 #: a Chinese discount said in numerals ("打七折", "七五折"): one number, which _in_digits leaves in words
@@ -1189,7 +1240,6 @@ def said_numbers(message: str) -> frozenset[float]:
     a Chinese discount as a share (打八折 → 0.8)."""
     text = _in_digits(message).replace(",", "")
     values = {float(m.group()) for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text)}
-    values |= {float(m.group("a")) + 0.5 for m in _AND_A_HALF.finditer(text)}
     values |= {value for pattern, value in _SAID_AS if pattern.search(message)}
     shares = {v / 100 for v in values} | {1 + v / 100 for v in values} | {1 - v / 100 for v in values if v < 100}
     discounts = {int(d) / 10 for d in re.findall(r"([1-9])\s*折", text)}
