@@ -439,3 +439,21 @@ def test_a_deletion_beside_reminders_that_means_a_memory_forgets_it(tmp_path, te
     names = [e.call.name for e in events if isinstance(e, ToolStarted)]
     assert "cancel_reminder" not in names and names[-1] == "forget"
     assert len(app.reminders.pending(pet)) == (2 if "remind me" in text else 1)
+
+
+def test_a_reminder_moved_keeps_its_words_and_is_set_only_once_cancelled(tmp_path):
+    """"move the yoga reminder to friday at 7pm" (round 29's spent set asked it as cancel and set anew): the reminder
+    is cancelled and set again at the new time in its own words; when no reminder is named, nothing is set."""
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    app.reminders.add(pet, "do yoga at the park", dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1))
+    events = list(app.agent.run(app.current_conversation(), "move the yoga reminder to friday at 7pm"))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["cancel_reminder", "set_reminder"]
+    [moved] = app.reminders.pending(pet)
+    assert moved.text == "do yoga at the park"
+    assert moved.due_at.astimezone(app.agent.persona.zone()).strftime("%a %H:%M") == "Fri 19:00"
+    events = list(app.agent.run(app.current_conversation(), "把牙医那个提醒改到下周三上午九点"))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["cancel_reminder"]
+    assert app.reminders.pending(pet) == [moved]
+    assert "牙医" in events[-1].text

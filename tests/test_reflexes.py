@@ -921,6 +921,54 @@ def test_a_reminder_replaced_is_cancelled_then_set(text, gone, new):
     assert reflex.calls[0].arguments["which"] == gone and reflex.calls[1].arguments["when"] == new
 
 
+@pytest.mark.parametrize("text, gone, new", [
+    # round 29's spent set (a reminder "把周五那个开会的提醒取消 改成" was set, and nothing for the English)
+    ("把周五那个开会的提醒取消 改成下周二上午九点", "开会", "下周二上午九点"),
+    ("cancel the yoga reminder and set a new one for nov 6 at 7pm, same thing", "yoga", "nov 6 at 7pm"),
+    # moved in one verb ("move the yoga reminder" was set as a reminder's words)
+    ("move the yoga reminder to nov 6 at 7pm", "yoga", "nov 6 at 7pm"),
+    ("can you push my dentist reminder to friday at 3pm", "dentist", "friday at 3pm"),
+    ("把开会的提醒改到下周三上午九点", "开会", "下周三上午九点"),
+    ("帮我把交房租那个提醒推到周六晚上8点", "交房租", "周六晚上8点"),
+])
+def test_a_reminder_moved_is_cancelled_then_set_at_the_new_time(text, gone, new):
+    reflex = match(text)
+    assert reflex is not None and reflex.intent == "move"
+    assert [c.name for c in reflex.calls] == ["cancel_reminder", "set_reminder"]
+    assert reflex.calls[0].arguments["which"] == gone and reflex.calls[1].arguments["when"] == new
+
+
+@pytest.mark.parametrize("text", [
+    "push my 7am alarm to 8am",  # named by its hour: cancel_reminder finds reminders by their words
+    "move the couch to the other room",
+    "我把提醒改到手机上了",
+])
+def test_no_reminder_moved_without_its_words_and_a_new_time(text):
+    reflex = match(text)
+    assert reflex is None or reflex.intent != "move"
+
+
+@pytest.mark.parametrize("text, task, first, second", [
+    # round 29's spent set: the second time was kept in the task ("take my meds and again at 8pm tmrw")
+    ("remind me at 8am tmrw to take my meds and again at 8pm tmrw", "take my meds",
+     dt.datetime(2026, 11, 30, 8, 0), dt.datetime(2026, 11, 30, 20, 0)),
+    # a second time with no day of its own is on the first one's day
+    ("明天早上8点提醒我吃药，晚上8点再提醒一次", "吃药", dt.datetime(2026, 11, 30, 8, 0), dt.datetime(2026, 11, 30, 20, 0)),
+    ("remind me tomorrow at 9am to call mom, and at 5pm again", "call mom",
+     dt.datetime(2026, 11, 30, 9, 0), dt.datetime(2026, 11, 30, 17, 0)),
+])
+def test_a_reminder_again_at_another_time_is_set_twice(text, task, first, second):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and [c.name for c in reflex.calls] == ["set_reminder", "set_reminder"]
+    assert [c.arguments["text"] for c in reflex.calls] == [task, task]
+    assert [parse_when(c.arguments["when"], NOW, ZONE).at.replace(tzinfo=None) for c in reflex.calls] == [first, second]
+
+
+def test_again_at_an_earlier_hour_with_no_day_is_not_guessed():
+    reflex = reflexes.match("明天晚上8点提醒我吃药，早上8点再提醒一次", NOW, ZONE)
+    assert reflex is None or len(reflex.calls) != 2
+
+
 @pytest.mark.parametrize("text, task, at", [
     # the event's time first, then the reminder's hour on "that day" (round 26's spent set set it at 10:15)
     ("ok so my passport renewal appt is aug 2 at 10:15am, remind me that morning at 8am",

@@ -99,6 +99,8 @@ _OPENS_DELETING = re.compile(r"^\W*(?:(?:pls|please|can you|could you|u can|you 
 #: the person points at what they told ("what are some things i told you i like?")
 _TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
 #: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
+#: the words of a reminder cancel_reminder cancelled, from its result ("Cancelled reminder #3: do yoga", "已取消提醒 #3：开会")
+_CANCELLED_WORDS = re.compile(r"#\d+\s*[:：]\s*(?P<text>.+)$", re.S)
 _ONLY_FIGURES = re.compile(r"\d[\d\s:./-]*")
 #: animals people keep, and the word pet
 _OTHER_PETS = re.compile(r"\b(?:my|our|a|an|have|has|got|adopted)\s+(?:\w+\s+){0,2}(?:cats?|kittens?|dogs?|pupp(?:y|ies)"
@@ -1568,9 +1570,27 @@ class Agent:
         if reflex.reply is not None:
             yield from self._finish(turn, reflex.reply, streamed=False)
             return
+        if reflex.intent == "move":
+            yield from self._move_reminder(turn, reflex)
+            return
         # the person's own precise words: nothing to confirm
         results = yield from self._execute(turn, "", reflex.calls, person=True)
         template = plain_lines(reflex.calls, results, turn.language)
+        worded = self._word(turn, template) if all(r.ok for r in results) else None
+        yield from self._finish(turn, worded or template, streamed=False)
+
+    def _move_reminder(self, turn: _Turn, reflex: reflexes.Reflex) -> Iterator[Event]:
+        """A reminder moved ("move the yoga reminder to friday at 7pm", "把开会的提醒改到下周二上午九点"): the one named
+        is cancelled, then set again at the new time in its own words; when none is cancelled, nothing is set."""
+        cancel, new = reflex.calls
+        calls, results = [cancel], (yield from self._execute(turn, "", (cancel,), person=True))
+        if results[0].ok:
+            words = _CANCELLED_WORDS.search(results[0].content)
+            if words:
+                new = replace(new, arguments={**new.arguments, "text": words.group("text")})
+            calls.append(new)
+            results += yield from self._execute(turn, "", (new,), person=True)
+        template = plain_lines(calls, results, turn.language)
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
 

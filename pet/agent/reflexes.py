@@ -747,6 +747,9 @@ def _unnumbered(text: str) -> str:
     return "; ".join(part for part in out if part.strip())
 
 
+_AGAIN = re.compile(r"^再(?=给我|帮我|把|提醒|加|记|删|算|查|列)")
+
+
 def _split(text: str) -> list[str]:
     """The clauses of `text` (spaces already single): split at _CLAUSES, and at a space between Chinese words
     unless what stands before it asks for something, not by pointing back, and what follows does not: then
@@ -771,7 +774,8 @@ def _split(text: str) -> list[str]:
                 current += " " + part
             else:
                 out.append(current)
-                current, opens = part, asking and not points_back(part)
+                # a 再 that opens the request is its connector, as after a comma ("加个待办 买打印纸 再给我看看整个清单")
+                current, opens = _AGAIN.sub("", part) if asking else part, asking and not points_back(part)
         out.append(current)
     return out
 
@@ -781,7 +785,9 @@ _SECOND_REQUEST = re.compile(
     r",?\s+(?:and\s+)?(?:also|then|plus|and)\s+(?:please\s+)?(?:tell|give|show|remind|remember|forget|add|set|what"
     r"|what'?s|how|cancel|list|make|find|sing|write|calculate|check)\b"
     r"|[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)"
-    r"|(?<=\S)\s+(?:并且|然后|顺便|另外)",
+    r"|(?<=\S)\s+(?:并且|然后|顺便|另外)"
+    # a 再 after a space, before another request ("加个待办 买打印纸 再给我看看整个清单"; not "明天早上 再提醒我")
+    r"|(?<=\S)\s+再(?=给我|帮我|把|加|记|删|算|查|列)",
     re.IGNORECASE,
 )
 
@@ -815,24 +821,47 @@ def reminders_deleted(steps: Sequence[tuple[str, Sequence[ToolCall]]]) -> list[T
 
 
 
-#: a reminder let go and a new one in its place: "把买狗粮那个提醒删了，改成后天上午10点20提醒我去宠物店", "把7点的闹钟删了，换成8点的"
-_LET_GO_THEN_NEW = re.compile(r"^(?:帮我)?(?:把|将)(?P<x>[^，,。]+?)(?:那个|那条|的)?(?:提醒|闹钟)(?:给我)?(?:删了|删掉|删除|取消了?|不要了)"
-                              r"[，,。\s]*(?:然后|再)?(?:改成|换成|改到|换到|重新定)(?:了|成)?\s*(?P<rest>.+)$")
+#: a reminder let go and a new one in its place: "把买狗粮那个提醒删了，改成后天上午10点20提醒我去宠物店", "把7点的闹钟删了，换成8点的",
+#: "把周五那个开会的提醒取消 改成下周二上午九点"; or moved: "把开会的提醒改到下周二上午九点", "move the yoga reminder to nov 6 at 7pm",
+#: "cancel the yoga reminder and set a new one for nov 6 at 7pm, same thing"
+_LET_GO_THEN_NEW = [
+    re.compile(r"^(?:帮我)?(?:把|将)(?P<x>[^，,。]+?)(?:那个|那条|的)?(?:提醒|闹钟)(?:给我)?(?:删了|删掉|删除|取消了?|不要了)"
+               r"[，,。\s]*(?:然后|再)?(?:改成|换成|改到|换到|重新定)(?:了|成)?\s*(?P<rest>.+)$"),
+    re.compile(r"^(?:帮我)?(?:把|将)(?P<x>[^，,。]+?)(?:那个|那条|的)?(?:提醒|闹钟)(?:给我)?(?:改到|挪到|推到|推迟到|延到|延后到|调到|提前到)"
+               r"\s*(?P<rest>.+)$"),
+    re.compile(rf"^{_POLITE_EN}(?:move|push|reschedule|shift|bump|change)\s+(?:the|my)\s+(?P<x>.+?)\s+(?:reminder|alarm)"
+               r"\s+(?:to|for|till|until)\s+(?P<rest>.+?)(?:,?\s+instead)?[.!]*$", _I),
+    re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove|drop|scrap|kill)\s+(?:the|my)\s+(?P<x>.+?)\s+(?:reminder|alarm),?\s+"
+               r"(?:and\s+)?(?:then\s+)?(?:set|make|add|create|put in)\s+(?:a new one|another(?: one)?|a new (?:reminder|alarm)|one)"
+               r"\s+(?:for|at|on)\s+(?P<rest>.+?)(?:,?\s+(?:same (?:thing|task|text|words)|instead))?[.!]*$", _I),
+]
+_POINTERS_AROUND = re.compile(r"^(?:那个|那条|的|\s)+|(?:那个|那条|的|\s)+$")
+_NAMED_BY_HOUR = re.compile(r"[0-9一二三四五六七八九十两]+\s*(?:点|am\b|pm\b|:[0-9]{2})|\bnoon\b|\bmidnight\b", _I)
 
 
 def _replaced_reminder(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
-    """The reminder let go cancelled and the new one set, in that order; None when the message is no such
-    change, or its new reminder cannot be read whole."""
-    found = _LET_GO_THEN_NEW.match(text)
+    """The reminder let go cancelled and a new one set at the new time ("move": the loop gives the new one the
+    words of the one cancelled, and sets nothing when nothing was cancelled); None when the message is no such
+    change, or its new time cannot be read whole."""
+    found = _first(_LET_GO_THEN_NEW, text)
     if not found:
         return None
     which, rest = _clean(found.group("x")), found.group("rest")
-    if _says_when(which, now, zone) or re.search(r"[0-9一二三四五六七八九十两]+\s*点", which):
+    if _says_when(which, now, zone) and not _NAMED_BY_HOUR.search(which):
+        # named by its day and its words ("周五那个开会的"): by its words
+        for start, end, _, _ in reversed(spans(which)):
+            which = which[:start] + " " + which[end:]
+        which = _clean(_POINTERS_AROUND.sub("", which))
+    if not which or _says_when(which, now, zone) or _NAMED_BY_HOUR.search(which):
         return None  # "把7点的闹钟删了，换成8点的": the reminder is named by its time, not its words
-    new = _single(rest if _REMIND_ZH.search(rest) else f"{rest.rstrip('的')}提醒我{which}", now, zone)
-    if not which or new is None or [c.name for c in new.calls] != ["set_reminder"]:
+    zh = detect_language(text) == "zh"
+    if zh:
+        new = _single(rest if _REMIND_ZH.search(rest) else f"{rest.rstrip('的')}提醒我{which}", now, zone)
+    else:
+        new = _single(f"remind me {rest} to {which}", now, zone)
+    if new is None or [c.name for c in new.calls] != ["set_reminder"]:
         return None
-    return Reflex("multi", _call("cancel_reminder", which=which) + new.calls)
+    return Reflex("move", _call("cancel_reminder", which=which) + new.calls)
 
 
 #: words in quotation marks, and the words of a request
@@ -964,6 +993,9 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
                 again = _single(("提醒我" if zh else "remind me ") + clause, now, zone)
                 if again is not None and [c.name for c in again.calls] == ["set_reminder"]:
                     out[i] = again
+        if out[i] is None and (previous := out[i - 1]) is not None and [c.name for c in previous.calls] == [
+                "set_reminder"]:
+            out[i] = _again(clause, previous, now, zone) or out[i]
         current, previous = out[i], out[i - 1]
         if current is not None and previous is not None and [c.name for c in current.calls] == ["set_reminder"] and (
                 _POINTING_AT_SOMEONE.search(str(current.calls[0].arguments.get("text", "")))):
@@ -984,6 +1016,35 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
             said.add(i - 1)
     kept = [i for i in range(len(clauses)) if i not in said]
     return [clauses[i] for i in kept], [out[i] for i in kept]
+
+
+#: what a clause says beside a time to ask for the reminder before it once more: "and again at 8pm tmrw", "晚上8点再提醒一次"
+_AGAIN_ONLY = re.compile(r"^\W*(?:(?:and|also|then|plus|at|on)\s+)*(?:(?:remind me\s+)?again|once more|one more time"
+                         r"|(?:and\s+)?at\s+\S.*?\s+(?:again|too)|再(?:提醒|叫|喊)(?:我)?(?:一次|一遍|一下)?|(?:也|再)(?:提醒|叫|喊)我?一(?:次|下|遍))"
+                         r"\s*(?:at|on)?\W*$", re.IGNORECASE)
+
+
+def _again(clause: str, previous: Reflex, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
+    """The reminder before a clause set once more at the clause's time, when the clause says no more than that time
+    and "again": "remind me at 8am tmrw to take my meds and again at 8pm tmrw"; "明天早上8点提醒我吃药，晚上8点再提醒
+    一次" (a time with no day of its own is on the first one's day). None otherwise."""
+    at = spans(clause)
+    if len(at) != 1 or not at[0][3]:
+        return None
+    start, end, has_day, _ = at[0]
+    if not _AGAIN_ONLY.match(f"{clause[:start]} {clause[end:]}".strip()):
+        return None
+    first = previous.calls[0]
+    said = clause[start:end].strip()
+    try:
+        before = parse_when(str(first.arguments.get("when", "")), now, zone).at
+        when = said if has_day else (
+            parse_when(said, before.replace(hour=0, minute=0, second=0, microsecond=0), zone).at.strftime("%Y-%m-%d %H:%M"))
+        if not has_day and parse_when(when, now, zone).at <= before:
+            return None  # "…8pm tomorrow, and again at 8am": which day is not said
+    except TimeProblem:
+        return None
+    return Reflex("remind", _call("set_reminder", text=first.arguments.get("text", ""), when=when))
 
 
 #: a task that points back at what was said before it: "(去)交", "去拿", "go get it", "call him"
