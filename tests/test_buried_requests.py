@@ -526,3 +526,32 @@ def test_a_message_opening_with_a_verb_of_deleting_forgets_the_memory_it_names()
     # round 28's spent set: between keeping and forgetting to the router, so the model decided, and kept it
     calls, results, memories = _told("scrub the thing about me hating olives", memory="I hate olives")
     assert calls == ["forget"] and results[0].ok and "I hate olives" not in memories
+
+
+@pytest.mark.parametrize("text, kept", [
+    # round 29's spent set: a request pointing back among talk, with the facts said just before it in the same
+    # sentence; and the last clause that points back, before a question to the pet
+    ("ok so today was chaos, the plumber finally showed up and the sink works again!! oh and before i forget, his name "
+     "is Gustavo and his number is 555-0193, can you hold onto that for me. anyway making pasta now",
+     "his name is Gustavo and his number is 555-0193"),
+    ("今天搬家累死了 新邻居人挺好的 叫王阿姨 住我对门1902 你帮我记着点 以后好打招呼 话说你们小龙虾搬家吗", "住我对门1902"),
+])
+def test_a_request_pointing_back_in_a_long_message_keeps_the_facts_before_it(text, kept):
+    calls, _, memories = _told(text)
+    assert calls == ["remember"] and memories == [kept]
+
+
+@pytest.mark.parametrize("text, memory", [
+    # round 29's spent set: noted as news; a clause deletes what another names
+    ("that office address u have for me, toss it, company moved buildings", "my office is at 88 Harbour Road"),
+    ("我戒咖啡了 之前说爱喝美式那条清掉吧", "我爱喝美式"),
+])
+def test_a_clause_that_deletes_what_another_names_forgets_it(text, memory):
+    calls, results, memories = _told(text, memory)
+    assert calls == ["forget"] and results[0].ok and memories == []
+
+
+@pytest.mark.parametrize("text", ["my old laptop died, tossed it", "那个旧手机 我扔掉了"])
+def test_a_thing_thrown_away_forgets_nothing(text):
+    calls, _, memories = _told(text, "my laptop is a thinkpad x1" if text.isascii() else "我的手机是华为的")
+    assert "forget" not in calls and len(memories) >= 1

@@ -103,6 +103,17 @@ from pet.tools.facts import dismissal, memory_fact, retracted
         ("the gym moved me to locker 212, save that for me so i don't wander around", "the gym moved me to locker 212"),
         ("my pin is 4432, remember that so I can find it and my code is 12",
          "my pin is 4432, remember that so I can find it and my code is 12"),  # more after it
+        # round 29's spent tool-use set: asked in other words, or with a laugh after
+        ("heads up i dont eat pork, save that somewhere in ur little crayfish brain", "heads up i dont eat pork"),
+        ("my goldfish is called Biscuit, dont forget it lol", "my goldfish is called Biscuit"),
+        ("my dentist is dr. kim, dont let me forget that", "my dentist is dr. kim"),
+        ("我对花生过敏 你脑子里存一下", "我对花生过敏"),
+        ("我的车位是B2-117，在你的小本本上记一下", "我的车位是B2-117"),
+        ("你帮我记着点 以后好打招呼", ""),  # the request and what for: the fact is elsewhere
+        ("以后叫我小鱼就行，记住了吗？", "以后叫我小鱼就行"),
+        ("下次别忘了带伞", "下次别忘了带伞"),  # no request to the pet
+        ("我把乘法表记在脑子里了", "我把乘法表记在脑子里了"),
+        ("i won't let me forget that", "i won't let me forget that"),
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):

@@ -96,11 +96,31 @@ _KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
 #: a message that opens by asking to delete: "scrub the thing about me hating olives", "pls wipe my old address"
 _OPENS_DELETING = re.compile(r"^\W*(?:(?:pls|please|can you|could you|u can|you can)\s+)?(?:forget|delete|remove|erase|wipe"
                              r"|scrub|scrap|bin|drop|ditch|purge|nuke|get rid of|toss|lose)\b", re.IGNORECASE)
+#: a clause that deletes what the message names, pointing back: "toss it", "just bin that one", "那条清掉吧", "删了吧"
+_DELETES_IT = re.compile(r"^\W*(?:(?:pls|please|just|so|and|ok|okay|u can|you can)\s+)*(?:toss|bin|ditch|scrap|drop|delete|remove"
+                         r"|erase|forget|wipe|scrub|nuke|trash|dump|lose|get rid of|throw (?:out|away))\s+(?:it|that|this|them)"
+                         r"(?:\s+one)?(?:\s+(?:out|away|pls|please))?\W*$"
+                         r"|(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉|忘掉|忘了)(?:吧|啦|了|哈)*\W*$",
+                         re.IGNORECASE)
+def _named_for_deleting(text: str) -> str:
+    """What a message deletes when one clause deletes what it names, pointing back (_DELETES_IT): the words before
+    the deleting in its clause ("之前说爱喝美式那条清掉吧"), else the clause before it ("that office address u have for
+    me, toss it, …"); "" when no clause does."""
+    parts = reflexes.clauses(text)
+    for i, part in enumerate(parts):
+        found = _DELETES_IT.search(part)
+        if found:
+            own = part[:found.start()].strip()
+            return reflexes.request_words(own or (parts[i - 1] if i else ""))
+    return ""
+
+
 #: the person points at what they told ("what are some things i told you i like?")
 _TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
 #: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
 #: the words of a reminder cancel_reminder cancelled, from its result ("Cancelled reminder #3: do yoga", "已取消提醒 #3：开会")
 _CANCELLED_WORDS = re.compile(r"#\d+\s*[:：]\s*(?P<text>.+)$", re.S)
+_SENTENCE_END = re.compile(rf"[。!！?？]|\.{NOT_AFTER_TITLE}(?=\s|$)")
 _ONLY_FIGURES = re.compile(r"\d[\d\s:./-]*")
 #: animals people keep, and the word pet
 _OTHER_PETS = re.compile(r"\b(?:my|our|a|an|have|has|got|adopted)\s+(?:\w+\s+){0,2}(?:cats?|kittens?|dogs?|pupp(?:y|ies)"
@@ -921,9 +941,15 @@ class Agent:
             # remember his vet anymore", nearest the facts: round 25's spent set)
             return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
         if route.intent is None and route.nearest in ("remember", "forget", intents.NOTE) and (
-                _OPENS_DELETING.match(text)) and self._known(text):
+                _OPENS_DELETING.match(text) or any(_DELETES_IT.search(part) for part in reflexes.clauses(text))) and (
+                self._known(text)):
             # "scrub the thing about me hating olives": between keeping and forgetting to the router, but it opens with
             # a verb of deleting, and a memory holds its words
+            return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
+        if route.intent in ("remember", intents.NOTE) and any(_DELETES_IT.search(part) for part in reflexes.clauses(text)) and (
+                self._known(text)):
+            # "that office address u have for me, toss it, company moved buildings", "我戒咖啡了 之前说爱喝美式那条清掉吧": a
+            # clause deletes what another names, and a memory holds its words (not news to note)
             return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
         if route.intent == "remember" and asks_deleting(text) and reflexes.kept_fact(text) is None:
             # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep
@@ -947,7 +973,10 @@ class Agent:
             if reflexes.points_back(part):
                 # "…. anyway make a note of it": keep what was said before (the router hears little in it)
                 found.append((dataclasses.replace(route, intent="remember", tool="remember", slots="fact"), part))
-            elif routed is not None and routed.intent not in (None, intents.CHAT, intents.NOTE):
+            elif routed is not None and routed.intent not in (None, intents.CHAT, intents.NOTE) and not (
+                    routed.intent == "cancel_reminder" and not reflexes.names_a_reminder(part)
+                    and not reflexes.request_form(part)):
+                # (news that neither asks nor names a reminder cancels none: "the plumber finally showed up")
                 found.append((routed, part))
             elif reflexes.request_form(part):
                 return route, text  # a second request the router does not know: the model's
@@ -1079,9 +1108,10 @@ class Agent:
         if at <= 0 and clause.strip() == message.strip():
             # the router read the whole message as the request ("shoe size 43 btw. keep that in your
             # noggin"): its last clause may be the asking, pointing back
+            # (or the last that points back, before talk: "…住我对门1902 你帮我记着点 以后好打招呼 话说你们小龙虾搬家吗")
             parts = reflexes.clauses(message)
             if len(parts) > 1:
-                clause = parts[-1]
+                clause = next((part for part in reversed(parts[1:]) if reflexes.points_back(part)), parts[-1])
                 at = message.rfind(clause)
         reader = capture.reader()
         if at <= 0 or reader is None:
@@ -1091,7 +1121,8 @@ class Agent:
         # the fact nearest before it, of the clauses before it ("今天好累啊 上了一整天班 … 我搬家了 新地址是梧桐路88号
         # 3栋502 你帮我记住吧": the address), else of their sentences
         before = message[:at]
-        found = [fact for part in reflexes.clauses(before) for fact in reader.facts(part)][-1:] or reader.facts(before)
+        told = [(part, fact) for part in reflexes.clauses(before) for fact in reader.facts(part)]
+        found = [fact for _, fact in told][-1:] or reader.facts(before)
         if not found:
             return None
         fact = found[0][0]
@@ -1099,13 +1130,22 @@ class Agent:
         if start >= 0:
             # what follows it up to a mark, while it gives a figure or a fact of its own ("我搬家了 新地址是…88号";
             # not "我对花生过敏 今天跟同事吃饭 差点出事")
-            parts = reflexes.clauses(_CLAUSE_MARK.split(before[start:], maxsplit=1)[0])
+            segment = _CLAUSE_MARK.split(before[start:], maxsplit=1)[0]
+            parts = reflexes.clauses(segment)
             kept = parts[:1]
             for part in parts[1:]:
                 if not (re.search(r"\d", part) or reader.facts(part)):
                     break
                 kept.append(part)
-            fact = " ".join(kept) if kept else fact
+            end = start + (segment.rfind(kept[-1]) + len(kept[-1]) if kept else len(fact))
+            if told and told[-1][1][0] == fact:
+                # and the facts said just before it in the same sentence ("before i forget, his name is Gustavo and
+                # his number is 555-0193, can you hold onto that for me")
+                parts = reflexes.clauses(before[:start])
+                while parts and reader.facts(parts[-1]) and not _SENTENCE_END.search(
+                        before[before.rfind(parts[-1]):start]):
+                    start = before.rfind(parts.pop())
+            fact = before[start:end]
         return reflexes.Reflex("remember", (ToolCall("remember", {"content": reflexes.unpadded(fact)}),))
 
     @staticmethod
@@ -1117,7 +1157,8 @@ class Agent:
         properties = tool.parameters.get("properties", {})
         if len(required) != 1 or properties.get(required[0], {}).get("type") != "string":
             return None
-        words = (tool.name == "cancel_reminder" and reflexes.lets_a_reminder_go(text)) or reflexes.request_words(text)
+        words = ((tool.name == "cancel_reminder" and reflexes.lets_a_reminder_go(text))
+                 or (tool.name == "forget" and _named_for_deleting(text)) or reflexes.request_words(text))
         return ToolCall(tool.name, {required[0]: words}) if words else None
 
     def _poor_fill(self, call: ToolCall, turn: _Turn, text: str) -> bool:

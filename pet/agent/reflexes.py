@@ -718,7 +718,9 @@ _CLAUSES = re.compile(
     r"|\s*[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
     # chat Chinese leaves out the comma ("几点了 顺便…"): after a space only the plain connectors, not 再 or
     # 还有 ("明天早上 再提醒我", "距离放假 还有几天" are one request)
-    r"|(?<=\S)\s+(?:并且|然后|顺便|另外)\s*",
+    r"|(?<=\S)\s+(?:并且|然后|顺便|另外)\s*"
+    # ...nor before a turn of subject ("你帮我记着点 以后好打招呼 话说你们小龙虾搬家吗"), which stays with what follows
+    r"|(?<=[\u4e00-\u9fff])\s+(?=(?:话说|对了)(?![的是]))",
     re.IGNORECASE,
 )
 #: …and where it uses a space for a comma: between two Chinese words ("我跟你说 我女朋友不吃香菜 这个你记住哈")

@@ -26,7 +26,8 @@ _LEAD = [
     ),
     # (after an aside: "顺便帮我记住：…", "对了，记一下…")
     re.compile(r"^(?:(?:顺便|另外|还有|对了|哦对了?)[，,\s]*)?(?:请|麻烦)?(?:你)?(?:帮我|给我)?"
-               r"(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记|(?i:remember)(?=\s*一下))(?:\s*一下)?[：:，,\s]*"),
+               r"(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记|(?i:remember)(?=\s*一下))"
+               r"(?:\s*一下|点儿?(?=[\s，,：:。！!]|$))?[：:，,\s]*"),
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
@@ -74,7 +75,7 @@ _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件�
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
 #: what a fact is kept for, said after the request: "…, remember that for when she visits"
 _KEPT_FOR = r"for (?:when|next time|later|future reference|the future)"
-_TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|thank you))*"
+_TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks|thank you|thx|ty|lol|lmao|haha+|hehe))*"
              # "…, remember that, I don't need a reminder": a remark on the request after it
              # (no number and no "and" in it: "…, in case I forget, and my bike code is 4321" says more)
              r"(?:\s*[,;，]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case"
@@ -87,6 +88,8 @@ _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|ok|okay|will you|alright|thanks|tha
 _ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
            r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得|(?:别|不要)让我忘(?:了|记了?)?"
            r"|存(?:到|进)(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?)")
+#: where the pet keeps it, said before the request: "你脑子里存一下", "在小本本上记一下"
+_ZH_WHERE = r"(?:(?:在|往)?(?:你的?)?(?:小)?(?:脑子|脑袋|脑瓜子?|小本本|本本|本子|记忆|心)(?:里|上)(?:面)?(?:给我|帮我)?)?"
 _ZH_TAIL_END = (r"(?:点儿?|一下)?(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|没有|嘛|呗)*"
                 # "…你帮我记住吧，以后万一用得上": why it is worth keeping, after the request
                 # (no number and no 记 or 也 in it: "…，下次我的车牌是沪A12345也记一下" says more)
@@ -102,9 +105,10 @@ _TAIL = [
         r"|write (?:it|that|this) down|save (?:it|that|this)|memori[sz]e (?:it|that|this)"
         # in other words, after the fact: "…, keep that in ur head for me", "…, file that away", "…, save
         # that somewhere pls" (not "save that for me", which is as often about a thing: "…, I'll eat it later")
-        r"|keep (?:it|that|this) in (?:your|ur) (?:head|brain|memory)|file (?:it|that|this) away"
-        r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)(?: in (?:your|ur) (?:head|brain|memory))?"
-        r"|(?:hang|hold) on ?to (?:it|that|this))" + _TAIL_END,
+        # ("…, save that somewhere in ur little crayfish brain", "…, dont let me forget that")
+        r"|keep (?:it|that|this) in (?:your|ur) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin)|file (?:it|that|this) away"
+        r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)(?: in (?:your|ur) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin))?"
+        r"|(?:hang|hold) on ?to (?:it|that|this)|(?:don'?t|do not) let me forget (?:it|that|this))" + _TAIL_END,
         _I,
     ),
     # without an object the request needs a mark before it: "…, don't forget" (not "things I don't forget")
@@ -114,8 +118,9 @@ _TAIL = [
     # "…，记住了吗？", "…，一定要记住哦"; with no mark only when the words ask the pet ("我搬家了，记一下" but
     # not "我终于把乘法表记住了")
     # "…，这个你得记牢"
+    # "…，你脑子里存一下", "…，在你的小本本里记一下"
     re.compile(r"(?:[\s，,。！!；;、~～]+(?:这个|这条|这件事)?(?:请|你|要|得|可得|必须|一定|千万|务必|帮我|可以)*"
-               r"|(?:请|你|帮我)+(?:一定)?(?:要)?)" + _ZH_ASK + _ZH_TAIL_END),
+               r"|(?:请|你|帮我)+(?:一定)?(?:要)?)" + _ZH_WHERE + _ZH_ASK + _ZH_TAIL_END),
     re.compile(r"(?:记住了吗|记住了没有?|记住没有?|记得住吗|记一下|记下来)" + _ZH_TAIL_END),
     re.compile(r"\s*[，,]\s*(?:好吗|好不好|行吗|可以吗|谢谢|谢啦)[\s？?！!。~～]*$"),
 ]
@@ -152,7 +157,7 @@ def memory_fact(text: str) -> str:
     """The fact a request to remember carries, without the request wording
     ("keep it in mind", "don't forget", "记住了吗", "记一下"), surrounding quotes
     or a bare pronoun. Empty when nothing is left ("remember it")."""
-    text = " ".join(text.split())
+    text = said = " ".join(text.split())
     while True:
         before = text
         for pattern in _LEAD:
@@ -163,12 +168,14 @@ def memory_fact(text: str) -> str:
         text = unquote(text.strip().strip(",，;；:：").strip())
         if text == before:
             break
-    return "" if _ONLY_PRONOUN.match(text) or _ONLY_PURPOSE.match(text) else text
+    return "" if _ONLY_PRONOUN.match(text) or text != said and _ONLY_PURPOSE.match(text) else text
 
 
 # what a fact is kept for, and nothing else: "for when she visits" (from "…, so remember that for when she visits");
 # not "for future reference, my blood type is O+"
-_ONLY_PURPOSE = re.compile(rf"^{_KEPT_FOR}\b[^,，:：;]*$", _I)
+_ONLY_PURPOSE = re.compile(rf"^{_KEPT_FOR}\b[^,，:：;]*$"
+                           # what it is kept for, in Chinese: "以后好打招呼", "免得我又问" (not "以后叫我小鱼就行", the fact)
+                           r"|^(?:(?:以后|到时候|下次|回头|哪天)(?:好|方便|用得上|用得着)|万一|免得|省得)[^，,。？?\d记也]*$", _I)
 
 # "Forget it", "never mind", "forget I said anything", "算了", "别管了", whatever follows.
 _DISMISSAL = re.compile(
@@ -186,6 +193,7 @@ _DELETING = re.compile(
     r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )"
     r"(?:forget|forgets|(?<!\bi )(?<!\bi just )(?<!\bi totally )forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated"
+    r"|(?:toss|trash|chuck)(?= (?:it|that|this)\b)"
     r"|(?:no need to|(?:don'?t|do not) have to) (?:keep|remember|store|save|hold on to)"
     r"(?= (?:that|it|this|the|my|his|her|their|our)\b))(?![a-z])"
     r"|(?<!别)(?<!不要)(?<!不能)(?<!别再)(?<!让我)忘(?!不了)|删|清掉|清除|清空|划掉|去掉|抹掉|丢掉|扔掉|不要了|作废|撤销"
@@ -208,7 +216,11 @@ def no_longer_kept(text: str) -> bool:
 def asks_deleting(text: str) -> bool:
     """Whether `text` has a word of deleting or forgetting ("bin it", "划掉", "帮我delete一下", "/forget 3"),
     not one that asks to keep ("don't forget", "别忘了", "忘不了")."""
-    return _DELETING.search(text) is not None
+    return _DELETING.search(_THROWN_AWAY.sub(" ", text)) is not None
+
+
+#: the person's own throwing away, a thing and not a memory: "那个旧手机 我扔掉了", "我昨天把旧沙发丢了" (not "帮我把它扔掉了吧")
+_THROWN_AWAY = re.compile(r"(?<![帮给替让叫])我(?:已经|刚|刚刚|昨天|今天|早就|早)?(?:把[^，,。！!？?\s]{0,12})?(?:扔掉|丢掉|扔|丢)了(?!吧)")
 
 
 # "… jk", "just kidding", "开玩笑的", "逗你的": the message takes back what it said
