@@ -555,3 +555,26 @@ def test_a_clause_that_deletes_what_another_names_forgets_it(text, memory):
 def test_a_thing_thrown_away_forgets_nothing(text):
     calls, _, memories = _told(text, "my laptop is a thinkpad x1" if text.isascii() else "我的手机是华为的")
     assert "forget" not in calls and len(memories) >= 1
+
+
+@pytest.mark.parametrize("text, memory, expected", [
+    # round 29's spent set: a short remark between two requests (the model got the whole)
+    ("forget that i work at Brightline, i quit. remember instead that i work at Kestrel Labs now", "I work at Brightline",
+     ["forget", "remember"]),
+    ("记住我喜欢猫，好开心，提醒我明天上午9点喂猫", None, ["remember", "set_reminder"]),
+])
+def test_a_short_remark_between_requests_is_no_request_of_its_own(text, memory, expected):
+    calls, results, _ = _told(text, memory)
+    assert calls == expected and all(r.ok for r in results)
+
+
+@pytest.mark.parametrize("text", ["记住我喜欢猫，不对，提醒我明天上午9点喂猫", "remember i like cats, wait no, remind me at 9am tomorrow to feed the cat"])
+def test_a_correction_between_requests_is_no_aside(text):
+    calls, _, _ = _told(text)
+    assert calls != ["remember", "set_reminder"]
+
+
+def test_what_the_person_told_asked_as_a_question_is_recalled():
+    # round 29's spent set: near "remember my passport number…", no tool
+    calls, results, _ = _told("what did i tell u my passport number ends with", "my passport number ends with 4471")
+    assert calls == ["recall"] and "4471" in results[0].content

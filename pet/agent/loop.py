@@ -918,6 +918,11 @@ class Agent:
             # "what are some snacks i can bring to the party" asks advice: near "I'm allergic to peanuts" in meaning,
             # but no memory holds a word of it ("which bus should i take to work?" and "I take the 42 bus" do)
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
+        if route.intent == "remember" and reflexes.opens_a_question(text) and _TOLD.search(text) and (
+                reflexes.kept_fact(text) is None):
+            # "what did i tell u my passport number ends with" is near "remember my passport number…" but asks what
+            # was told (round 29's spent set)
+            return dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         if route.intent != "cancel_reminder" and reflexes.lets_a_reminder_go(text) and not reflexes.replaces(text):
             # "取护照那个不用提醒了，明天我反正要路过" is near "帮我记一下…" but lets the passport reminder go
             return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
@@ -999,6 +1004,7 @@ class Agent:
         if router is None or len(parts) < 2:
             return False
         steps: list[tuple[str, tuple[ToolCall, ...]]] = []
+        asides = 0
         unfilled: list[int] = []  # the steps whose arguments the model is to find
         routed = False  # a call whose tool the router chose: the confirm_tools setting applies to it
         for part in parts:
@@ -1009,6 +1015,9 @@ class Agent:
             routed = True
             route = self._route(_asked(part, text))
             tool = self.tools.get(route.tool or "") if route is not None else None
+            if (route is None or route.intent in (None, intents.CHAT, intents.NOTE)) and reflexes.aside(part):
+                asides += 1  # a short reason between requests: "forget that i work at Brightline, i quit. remember…"
+                continue
             if route is None or route.intent in (None, intents.CHAT, intents.NOTE) or tool is None:
                 return False
             if route.slots == "model":
@@ -1027,6 +1036,8 @@ class Agent:
             if found is None or not found.calls:
                 return False
             steps.append((part, tuple(found.calls)))
+        if asides and len(steps) < 2:
+            return False  # one request beside talk is not several
         for at in unfilled:
             clause, (empty,) = steps[at]
             filled = self._clause_slots(turn, self.tools.get(empty.name), clause)

@@ -18,6 +18,7 @@ from pet.agent.replycheck import asks_pet_name
 from pet.events import ToolCall
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
 from pet.tools.facts import (
+    asks_deleting,
     declines_keeping,
     dismissal,
     memory_fact,
@@ -87,7 +88,7 @@ def _clean(content: str) -> str:
 _REMEMBER = [
     re.compile(
         rf"^{_POLITE_EN}(?:remember|note|make a (?:mental )?note|memori[sz]e|keep in mind|don't forget|do not forget)"
-        r"(?:\s+that|\s*:|\s*,)"
+        r"(?:\s+instead)?(?:\s+that|\s*:|\s*,)"
         rf"\s*(?P<x>.+?){_END}$",
         _I,
     ),
@@ -921,7 +922,9 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         requests = [f for f in found if f is not None]
         others = [c for c, f in zip(clauses, found) if f is None]
         several = len(requests) > 1 or _SECOND_REQUEST.search(text)
-        if several and not others and all(r.calls for r in requests):
+        if several and (not others or len(requests) > 1 and all(aside(c) for c in others)) and all(
+                r.calls for r in requests):
+            # (with a short remark between them: "forget that i work at Brightline, i quit. remember instead…")
             steps = [(c, f.calls) for c, f in zip(clauses, found) if f is not None]
             return Reflex("multi", tuple(reminders_deleted(steps)))
         if (not several and len(requests) == 1 and found[-1] is not None and found[-1].calls and found[-1].intent != "calc"
@@ -1431,6 +1434,19 @@ def looks_like_request(clause: str) -> bool:
 
 #: words that ask for something done, wherever they stand in a Chinese clause ("帮我在todo里加个…")
 _ASKING_ZH = re.compile(r"帮我|帮忙|麻烦你|请你")
+
+
+#: a remark that takes back or corrects what was said before it: not an aside ("记住我喜欢猫，不对，提醒我…")
+_CORRECTS = re.compile(r"不对|不是|错了|等等|等一下|算了|\b(?:wait|no|nope|nah|actually|scratch that|nvm|never ?mind|jk|kidding)\b",
+                       re.IGNORECASE)
+
+
+def aside(clause: str) -> bool:
+    """A short remark beside requests that asks nothing: "i quit", "好开心", "company moved buildings" (no number, no
+    question, no request in its form, no word of deleting)."""
+    words = len(re.findall(r"[A-Za-z']+", clause)) + cjk_count(clause) / 2
+    return (0 < words <= 4 and not re.search(r"\d", clause) and not request_form(clause) and not _CORRECTS.search(clause)
+            and not _ASKS.search(clause) and not asks_deleting(clause) and not _QUESTION_END.search(clause))
 
 
 def request_form(clause: str) -> bool:

@@ -21,7 +21,8 @@ _LEAD = [
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
         r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget"
         r"|make a (?:mental )?note(?!\s+(?:of|to)\b))\b"
-        r"(?:\s*一下)?(?:\s+that\b)?\s*[:：,，-]?\s*",
+        # ("…, remember instead that i work at Kestrel Labs now")
+        r"(?:\s*一下)?(?:\s+instead)?(?:\s+that\b)?\s*[:：,，-]?\s*",
         _I,
     ),
     # (after an aside: "顺便帮我记住：…", "对了，记一下…")
