@@ -858,8 +858,11 @@ def test_saying_who_it_is_again_unasked_is_a_repeat(reply, message, said, again)
     # the review of 2026-12-04: help with the person's own introduction, or someone's words
     ("你说我面试怎么自我介绍比较好？", False), ("明天第一天上班，你教教我怎么自我介绍吧", False),
     ("my boss said 'introduce yourself' and i froze", False),
+    # the name the person gave it (round 29's spent chat set), not news of it nor another's name
+    ("remind me what i named you? lol", True), ("我给你起的名字是啥来着", True), ("我给你取的名字你还记得吗", True),
+    ("I named you after my grandpa", False), ("what did i name my dog", False), ("我给你起的名字很好听", False),
 ])
-def test_how_the_pet_introduces_itself_asks_its_name(message, asks):
+def test_how_the_pet_introduces_itself_or_what_it_was_named_asks_its_name(message, asks):
     from pet.agent.replycheck import asks_pet_name
 
     assert asks_pet_name(message) is asks
