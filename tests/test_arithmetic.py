@@ -273,6 +273,8 @@ def test_numbers_that_are_no_sum_are_left_alone(text):
         ("一百二十八乘以七是多少呀小钳", "128*7"),
         ("what day is it", None),
         ("I was born on 1990-05-03", None),
+        # why or when a result said holds: a riddle, no sum asked (round 29's spent set computed 1+1)
+        ("1+1什么情况下等于3 哈哈", None), ("how come 2+2=5 in that book", None), ("1+1为什么等于2", None),
     ],
 )
 def test_an_expression_is_found_anywhere_in_a_message(text, expression):

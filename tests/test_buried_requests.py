@@ -505,7 +505,9 @@ def test_a_request_pointing_back_keeps_no_talk_after_the_fact():
 
 
 @pytest.mark.parametrize("text", ["你会设提醒吗？就问问", "提醒一下你哦，你是小龙虾不是螃蟹哈哈", "你的名字我又忘了，提醒我一下？",
-                                  "can you even set reminders? just curious"])
+                                  "can you even set reminders? just curious",
+                                  # what the pet would do if it could (round 29's spent set)
+                                  "如果你能提醒全世界一件事 你会提醒啥", "if you could remind everyone of one thing what would it be"])
 def test_a_word_of_reminding_that_asks_for_no_list_lists_nothing(text):
     # near "我有哪些提醒" to the router (round 28's spent set), but no word of seeing a list
     calls, _, _ = _told(text)

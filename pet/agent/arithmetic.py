@@ -1179,6 +1179,10 @@ _ASKS_BEFORE = re.compile(_ASKS + r"[^,.;!?，。；！？]{0,20}$", _I)
 _ASKS_AFTER = re.compile(r"[^,.;!?，。；！？]{0,12}?" + _ASKS, _I)
 
 
+#: asks why or when a result holds, not what it is
+_WHY_SO = re.compile(r"什么情况下|为什么|为啥|怎么会|怎么可能|凭什么|\b(?:why|how come|in what (?:case|world|situation))\b", _I)
+
+
 def expression_in(text: str) -> str | None:
     """An expression the calculator can take in a message that asks for a
     result, read from anywhere in it ("so what's 128*7 then, buddy?"), or
@@ -1186,6 +1190,8 @@ def expression_in(text: str) -> str | None:
     reading = read(text.strip())
     if reading is not None:
         return reading.expression or None
+    if _WHY_SO.search(text):
+        return None  # "1+1什么情况下等于3 哈哈", "how come 2+2=5 in that book": a riddle about a result said, no sum asked
     words = _POWER_WORD_ZH.sub(lambda m: "^2" if m.group("w") == "平方" else "^3", _zh_operators(_zh_numerals(text)))
     for word, symbol in _WORD_OPS.items():
         pattern = rf"(?<=\d)\s*\b{re.escape(word)}\b\s*(?=[\d(])" if word.isascii() else rf"(?<=\d)\s*{word}\s*(?=[\d(])"

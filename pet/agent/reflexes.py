@@ -1179,7 +1179,12 @@ def asks_a_list(text: str) -> bool:
     """Whether `text` asks to see a list, as a request to list reminders or todos must: a word of seeing, which or
     how many, or the list named alone. "你会设提醒吗？", "提醒一下你哦，你是小龙虾不是螃蟹" and "你的名字我又忘了，
     提醒我一下？" are near "我有哪些提醒" to the router, but ask for no list."""
-    return _ASKS_A_LIST.search(" ".join(text.split())) is not None
+    text = " ".join(text.split())
+    return _ASKS_A_LIST.search(text) is not None and not _WHAT_IF_YOU.search(text)
+
+
+#: a question of what the pet would do if it could: "如果你能提醒全世界一件事 你会提醒啥" (round 29's spent set listed the reminders)
+_WHAT_IF_YOU = re.compile(r"(?:如果|要是|假如|假设)(?:你|您)|\bif (?:you|u) (?:could|can|were|had|got)\b", re.IGNORECASE)
 
 
 #: a question for one thing the person has ("工号多少？", "房东叫啥来着", "备用钥匙我塞哪儿了？", "who did i tell
