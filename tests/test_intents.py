@@ -457,3 +457,21 @@ def test_a_reminder_moved_keeps_its_words_and_is_set_only_once_cancelled(tmp_pat
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["cancel_reminder"]
     assert app.reminders.pending(pet) == [moved]
     assert "牙医" in events[-1].text
+
+
+@pytest.mark.parametrize("text, gone", [
+    # round 29's spent set: a clause drops the reminder the words before it name ("提醒删了" was searched for; "nvm"
+    # dismissed the whole)
+    ("小林婚礼我去不了了 那个提醒删了吧", "参加小林婚礼"),
+    ("nvm about the dentist one, they moved it, drop that reminder", "dentist appointment"),
+])
+def test_a_reminder_dropped_by_pointing_is_the_one_named_before(text, gone, tmp_path):
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    soon = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1)
+    for task in ("dentist appointment", "pay the electricity bill", "去医院复查", "参加小林婚礼"):
+        app.reminders.add(pet, task, soon)
+    events = list(app.agent.run(app.current_conversation(), text))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["cancel_reminder"]
+    assert gone not in [r.text for r in app.reminders.pending(pet)] and len(app.reminders.pending(pet)) == 3

@@ -562,6 +562,18 @@ def test_a_time_question_names_the_clock(text, names):
     assert reflexes.names_the_clock(text) is names
 
 
+@pytest.mark.parametrize("text, asks", [
+    # today's date checked against a guess (round 29's spent set: the model said "Today is the 30th" unasked of the clock)
+    ("wait is today the 30th or the 31st?? lost track", True), ("is it friday today?", True),
+    ("today's the 5th right?", True), ("今天是30号还是31号", True), ("今天周四吗", True),
+    # a day said of something else, or news of today
+    ("deadline, is it the 30th?", False), ("today is friday and i'm so happy", False), ("is today the day", False),
+])
+def test_todays_date_checked_against_a_guess_asks_the_clock(text, asks):
+    reflex = match(text)
+    assert (reflex is not None and [c.name for c in reflex.calls] == ["get_current_time"]) is asks
+
+
 @pytest.mark.parametrize("text, deletes", [
     ("看牙那个提醒不要了，医生那边改时间了，到时候我再跟你说", True),
     ("kill the 7am alarm, I'm off tomorrow", True),

@@ -102,6 +102,17 @@ _DELETES_IT = re.compile(r"^\W*(?:(?:pls|please|just|so|and|ok|okay|u can|you ca
                          r"(?:\s+one)?(?:\s+(?:out|away|pls|please))?\W*$"
                          r"|(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉|忘掉|忘了)(?:吧|啦|了|哈)*\W*$",
                          re.IGNORECASE)
+def _named_for_dropping(text: str) -> str:
+    """What a message cancels when one clause drops a reminder it points at ("drop that reminder", "那个提醒删了吧"): the
+    words said before it ("nvm about the dentist one, they moved it, drop that reminder" → the dentist one); "" when no
+    clause does, or nothing is said before it."""
+    parts = reflexes.clauses(text)
+    for i, part in enumerate(parts):
+        if _DROPS_THAT_REMINDER.search(part):
+            return reflexes.request_words(" ".join(parts[:i]))
+    return ""
+
+
 def _named_for_deleting(text: str) -> str:
     """What a message deletes when one clause deletes what it names, pointing back (_DELETES_IT): the words before
     the deleting in its clause ("之前说爱喝美式那条清掉吧"), else the clause before it ("that office address u have for
@@ -115,6 +126,12 @@ def _named_for_deleting(text: str) -> str:
     return ""
 
 
+#: a clause that drops a reminder it points at: "drop that reminder", "cancel that one", "那个提醒删了吧"
+_DROPS_THAT_REMINDER = re.compile(
+    r"^\W*(?:(?:pls|please|just|so|and|ok|okay|u can|you can)\s+)*(?:drop|delete|remove|cancel|kill|scrap|ditch|bin|clear"
+    r"|nuke|get rid of)\s+(?:that|this|the|it)(?:\s+one)?\s*(?:reminder|alarm)\W*$"
+    r"|^\W*(?:那个|这个|那条|这条)(?:提醒|闹钟)(?:也)?(?:给我|帮我)?(?:删了|删掉|删除|取消|取消掉|不要了)(?:吧|啦|了|哈)*\W*$",
+    re.IGNORECASE)
 #: the person points at what they told ("what are some things i told you i like?")
 _TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
 #: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
@@ -734,6 +751,11 @@ class Agent:
         # of, facts the person states (noted), or small talk; else the model decides.
         route = route_first or (self._route(text) if self.config.reflexes and not text.startswith("/") else None)
         one = reflexes.one_request(text)  # several requests, or "forget it, …": the model's
+        dropped = reflexes.dismissal(text)
+        if route is not None and dropped and _named_for_dropping(dropped):
+            # "nvm about the dentist one, they moved it, drop that reminder" lets a reminder go, not the talk
+            text, one = dropped, True
+            route = dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
         if route is not None and one and (route.intent == intents.NOTE or route.intent is None and route.nearest
                                           == "remember") and reflexes.kept_fact(text):
             # "pls remember im lactose intolerant" is near the facts, but it asks: remember it; so does a
@@ -923,6 +945,9 @@ class Agent:
             # "what did i tell u my passport number ends with" is near "remember my passport number…" but asks what
             # was told (round 29's spent set)
             return dataclasses.replace(route, intent="recall", tool="recall", slots="message")
+        if route.intent != "cancel_reminder" and _named_for_dropping(text) and not reflexes.replaces(text):
+            # "小林婚礼我去不了了 那个提醒删了吧": a clause drops the reminder the words before it name (round 29's spent set)
+            return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
         if route.intent != "cancel_reminder" and reflexes.lets_a_reminder_go(text) and not reflexes.replaces(text):
             # "取护照那个不用提醒了，明天我反正要路过" is near "帮我记一下…" but lets the passport reminder go
             return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
@@ -1080,8 +1105,12 @@ class Agent:
         if tool is None:
             return False
         if route.slots in ("model", "message"):
-            if route.slots == "message" and tool.name == "recall" and about_the_person(reflexes.request_words(text)):
-                # "你记得我什么？": everything known about the person, no model needed (it would copy a topic)
+            if route.slots == "message" and (
+                    tool.name == "recall" and about_the_person(reflexes.request_words(text))
+                    or tool.name == "cancel_reminder" and _named_for_dropping(text)
+                    or tool.name == "forget" and _named_for_deleting(text)):
+                # "你记得我什么？": everything known about the person, no model needed (it would copy a topic); a clause
+                # that drops or deletes what the words before it name ("小林婚礼我去不了了 那个提醒删了吧"): those words
                 call = self._message_slots(tool, text)
             else:
                 call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
@@ -1168,7 +1197,7 @@ class Agent:
         properties = tool.parameters.get("properties", {})
         if len(required) != 1 or properties.get(required[0], {}).get("type") != "string":
             return None
-        words = ((tool.name == "cancel_reminder" and reflexes.lets_a_reminder_go(text))
+        words = ((tool.name == "cancel_reminder" and (reflexes.lets_a_reminder_go(text) or _named_for_dropping(text)))
                  or (tool.name == "forget" and _named_for_deleting(text)) or reflexes.request_words(text))
         return ToolCall(tool.name, {required[0]: words}) if words else None
 

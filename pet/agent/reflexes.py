@@ -446,6 +446,19 @@ _TIME = [
         r"(?:几点几分|几点(?:了|钟|啦)?|几号|星期几|周几|礼拜几|几月几[号日]|什么时间(?:了|啦)?)"
         r"(?=[，,。？?！!~～\s]|了|啦|呀|啊|呢|吗|来着|$)[^提醒闹]*$"
     ),
+    # today's date or weekday checked against a guess: "wait is today the 30th or the 31st?? lost track" (round 29's
+    # spent set), "is it friday today?", "今天是30号还是31号", "今天周四吗"
+    re.compile(
+        r"^(?=.{0,80}$)(?:[a-z]+[,\s]+){0,2}?(?:is today (?:the )?(?:[0-9]{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri"
+        r"|satur|sun)day)|is it (?:the )?(?:[0-9]{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)day) today|today(?:'s| is) (?:the )?(?:[0-9]{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur"
+        r"|sun)day),? (?:right|yeah|yes|correct)\b)"
+        r"(?:\s+or\s+(?:the )?(?:[0-9]{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)day))?"
+        r"[\s?？!.]*(?:[,\s]+(?:[a-z']+\s*){0,4}[?？!.]*)?$",
+        _I,
+    ),
+    re.compile(r"^(?:今天|今儿)(?:是)?(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})[号日](?:还是(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})[号日])?"
+               r"(?:吗|么|啊|呀|来着)?[？?]*$"
+               r"|^(?:今天|今儿)(?:是)?(?:周|星期|礼拜)[一二三四五六日天](?:还是(?:周|星期|礼拜)?[一二三四五六日天])?(?:吗|么|啊|呀)?[？?]*$"),
 ]
 
 def _first(patterns: list[re.Pattern[str]], text: str) -> re.Match[str] | None:
