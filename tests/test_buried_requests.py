@@ -580,3 +580,9 @@ def test_what_the_person_told_asked_as_a_question_is_recalled():
     # round 29's spent set: near "remember my passport number…", no tool
     calls, results, _ = _told("what did i tell u my passport number ends with", "my passport number ends with 4471")
     assert calls == ["recall"] and "4471" in results[0].content
+
+
+def test_a_clause_that_deletes_what_no_memory_holds_notes_nothing():
+    # seen on the page: with no memory of it, "…之前说爱喝美式那条清掉吧" was noted as a fact, request and all
+    calls, _, memories = _told("我戒咖啡了 之前说爱喝美式那条清掉吧")
+    assert "note" not in calls and memories == []

@@ -90,7 +90,7 @@ def test_the_clock_reads_in_chinese(app):
 
 
 @pytest.mark.parametrize("text", ["Forgot memory #1: I like tea", "Reminder #2 set for tomorrow 08:00: 开会",
-                                  "No memory matches 'x'; use recall to find it first"])
+                                  "No memory matches 'x'; /recall WORD finds one first"])
 def test_the_check_finds_english_sentences(text):
     assert english_sentences(text)
 

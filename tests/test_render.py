@@ -88,7 +88,7 @@ def test_tool_finished_marks_the_bubble_done_with_the_result():
 def test_a_failed_tool_says_so():
     failed = ToolResult("call_1", "remember", ok=False, content="Error: content is empty")
     bubble = fold(ToolStarted(REMEMBER), ToolFinished(failed, seconds=0.01))[0]
-    assert bubble["metadata"]["title"] == "⚠️ remember failed"
+    assert bubble["metadata"]["title"] == "⚠️ remembering didn't work"  # in words, not the tool's name
     assert bubble["metadata"]["status"] == "done"
     assert bubble["content"].endswith("→ Error: content is empty")
 
@@ -220,7 +220,7 @@ def test_history_rebuilds_the_view_the_live_turn_showed():
     assert rebuilt[0] == {"role": "user", "content": "记住我喜欢喝咖啡"}
     assert without_duration(rebuilt[1:]) == without_duration(live)
     assert rebuilt[2]["metadata"]["title"] == "🔧 记住了"  # in the language of the person's message
-    assert rebuilt[3]["metadata"]["title"] == "⚠️ get_current_time failed"
+    assert rebuilt[3]["metadata"]["title"] == "⚠️ 看时间没成功"
     assert all(m["metadata"]["status"] == "done" for m in rebuilt if "metadata" in m)
 
 

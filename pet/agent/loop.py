@@ -1267,6 +1267,8 @@ class Agent:
         "noted" step the person can take back with /undo."""
         if not isinstance(self.memories, capture.NoteBook):
             return False
+        if any(_DELETES_IT.search(part) or _DROPS_THAT_REMINDER.search(part) for part in reflexes.clauses(text)):
+            return False  # "我戒咖啡了 之前说爱喝美式那条清掉吧" with no such memory: it asks to delete, it tells nothing to keep
         started = time.perf_counter()
         try:
             noted = capture.note(self.memories, self.pet.id, text, source_message_id=turn.tool_context.message_id,

@@ -259,7 +259,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
                 return clear
             if near:
                 raise _which(near, weak=True)
-            raise ToolError(f"no memory matches {what!r}; use recall to find it first",
+            raise ToolError(f"no memory matches {what!r}; /recall WORD finds one first",
                             zh=f"没有记忆对得上“{what}”；可以先用 /recall 关键词 找一找")
         if len(best) > 1:
             raise _which(best, weak=False)

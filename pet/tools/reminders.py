@@ -79,10 +79,10 @@ def reminder_tools(
         if reminder_id is None:
             best = best_matches(which, [(r.id, r.text) for r in store.pending(ctx.pet_id)])
             if not best:
-                raise ToolError(f"no upcoming reminder matches {which!r}; list_reminders shows them",
+                raise ToolError(f"no upcoming reminder matches {which!r}; /reminders shows them all",
                                 zh=f"没有对得上“{which}”的提醒；说“我有哪些提醒”可以看全部。")
             if len(best) > 1:
-                raise ToolError("several reminders match; call cancel_reminder again with one id from list_reminders",
+                raise ToolError("several reminders match; say which by its number, like \"cancel reminder #2\"",
                                 zh="有几个提醒都对得上；请说要取消的编号，比如“取消提醒 #2”。")
             reminder_id = best[0]
         record = store.cancel(ctx.pet_id, reminder_id)

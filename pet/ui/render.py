@@ -44,6 +44,12 @@ def _arguments(call: ToolCall) -> str:
 _NOTED = {"en": "📝 noted", "zh": "📝 记下了"}
 
 
+def _failed(doing: str, language: str) -> str:
+    """A step that did not work, in the person's words ("⚠️ cancelling a reminder didn't work", "⚠️ 取消提醒没成功"),
+    not the tool's name."""
+    return f"⚠️ {doing.removeprefix('正在')}没成功" if language == "zh" else f"⚠️ {doing} didn't work"
+
+
 def _tool_bubble(call: ToolCall, tools: ToolRegistry, language: str) -> ChatMessage:
     doing = tools.label(call.name).text(language, done=False)
     title = _NOTED["zh" if language == "zh" else "en"] if call.name == NOTE_STEP else f"🔧 {doing}…"
@@ -59,7 +65,7 @@ def _finish_bubble(
 ) -> None:
     done = tools.label(name).text(language, done=True)
     metadata = dict(bubble["metadata"])
-    metadata["title"] = f"🔧 {done}" if ok else f"⚠️ {name} failed"
+    metadata["title"] = f"🔧 {done}" if ok else _failed(tools.label(name).text(language, done=False), language)
     if name == NOTE_STEP and ok:  # a fact the person stated, kept: a small step of its own
         metadata["title"] = _NOTED["zh" if language == "zh" else "en"]
     metadata["status"] = "done"
