@@ -490,6 +490,7 @@ def build(
             summarizer=summarizer,
             locks=locks,
             tracer=traces,
+            reminders=reminders,
         )
         return PetRuntime(record, persona, tools, agent)
 

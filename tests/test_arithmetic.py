@@ -188,6 +188,9 @@ PHRASINGS = [
     ("年化3%，存5万，复利2年，利息多少", "3045"),
     ("10000 at 5% compound interest for 2 years, how much do i end up with?", "11025"),
     ("if i put away 275 a month how much do i have after 18 months", "4950"),
+    # the review: "have", "total" and "一共" beside the interest asked are no savings added back; "shipping" a verb
+    ("I have 5000 in a CD at 3% simple interest for 2 years, how much interest do I get?", "300"),
+    ("我有5万 存定期3年 利率2.75% 利息一共多少", "4125"),
     # what this reader cannot place whole becomes a question
     ("what's 12 times 4, and then divide it by 3", ASK),
     ("what is 12 times 4, and add 3 to that", ASK),
@@ -275,6 +278,7 @@ def test_numbers_that_are_no_sum_are_left_alone(text):
         ("I was born on 1990-05-03", None),
         # why or when a result said holds: a riddle, no sum asked (round 29's spent set computed 1+1)
         ("1+1什么情况下等于3 哈哈", None), ("how come 2+2=5 in that book", None), ("1+1为什么等于2", None),
+        ("算一下23*47 为什么我总算错", "23*47"),  # a sum asked beside a why (the review of 2026-12-05)
     ],
 )
 def test_an_expression_is_found_anywhere_in_a_message(text, expression):
@@ -346,6 +350,7 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     # interest that does not say simple or compound, or says both; a fee with no price each; a split not asked
     "10000 at 5% for 3 years, how much interest?", "存1万 利率3% 单利还是复利划算 3年利息差多少",
     "运费12块，贵不贵", "we split the 386.40 bill four ways and it was fine",
+    "5 books at 12 each, shipping 4 of them to my mom, how much total?",
 ])
 def test_money_this_reader_cannot_place_gets_no_number(text):
     reading = arithmetic.read(text)

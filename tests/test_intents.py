@@ -475,3 +475,19 @@ def test_a_reminder_dropped_by_pointing_is_the_one_named_before(text, gone, tmp_
     events = list(app.agent.run(app.current_conversation(), text))
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["cancel_reminder"]
     assert gone not in [r.text for r in app.reminders.pending(pet)] and len(app.reminders.pending(pet)) == 3
+
+
+def test_a_reminder_moved_to_an_hour_alone_keeps_its_day_and_its_repeat(tmp_path):
+    """The review of 2026-12-05: "push the yoga reminder to 7pm" of tomorrow's set it today, and a daily reminder
+    moved became a one-off."""
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet, zone = app.agent.pet.id, app.agent.persona.zone()
+    day_after = (dt.datetime.now(zone) + dt.timedelta(days=2)).replace(hour=18, minute=0, second=0, microsecond=0)
+    app.reminders.add(pet, "do yoga", day_after)
+    app.reminders.add(pet, "take my meds", day_after.replace(hour=20), repeat="daily")
+    list(app.agent.run(app.current_conversation(), "push the yoga reminder to 7pm"))
+    list(app.agent.run(app.current_conversation(), "move the meds reminder to 9pm"))
+    moved = {r.text: r for r in app.reminders.pending(pet)}
+    assert moved["do yoga"].due_at.astimezone(zone) == day_after.replace(hour=19)
+    assert moved["take my meds"].repeat == "daily" and moved["take my meds"].due_at.astimezone(zone).hour == 21

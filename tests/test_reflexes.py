@@ -952,6 +952,7 @@ def test_a_reminder_moved_is_cancelled_then_set_at_the_new_time(text, gone, new)
 
 @pytest.mark.parametrize("text", [
     "push my 7am alarm to 8am",  # named by its hour: cancel_reminder finds reminders by their words
+    "change my gym reminder to pilates at 7pm",  # a new task: not the old words at a new time (the review)
     "move the couch to the other room",
     "我把提醒改到手机上了",
 ])
@@ -974,6 +975,37 @@ def test_a_reminder_again_at_another_time_is_set_twice(text, task, first, second
     assert reflex is not None and [c.name for c in reflex.calls] == ["set_reminder", "set_reminder"]
     assert [c.arguments["text"] for c in reflex.calls] == [task, task]
     assert [parse_when(c.arguments["when"], NOW, ZONE).at.replace(tzinfo=None) for c in reflex.calls] == [first, second]
+
+
+@pytest.mark.parametrize("text, task", [
+    # the review of 2026-12-05: the clause read as a reminder of its own ("再 一次"), or "please" after it
+    ("明天早上8点提醒我吃药，晚上8点再提醒我一次", "吃药"),
+    ("remind me at 11am to take my meds and again at 10pm please", "take my meds"),
+])
+def test_again_in_other_words_sets_the_same_task(text, task):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and [c.arguments["text"] for c in reflex.calls] == [task, task]
+
+
+@pytest.mark.parametrize("text", ["提醒我明天下午3点 再把PPT改一遍", "明天早上九点提醒我 再把报告检查一遍"])
+def test_a_task_done_once_more_is_one_request(text):
+    # (the review: 再 after a space read as a second request, and nothing was set)
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and [c.name for c in reflex.calls] == ["set_reminder"]
+
+
+@pytest.mark.parametrize("text", ["wifi密码 我把它忘了", "我妈生日3月5号 结果我把这个忘了", "我把那个app删了"])
+def test_the_person_forgetting_is_no_request_to_forget(text):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is None or "forget" not in [c.name for c in reflex.calls]
+
+
+@pytest.mark.parametrize("text", ["remember my wifi password, it's bluefish, and remind me at 9pm to reset the router",
+                                  "提醒我晚上8点给我妈打电话，我怀孕了，再加个待办买叶酸"])
+def test_a_clause_that_says_something_is_no_aside(text):
+    # (the review: "it's bluefish" and "我怀孕了" were dropped between the requests)
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is None
 
 
 def test_again_at_an_earlier_hour_with_no_day_is_not_guessed():

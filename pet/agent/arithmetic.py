@@ -689,7 +689,9 @@ _PRICED = [
 #: a fee added to what was bought, its word beside its amount: "再加运费12", "运费是8块", "plus 8 shipping",
 #: "$5 delivery"
 _FEE_WORD = r"运费|邮费|快递费|配送费|打包费|包装费|\bshipping\b|\bdelivery(?: fee)?\b|\bpostage\b|\bservice fee\b"
-_FEE = [re.compile(rf"(?:{_FEE_WORD})\s*(?:is|was|of|是|要|为)?\s*{_PRICE}\s*(?:块钱|块|元)?", _I),
+#: (a fee's amount is no count of things: "shipping 4 of them to my mom")
+_FEE = [re.compile(rf"(?:{_FEE_WORD})\s*(?:is|was|of|是|要|为)?\s*{_PRICE}\s*(?:块钱|块|元)?"
+                   r"(?!\s*(?!(?:and|plus|total|in|for|how|what|altogether|so|then)\b)[a-z])", _I),
         re.compile(rf"{_PRICE}\s*(?:块钱|块|元)?\s*(?:for\s+)?(?:{_FEE_WORD})", _I)]
 
 
@@ -729,7 +731,9 @@ def _priced(text: str) -> str | None:
 
 #: asks for the interest, or the savings with it: "单利能拿多少利息", "how much interest", "本息一共多少"
 _ASKS_INTEREST = re.compile(r"利息|\binterest\b|本息|连本带利", _I)
-_ASKS_WITH_PRINCIPAL = re.compile(r"本息|连本带利|本金加利息|\b(?:in total|total|altogether|end up with|have)\b|一共|总共", _I)
+#: ...and the savings with it, in so many words ("how much interest in total" is the interest)
+_ASKS_WITH_PRINCIPAL = re.compile(r"本息|连本带利|本金加利息|\bend up with\b|\bhow much (?:will|would|do|did) (?:i|we) have\b"
+                                  r"|\bwith (?:the )?interest\b|\bincluding (?:the )?(?:principal|savings)\b", _I)
 _SIMPLE = re.compile(r"单利|定期|\bsimple\b", _I)  # a fixed deposit in China earns simple interest
 _COMPOUND = re.compile(r"复利|利滚利|\bcompound(?:ed|ing)?\b", _I)
 _YEARS = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?(?:年|\byears?\b|\byrs?\b)", _I)
@@ -1183,6 +1187,9 @@ _ASKS_AFTER = re.compile(r"[^,.;!?，。；！？]{0,12}?" + _ASKS, _I)
 _WHY_SO = re.compile(r"什么情况下|为什么|为啥|怎么会|怎么可能|凭什么|\b(?:why|how come|in what (?:case|world|situation))\b", _I)
 
 
+_COMPUTE_ASKED = re.compile(r"算|\b(?:calc|calculate|compute|work out|what(?:'s| is)|whats|how much)\b|多少", _I)
+
+
 def expression_in(text: str) -> str | None:
     """An expression the calculator can take in a message that asks for a
     result, read from anywhere in it ("so what's 128*7 then, buddy?"), or
@@ -1190,8 +1197,10 @@ def expression_in(text: str) -> str | None:
     reading = read(text.strip())
     if reading is not None:
         return reading.expression or None
-    if _WHY_SO.search(text):
-        return None  # "1+1什么情况下等于3 哈哈", "how come 2+2=5 in that book": a riddle about a result said, no sum asked
+    if _WHY_SO.search(text) and not _COMPUTE_ASKED.search(text):
+        # "1+1什么情况下等于3 哈哈", "how come 2+2=5 in that book": a riddle about a result said, no sum asked (but
+        # "算一下23*47 为什么我总算错" asks)
+        return None
     words = _POWER_WORD_ZH.sub(lambda m: "^2" if m.group("w") == "平方" else "^3", _zh_operators(_zh_numerals(text)))
     for word, symbol in _WORD_OPS.items():
         pattern = rf"(?<=\d)\s*\b{re.escape(word)}\b\s*(?=[\d(])" if word.isascii() else rf"(?<=\d)\s*{word}\s*(?=[\d(])"

@@ -57,7 +57,7 @@ from pet.events import (
 from pet.logs import fields as log_fields
 from pet.logs import in_context
 from pet.logs import set_fields as set_log_fields
-from pet.memory.recall import about_the_person, read_id
+from pet.memory.recall import about_the_person, best_matches, read_id
 from pet.memory.recall import words as recall_words
 from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
@@ -65,6 +65,8 @@ from pet.persona.model import Persona
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, simplified_chars
 from pet.tools.facts import asks_deleting, no_longer_kept, retracted
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
+from pet.tools.reminders import ReminderStoreLike
+from pet.tools.when import TimeProblem, parse_when, spans
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +102,8 @@ _OPENS_DELETING = re.compile(r"^\W*(?:(?:pls|please|can you|could you|u can|you 
 _DELETES_IT = re.compile(r"^\W*(?:(?:pls|please|just|so|and|ok|okay|u can|you can)\s+)*(?:toss|bin|ditch|scrap|drop|delete|remove"
                          r"|erase|forget|wipe|scrub|nuke|trash|dump|lose|get rid of|throw (?:out|away))\s+(?:it|that|this|them)"
                          r"(?:\s+one)?(?:\s+(?:out|away|pls|please))?\W*$"
-                         r"|(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉|忘掉|忘了)(?:吧|啦|了|哈)*\W*$",
+                         # (not "我把它忘了", "结果我把这个忘了": the person forgot; nor "我把那个删了": done already)
+    r"|(?<!把)(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉)(?:吧|啦|了|哈)*\W*$",
                          re.IGNORECASE)
 def _named_for_dropping(text: str) -> str:
     """What a message cancels when one clause drops a reminder it points at ("drop that reminder", "那个提醒删了吧"): the
@@ -520,6 +523,7 @@ class Agent:
         summarizer: HistorySummarizer | None = None,
         locks: ConversationLocks | None = None,
         tracer: TraceSink | None = None,
+        reminders: ReminderStoreLike | None = None,
     ):
         """`locks`: share one between agents that may answer the same
         conversations (a pet's agent is rebuilt when its persona is edited).
@@ -536,6 +540,8 @@ class Agent:
         self.clock = clock
         self.locks = locks or ConversationLocks()
         self.tracer = tracer
+        #: the reminders, for one moved (its day and how it repeats); None: a move sets the new time as said
+        self.reminders = reminders
         #: per conversation, the reminder whose time the pet just asked for (reflexes.Reflex.needs_time)
         self._needs_time: dict[int, tuple[tuple[str, str], dt.datetime]] = {}
 
@@ -1666,6 +1672,11 @@ class Agent:
         """A reminder moved ("move the yoga reminder to friday at 7pm", "把开会的提醒改到下周二上午九点"): the one named
         is cancelled, then set again at the new time in its own words; when none is cancelled, nothing is set."""
         cancel, new = reflex.calls
+        when, problem = self._moved_when(cancel, new, turn.language)
+        if problem:
+            yield from self._finish(turn, problem, streamed=False)
+            return
+        new = replace(new, arguments={**new.arguments, "when": when})
         calls, results = [cancel], (yield from self._execute(turn, "", (cancel,), person=True))
         if results[0].ok:
             words = _CANCELLED_WORDS.search(results[0].content)
@@ -1676,6 +1687,40 @@ class Agent:
         template = plain_lines(calls, results, turn.language)
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
+
+    def _moved_when(self, cancel: ToolCall, new: ToolCall, language: str) -> tuple[str, str]:
+        """The new time of a reminder moved, and "" (or "" and why it cannot move): a time with no day of its own is on
+        the reminder's own day ("push the yoga reminder to 7pm": tomorrow's stays tomorrow), and a reminder that repeats
+        repeats at the new time ("move the meds reminder to 9pm" of a daily one). As said when the reminder is not
+        the one pending reminder its words name (cancel_reminder then says which match) or no store is known."""
+        said = str(new.arguments.get("when", ""))
+        if self.reminders is None:
+            return said, ""
+        pending = self.reminders.pending(self.pet.id)
+        which = str(cancel.arguments.get("which", ""))
+        found = best_matches(which, [(r, r.text) for r in pending])
+        if len(found) != 1:
+            return said, ""
+        record, zone = found[0], self.persona.zone()
+        now = self.clock().astimezone(zone)
+        try:
+            at = spans(said)
+            own_day = any(day for _, _, day, _ in at)
+            if own_day:
+                moved = parse_when(said, now, zone).at
+            else:
+                day = record.due_at.astimezone(zone).replace(hour=0, minute=0, second=0, microsecond=0)
+                moved = parse_when(said, max(day, now), zone).at
+        except TimeProblem as exc:
+            return said, exc.worded(language)
+        if moved <= now:
+            return said, ("这个时间已经过了，换一个吧？" if language == "zh" else "That time has passed; pick another?")
+        clock = moved.strftime("%H:%M")
+        if record.repeat == "daily":
+            return f"every day at {clock}", ""
+        if record.repeat == "weekly":
+            return f"every {moved.strftime('%A')} at {clock}", ""
+        return moved.strftime("%Y-%m-%d %H:%M"), ""
 
     def _memory_command(self, reflex: reflexes.Reflex, language: str, conversation_id: int | None = None) -> str:
         """/undo and /approve: the person's own commands, never tools, so the

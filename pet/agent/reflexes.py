@@ -164,6 +164,9 @@ _FORGET.extend([
                r"(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
     re.compile(r"^(?:.*?[，,。])?\s*把(?P<x>[^，,。？?]+?)(?:的事|那条|这条)?(?:都)?(?:给)?(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
 ])
+#: the person forgot, or deleted, a thing themselves: "结果我把这个忘了", "wifi密码 我把它忘了", "我把那个删了" (news, not a request)
+_I_FORGOT = re.compile(r"(?<![帮给替让叫请])我(?:已经|又|总是?|老是?|都|竟然|居然|早就)?把[^，,。？?]{0,12}?(?:给)?"
+                       r"(?:忘(?:了|掉了|记了)|删了|删掉了)(?![吧啊呀])")
 #: a forget's words that name a reminder ("把那个提醒删了吧", "delete the dentist reminder"): cancelling it is
 #: no memory's business, so the router (cancel_reminder) decides
 _A_REMINDER = re.compile(r"提醒|闹钟|(?<![a-z])(?:reminders?|alarms?)(?![a-z])", _I)  # "reminder列表" too
@@ -763,7 +766,7 @@ def _unnumbered(text: str) -> str:
     return "; ".join(part for part in out if part.strip())
 
 
-_AGAIN = re.compile(r"^再(?=给我|帮我|把|提醒|加|记|删|算|查|列)")
+_AGAIN = re.compile(r"^再(?=给我看|帮我|加个|加一|列)")
 
 
 def _split(text: str) -> list[str]:
@@ -803,7 +806,7 @@ _SECOND_REQUEST = re.compile(
     r"|[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)"
     r"|(?<=\S)\s+(?:并且|然后|顺便|另外)"
     # a 再 after a space, before another request ("加个待办 买打印纸 再给我看看整个清单"; not "明天早上 再提醒我")
-    r"|(?<=\S)\s+再(?=给我|帮我|把|加|记|删|算|查|列)",
+    r"|(?<=\S)\s+再(?=给我看|帮我|加个|加一|列)",  # not "提醒我明天下午3点 再把PPT改一遍": 再 is "once more" there
     re.IGNORECASE,
 )
 
@@ -870,14 +873,23 @@ def _replaced_reminder(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex |
         which = _clean(_POINTERS_AROUND.sub("", which))
     if not which or _says_when(which, now, zone) or _NAMED_BY_HOUR.search(which):
         return None  # "把7点的闹钟删了，换成8点的": the reminder is named by its time, not its words
-    zh = detect_language(text) == "zh"
-    if zh:
-        new = _single(rest if _REMIND_ZH.search(rest) else f"{rest.rstrip('的')}提醒我{which}", now, zone)
-    else:
-        new = _single(f"remind me {rest} to {which}", now, zone)
+    at = spans(rest)
+    if len(at) == 1 and (at[0][2] or at[0][3]) and not _clean(_MOVE_FILLER.sub(" ", rest[:at[0][0]] + " " + rest[at[0][1]:])):
+        # a time alone: moved, on the reminder's own day unless it names one (the loop reads it)
+        return Reflex("move", _call("cancel_reminder", which=which) + _call("set_reminder", text=which,
+                                                                             when=rest[at[0][0]:at[0][1]].strip()))
+    if detect_language(text) != "zh" or not _REMIND_ZH.search(rest):
+        return None  # a new task in other words ("change my gym reminder to yoga at 7pm"): the model's
+    # a new task said as a reminder: "把买狗粮那个提醒删了，改成后天上午10点20提醒我去宠物店"
+    new = _single(rest, now, zone)
     if new is None or [c.name for c in new.calls] != ["set_reminder"]:
         return None
-    return Reflex("move", _call("cancel_reminder", which=which) + new.calls)
+    return Reflex("multi", _call("cancel_reminder", which=which) + new.calls)
+
+
+#: what may stand beside the new time of a reminder moved: "…for nov 6 at 7pm, same thing", "…换成周五下午3点的"
+_MOVE_FILLER = re.compile(r"\b(?:same (?:thing|task|text|words)|instead|please|pls|thanks|pm|am)\b|的|吧|了|哈|啊|呀|[,.!?，。！？~～]",
+                          re.IGNORECASE)
 
 
 #: words in quotation marks, and the words of a request
@@ -1011,8 +1023,9 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
                 again = _single(("提醒我" if zh else "remind me ") + clause, now, zone)
                 if again is not None and [c.name for c in again.calls] == ["set_reminder"]:
                     out[i] = again
-        if out[i] is None and (previous := out[i - 1]) is not None and [c.name for c in previous.calls] == [
-                "set_reminder"]:
+        if (previous := out[i - 1]) is not None and [c.name for c in previous.calls] == ["set_reminder"] and (
+                (mine := out[i]) is None or [c.name for c in mine.calls] == ["set_reminder"]):
+            # (also where the clause read as a reminder of its own: "晚上8点再提醒我一次" set "再 一次")
             out[i] = _again(clause, previous, now, zone) or out[i]
         current, previous = out[i], out[i - 1]
         if current is not None and previous is not None and [c.name for c in current.calls] == ["set_reminder"] and (
@@ -1039,7 +1052,7 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
 #: what a clause says beside a time to ask for the reminder before it once more: "and again at 8pm tmrw", "晚上8点再提醒一次"
 _AGAIN_ONLY = re.compile(r"^\W*(?:(?:and|also|then|plus|at|on)\s+)*(?:(?:remind me\s+)?again|once more|one more time"
                          r"|(?:and\s+)?at\s+\S.*?\s+(?:again|too)|再(?:提醒|叫|喊)(?:我)?(?:一次|一遍|一下)?|(?:也|再)(?:提醒|叫|喊)我?一(?:次|下|遍))"
-                         r"\s*(?:at|on)?\W*$", re.IGNORECASE)
+                         r"\s*(?:at|on)?(?:[\s,]+(?:please|pls|plz|thanks|thx|ok|okay))?\W*$", re.IGNORECASE)
 
 
 def _again(clause: str, previous: Reflex, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
@@ -1314,7 +1327,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if asked is not None:  # "save this about me: …", "帮我存一下：…", "jot this down, …"
         return Reflex("remember", _call("remember", content=asked))
     if not _QUESTION_END.search(text):
-        found = _first(_FORGET, text)
+        found = _first(_FORGET, text) if not _I_FORGOT.search(text) else None
         if found and not _vague(found.group("x")) and not _A_REMINDER.search(found.group("x")):
             target = _forget_target(found.group("x"))
             new = _new_value(text, target)
@@ -1459,11 +1472,16 @@ _CORRECTS = re.compile(r"不对|不是|错了|等等|等一下|算了|\b(?:wait|
                        re.IGNORECASE)
 
 
+#: a clause that says what something is or tells news of the person: content, not an aside ("it's bluefish", "我怀孕了")
+_STATES = re.compile(r"\b(?:it'?s|it is|that'?s|is|are|was|were|i'?m|i am|im|i'?ve|named|called)\b|是|叫|我", re.IGNORECASE)
+
+
 def aside(clause: str) -> bool:
     """A short remark beside requests that asks nothing: "i quit", "好开心", "company moved buildings" (no number, no
     question, no request in its form, no word of deleting)."""
     words = len(re.findall(r"[A-Za-z']+", clause)) + cjk_count(clause) / 2
     return (0 < words <= 4 and not re.search(r"\d", clause) and not request_form(clause) and not _CORRECTS.search(clause)
+            and not _STATES.search(clause)
             and not _ASKS.search(clause) and not asks_deleting(clause) and not _QUESTION_END.search(clause))
 
 
