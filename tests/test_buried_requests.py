@@ -586,3 +586,13 @@ def test_a_clause_that_deletes_what_no_memory_holds_notes_nothing():
     # seen on the page: with no memory of it, "…之前说爱喝美式那条清掉吧" was noted as a fact, request and all
     calls, _, memories = _told("我戒咖啡了 之前说爱喝美式那条清掉吧")
     assert "note" not in calls and memories == []
+
+
+def test_figures_nobody_said_are_no_argument():
+    # round 30's `tiny` added the todo "10.25.2319 - 17:36-48, 2023-02-17-1, …" for "put renew car insurance on my list"
+    from pet.agent.loop import _ONLY_FIGURES, mostly_new
+
+    junk = "10.25.2319 - 17:36-48, 2023-02-17-1, 10.25.2319 - 17:36-48"
+    assert _ONLY_FIGURES.fullmatch(junk)
+    assert mostly_new(junk, ["put renew car insurance on my list of stuff to do"])
+    assert not mostly_new("1207", ["my office is room 1207"])

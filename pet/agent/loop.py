@@ -141,7 +141,7 @@ _TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|m
 #: the words of a reminder cancel_reminder cancelled, from its result ("Cancelled reminder #3: do yoga", "已取消提醒 #3：开会")
 _CANCELLED_WORDS = re.compile(r"#\d+\s*[:：]\s*(?P<text>.+)$", re.S)
 _SENTENCE_END = re.compile(rf"[。!！?？]|\.{NOT_AFTER_TITLE}(?=\s|$)")
-_ONLY_FIGURES = re.compile(r"\d[\d\s:./-]*")
+_ONLY_FIGURES = re.compile(r"\d[\d\s:./,-]*")  # (or a run of them: "10.25.2319 - 17:36-48, 2023-02-17-1", tiny's todo)
 #: animals people keep, and the word pet
 _OTHER_PETS = re.compile(r"\b(?:my|our|a|an|have|has|got|adopted)\s+(?:\w+\s+){0,2}(?:cats?|kittens?|dogs?|pupp(?:y|ies)"
                          r"|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|budgies?|goldfish|turtles?|tortoises?|snakes?|lizards?"
@@ -378,9 +378,14 @@ def mostly_new(value: str, said: Sequence[str]) -> bool:
     lowered = value.lower()
     words = set(_WORD.findall(lowered)) - replycheck.EN_STOPWORDS
     pairs = {run[i:i + 2] for run in _CHINESE_RUN.findall(lowered) for i in range(len(run) - 1)}
-    if not words and not pairs:
-        return not re.search(r"\d|[\u4e00-\u9fff]", value)
     spoken = " ".join(said).lower()
+    if not words and not pairs:
+        # figures alone are nobody's when most of them were not said ("10.25.2319 - 17:36-48, 2023-02-17-1" for "put
+        # renew car insurance on my list", round 30's `tiny`)
+        figures = re.findall(r"\d+", value)
+        if figures:
+            return sum(figure not in spoken for figure in figures) * 3 > len(figures)
+        return not re.search(r"[\u4e00-\u9fff]", value)
     heard = set(_WORD.findall(spoken))
     new = len(words - heard) + sum(pair not in spoken for pair in pairs)
     return new * 3 > len(words) + len(pairs)
