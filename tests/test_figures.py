@@ -73,7 +73,7 @@ def test_a_wrong_date_is_replaced_by_the_clock():
 def test_a_wrong_time_in_chinese_is_replaced_by_the_clock():
     reply, shown, ran = turn(ScriptedModel(["现在是下午三点二十分哦～"]), "现在几点了？")
     assert "三点" not in shown and ran == ["get_current_time"]
-    assert reply == "2026年11月29日 星期日 10:15（Asia/Shanghai，UTC+08:00）"
+    assert reply == "2026年11月29日 星期日 10:15（北京时间）"
 
 
 def test_the_right_time_said_by_the_model_stands():

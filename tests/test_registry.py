@@ -651,7 +651,14 @@ def test_get_current_time_in_the_pet_zone():
     assert result.ok
     assert result.content == "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)"
     chinese = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1, language="zh"))
-    assert chinese.content == "2026年12月1日 星期二 09:30（Asia/Shanghai，UTC+08:00）"
+    assert chinese.content == "2026年12月1日 星期二 09:30（北京时间）"
+
+
+def test_a_zone_without_a_chinese_name_reads_by_its_key_and_offset():
+    moment = dt.datetime(2026, 12, 1, 1, 30, tzinfo=dt.timezone.utc)
+    tool = clock_tool(lambda: ZoneInfo("America/Denver"), clock=lambda: moment)
+    chinese = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1, language="zh"))
+    assert chinese.content == "2026年11月30日 星期一 18:30（America/Denver，UTC-07:00）"
 
 
 def test_get_current_time_crosses_the_date_line():
