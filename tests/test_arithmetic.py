@@ -273,6 +273,7 @@ def test_numbers_that_are_no_sum_are_left_alone(text):
         ("so what's 128*7 then, buddy?", "128*7"),
         ("hey, 128 times 7 is what", "128 * 7"),
         ("帮我calculate一下 1500 乘 1.035 的平方", "1500*1.035^2"),
+        ("帮我calc一下 365*24", "365*24"),  # round 30's spent set
         ("一百二十八乘以七是多少呀小钳", "128*7"),
         ("what day is it", None),
         ("I was born on 1990-05-03", None),

@@ -507,7 +507,10 @@ def test_a_request_pointing_back_keeps_no_talk_after_the_fact():
 @pytest.mark.parametrize("text", ["你会设提醒吗？就问问", "提醒一下你哦，你是小龙虾不是螃蟹哈哈", "你的名字我又忘了，提醒我一下？",
                                   "can you even set reminders? just curious",
                                   # what the pet would do if it could (round 29's spent set)
-                                  "如果你能提醒全世界一件事 你会提醒啥", "if you could remind everyone of one thing what would it be"])
+                                  "如果你能提醒全世界一件事 你会提醒啥", "if you could remind everyone of one thing what would it be",
+                                  # what lists are good for (round 30's spent set)
+                                  "what's the use of a todo list if i ignore it anyway",
+                                  "记待办有什么意义，反正也做不完", "why do i even keep a reminder list lol"])
 def test_a_word_of_reminding_that_asks_for_no_list_lists_nothing(text):
     # near "我有哪些提醒" to the router (round 28's spent set), but no word of seeing a list
     calls, _, _ = _told(text)
@@ -596,3 +599,20 @@ def test_figures_nobody_said_are_no_argument():
     assert _ONLY_FIGURES.fullmatch(junk)
     assert mostly_new(junk, ["put renew car insurance on my list of stuff to do"])
     assert not mostly_new("1207", ["my office is room 1207"])
+
+
+@pytest.mark.parametrize("text, memory, found", [
+    # a question for a thing kept, among talk (round 30's spent set answered both from the prompt, no tool)
+    ("刚下地铁…车位号是多少来着，上次跟你说过", "车位号是B2-117", "B2-117"),
+    ("standing at the pharmacy and my mind is blank — what was that vitamin brand i said works for me? the line is huge lol",
+     "the vitamin brand that works for me is Solgar", "Solgar"),
+])
+def test_a_question_for_a_thing_kept_among_talk_recalls_it(text, memory, found):
+    calls, results, _ = _told(text, memory)
+    assert calls == ["recall"]
+    assert found in results[0].content
+
+
+def test_a_question_among_talk_that_no_memory_answers_recalls_nothing():
+    calls, _, _ = _told("刚下地铁…今天吃啥好呢，好纠结", "车位号是B2-117")
+    assert calls == []

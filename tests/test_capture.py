@@ -111,6 +111,10 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "My neighbour downstairs keeps three geese on his balcony.",
     # near the "note" examples, but the learned reading is sure they state nothing lasting (round 21's spent set)
     "昨天爬山走了两万三千步，腿都废了",
+    # a plan given up in the same sentence or the next (round 30's spent set noted two such)
+    "本来打算周末去学潜水……算了，太贵了",
+    "was thinking of adopting a second dog... nah, one is chaos enough",
+    "我本来想养只猫，算了，太麻烦",
     # a remark on time going by (round 26's spent tools set)
     "时间过得好快啊，一转眼七月都过半了",
     # a question without its mark (round 26's spent chat set noted the first)
@@ -460,3 +464,16 @@ def test_a_fact_the_person_says_not_to_get_wrong_is_noted(book):
     store, pet = book
     [noted] = capture.note(store, pet, "我生日是3月5号，别记错了")
     assert "3月5号" in noted.record.content
+
+
+@pytest.mark.parametrize("text", ["我打算明年考研，已经在看书了", "I'm planning to move to Berlin next year, flat hunting now"])
+def test_a_plan_kept_is_noted(book, text):
+    store, pet = book
+    assert [n.record.content for n in capture.note(store, pet, text)] == [text]
+
+
+def test_what_gives_a_plan_up():
+    assert capture.given_up("thinking of getting a scooter here", "nah the hills would kill me")
+    assert capture.given_up("我本来想养只猫，算了，太麻烦")
+    assert not capture.given_up("I live in Porto", "nah, just kidding about the weather")  # no plan in it
+    assert not capture.given_up("我打算明年考研", "已经在看书了")

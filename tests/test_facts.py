@@ -114,6 +114,12 @@ from pet.tools.facts import dismissal, memory_fact, retracted
         ("下次别忘了带伞", "下次别忘了带伞"),  # no request to the pet
         ("我把乘法表记在脑子里了", "我把乘法表记在脑子里了"),
         ("i won't let me forget that", "i won't let me forget that"),
+        # round 30's spent tool-use set: a chat word before the request, what it is kept for said to the pet
+        ("our plumber is Mr. Osei btw, pls don't lose that", "our plumber is Mr. Osei"),
+        ("i'm vegan, make a note of it so u don't suggest steak lol", "i'm vegan"),
+        ("我家新来的仓鼠叫芝麻，你可别忘了哦", "我家新来的仓鼠叫芝麻"),
+        ("I lose my keys all the time, don't I", "I lose my keys all the time, don't I"),
+        ("the game starts at 8 btw", "the game starts at 8 btw"),  # no request: the chat word stays
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):

@@ -491,3 +491,22 @@ def test_a_reminder_moved_to_an_hour_alone_keeps_its_day_and_its_repeat(tmp_path
     moved = {r.text: r for r in app.reminders.pending(pet)}
     assert moved["do yoga"].due_at.astimezone(zone) == day_after.replace(hour=19)
     assert moved["take my meds"].repeat == "daily" and moved["take my meds"].due_at.astimezone(zone).hour == 21
+
+
+def test_a_linear_reading_sure_of_another_intent_overrules_the_nearest_examples(monkeypatch):
+    examples = {"ask": ["a1", "a2"], "chat": ["c1", "c2"]}
+    table = {"a1": [1, 0.1, 0], "a2": [1, -0.1, 0], "c1": [0, 1, 0.1], "c2": [0.1, 1, 0],
+             "near chat": [0.2, 0.6, 0.77], "like c1": [0, 1, 0.1]}
+    table = {text: list(np.array(v) / np.linalg.norm(v)) for text, v in table.items()}
+    encoder = _Vectors(table)
+    found = [intents.Intent("ask", "recall", "message", tuple(("en", e) for e in examples["ask"])),
+             intents.Intent("chat", None, "none", tuple(("en", e) for e in examples["chat"]))]
+    sure_of_ask = (np.zeros((3, 2), dtype=np.float32), np.array([6.0, 0.0], dtype=np.float32))  # p(ask) = 0.998
+    router = intents.Router(found, encoder.encode(examples["ask"] + examples["chat"]), encoder, sure_of_ask)
+    route = router.route("near chat")  # the nearest examples say chat, by 0.6 or so
+    assert intents.FLOOR <= route.score < intents.OVERRULED_BELOW and route.nearest == "chat"
+    assert (route.intent, route.by) == ("ask", "linear")
+    assert router.route("like c1").by == "nearest"  # as near an example as can be: the examples decide
+    assert router.route("a1").by == "nearest"  # both agree
+    monkeypatch.setattr(intents, "LINEAR_OVERRULES", 1.01)
+    assert (router.route("near chat").intent, router.route("near chat").by) == ("chat", "nearest")

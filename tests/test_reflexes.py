@@ -574,6 +574,45 @@ def test_todays_date_checked_against_a_guess_asks_the_clock(text, asks):
     assert (reflex is not None and [c.name for c in reflex.calls] == ["get_current_time"]) is asks
 
 
+@pytest.mark.parametrize("text, calls", [
+    # round 30's spent set: the time asked in English among Chinese, a todo named in English, "calc"
+    ("what day了今天？出差出傻了", [("get_current_time", {})]),
+    ("帮我加个to-do：退掉健身卡", [("add_todo", {"text": "退掉健身卡"})]),
+    ("加个todo 买牛奶", [("add_todo", {"text": "买牛奶"})]),
+    ("what time了我都忘了要干嘛", None),  # a remark after it, too long to be an aside
+])
+def test_requests_in_mixed_languages(text, calls):
+    reflex = match(text)
+    assert (reflex and [(c.name, c.arguments) for c in reflex.calls]) == calls
+
+
+@pytest.mark.parametrize("text, calls", [
+    # round 30's spent set: a memory pointed at before the verb, a reminder let go by its task, one cancelled by 把
+    ("那个车位号你删掉吧，已经换了", [("forget", {"what": "车位号"})]),
+    ("关于小白的事都清掉吧，它走了", [("forget", {"what": "小白"})]),
+    ("把牙医那个取消掉", [("cancel_reminder", {"which": "牙医"})]),
+    ("把第2个取消掉", [("cancel_reminder", {"which": "2"})]),
+    ("看看我有哪些提醒，把例会那个取消掉", [("list_reminders", {}), ("cancel_reminder", {"which": "例会"})]),
+    # news, a question: no request
+    ("那个视频我删了", None), ("那个app你删了吗", None), ("把订阅取消了", None), ("我把健身卡取消掉了", None),
+])
+def test_deleting_and_cancelling_in_other_words(text, calls):
+    reflex = match(text)
+    assert (reflex and [(c.name, c.arguments) for c in reflex.calls]) == calls
+
+
+def test_a_reminder_let_go_by_its_task_named_after_it():
+    assert reflexes.lets_a_reminder_go("不用提醒我给妈打电话了，刚打过") == "给妈打电话"
+    assert reflexes.lets_a_reminder_go("别再提醒我喝水了，烦死了") == "喝水"
+    assert reflexes.lets_a_reminder_go("不用提醒我了") is None
+
+
+def test_an_ellipsis_between_chinese_words_parts_clauses():
+    assert reflexes.clauses("周末要搬家，一堆事……先帮我加个to-do：订搬家公司") == [
+        "周末要搬家", "一堆事", "先帮我加个to-do：订搬家公司"]
+    assert reflexes.clauses("好吧……") == ["好吧……"]  # at the end it parts nothing
+
+
 @pytest.mark.parametrize("text, deletes", [
     ("看牙那个提醒不要了，医生那边改时间了，到时候我再跟你说", True),
     ("kill the 7am alarm, I'm off tomorrow", True),

@@ -141,6 +141,7 @@ def test_recall_questions(message, asks):
     "I'm sorry, but I can't assist with that.",
     "Is there anything else I can help you with?",
     "作为一个AI，我没有感情。",
+    "我是一个简单的AI助手，可以帮你做很多事。",  # round 30's spent chat set, with a word before what it is
     "有什么可以帮你的吗？",
     "累了？我有啥事情可以帮忙的吗？",
     "很抱歉，我无法回答这个问题。",
@@ -313,7 +314,7 @@ def test_the_persons_words_as_the_pets_own_are_held_while_streaming():
     "How can we help her feel better?", "Could you clarify which fence? The blue one?",
     "Sure! Here's a joke for you: why did the crayfish blush? It saw the sea weed!",
     "Here's the thing: you deserve a nap.", "Here are some bubbles for you 🫧", "我会尽快长大的！",
-    "有问题就找钳钳！", "我是你的小龙虾呀！", "I don't have a clue, haha!", "1. Nap. That's my whole plan.",
+    "有问题就找钳钳！", "我是你的小龙虾呀！", "我是一个爱吃的小龙虾！", "我是一只很小的小龙虾，不是助手哦", "I don't have a clue, haha!", "1. Nap. That's my whole plan.",
     "Your list:\n1. milk\n2. call **Mum**",
     "你的需求就是钳钳的命令！",
     # asked for: ideas, books, an answer, a translation (review of 2026-12-03)
@@ -861,6 +862,10 @@ def test_saying_who_it_is_again_unasked_is_a_repeat(reply, message, said, again)
     # the name the person gave it (round 29's spent chat set), not news of it nor another's name
     ("remind me what i named you? lol", True), ("我给你起的名字是啥来着", True), ("我给你取的名字你还记得吗", True),
     ("I named you after my grandpa", False), ("what did i name my dog", False), ("我给你起的名字很好听", False),
+    # what to tell someone it is called (round 30's spent chat set), not being called somewhere
+    ("if my dad asks who i keep texting, what do i say ur called", True),
+    ("my sister wants to know, what should i tell her you're called?", True),
+    ("they say you're called to the front desk", False), ("tell me when you're called in", False),
 ])
 def test_how_the_pet_introduces_itself_or_what_it_was_named_asks_its_name(message, asks):
     from pet.agent.replycheck import asks_pet_name

@@ -1178,7 +1178,7 @@ def partial(text: str) -> str:
 
 
 # Words that ask for a result, in the same clause as the sum: "so what's 128*7 then", "128乘7是多少呀"
-_ASKS = r"(?:(?<![a-z])(?:what(?:'s| is)?|whats|how much|tell me|give me|calculate|compute|work out|equals?|solve)(?![a-z])|=|等于|多少|几|算)"
+_ASKS = r"(?:(?<![a-z])(?:what(?:'s| is)?|whats|how much|tell me|give me|calc(?:ulate)?|compute|work out|equals?|solve)(?![a-z])|=|等于|多少|几|算)"
 _ASKS_BEFORE = re.compile(_ASKS + r"[^,.;!?，。；！？]{0,20}$", _I)
 _ASKS_AFTER = re.compile(r"[^,.;!?，。；！？]{0,12}?" + _ASKS, _I)
 

@@ -443,6 +443,27 @@ def worded_as_fact(sentence: str) -> bool:
     return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
 
 
+#: a plan or a wish the person had...
+_PLANNED = re.compile(r"打算|准备|本来想|原本想|想过|考虑|计划"
+                      r"|\b(?:thinking (?:of|about)|planning|plan(?:ned)? to|gonna|was going to|wanted to|considering)\b",
+                      re.IGNORECASE)
+#: ...given up in what follows: "thinking of getting a scooter here... nah the hills would kill me, forget it",
+#: "本来打算在店里也养只小龙虾当吉祥物……算了，怕被客人当菜点了" (round 30's spent set noted both)
+_GIVEN_UP = re.compile(r"^[\s,，.。…~～—-]*(?:(?:哎|唉|嗯|呃|oh|ah|ugh|hmm+|um+|meh|eh)[\s,，…~～]*)?"
+                       r"(?:还是算了|算了|拉倒|不了不了|\bnah\b|\bnope\b|never ?mind|\bnvm\b|scratch that|forget (?:it|that))",
+                       re.IGNORECASE)
+
+
+def given_up(sentence: str, after: str = "") -> bool:
+    """A plan the person gave up in the same sentence ("我本来想养只猫，算了，太麻烦") or the next."""
+    if not _PLANNED.search(sentence):
+        return False
+    if after and _GIVEN_UP.match(after):
+        return True
+    parts = _CLAUSES.split(sentence)
+    return any(_GIVEN_UP.match(part) for part in parts[1:])
+
+
 #: a clause that asks to delete a memory: "wipe the one about night shifts, i'm on days now" is no fact
 #: (it was kept as one, in place of "works night shifts"), "阿杰那条别留着了" neither; "I deleted
 #: Instagram" and "我删了微博" tell one
@@ -560,7 +581,10 @@ class Reader:
         found: list[tuple[str, np.ndarray, str]] = []
         if joking(text) or declines_keeping(text):
             return found
-        for sentence in sentences(text):
+        said = sentences(text)
+        for at, sentence in enumerate(said):
+            if given_up(sentence, said[at + 1] if at + 1 < len(said) else ""):
+                continue
             vector, kind, noted = None, "", False
             clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
             if len(clauses) > 1 and any(self._asks(c) for c in clauses) or _ASKS_DELETING.search(sentence):

@@ -63,7 +63,7 @@ from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, simplified_chars
-from pet.tools.facts import asks_deleting, no_longer_kept, retracted
+from pet.tools.facts import asks_deleting, chat_tail_off, no_longer_kept, retracted
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 from pet.tools.reminders import ReminderStoreLike
 from pet.tools.when import TimeProblem, parse_when, spans
@@ -1014,6 +1014,10 @@ class Agent:
             if reflexes.points_back(part):
                 # "…. anyway make a note of it": keep what was said before (the router hears little in it)
                 found.append((dataclasses.replace(route, intent="remember", tool="remember", slots="fact"), part))
+            elif self._asks_kept(part, routed):
+                # a question for one thing a memory holds, among talk ("到门口了…wifi密码是啥来着，我之前告诉过你的",
+                # "…totally blanking — what was that ramen place i said i liked? the guy behind me is sighing lol")
+                found.append((dataclasses.replace(route, intent="recall", tool="recall", slots="message"), part))
             elif routed is not None and routed.intent not in (None, intents.CHAT, intents.NOTE) and not (
                     routed.intent == "cancel_reminder" and not reflexes.names_a_reminder(part)
                     and not reflexes.request_form(part)):
@@ -1021,13 +1025,23 @@ class Agent:
                 found.append((routed, part))
             elif reflexes.request_form(part):
                 return route, text  # a second request the router does not know: the model's
-        if len(found) != 1 or not (reflexes.request_form(found[0][1]) or reflexes.points_back(found[0][1])):
+        if len(found) != 1 or not (reflexes.request_form(found[0][1]) or reflexes.points_back(found[0][1]) or (
+                found[0][0].intent == "recall" and self._asks_kept(found[0][1], None))):
             return route, text  # (a clause that asks to keep what was said before it asks: "这个你记住哈")
-        if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE) and not reflexes.points_back(found[0][1]):
+        if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE) and not reflexes.points_back(found[0][1]) and not (
+                found[0][0].intent == "recall" and route.nearest == "remember"):
             # the whole leans to another request ("…, drop that reminder": cancel, not list); a clause that asks
-            # to keep what was said before it says what it asks in its words ("我新老板姓钟，帮我记住 免得我又叫错")
+            # to keep what was said before it says what it asks in its words ("我新老板姓钟，帮我记住 免得我又叫错"); a
+            # question for a thing kept is near the facts it asks for ("到门口了…wifi密码是啥来着，我之前告诉过你的")
             return route, text
         return found[0]
+
+    def _asks_kept(self, part: str, routed: intents.Route | None) -> bool:
+        """A clause that asks for one thing of the person's that a memory holds the words of or is close to in
+        meaning ("wifi密码是啥来着"), which the router does not read as another tool's request."""
+        return (routed is None or routed.intent in (None, intents.CHAT, intents.NOTE, "remember", "recall")) and (
+            reflexes.kept_fact(part) is None and reflexes.asks_kept_value(part) and not _ADVICE.search(part)
+            and not self._asks_name(part) and (self._known(part) or self._near(part, CLOSE_MEMORY)))
 
     def _several(self, turn: _Turn, text: str, now: dt.datetime) -> Generator[Event, None, bool]:
         """Several requests in one message ("现在几点了 顺便帮我算下1280除以16",
@@ -1197,7 +1211,7 @@ class Agent:
                         before[before.rfind(parts[-1]):start]):
                     start = before.rfind(parts.pop())
             fact = before[start:end]
-        return reflexes.Reflex("remember", (ToolCall("remember", {"content": reflexes.unpadded(fact)}),))
+        return reflexes.Reflex("remember", (ToolCall("remember", {"content": chat_tail_off(reflexes.unpadded(fact))}),))
 
     @staticmethod
     def _message_slots(tool: Any, text: str) -> ToolCall | None:

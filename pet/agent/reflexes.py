@@ -162,7 +162,16 @@ _FORGET.extend([
     ),
     re.compile(r"^(?:.*?[，,。])?\s*(?:关于|把)?(?P<x>[^，,。？?]+?)(?:那条|那个|这条|这个|的那条|的事|的记忆)(?:记忆)?(?:你)?(?:都)?(?:给)?"
                r"(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
-    re.compile(r"^(?:.*?[，,。])?\s*把(?P<x>[^，,。？?]+?)(?:的事|那条|这条)?(?:都)?(?:给)?(?:忘了|忘掉|删掉|删了|删除|抹掉)"),
+    re.compile(r"^(?:.*?[，,。])?\s*把(?P<x>[^，,。？?]+?)(?:的事|那条|这条)?(?:都)?(?:给)?(?:忘了|忘掉|删掉|删了|删除|抹掉|清掉|清除)"),
+    # pointed at before it: "那个wifi密码你删掉吧，已经换了", "关于豆豆的事都清掉吧，它上周走了" (round 30's spent set;
+    # not "那个视频我删了", news, nor "那个app你删了吗", a question)
+    # (the fillers are stripped first: "那个" may be gone, then "你" says who is asked)
+    re.compile(r"^(?:那个|那条|这个|这条)(?P<x>[^，,。？?我]{1,20}?)(?:你)?(?:就)?(?:都)?(?:给)?"
+               r"(?:忘了|忘掉|删掉|删了|删除|抹掉|清掉|清除)(?![吗没])(?:吧|啦)?(?:[，,。！!~～\s]|$)"),
+    re.compile(r"^(?P<x>[^，,。？?我你]{1,20}?)你(?:就)?(?:都)?(?:给)?"
+               r"(?:忘了|忘掉|删掉|删了|删除|抹掉|清掉|清除)(?![吗没])(?:吧|啦)(?:[，,。！!~～\s]|$)"),
+    re.compile(r"^关于(?P<x>[^，,。？?我]{1,20}?)的(?:事|记忆|那些)(?:你)?(?:就)?(?:都)?(?:给)?"
+               r"(?:忘了|忘掉|删掉|删了|删除|抹掉|清掉|清除|清空)(?![吗没])(?:吧|啦)?(?:[，,。！!~～\s]|$)"),
 ])
 #: the person forgot, or deleted, a thing themselves: "结果我把这个忘了", "wifi密码 我把它忘了", "我把那个删了" (news, not a request)
 _I_FORGOT = re.compile(r"(?<![帮给替让叫请])我(?:已经|又|总是?|老是?|都|竟然|居然|早就)?把[^，,。？?]{0,12}?(?:给)?"
@@ -185,6 +194,9 @@ _NO_MORE_REMINDING = [
     # the reminder is pointed at ("…那个", "…就"): "哎呀别提醒我了" and "你以后不用再提醒我了" point at none
     re.compile(r"^(?P<x>[^，,。.!！?？]{2,24}?)(?:那个|那条|这个|这条|的那个|的那条|的事|就|也)(?:就|也)?(?:不用|不必|不需要|别|甭)再?"
                r"提醒(?:我|你)?(?:了|啦|啊|哈)"),
+    # the thing named after it: "不用提醒我给妈打电话了，刚打过" (round 30's spent set)
+    re.compile(r"^(?:你)?(?:以后|明天|今天|今晚)?(?:就)?(?:不用|不必|不需要|别|甭)再?提醒我(?:去|要)?"
+               r"(?P<x>[^，,。.!！?？]{2,24}?)(?:了|啦)(?:[，,。.!！~～\s]|$)"),
     re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw),?\s+)?(?:there'?s )?(?:no need to|(?:you )?(?:don'?t|do not) (?:need|have) to)"
                r" remind me (?:about|of|to) (?P<x>.{2,60}?)(?: any ?more| now)?[.!]?$"
                r"|^(?:(?:ok(?:ay)?|so|and|also|oh|btw),?\s+)?(?:pls |please )?stop reminding me (?:about|of|to) (?P<x2>.{2,60}?)[.!]?$", _I),
@@ -382,6 +394,11 @@ _CANCEL_REMINDER = [
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)(?P<n>(?:第)?\s*#?\s*\d+)\s*(?:号|个)?提醒{_END}$"),
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)提醒\s*(?P<n>#?\s*\d+){_END}$"),
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)(?:关于)?(?P<n>.+?)的(?:那个|那条)?提醒{_END}$"),
+    # "把周会那个取消掉" (round 30's spent set, after "看看我有哪些提醒"): only a reminder is cancelled (one deleted, the router
+    # decides: "把牙医的提醒删了")
+    # (not "把订阅取消了", news as often as a request)
+    re.compile(rf"^{_POLITE_ZH}把(?:关于)?(?P<n>[^，,。？?]{{1,20}}?)(?:个|条)?(?:的)?(?:那个|那条)?(?:提醒)?(?:给)?取消"
+               rf"(?:掉(?:吧|啦)?|吧){_END}$"),
 ]
 _TODO = [
     re.compile(
@@ -397,11 +414,13 @@ _TODO = [
     re.compile(rf"^{_POLITE_EN}(?:add|put)\s+(?:these|this|the following|(?:a few|some|a couple of|both|all|\w+)\s+"
                rf"(?:things|items|tasks|todos))\s+(?:to|on(?:to)?|in(?:to)?)\s+(?:my\s+|the\s+)?(?:todo|to-do|to do|task)"
                rf"(?:\s+list)?\s*[:：]\s*(?P<x>.+?){_END}$", _I),
-    re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:[一两二三四五几]|[0-9]+)?[个条项件]?待办(?:事项)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    # "帮我加个待办：…", also named in English ("先帮我加个to-do：订搬家公司")
+    re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:[一两二三四五几]|[0-9]+)?[个条项件]?\s?(?:待办(?:事项)?|to-?do|todo)"
+               rf"[：:，,\s]*(?P<x>.+?){_END}$", _I),
     re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
                rf"(?:里|中)?{_END}$"),
-    re.compile(rf"^待办[：:]\s*(?P<x>.+?){_END}$"),
+    re.compile(rf"^(?:待办|to-?do)[：:]\s*(?P<x>[^a-z\s].*?){_END}$", _I),
     # "在待办里加…", "todo里加个…"; not "待办加起来有二十多条了", "我的todo清单上加了一个新任务" (news)
     re.compile(r"^(?:记得)?(?:帮我)?(?:(?:在|往)(?:我的)?(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中|上)?"
                r"|(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中))"
@@ -437,6 +456,9 @@ _TIME = [
     re.compile(r"^(?:you know |do you know |got )?(?:what time (?:it is|is it)|the time)(?: now)?\s*[?？]?$", _I),
     re.compile(r"^(?:帮我)?(?:看下|看看|查下|看一下)?(?:现在|今天|今儿)?(?:是)?(?:几点(?:了|钟|啦)?|几号|星期几|周几)"
                r"(?:了|啦)?(?:来着)?[？?]?(?:[，,].{0,20})?$"),
+    # asked in English with Chinese around it: "what time了现在？手机没电了" (round 30's spent set)
+    re.compile(r"^(?:现在)?(?:what time|what day|what date)(?:\s*(?:is it|it is))?\s*(?:了|啦|呀|啊)\s*(?:现在|今天)?\s*"
+               r"(?:[？?！!。，,]\s*.{0,20})?$", _I),
     # Keywords in a short message: "how late is it rn", "tell me the current time"
     re.compile(
         r"^(?=.{0,80}$)(?:(?!\b(?:remind|alarm|do|does|did|will|should|usually|open|close)\b).)*?"
@@ -736,6 +758,9 @@ _CLAUSES = re.compile(
     # chat Chinese leaves out the comma ("几点了 顺便…"): after a space only the plain connectors, not 再 or
     # 还有 ("明天早上 再提醒我", "距离放假 还有几天" are one request)
     r"|(?<=\S)\s+(?:并且|然后|顺便|另外)\s*"
+    # an ellipsis after Chinese words is a pause like a comma ("周末要搬家，一堆事……先帮我加个to-do：订搬家公司",
+    # "到门口了…wifi密码是啥来着")
+    r"|(?<=[\u4e00-\u9fff])\s*(?:…+|\.{3,})\s*(?=[\u4e00-\u9fffA-Za-z0-9])"
     # ...nor before a turn of subject ("你帮我记着点 以后好打招呼 话说你们小龙虾搬家吗"), which stays with what follows
     r"|(?<=[\u4e00-\u9fff])\s+(?=(?:话说|对了)(?![的是]))",
     re.IGNORECASE,
@@ -1206,7 +1231,13 @@ def asks_a_list(text: str) -> bool:
     how many, or the list named alone. "你会设提醒吗？", "提醒一下你哦，你是小龙虾不是螃蟹" and "你的名字我又忘了，
     提醒我一下？" are near "我有哪些提醒" to the router, but ask for no list."""
     text = " ".join(text.split())
-    return _ASKS_A_LIST.search(text) is not None and not _WHAT_IF_YOU.search(text)
+    return _ASKS_A_LIST.search(text) is not None and not _WHAT_IF_YOU.search(text) and not _WHAT_FOR.search(text)
+
+
+#: what lists are good for, asked of no list: "what's the point of todo lists if i never finish them 😩", "列清单有啥用，
+#: 反正我也不会照着做😂" (round 30's spent set listed the todos for both)
+_WHAT_FOR = re.compile(r"\bwhat(?:'s|s| is) the (?:point|use) of\b|\bwhy (?:do|should|would) (?:i|anyone|people) even\b"
+                       r"|(?:有|还有)?(?:啥|什么|甚么)(?:用|意义|必要)|有用吗|何必", re.IGNORECASE)
 
 
 #: a question of what the pet would do if it could: "如果你能提醒全世界一件事 你会提醒啥" (round 29's spent set listed the reminders)

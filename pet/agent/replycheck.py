@@ -99,7 +99,7 @@ _ASSISTANT = re.compile(
     r"(?! (?:about|for|towards?|on)\b)"
     r"|作为(?:一[个名])?(?:AI|人工智能|语言模型|智能助手|人机助手|助手|虚拟助手|聊天机器人|机器人)"
     r"|(?:我|并)(?:并)?没有(?:真实的|真正的|任何)?(?:情感|感情)(?!问题|上|方面|生活|经历)"
-    r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能|语言模型|智能助手|虚拟助手|聊天机器人)"
+    r"|我(?:只)?是(?:一[个名])?(?:[\u4e00-\u9fff]{1,4}的)?(?:AI|人工智能|语言模型|智能助手|虚拟助手|聊天机器人)"
     r"|(?:有什么|有啥|什么)(?:事情?|事儿)?(?:我)?(?:可以|能|能够)(?:帮|为|协助)(?:助|忙)?(?:你|您|的)"
     r"|(?:我|我们)?(?:随时)?在这里(?:帮助|帮|协助|为)(?:你|您)"
     r"|我(?:无法|不能|没法|不可以)(?:帮|协助|提供|回答|满足|处理|参与|讨论|完成|执行|回应)"
@@ -126,7 +126,7 @@ _ASSISTANT = re.compile(
     r"|我会尽(?:力|我所能)(?:地)?(?:为你|为您|提供|回答|协助|帮助你|帮助您)|为(?:你|您)提供(?:帮助|服务|支持)"
     r"|请告诉我(?:你|您)(?:感兴趣的|想(?:要)?了解的|需要(?:什么)?帮助|有什么(?:问题|需要|需求))"
     r"|(?:问题|需求)(?:或|或者)(?:需要)?帮助"
-    r"|我(?:只)?是(?:一[个名])?(?:AI|人工智能?|智能)?(?:助手|助理)"
+    r"|我(?:只)?是(?:一[个名])?(?:[\u4e00-\u9fff]{1,4}的)?(?:AI|人工智能?|智能)?(?:助手|助理)"
     # talk about the program's workings: a tool's output it says it did not see (the spent round 16 tools
     # set: "抱歉，我没有看到工具的输出。" after the calculator had answered)
     r"|(?:没有?|并没有|无法|不能)(?:看到|收到|获取|读取|访问)(?:到)?(?:任何)?工具(?:的)?(?:输出|结果|返回)"
@@ -200,6 +200,9 @@ _NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
 _NAME_QUESTION = re.compile(
     r"\b(?:(?:your|ur) name|call you|who are you|have a name|what (?:are you|ur|r u|you['’]re) called)\b"
     r"|\bwho am I (?:\w+ )?(?:talking|speaking|chatting) (?:to|with)\b"
+    # what to tell someone it is called (round 30's spent chat set: "if my mom asks who im always talking to, what do
+    # i tell her ur called?")
+    r"|\b(?:tell|say|answer)\b[^.?!]{0,20}\b(?:you(?:['’]re| are)|ur|u r|r u) called(?=\s*[?？]|[\s.!~]*$)"
     r"|(?:你|您)(?:到底|究竟)?(?:叫什么|叫啥|的名字|名字|有名字|是谁)|(?:怎么|如何)称呼(?:你|您)|(?:称呼|叫)(?:你|您)什么"
     r"|跟谁(?:聊天|说话|聊)"
     # the name the person gave it (round 29's spent chat set: "remind me what i named you? lol", "我给你起的名字是啥来着")

@@ -84,7 +84,8 @@ _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks
              r"(?:(?!\band\b)[^.?!,，\d])*)?"
              # "…, remember that for when she visits", "…, note it so I don't ask again": what it is kept for
              rf"(?:\s*,?\s+(?:{_KEPT_FOR}|so (?:that )?i (?:don'?t|do not|won'?t"
-             r"|can'?t|can|never|remember)|so you (?:know|remember))\b(?:(?!\band\b)[^.?!,，\d])*)?"
+             r"|can'?t|can|never|remember)|so (?:that )?(?:you|u) (?:know|remember|don'?t|do not|won'?t|never))\b"
+             r"(?:(?!\band\b)[^.?!,，\d])*)?"
              r"[\s?？!.。~～]*$")
 _ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
            r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得|(?:别|不要)让我忘(?:了|记了?)?"
@@ -98,7 +99,7 @@ _ZH_TAIL_END = (r"(?:点儿?|一下)?(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|
                 r"[\s？?！!。~～]*$")
 _TAIL = [
     re.compile(
-        r"[\s,.;:!—–-]*\b(?:(?:and|so|please|pls|plz|ok|okay|now|just)[,\s]+)*"
+        r"[\s,.;:!—–-]*\b(?:(?:and|so|please|pls|plz|ok|okay|now|just|btw|by the way)[,\s]+)*"
         r"(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
         r"(?<!\bi )(?<!\bwe )(?<!\bwill )(?<!'ll )(?<!\bto )(?<!\bcan )"  # "…, I'll remember that": the person's own
         r"(?:keep (?:it|that|this) in mind|remember (?:it|that|this)|don'?t forget (?:it|that|this)"
@@ -109,7 +110,9 @@ _TAIL = [
         # ("…, save that somewhere in ur little crayfish brain", "…, dont let me forget that")
         r"|keep (?:it|that|this) in (?:your|ur) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin)|file (?:it|that|this) away"
         r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)(?: in (?:your|ur) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin))?"
-        r"|(?:hang|hold) on ?to (?:it|that|this)|(?:don'?t|do not) let me forget (?:it|that|this))" + _TAIL_END,
+        r"|(?:hang|hold) on ?to (?:it|that|this)|(?:don'?t|do not) let me forget (?:it|that|this)"
+        # "…btw, pls don't lose that" (round 30's spent set)
+        r"|(?:don'?t|do not) lose (?:it|that|this))" + _TAIL_END,
         _I,
     ),
     # without an object the request needs a mark before it: "…, don't forget" (not "things I don't forget")
@@ -120,7 +123,7 @@ _TAIL = [
     # not "我终于把乘法表记住了")
     # "…，这个你得记牢"
     # "…，你脑子里存一下", "…，在你的小本本里记一下"
-    re.compile(r"(?:[\s，,。！!；;、~～]+(?:这个|这条|这件事)?(?:请|你|要|得|可得|必须|一定|千万|务必|帮我|可以)*"
+    re.compile(r"(?:[\s，,。！!；;、~～]+(?:这个|这条|这件事)?(?:请|你|要|得|可得|必须|一定|千万|务必|帮我|可以|可(?=别|不要))*"
                r"|(?:请|你|帮我)+(?:一定)?(?:要)?)" + _ZH_WHERE + _ZH_ASK + _ZH_TAIL_END),
     re.compile(r"(?:记住了吗|记住了没有?|记住没有?|记得住吗|记一下|记下来)" + _ZH_TAIL_END),
     re.compile(r"\s*[，,]\s*(?:好吗|好不好|行吗|可以吗|谢谢|谢啦)[\s？?！!。~～]*$"),
@@ -169,7 +172,18 @@ def memory_fact(text: str) -> str:
         text = unquote(text.strip().strip(",，;；:：").strip())
         if text == before:
             break
+    if text != said:
+        text = chat_tail_off(text)
     return "" if _ONLY_PRONOUN.match(text) or text != said and _ONLY_PURPOSE.match(text) else text
+
+
+#: a word of chat left at the end: "my dog's vet is Dr. Lindqvist btw" (before ", pls don't lose that")
+_CHAT_TAIL = re.compile(r"(?<=\w)[\s,]+(?:btw|by the way|fyi|lol|lmao|haha+)[\s.!~]*$", _I)
+
+
+def chat_tail_off(text: str) -> str:
+    """`text` without a word of chat at its end ("…Dr. Lindqvist btw")."""
+    return _CHAT_TAIL.sub("", text)
 
 
 # what a fact is kept for, and nothing else: "for when she visits" (from "…, so remember that for when she visits");
