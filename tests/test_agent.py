@@ -199,7 +199,7 @@ def test_turn_cap_stops_after_max_model_calls_with_an_in_character_fallback():
         repeat_last=True,
     )
     app = make_app(model)
-    events = run(app, "count forever")
+    events = run(app, "count up by one forever, how far can you get?")  # (a sum asked: the model's sums run)
     assert len(model.calls) == 8
     notices = [e for e in events if isinstance(e, Notice)]
     assert any("8 model calls" in n.text for n in notices)

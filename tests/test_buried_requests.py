@@ -616,3 +616,37 @@ def test_a_question_for_a_thing_kept_among_talk_recalls_it(text, memory, found):
 def test_a_question_among_talk_that_no_memory_answers_recalls_nothing():
     calls, _, _ = _told("刚下地铁…今天吃啥好呢，好纠结", "车位号是B2-117")
     assert calls == []
+
+
+@pytest.mark.parametrize("text, made_up", [
+    # the served model on round 30's spent set: an id nobody saw, a sum of figures nobody said, nothing asked
+    ("actually forget it, i don't need anything", call("forget", what="#12")),
+    ("so today was wild, like four meetings back to back, my boss said 'let's circle back' maybe 10 times",
+     call("calculate", expression="(14 + 9) * 4")),
+    ("the reminders on my phone are so annoying, they always go off at the worst moment", call("list_reminders")),
+])
+def test_a_call_the_model_made_up_runs_nothing(text, made_up):
+    app, _ = _app(Completion(text="", tool_calls=(made_up,)), "haha", "haha")
+    calls, results, _ = _turn(app, app.new_conversation(), text)
+    app.close()
+    assert not [r for r in results if r.ok]
+
+
+@pytest.mark.parametrize("text, asked, right", [
+    # a sum asked in words no reader takes: the model's figures, the hours in a day too, run
+    ("how many hours do i work in a year if it's 40 a week?", call("calculate", expression="40*52"), "2080"),
+    ("四个人吃饭一共花了三百二，每人多少", call("calculate", expression="320/4"), "80"),
+])
+def test_a_sum_asked_runs_with_the_models_figures(text, asked, right):
+    app, _ = _app(Completion(text="", tool_calls=(asked,)), "ok", "ok")
+    calls, results, _ = _turn(app, app.new_conversation(), text)
+    app.close()
+    assert calls == ["calculate"] and results[0].ok and right in results[0].content
+
+
+def test_a_request_taken_back_for_doing_it_oneself_runs_nothing():
+    app, _ = _app(Completion(text="", tool_calls=(call("set_reminder", text="remember myself", when="tomorrow at 9am"),)),
+                  "ok", "ok")
+    calls, _, _ = _turn(app, app.new_conversation(), "set a reminder for... eh, actually i'll just remember it myself")
+    app.close()
+    assert calls == []

@@ -1561,9 +1561,26 @@ class Agent:
         if {"type", "properties"} <= set(arguments) or {"type", "required"} <= set(arguments) or (
                 arguments.get("type") == "object" and set(arguments) <= _SCHEMA_KEYS):
             return True
+        message = turn.tool_context.message
+        shown = [message, *(m.content for m in turn.messages if m.role in ("tool", "assistant") and m.content)]
+        for key in ("what", "which"):
+            found = read_id(arguments[key]) if isinstance(arguments.get(key), str) else None
+            if found is not None and not any(re.search(rf"(?<!\d){found}(?!\d)", line) for line in shown):
+                return True  # an id nobody saw: "actually forget it, i don't need anything" as forget "#12"
+        if call.name == "calculate" and isinstance(arguments.get("expression"), str) and not (
+                arithmetic.asks_a_sum(message)):
+            # a sum nobody asked, of figures nobody said ("so today was wild, like four meetings back to back…" as
+            # "(14 + 9) * 4", round 30's spent set, the served model)
+            heard = {n for line in shown for n in arithmetic.numbers_in(line)}
+            if any(n not in heard for n in arithmetic.numbers_in(arguments["expression"])):
+                return True
+        if call.name in ("list_reminders", "list_todos") and not (
+                reflexes.asks_a_list(message) or reflexes.asks_for_a_tool(message)):
+            # a list nobody asked to see, nor needed for a request ("the reminders on my phone are so annoying, they
+            # always go off at the worst moment", round 30's spent set, the served model)
+            return True
         if call.name not in _KEEPS_WORDS:
             return False  # (a file's content is the model's own writing)
-        message = turn.tool_context.message
         said = [message, *(m.content for m in turn.messages if m.role in ("user", "assistant", "tool") and m.content)]
         asked = reflexes.asks_for_a_tool(message)  # "can you nudge me tonight at 9" may be set as "take medication"
         tool = self.tools.get(call.name)

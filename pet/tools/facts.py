@@ -337,6 +337,13 @@ _STRONG = re.compile(r"算了|never ?mind|nvm|kidding|\bjk\b|j/k|joking|开玩�
                      r"|不用(?:算|记|提醒|加|删)?了|不(?:算|记)了|别记了|scratch that|scrap that|ignore (?:me|that)"
                      r"|don'?t need", _I)
 
+#: the person will do it instead, at the end of a request: "…eh, actually i'll just remember it myself", "…算了我自己记吧"
+_MYSELF_INSTEAD = re.compile(
+    r"(?:[,，.。!！…~～—-]|\.\.\.)\s*(?:(?:eh|oh|ah|um+|hmm+|wait|nah|meh)[\s,…]*)?(?:actually,?\s+)?"
+    r"(?:i'?ll|i will|let me)\s+(?:just\s+)?\w+\s+(?:it|that|this)\s+(?:myself|on my own)[\s.!~]*$"
+    r"|(?:[，,。…~～]|\.\.\.)\s*(?:(?:哎|唉|嗯|呃)[\s，,…]*)?(?:算了|还是)?[\s，,]*(?:我)?自己(?:来|记|弄|搞|设|定)(?:吧|好了|得了)?[。！!~～]*$",
+    _I,
+)
 #: how many of a message's last characters may hold its taking-back
 _TAKEN_BACK_SPAN = 240
 
@@ -349,6 +356,9 @@ def retracted(text: str) -> bool:
     text = " ".join(text.split())
     if _RETRACTION.search(text) is not None:
         return True
+    myself = _MYSELF_INSTEAD.search(text, max(0, len(text) - _TAKEN_BACK_SPAN))
+    if myself is not None and myself.start() > 0 and _ASKING.search(text[:myself.start()]):
+        return True  # "set a reminder for... eh, actually i'll just remember it myself" (round 30's spent set)
     # the taking-back ends the message: its last characters are enough (the chain of takings-back would
     # take quadratic time over a long message)
     offset = max(0, len(text) - _TAKEN_BACK_SPAN)
