@@ -111,6 +111,9 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "My neighbour downstairs keeps three geese on his balcony.",
     # near the "note" examples, but the learned reading is sure they state nothing lasting (round 21's spent set)
     "昨天爬山走了两万三千步，腿都废了",
+    # what someone named, or the news, says (round 30's spent set noted "阿勇说小龙虾养不过三个月…", "新闻说…")
+    "小林说猫比狗聪明多了，我才不信",
+    "天气预报说周末有暴雨，烦死了",
     # a plan given up in the same sentence or the next (round 30's spent set noted two such)
     "本来打算周末去学潜水……算了，太贵了",
     "was thinking of adopting a second dog... nah, one is chaos enough",

@@ -400,6 +400,12 @@ _ZH_ASKS = re.compile(r"(?:吗|来着|(?<![没不为])(?:什么|啥)(?!的)[\u4e
                       r"|多少[\u4e00-\u9fff]?|几(?:点|号|岁))[\s。.~～…]*$")
 
 
+#: a sentence that opens with what someone else, or the news, says (round 30's spent set noted both): a name or a
+#: few words before 说 that are not the person ("阿勇说…", "Joana说…", "新闻说…"; not "我说…", "说实话", "小时候说话…",
+#: nor what someone says of the person: "医生说我有轻度贫血")
+_SOMEONE_SAYS = re.compile(r"^(?!我|说|听说|据说|话说|虽说|再说|就是说)[^，,。！!？?\s我]{1,8}?(?:说|讲)(?![话过了的])(?!\s*我)")
+
+
 def _may_state(sentence: str) -> Words | None:
     """The word table of the sentence's language when nothing in its form rules
     a fact out: not too long, no question, no quote, no request to remember,
@@ -422,6 +428,8 @@ def _may_state(sentence: str) -> Words | None:
     if any(re.search(rf"{re.escape(who)}[\u4e00-\u9fff]{{0,3}}?{re.escape(said)}(?!话)", lowered)
            for who in table.others for said in table.quoting):
         return None  # somebody else's words: "我闺蜜说结婚就是…", "我同事老谢说…" (not "我妈说话很快")
+    if language == "zh" and _SOMEONE_SAYS.match(sentence):
+        return None  # words of someone named, or of the news: "阿勇说小龙虾养不过三个月…", "新闻说釜山今年台风特别多…"
     return table
 
 
