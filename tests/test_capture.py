@@ -475,6 +475,23 @@ def test_a_plan_kept_is_noted(book, text):
     assert [n.record.content for n in capture.note(store, pet, text)] == [text]
 
 
+def test_what_stands_beside_a_plan_given_up_stays():
+    # the review of 2026-12-05: the whole sentence was dropped, and "算了不说这个了" turns to another subject
+    assert capture.without_given_up("My sister lives in Denver and I'm planning to move there") == "My sister lives in Denver"
+    assert capture.without_given_up("我本来想养只猫，算了，太麻烦") == "太麻烦"
+    assert not capture.given_up("我在上海做护士，最近在考虑换工作", "算了不说这个了")
+
+
+@pytest.mark.parametrize("text, says", [
+    ("阿勇说小龙虾养不过三个月", True), ("天气预报说周末有暴雨", True),
+    # the person's own words and facts (the review of 2026-12-05)
+    ("老实说，我对花生过敏", False), ("怎么说呢，我其实是左撇子", False), ("小说看多了，我现在近视600度", False),
+    ("总的来说，我是个夜猫子", False), ("医生说我有贫血", False), ("跟你说个秘密：我在跟陆深约会", False),
+])
+def test_what_someone_else_says_is_told_apart_from_the_persons_words(text, says):
+    assert bool(capture._SOMEONE_SAYS.match(text)) is says
+
+
 def test_what_gives_a_plan_up():
     assert capture.given_up("thinking of getting a scooter here", "nah the hills would kill me")
     assert capture.given_up("我本来想养只猫，算了，太麻烦")

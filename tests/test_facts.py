@@ -120,6 +120,8 @@ from pet.tools.facts import dismissal, memory_fact, retracted
         ("我家新来的仓鼠叫芝麻，你可别忘了哦", "我家新来的仓鼠叫芝麻"),
         ("I lose my keys all the time, don't I", "I lose my keys all the time, don't I"),
         ("the game starts at 8 btw", "the game starts at 8 btw"),  # no request: the chat word stays
+        ("important thing: my gate code is 4410, remember it", "my gate code is 4410"),
+        ("my brother's nickname is Lol, don't forget it", "my brother's nickname is Lol"),  # a value, not a laugh
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
@@ -205,4 +207,18 @@ def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
     ("记住我明天生日，开玩笑的啦，其实是后天", False), ("remind me friday to call mom jk, actually thursday at 5pm", False),
 ])
 def test_a_request_taken_back_in_chat_chinese(text, taken_back):
+    assert retracted(text) is taken_back
+
+
+@pytest.mark.parametrize("text, taken_back", [
+    ("set a reminder for... eh, actually i'll just remember it myself", True),
+    ("提醒我明天交水费……算了我自己记吧", True),
+    # the task done by the person, not the pet's part (the review of 2026-12-05)
+    ("remind me at 6pm to buy the cake stuff, i'll bake it myself", False),
+    ("提醒我周六上午十点买材料，我自己弄", False),
+    ("帮我记一下：周六搬家，我自己来", False),
+])
+def test_a_request_ended_by_keeping_it_oneself_is_taken_back(text, taken_back):
+    from pet.tools.facts import retracted
+
     assert retracted(text) is taken_back

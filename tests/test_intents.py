@@ -342,6 +342,9 @@ def test_the_linear_reading_decides_only_where_the_nearest_examples_do_not_and_o
     ("现在几点了 顺便帮我算下1280除以16", ["get_current_time", "calculate"]),
     ("what time is it rn and also whats 15% of 240", ["get_current_time", "calculate"]),
     ("我的待办有啥 顺便提醒我明晚9点过一遍", ["list_todos", "set_reminder"]),
+    # one more added to the list the message names (round 30's spent set left "再加一个：买电池" to the model, which wrote
+    # "buy电池")
+    ("帮我把待办列出来，再加一个：取快递", ["list_todos", "add_todo"]),
 ])
 def test_several_requests_each_understood_run_in_order_without_the_model(text, tools):
     model = ScriptedModel([])  # any model call would raise

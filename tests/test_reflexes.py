@@ -593,7 +593,8 @@ def test_requests_in_mixed_languages(text, calls):
     ("把牙医那个取消掉", [("cancel_reminder", {"which": "牙医"})]),
     ("把第2个取消掉", [("cancel_reminder", {"which": "2"})]),
     ("看看我有哪些提醒，把例会那个取消掉", [("list_reminders", {}), ("cancel_reminder", {"which": "例会"})]),
-    # news, a question: no request
+    # news, a question: no request (the review of 2026-12-05 found the first two forgetting a memory)
+    ("这个单词又忘了", None), ("今天的约会你忘了啦！", None), ("你忘了吧", None), ("帮我记个todo list吧", None),
     ("那个视频我删了", None), ("那个app你删了吗", None), ("把订阅取消了", None), ("我把健身卡取消掉了", None),
 ])
 def test_deleting_and_cancelling_in_other_words(text, calls):

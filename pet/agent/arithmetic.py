@@ -1177,10 +1177,20 @@ def numbers_in(text: str) -> set[str]:
 
 
 def asks_a_sum(text: str) -> bool:
-    """The message asks for a result in some form: a sum read whole or within it, a question, or a word of working it
-    out ("算", "how much", "多少")."""
+    """The message asks for a result in some form: a sum read whole or within it, a question, a word of working it
+    out ("算", "how much", "多少"), of an operation or a conversion ("add those up", "split that three ways", "convert 10
+    miles to km", "72 fahrenheit to celsius", "18 percent", "再乘以3", "100美元换成人民币")."""
     return bool(read(text.strip()) is not None or expression_in(text) or re.search(r"[?？]", text)
-                or _COMPUTE_ASKED.search(text) or re.search(r"\bhow many\b|几", text, _I))
+                or _COMPUTE_ASKED.search(text) or _OPERATION_ASKED.search(text))
+
+
+#: words of an operation or a conversion, asked without a sum written out
+_OPERATION_ASKED = re.compile(
+    r"\b(?:how many|convert|conversion|add (?:those|them|these|that|it|everything|all)(?: up)?|add up|total|sum|split"
+    r"|tip|percent|times (?:that|it|this|those)|divided|divide|multiply|plus|minus|average|per|each|squared|cubed|root)\b|%"
+    r"|\b(?:in|to|into) (?:km|kilometers|kilometres|miles|meters|metres|feet|inches|cm|celsius|fahrenheit|kg|kilos"
+    r"|pounds|lbs|ounces|grams|liters|litres|gallons|dollars|euros|yuan|rmb|usd|eur|hours|minutes|seconds|days|weeks)\b"
+    r"|几|换成|换算|折合|兑换|乘|除|加起来|加上|减|一共|总共|平均|分摊|均摊|小费|百分之|平方|开方", _I)
 
 
 def has_numbers(text: str) -> bool:

@@ -403,7 +403,12 @@ _ZH_ASKS = re.compile(r"(?:吗|来着|(?<![没不为])(?:什么|啥)(?!的)[\u4e
 #: a sentence that opens with what someone else, or the news, says (round 30's spent set noted both): a name or a
 #: few words before 说 that are not the person ("阿勇说…", "Joana说…", "新闻说…"; not "我说…", "说实话", "小时候说话…",
 #: nor what someone says of the person: "医生说我有轻度贫血")
-_SOMEONE_SAYS = re.compile(r"^(?!我|说|听说|据说|话说|虽说|再说|就是说)[^，,。！!？?\s我]{1,8}?(?:说|讲)(?![话过了的])(?!\s*我)")
+#: (nor the person telling the pet, "跟你说个秘密：…", "老实讲…", "不想多说", nor a check-up's findings: "体检说血糖偏高")
+#: (a word that ends in 说 is no one speaking: "老实说，…", "总的来说", "怎么说呢", "小说看多了"; the words said follow it
+#: straight: "坦白说，我已经离婚三年了" is the person's)
+_SOMEONE_SAYS = re.compile(r"^(?!我|说|听说|据说|话说|虽说|再说|就是说|跟你|和你|给你|对你|老实|实话|讲真|说真|不|体检|检查|化验|报告)"
+                           r"[^，,。！!？?\s我你]{1,8}?(?<![来的么呢白实小游解传听据演劝述如比么样句])说"
+                           r"(?![话过了的拜再，,。：:！!？?\s])(?!我)")
 
 
 def _may_state(sentence: str) -> Words | None:
@@ -458,7 +463,9 @@ _PLANNED = re.compile(r"打算|准备|本来想|原本想|想过|考虑|计划"
 #: ...given up in what follows: "thinking of getting a scooter here... nah the hills would kill me, forget it",
 #: "本来打算在店里也养只小龙虾当吉祥物……算了，怕被客人当菜点了" (round 30's spent set noted both)
 _GIVEN_UP = re.compile(r"^[\s,，.。…~～—-]*(?:(?:哎|唉|嗯|呃|oh|ah|ugh|hmm+|um+|meh|eh)[\s,，…~～]*)?"
-                       r"(?:还是算了|算了|拉倒|不了不了|\bnah\b|\bnope\b|never ?mind|\bnvm\b|scratch that|forget (?:it|that))",
+                       # ("算了不说这个了" turns to another subject: what was said stands)
+                       r"(?:(?:还是算了|算了)(?![\s，,]*不(?:说|提|聊|讲))|拉倒|不了不了|\bnah\b|\bnope\b|never ?mind|\bnvm\b"
+                       r"|scratch that|forget (?:it|that))",
                        re.IGNORECASE)
 
 
@@ -470,6 +477,16 @@ def given_up(sentence: str, after: str = "") -> bool:
         return True
     parts = _CLAUSES.split(sentence)
     return any(_GIVEN_UP.match(part) for part in parts[1:])
+
+
+def without_given_up(sentence: str) -> str:
+    """`sentence` without the clauses of a plan given up and of the giving up; what else it says stays ("My sister
+    lives in Denver and I'm planning to move there" → "My sister lives in Denver")."""
+    parts = [part.strip() for part in _CLAUSES.split(sentence) if part and part.strip()]
+    kept = [part for part in parts if not _PLANNED.search(part) and not _GIVEN_UP.match(part)]
+    if not kept or len(kept) == len(parts):
+        return ""
+    return ("，" if detect_language(sentence) == "zh" else ", ").join(kept)
 
 
 #: a clause that asks to delete a memory: "wipe the one about night shifts, i'm on days now" is no fact
@@ -592,7 +609,9 @@ class Reader:
         said = sentences(text)
         for at, sentence in enumerate(said):
             if given_up(sentence, said[at + 1] if at + 1 < len(said) else ""):
-                continue
+                sentence = without_given_up(sentence)
+                if not sentence:
+                    continue
             vector, kind, noted = None, "", False
             clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and len(c.strip()) >= 2]
             if len(clauses) > 1 and any(self._asks(c) for c in clauses) or _ASKS_DELETING.search(sentence):

@@ -63,7 +63,7 @@ from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, simplified_chars
-from pet.tools.facts import asks_deleting, chat_tail_off, no_longer_kept, retracted
+from pet.tools.facts import asks_deleting, no_longer_kept, retracted, without_chat_words
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 from pet.tools.reminders import ReminderStoreLike
 from pet.tools.when import TimeProblem, parse_when, spans
@@ -352,6 +352,10 @@ def _example_copied(value: str, schema: str, said: Sequence[str]) -> bool:
     except Exception as exc:  # the encoder failed: the words alone decide
         log.warning("encoding failed: %s", exc)
         return True
+
+
+#: a question by its mark or its last word
+_ASKED = re.compile(r"[?？]|(?:吗|么|没|没有|呢|不)[\s。!！~～]*$")
 
 
 def invented(value: str, said: Sequence[str]) -> bool:
@@ -1025,6 +1029,11 @@ class Agent:
                 found.append((routed, part))
             elif reflexes.request_form(part):
                 return route, text  # a second request the router does not know: the model's
+        if len(found) == 2 and found[0][0].intent == "remember" and reflexes.points_back(found[1][1]) and (
+                parts.index(found[1][1]) == parts.index(found[0][1]) + 1):
+            # the fact, then the asking that points back at it: one request ("…my new office is room 1207 on floor 12,
+            # keep that in mind for me ok? then i got home…", round 30's spent set)
+            found = found[1:]
         if len(found) != 1 or not (reflexes.request_form(found[0][1]) or reflexes.points_back(found[0][1]) or (
                 found[0][0].intent == "recall" and self._asks_kept(found[0][1], None))):
             return route, text  # (a clause that asks to keep what was said before it asks: "这个你记住哈")
@@ -1058,7 +1067,8 @@ class Agent:
         unfilled: list[int] = []  # the steps whose arguments the model is to find
         routed = False  # a call whose tool the router chose: the confirm_tools setting applies to it
         for part in parts:
-            reflex = reflexes.match(part, now, self.persona.zone(), turn.language)
+            # ("再加一个：买电池" after "把我的待办列一下" adds to the list the message names: no model needed)
+            reflex = reflexes.match(part, now, self.persona.zone(), turn.language) or reflexes.todo_said_before(part, text)
             if reflex is not None and reflex.calls and reflex.command is None:
                 steps.append((part, tuple(reflex.calls)))
                 continue
@@ -1211,7 +1221,7 @@ class Agent:
                         before[before.rfind(parts[-1]):start]):
                     start = before.rfind(parts.pop())
             fact = before[start:end]
-        return reflexes.Reflex("remember", (ToolCall("remember", {"content": chat_tail_off(reflexes.unpadded(fact))}),))
+        return reflexes.Reflex("remember", (ToolCall("remember", {"content": without_chat_words(reflexes.unpadded(fact))}),))
 
     @staticmethod
     def _message_slots(tool: Any, text: str) -> ToolCall | None:
@@ -1571,13 +1581,16 @@ class Agent:
                 arithmetic.asks_a_sum(message)):
             # a sum nobody asked, of figures nobody said ("so today was wild, like four meetings back to back…" as
             # "(14 + 9) * 4", round 30's spent set, the served model)
-            heard = {n for line in shown for n in arithmetic.numbers_in(line)}
+            said = [*shown, *(m.content for m in turn.messages if m.role == "user" and m.content)]
+            heard = {n for line in said for n in arithmetic.numbers_in(line)}
             if any(n not in heard for n in arithmetic.numbers_in(arguments["expression"])):
                 return True
         if call.name in ("list_reminders", "list_todos") and not (
-                reflexes.asks_a_list(message) or reflexes.asks_for_a_tool(message)):
-            # a list nobody asked to see, nor needed for a request ("the reminders on my phone are so annoying, they
-            # always go off at the worst moment", round 30's spent set, the served model)
+                reflexes.asks_a_list(message) or reflexes.asks_for_a_tool(message) or _ASKED.search(message)
+                or reflexes.opens_a_question(message)):
+            # a list nobody asked to see, nor needed for a request or a question ("the reminders on my phone are so
+            # annoying, they always go off at the worst moment", round 30's spent set, the served model; but "我是不是已经
+            # 设过妈妈生日的提醒了？" needs it)
             return True
         if call.name not in _KEEPS_WORDS:
             return False  # (a file's content is the model's own writing)

@@ -25,6 +25,7 @@ from pet.tools.facts import (
     only_pronoun,
     opens_with_request,
     unquote,
+    without_chat_words,
 )
 from pet.tools.when import TimeProblem, day_without_hour, find_when, parse_when, spans
 
@@ -166,12 +167,11 @@ _FORGET.extend([
     # pointed at before it: "那个wifi密码你删掉吧，已经换了", "关于豆豆的事都清掉吧，它上周走了" (round 30's spent set;
     # not "那个视频我删了", news, nor "那个app你删了吗", a question)
     # (the fillers are stripped first: "那个" may be gone, then "你" says who is asked)
-    re.compile(r"^(?:那个|那条|这个|这条)(?P<x>[^，,。？?我]{1,20}?)(?:你)?(?:就)?(?:都)?(?:给)?"
-               r"(?:忘了|忘掉|删掉|删了|删除|抹掉|清掉|清除)(?![吗没])(?:吧|啦)?(?:[，,。！!~～\s]|$)"),
-    re.compile(r"^(?P<x>[^，,。？?我你]{1,20}?)你(?:就)?(?:都)?(?:给)?"
-               r"(?:忘了|忘掉|删掉|删了|删除|抹掉|清掉|清除)(?![吗没])(?:吧|啦)(?:[，,。！!~～\s]|$)"),
-    re.compile(r"^关于(?P<x>[^，,。？?我]{1,20}?)的(?:事|记忆|那些)(?:你)?(?:就)?(?:都)?(?:给)?"
-               r"(?:忘了|忘掉|删掉|删了|删除|抹掉|清掉|清除|清空)(?![吗没])(?:吧|啦)?(?:[，,。！!~～\s]|$)"),
+    # (asked of the pet, 你, and as a request, 吧: not "这个单词又忘了", "今天的约会你忘了啦！", "你忘了吧" (a guess))
+    re.compile(r"^(?:那个|那条|这个|这条)?(?P<x>[^，,。？?我你]{1,20}?)你(?:就|也|都)*(?:给)?"
+               r"(?:忘掉|删掉|删了|删除|抹掉|清掉|清除)(?![吗没])吧(?:[，,。！!~～\s]|$)"),
+    re.compile(r"^关于(?P<x>[^，,。？?我]{1,20}?)的(?:事|记忆|那些)(?:你)?(?:就|也|都)*(?:给)?"
+               r"(?:忘掉|删掉|删了|删除|抹掉|清掉|清除|清空)(?![吗没])(?:吧|啦)?(?:[，,。！!~～\s]|$)"),
 ])
 #: the person forgot, or deleted, a thing themselves: "结果我把这个忘了", "wifi密码 我把它忘了", "我把那个删了" (news, not a request)
 _I_FORGOT = re.compile(r"(?<![帮给替让叫请])我(?:已经|又|总是?|老是?|都|竟然|居然|早就)?把[^，,。？?]{0,12}?(?:给)?"
@@ -416,7 +416,7 @@ _TODO = [
                rf"(?:\s+list)?\s*[:：]\s*(?P<x>.+?){_END}$", _I),
     # "帮我加个待办：…", also named in English ("先帮我加个to-do：订搬家公司")
     re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:[一两二三四五几]|[0-9]+)?[个条项件]?\s?(?:待办(?:事项)?|to-?do|todo)"
-               rf"[：:，,\s]*(?P<x>.+?){_END}$", _I),
+               rf"(?!\s*(?:list|清单|列表))[：:，,\s]*(?P<x>.+?){_END}$", _I),
     re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
                rf"(?:里|中)?{_END}$"),
@@ -962,7 +962,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         whole = _single(text, now, zone)
         if whole is not None and len(whole.calls) > 1 and all(c.name == "add_todo" for c in whole.calls):
             return whole  # "add two things to my todo list: call the bank and cancel the card"
-        found = [_single(clause, now, zone) or _todo_said_before(clause, text) for clause in clauses]
+        found = [_single(clause, now, zone) or todo_said_before(clause, text) for clause in clauses]
         clauses, found = _read_together(clauses, found, now, zone)
         listing = any(f is not None and f.intent in ("list_reminders", "list_todos") and not _NAMES_A_LIST.match(c)
                       for c, f in zip(clauses, found))
@@ -1348,7 +1348,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
                       tuple(call for one in items for call in _call("add_todo", text=unquote(one))))
 
     found = _first(_REMEMBER, text)
-    fact = _after_topic_shift(_clean(memory_fact(found.group("x")))) if found else ""
+    fact = without_chat_words(_after_topic_shift(_clean(memory_fact(found.group("x"))))) if found else ""
     # A question is not a request to remember, except "…, could you remember that?"
     if found and len(fact) >= 2 and (
         not _QUESTION_END.search(text) or found.re in (_REMEMBER_AFTER, _REMEMBER_ASKED)
@@ -1424,7 +1424,7 @@ _ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:
                        r"(?:\s+(?:to|on(?:to)?)\s+(?:it|that|there|the list|the end))?$", re.IGNORECASE)
 
 
-def _todo_said_before(clause: str, text: str) -> Reflex | None:
+def todo_said_before(clause: str, text: str) -> Reflex | None:
     """A clause that adds one more with no list named, in a message that names the todo list: a todo."""
     found = _ONE_MORE.match(_strip_fillers(clause))
     if found is None or _A_TODO.search(clause) or not _A_TODO.search(text) or _A_REMINDER.search(text):
@@ -1586,4 +1586,4 @@ def kept_fact(text: str) -> str | None:
         return None
     if _CUT_SHORT.search(fact) or len(re.findall(r"[A-Za-z0-9']+", fact)) + cjk_count(fact) / 2 < _FACT_WORDS:
         return None
-    return _after_topic_shift(fact)
+    return without_chat_words(_after_topic_shift(fact))

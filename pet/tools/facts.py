@@ -173,17 +173,22 @@ def memory_fact(text: str) -> str:
         if text == before:
             break
     if text != said:
-        text = chat_tail_off(text)
+        text = without_chat_words(text)
     return "" if _ONLY_PRONOUN.match(text) or text != said and _ONLY_PURPOSE.match(text) else text
 
 
 #: a word of chat left at the end: "my dog's vet is Dr. Lindqvist btw" (before ", pls don't lose that")
-_CHAT_TAIL = re.compile(r"(?<=\w)[\s,]+(?:btw|by the way|fyi|lol|lmao|haha+)[\s.!~]*$", _I)
+_CHAT_TAIL = re.compile(r"(?<=\w)(?<!\bis)(?<!\bwas)(?<!\bnamed)(?<!\bcalled)[\s,]+"
+                        r"(?:btw|by the way|fyi|lol|lmao|haha+|BTW|LOL)[\s.!~]*$")  # ("nickname is Lol" keeps it)
+#: ...or a label at the start: "important thing — my new office is room 1207" (round 30's spent set)
+_CHAT_HEAD = re.compile(r"^(?:(?:the |most |an? )?important (?:thing|bit|part)|heads up|fyi|big news|重要的事|划重点)"
+                        r"\s*(?:[—–:：,，-]+|\.\.\.)\s*(?=\S)", _I)
 
 
-def chat_tail_off(text: str) -> str:
-    """`text` without a word of chat at its end ("…Dr. Lindqvist btw")."""
-    return _CHAT_TAIL.sub("", text)
+def without_chat_words(text: str) -> str:
+    """`text` without a word of chat at its end ("…Dr. Lindqvist btw") or a label at its start ("important thing —
+    …")."""
+    return _CHAT_HEAD.sub("", _CHAT_TAIL.sub("", text))
 
 
 # what a fact is kept for, and nothing else: "for when she visits" (from "…, so remember that for when she visits");
@@ -340,8 +345,11 @@ _STRONG = re.compile(r"算了|never ?mind|nvm|kidding|\bjk\b|j/k|joking|开玩�
 #: the person will do it instead, at the end of a request: "…eh, actually i'll just remember it myself", "…算了我自己记吧"
 _MYSELF_INSTEAD = re.compile(
     r"(?:[,，.。!！…~～—-]|\.\.\.)\s*(?:(?:eh|oh|ah|um+|hmm+|wait|nah|meh)[\s,…]*)?(?:actually,?\s+)?"
-    r"(?:i'?ll|i will|let me)\s+(?:just\s+)?\w+\s+(?:it|that|this)\s+(?:myself|on my own)[\s.!~]*$"
-    r"|(?:[，,。…~～]|\.\.\.)\s*(?:(?:哎|唉|嗯|呃)[\s，,…]*)?(?:算了|还是)?[\s，,]*(?:我)?自己(?:来|记|弄|搞|设|定)(?:吧|好了|得了)?[。！!~～]*$",
+    # (the pet's part done by the person, not the task: "remind me at 6pm to buy the cake stuff, i'll bake it myself"
+    # and "提醒我周六上午十点买材料，我自己弄" still ask)
+    r"(?:i'?ll|i will|let me)\s+(?:just\s+)?(?:remember|note|write down|jot down|track|keep track of|set)\s+(?:it|that|this)"
+    r"(?:\s+down)?\s+(?:myself|on my own)[\s.!~]*$"
+    r"|(?:[，,。…~～]|\.\.\.)\s*(?:(?:哎|唉|嗯|呃)[\s，,…]*)?(?:算了|还是)[\s，,]*(?:我)?自己(?:记|设|定)(?:吧|好了|得了)?[。！!~～]*$",
     _I,
 )
 #: how many of a message's last characters may hold its taking-back
