@@ -870,3 +870,20 @@ def test_a_question_taken_back_that_the_model_claims_done_gets_a_plain_never_min
     language = "zh" if re.search("[\u4e00-\u9fff]", text) else "en"
     assert not [e for e in events if isinstance(e, ToolStarted)]
     assert events[-1].text == say("taken_back", language, app.persona)
+
+
+def test_a_reply_is_kept_though_the_page_stops_listening_as_it_is_sent():
+    # used as a person would (2026-12-05): the page left during a long first turn, and the pet's line, decided while
+    # nobody listened, was never stored, so the reloaded chat showed the message unanswered
+    app = make_app(ScriptedModel(["As an AI language model, I cannot do that.",
+                                  "As an AI language model, I cannot do that."]))
+    conversation = app.current_conversation()
+    events = app.agent.run(conversation, "hi there")
+    for event in events:
+        if isinstance(event, TextDelta) and "first day" not in event.text:  # (not the greeting of the first day)
+            events.close()  # the page goes away as the pet's line arrives
+            break
+    else:
+        raise AssertionError("the pet's line never came")
+    stored = [m.message for m in app.conversations.history(conversation) if m.message.role == "assistant"]
+    assert stored and stored[-1].content.strip()

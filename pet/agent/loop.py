@@ -1509,10 +1509,7 @@ class Agent:
                 if found:
                     yield from self._end_checked(turn, shown_before, gate, found)
                     return
-                rest = gate.flush()
-                if rest:
-                    yield TextDelta(rest)
-                yield from self._finish(turn, shown_before + final)
+                yield from self._finish(turn, shown_before + final, streamed=False, delta=gate.flush())
                 return
 
             calls = _unique_ids(calls)  # results are matched to calls by id
@@ -1641,8 +1638,7 @@ class Agent:
                                        noted="remember" in turn.done)
         # a broken-off start stays visibly broken off; the pet's line is its own paragraph
         joint = "" if not shown else ("\n\n" if replycheck.ends_sentence(shown) else "…\n\n")
-        yield TextDelta(joint + line)
-        yield from self._finish(turn, shown + joint + line, streamed=False, emit=False)
+        yield from self._finish(turn, shown + joint + line, streamed=False, delta=joint + line)
 
     def _figures_in_code(
         self, turn: _Turn, shown_before: str, gate: _StreamGate, final: str
@@ -1663,10 +1659,7 @@ class Agent:
         [result] = yield from self._execute(turn, "", (ToolCall(asked.tool, arguments),), person=True)
         check = turn.figure_check()
         if result.ok and check is not None and not check.unsupported(final):
-            rest = gate.flush()
-            if rest:
-                yield TextDelta(rest)
-            yield from self._finish(turn, shown_before + final)
+            yield from self._finish(turn, shown_before + final, streamed=False, delta=gate.flush())
             return
         ok_sum = asked.expression and result.ok
         line = f"{asked.expression} = {result.content}" if ok_sum else plain_result(result)
@@ -1681,11 +1674,8 @@ class Agent:
         already saw comes the program's own `line`, with a warning notice
         when the line itself does not say why."""
         shown = gate.text[: gate.emitted].rstrip()
-        yield TextDelta((" " if shown else "") + line)
-        if notice:
-            yield Notice(notice, "warning")
-        yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line,
-                                streamed=False, emit=False)
+        yield from self._finish(turn, shown_before + (shown + " " if shown else "") + line, streamed=False,
+                                delta=(" " if shown else "") + line, notices=[Notice(notice, "warning")] if notice else [])
 
     # -- reflexes -------------------------------------------------------------
 
@@ -1987,17 +1977,21 @@ class Agent:
 
     # -- endings --------------------------------------------------------------
 
-    def _finish(self, turn: _Turn, text: str, streamed: bool = True, emit: bool = True) -> Iterator[Event]:
+    def _finish(self, turn: _Turn, text: str, streamed: bool = True, emit: bool = True, delta: str | None = None,
+                notices: Sequence[Notice] = ()) -> Iterator[Event]:
         """Store and announce the final reply. `streamed`: the person already
-        saw the text as deltas; otherwise it is sent now (unless `emit` is off)."""
+        saw the text as deltas; otherwise it is sent now (unless `emit` is off),
+        or only its end `delta`, then the `notices`."""
         if not text:
             yield Notice(_says(turn.language, "The model returned an empty reply.", "模型的回复是空的。"), "warning")
-            text, streamed = fallback_line("empty", turn.language, self.persona), False
-        if not streamed and emit:
-            yield TextDelta(text)
-        text = turn.prefix + text
-        message_id = self.conversations.append(turn.conversation_id, Message("assistant", text))
-        yield Reply(text, message_id=message_id)
+            text, streamed, delta = fallback_line("empty", turn.language, self.persona), False, None
+        # stored before it is sent: a page that stops listening as the words arrive (it left, or was reloaded)
+        # finds the answer when it comes back
+        message_id = self.conversations.append(turn.conversation_id, Message("assistant", turn.prefix + text))
+        if not streamed and emit and (delta is None or delta):
+            yield TextDelta(text if delta is None else delta)
+        yield from notices
+        yield Reply(turn.prefix + text, message_id=message_id)
 
     def _store_cut(self, turn: _Turn, said: str) -> None:
         """Store the words shown before the person stopped the turn, marked "cut"."""
