@@ -398,3 +398,25 @@ def test_a_word_of_asking_and_a_spaced_clause_before_the_sum(text, expression):
 @pytest.mark.parametrize("text", ["do my homework", "do 5 pushups", "算算我今年多大"])
 def test_a_word_of_asking_alone_is_no_sum(text):
     assert arithmetic.read(text) is None
+
+
+@pytest.mark.parametrize("text, expression, result", [
+    # used as a person would (2026-12-05): the small model answered "convert 10 miles to km" with "1.6 km"
+    ("convert 10 miles to km", "10*1.609344", "16.09344"),
+    ("how many kilos in 150 pounds?", "150*0.45359237", "68.0388555"),
+    ("72 fahrenheit in celsius", "(72-32)*5/9", "22.2222222222"),
+    ("10英里是多少公里", "10*1.609344", "16.09344"),
+    ("150斤合多少公斤", "150*0.5", "75"),
+    ("把20摄氏度换成华氏度", "20*9/5+32", "68"),
+])
+def test_a_unit_conversion_is_computed(text, expression, result):
+    from pet.tools.calc import calculate
+
+    reading = arithmetic.read(text)
+    assert reading is not None and reading.expression == expression
+    assert calculate(expression) == result
+
+
+@pytest.mark.parametrize("text", ["5 km in kg", "I ran 10 miles to work", "10 miles is a long way", "我跑了5公里"])
+def test_no_conversion_where_none_is_asked_or_the_kinds_differ(text):
+    assert arithmetic.conversion(text) is None

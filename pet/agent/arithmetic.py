@@ -1068,6 +1068,9 @@ _ASK_VERB = re.compile(r"^(?:do|calc|calculate|compute|work out|figure out|solve
 def read(text: str) -> Reading | None:
     """What `text` (one request, fillers already stripped) asks to compute;
     None when it is not arithmetic."""
+    converted = conversion(text)
+    if converted is not None:
+        return converted
     label = _LABEL.match(text)
     if label and len(label.group().split()) <= 3:
         return read(text[label.end():]) or _read(text)
@@ -1076,6 +1079,64 @@ def read(text: str) -> Reading | None:
         found = _read(text)
         return found if found is not None and found.expression else _read(text[asked.end():]) or found
     return _read(text)
+
+
+# --- units converted ("convert 10 miles to km", "72华氏度是多少摄氏度"): the small model guessed "1.6 km" -----------
+
+#: each unit's words and its size in its kind's base unit (metre, kilogram, litre); temperatures apart
+_UNITS: dict[str, tuple[str, float, tuple[str, ...]]] = {
+    "km": ("length", 1000.0, ("km", "kms", "kilometer", "kilometers", "kilometre", "kilometres", "公里", "千米")),
+    "m": ("length", 1.0, ("m", "meter", "meters", "metre", "metres", "米")),
+    "cm": ("length", 0.01, ("cm", "centimeter", "centimeters", "centimetre", "centimetres", "厘米", "公分")),
+    "mm": ("length", 0.001, ("mm", "millimeter", "millimeters", "millimetre", "millimetres", "毫米")),
+    "mile": ("length", 1609.344, ("mi", "mile", "miles", "英里")),
+    "yard": ("length", 0.9144, ("yd", "yds", "yard", "yards", "码")),
+    "foot": ("length", 0.3048, ("ft", "foot", "feet", "英尺")),
+    "inch": ("length", 0.0254, ("in", "inch", "inches", "英寸")),
+    "kg": ("mass", 1.0, ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "公斤", "千克")),
+    "g": ("mass", 0.001, ("g", "gram", "grams", "克")),
+    "jin": ("mass", 0.5, ("斤",)),
+    "lb": ("mass", 0.45359237, ("lb", "lbs", "pound", "pounds", "磅")),
+    "oz": ("mass", 0.028349523125, ("oz", "ounce", "ounces", "盎司")),
+    "l": ("volume", 1.0, ("l", "liter", "liters", "litre", "litres", "升")),
+    "ml": ("volume", 0.001, ("ml", "milliliter", "milliliters", "millilitre", "millilitres", "毫升")),
+    "gallon": ("volume", 3.785411784, ("gal", "gallon", "gallons", "加仑")),
+    "c": ("temperature", 0.0, ("c", "°c", "℃", "celsius", "centigrade", "degrees c", "degrees celsius", "摄氏度")),
+    "f": ("temperature", 0.0, ("f", "°f", "℉", "fahrenheit", "degrees f", "degrees fahrenheit", "华氏度")),
+}
+_UNIT_OF = {word: key for key, (_, _, words) in _UNITS.items() for word in words}
+_UNIT_WORD = "|".join(sorted((re.escape(word) for word in _UNIT_OF), key=len, reverse=True))
+_CONVERSIONS = [
+    # "convert 10 miles to km", "10 miles in km?", "what's 72 fahrenheit in celsius"
+    re.compile(rf"^(?:(?:please |pls |can you |could you )*(?:convert|change|turn)\s+|what(?:'s| is)\s+|how (?:much|many) is\s+)?"
+               rf"(?P<n>{_NUM})\s*(?P<a>{_UNIT_WORD})\s+(?:to|in|into|in to|as)\s+(?P<b>{_UNIT_WORD})"
+               rf"(?:\s+(?:please|pls))?\s*[?？.!]*$", _I),
+    # "how many km is 10 miles", "how many kilos in 150 pounds"
+    re.compile(rf"^how (?:many|much)\s+(?P<b>{_UNIT_WORD})\s+(?:is|are|in|make)\s+(?P<n>{_NUM})\s*(?P<a>{_UNIT_WORD})"
+               rf"\s*[?？.!]*$", _I),
+    # "10英里是多少公里", "72华氏度等于几摄氏度", "把5磅换成公斤", "150斤合多少公斤"
+    re.compile(rf"^(?:帮我)?(?:把)?(?P<n>{_NUM})\s*(?P<a>{_UNIT_WORD})\s*(?:是|等于|合|换成|换算成|折合|转成|转换成)"
+               rf"(?:多少|几)?\s*(?P<b>{_UNIT_WORD})(?:是多少|多少)?(?:呀|啊|呢)?\s*[?？.!。]*$", _I),
+]
+
+
+def conversion(text: str) -> Reading | None:
+    """A unit conversion asked ("convert 10 miles to km" → 10*1.609344, "72华氏度是多少摄氏度" → (72-32)*5/9);
+    None when the text asks none, or two units of different kinds."""
+    text = " ".join(unicodedata.normalize("NFKC", text).split()).strip()
+    for pattern in _CONVERSIONS:
+        found = pattern.match(text)
+        if found is None:
+            continue
+        a, b = _UNIT_OF.get(found.group("a").lower()), _UNIT_OF.get(found.group("b").lower())
+        if a is None or b is None or a == b or _UNITS[a][0] != _UNITS[b][0]:
+            return None
+        n = found.group("n")
+        if _UNITS[a][0] == "temperature":
+            return Reading(f"({n}-32)*5/9" if a == "f" else f"{n}*9/5+32")
+        ratio = Decimal(repr(_UNITS[a][1])) / Decimal(repr(_UNITS[b][1]))
+        return Reading(f"{n}*{format(float(ratio), '.12g')}")
+    return None
 
 
 #: a thousands separator: "2,400", "1,234,567" (not "1,2,3")
