@@ -887,3 +887,12 @@ def test_a_reply_is_kept_though_the_page_stops_listening_as_it_is_sent():
         raise AssertionError("the pet's line never came")
     stored = [m.message for m in app.conversations.history(conversation) if m.message.role == "assistant"]
     assert stored and stored[-1].content.strip()
+
+
+def test_ok_forgotten_to_a_message_that_lets_its_talk_go_gets_no_lesson_in_forgetting():
+    # used as a person would (2026-12-05): "(Actually, I haven't forgotten anything yet. Say "forget …" and I will.)"
+    # answered "thinking of getting a scooter... nah the hills would kill me, forget it"
+    app = make_app(ScriptedModel(["Okay, I forgot it!", "Okay, I forgot it!"]))
+    events = run(app, "thinking of getting a scooter... nah the hills would kill me, forget it")
+    assert isinstance(events[-1], Reply) and events[-1].text.endswith("Okay, I forgot it!")
+    assert "haven't forgotten" not in events[-1].text

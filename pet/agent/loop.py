@@ -354,6 +354,9 @@ def _example_copied(value: str, schema: str, said: Sequence[str]) -> bool:
         return True
 
 
+#: the message ends by letting what it said go: "…, forget it", "never mind", "算了"
+_LET_IT_GO = re.compile(r"\b(?:forget (?:it|that|about it)|never ?mind|nvm)\b[\s.!~]*$|(?:算了|当我没说|不说了)[\s。！!~～]*$",
+                        re.IGNORECASE)
 #: a question by its mark or its last word
 _ASKED = re.compile(r"[?？]|(?:吗|么|没|没有|呢|不)[\s。!！~～]*$")
 
@@ -1469,6 +1472,10 @@ class Agent:
             if not calls:
                 final = completion.text.strip()
                 unsupported = claimed_actions(final) - turn.done
+                if _LET_IT_GO.search(turn.tool_context.message):
+                    # "…nah the hills would kill me, forget it" lets the talk go: the model's "ok, forgotten!" plays
+                    # along, no claim to correct with how forgetting works (seen using the page)
+                    unsupported.discard("forget")
                 if unsupported and not corrected and step + 1 < self.config.max_model_calls:
                     # Claim guard: the person never sees the false claim; ask once more.
                     log.info("claim guard: reply claims %s without a tool call; retrying", unsupported)
