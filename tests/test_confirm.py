@@ -270,7 +270,8 @@ def test_the_model_cannot_confirm(pet_home):
     ])
     app = make_app(model, confirm_tools="always")
     memory, _ = app.memories.remember(app.pet.id, "my cat is called Mochi")
-    assert "/yes" in reply_of(run(app, "can you tidy up my memories?"))
+    # (the id said: an id nobody saw is a guess, and runs nothing)
+    assert "/yes" in reply_of(run(app, "can you tidy up my memories? #1 can go"))
     # "yes" in words is not the command: the model answers, nothing runs
     events = run(app, "yes, go ahead")
     assert "forget" not in ran(events)

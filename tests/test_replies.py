@@ -191,3 +191,14 @@ def test_how_reminders_work_is_told_as_they_do(text, language):
     reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
     app.close()
     assert reply.text in lines and model.calls == []
+
+
+@pytest.mark.parametrize("text", ["本来想周末去爬山的……算了，太累了", "本来打算这周末去露营的……算了，下雨",
+                                  "was gonna go camping this weekend... nah, forget it"])
+def test_a_trip_given_up_gets_no_wish_for_a_good_trip(text):
+    # used as a person would (2026-12-05): "本来想周末去爬山的……算了，太累了" got "听着就好玩！你最期待哪一部分？"
+    app, _ = _app("on", ["(the model)"] * 3)
+    trips = next(r for r in app.agent.persona.replies if r.topic == "plans_and_trips")
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text not in trips.say["zh"] + trips.say["en"]

@@ -479,6 +479,12 @@ def given_up(sentence: str, after: str = "") -> bool:
     return any(_GIVEN_UP.match(part) for part in parts[1:])
 
 
+def gives_up(text: str) -> bool:
+    """Some plan in `text` is given up, in its sentence or the next."""
+    said = sentences(text)
+    return any(given_up(sentence, said[at + 1] if at + 1 < len(said) else "") for at, sentence in enumerate(said))
+
+
 def without_given_up(sentence: str) -> str:
     """`sentence` without the clauses of a plan given up and of the giving up; what else it says stays ("My sister
     lives in Denver and I'm planning to move there" → "My sister lives in Denver")."""
