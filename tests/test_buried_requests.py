@@ -682,3 +682,12 @@ def test_a_fact_then_an_asking_that_points_back_among_a_long_story_keeps_the_fac
     calls, _, memories = _told("what a day, the train broke down and the rain never stopped, anyway important thing — "
                                "my new desk is 4B near the window, keep that in mind for me ok? then the dog ate my sock")
     assert calls[0] == "remember" and memories[0] == "my new desk is 4B near the window"
+
+
+def test_a_memory_forgotten_by_an_id_nobody_saw_stays():
+    app, _ = _app(Completion(text="", tool_calls=(call("forget", what="#1"),)), "done", "done")
+    app.agent.memories.remember(app.agent.pet.id, "my cat is called Mochi")
+    _, results, _ = _turn(app, app.new_conversation(), "can you tidy up my memories?")
+    kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=5)]
+    app.close()
+    assert not [r for r in results if r.ok] and kept == ["my cat is called Mochi"]

@@ -243,7 +243,7 @@ def test_a_whole_run_with_a_scripted_model_gives_the_expected_numbers(tmp_path):
         Completion("", (call("calculate", expression="17*23"),)), "391!",
         Completion("", (call("remember", content="likes coffee"),)), "Noted.",  # wrong argument
         Completion("", (call("get_current_time"),)), "是呀",  # no restraint
-        Completion("", (call("forget", what="#1"),)), "忘掉啦",
+        Completion("", (call("forget", what="green tea"),)), "忘掉啦",  # (an id nobody saw would be a guess, not run)
     ])
     results = run_cases(cases, model, reflexes=False)
     model.assert_complete()

@@ -21,7 +21,7 @@ import pytest
 from pet.app import build
 from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
-from pet.events import Completion, Reply, ToolCall, ToolStarted
+from pet.events import Completion, Message, Reply, ToolCall, ToolStarted
 
 FIXTURES = Path(__file__).parent / "fixtures" / "injection"
 CASES = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))
@@ -85,6 +85,10 @@ class Scene:
         due = dt.datetime.now(dt.UTC) + dt.timedelta(days=2)
         reminder = self.app.reminders.add(pet, "call mom", due)
         self.ids = {"memory": first.id, "other_memory": second.id, "reminder": reminder.id}
+        # the pet showed the memories and the reminder earlier, so the ids the document's calls use are no guesses
+        # (the agent runs no call with an id nobody saw: that guard alone would stop these before the person is asked)
+        shown = "\n".join(f"#{record.id}: {record.content}" for record in (first, second)) + f"\nreminder #{reminder.id}"
+        self.app.conversations.append(self.app.current_conversation(), Message("assistant", shown))
         self.asked = "帮我看看这个文件里写了什么" if _CJK.search(document(case)) else "what does that file say?"
 
     def state(self) -> tuple[dict, dict]:
