@@ -896,3 +896,12 @@ def test_ok_forgotten_to_a_message_that_lets_its_talk_go_gets_no_lesson_in_forge
     events = run(app, "thinking of getting a scooter... nah the hills would kill me, forget it")
     assert isinstance(events[-1], Reply) and events[-1].text.endswith("Okay, I forgot it!")
     assert "haven't forgotten" not in events[-1].text
+
+
+def test_a_request_to_forget_before_forget_it_still_has_its_claim_checked():
+    # the review of 2026-12-05: "…please don't remember him anymore. forget it" got "Okay, I've forgotten it!" with the
+    # memory still kept
+    app = make_app(ScriptedModel(["Okay, I've forgotten it!", "Okay, I've forgotten it!"]))
+    app.memories.remember(app.pet.id, "my ex is called Tom")
+    events = run(app, "Tom and I broke up, please don't remember him anymore. forget it")
+    assert not events[-1].text.endswith("Okay, I've forgotten it!")

@@ -408,6 +408,10 @@ def test_a_word_of_asking_alone_is_no_sum(text):
     ("10英里是多少公里", "10*1.609344", "16.09344"),
     ("150斤合多少公斤", "150*0.5", "75"),
     ("把20摄氏度换成华氏度", "20*9/5+32", "68"),
+    # the review of 2026-12-05: thousands, below zero
+    ("convert 1,500 miles to km", "1500*1.609344", "2414.016"),
+    ("convert -40 f to c", "(-40-32)*5/9", "-40"),
+    ("零下10摄氏度是多少华氏度", "-10*9/5+32", "14"),
 ])
 def test_a_unit_conversion_is_computed(text, expression, result):
     from pet.tools.calc import calculate
@@ -417,6 +421,7 @@ def test_a_unit_conversion_is_computed(text, expression, result):
     assert calculate(expression) == result
 
 
-@pytest.mark.parametrize("text", ["5 km in kg", "I ran 10 miles to work", "10 miles is a long way", "我跑了5公里"])
+@pytest.mark.parametrize("text", ["5 km in kg", "I ran 10 miles to work", "10 miles is a long way", "我跑了5公里",
+                                  "42码是多少厘米"])  # (码 is a size)
 def test_no_conversion_where_none_is_asked_or_the_kinds_differ(text):
     assert arithmetic.conversion(text) is None

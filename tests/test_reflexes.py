@@ -608,6 +608,17 @@ def test_a_reminder_let_go_by_its_task_named_after_it():
     assert reflexes.lets_a_reminder_go("不用提醒我了") is None
 
 
+@pytest.mark.parametrize("text, expression", [
+    # the review of 2026-12-05: a number said before the conversion asked got "write it as one calculation"
+    ("I ran 5 miles today, what's 5 miles in km?", "5*1.609344"),
+    ("the recipe says 350 f, what's 350 f in c", "(350-32)*5/9"),
+])
+def test_a_conversion_after_other_numbers_is_computed(text, expression):
+    reflex = match(text)
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == [
+        ("calculate", {"expression": expression})]
+
+
 def test_an_ellipsis_between_chinese_words_parts_clauses():
     assert reflexes.clauses("周末要搬家，一堆事……先帮我加个to-do：订搬家公司") == [
         "周末要搬家", "一堆事", "先帮我加个to-do：订搬家公司"]

@@ -1090,7 +1090,7 @@ _UNITS: dict[str, tuple[str, float, tuple[str, ...]]] = {
     "cm": ("length", 0.01, ("cm", "centimeter", "centimeters", "centimetre", "centimetres", "厘米", "公分")),
     "mm": ("length", 0.001, ("mm", "millimeter", "millimeters", "millimetre", "millimetres", "毫米")),
     "mile": ("length", 1609.344, ("mi", "mile", "miles", "英里")),
-    "yard": ("length", 0.9144, ("yd", "yds", "yard", "yards", "码")),
+    "yard": ("length", 0.9144, ("yd", "yds", "yard", "yards")),  # (码 is a shoe's or a shirt's size in Chinese)
     "foot": ("length", 0.3048, ("ft", "foot", "feet", "英尺")),
     "inch": ("length", 0.0254, ("in", "inch", "inches", "英寸")),
     "kg": ("mass", 1.0, ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "公斤", "千克")),
@@ -1109,13 +1109,13 @@ _UNIT_WORD = "|".join(sorted((re.escape(word) for word in _UNIT_OF), key=len, re
 _CONVERSIONS = [
     # "convert 10 miles to km", "10 miles in km?", "what's 72 fahrenheit in celsius"
     re.compile(rf"^(?:(?:please |pls |can you |could you )*(?:convert|change|turn)\s+|what(?:'s| is)\s+|how (?:much|many) is\s+)?"
-               rf"(?P<n>{_NUM})\s*(?P<a>{_UNIT_WORD})\s+(?:to|in|into|in to|as)\s+(?P<b>{_UNIT_WORD})"
+               rf"(?P<n>-?{_NUM})\s*(?P<a>{_UNIT_WORD})\s+(?:to|in|into|in to|as)\s+(?P<b>{_UNIT_WORD})"
                rf"(?:\s+(?:please|pls))?\s*[?？.!]*$", _I),
     # "how many km is 10 miles", "how many kilos in 150 pounds"
-    re.compile(rf"^how (?:many|much)\s+(?P<b>{_UNIT_WORD})\s+(?:is|are|in|make)\s+(?P<n>{_NUM})\s*(?P<a>{_UNIT_WORD})"
+    re.compile(rf"^how (?:many|much)\s+(?P<b>{_UNIT_WORD})\s+(?:is|are|in|make)\s+(?P<n>-?{_NUM})\s*(?P<a>{_UNIT_WORD})"
                rf"\s*[?？.!]*$", _I),
     # "10英里是多少公里", "72华氏度等于几摄氏度", "把5磅换成公斤", "150斤合多少公斤"
-    re.compile(rf"^(?:帮我)?(?:把)?(?P<n>{_NUM})\s*(?P<a>{_UNIT_WORD})\s*(?:是|等于|合|换成|换算成|折合|转成|转换成)"
+    re.compile(rf"^(?:帮我)?(?:把)?(?P<n>(?:-|零下)?{_NUM})\s*(?P<a>{_UNIT_WORD})\s*(?:是|等于|合|换成|换算成|折合|转成|转换成)"
                rf"(?:多少|几)?\s*(?P<b>{_UNIT_WORD})(?:是多少|多少)?(?:呀|啊|呢)?\s*[?？.!。]*$", _I),
 ]
 
@@ -1123,7 +1123,7 @@ _CONVERSIONS = [
 def conversion(text: str) -> Reading | None:
     """A unit conversion asked ("convert 10 miles to km" → 10*1.609344, "72华氏度是多少摄氏度" → (72-32)*5/9);
     None when the text asks none, or two units of different kinds."""
-    text = " ".join(unicodedata.normalize("NFKC", text).split()).strip()
+    text = _THOUSANDS.sub("", " ".join(unicodedata.normalize("NFKC", text).split()).strip())  # "1,500 miles"
     for pattern in _CONVERSIONS:
         found = pattern.match(text)
         if found is None:
@@ -1131,7 +1131,7 @@ def conversion(text: str) -> Reading | None:
         a, b = _UNIT_OF.get(found.group("a").lower()), _UNIT_OF.get(found.group("b").lower())
         if a is None or b is None or a == b or _UNITS[a][0] != _UNITS[b][0]:
             return None
-        n = found.group("n")
+        n = found.group("n").replace("零下", "-")
         if _UNITS[a][0] == "temperature":
             return Reading(f"({n}-32)*5/9" if a == "f" else f"{n}*9/5+32")
         ratio = Decimal(repr(_UNITS[a][1])) / Decimal(repr(_UNITS[b][1]))

@@ -357,6 +357,8 @@ def _example_copied(value: str, schema: str, said: Sequence[str]) -> bool:
 #: the message ends by letting what it said go: "…, forget it", "never mind", "算了"
 _LET_IT_GO = re.compile(r"\b(?:forget (?:it|that|about it)|never ?mind|nvm)\b[\s.!~]*$|(?:算了|当我没说|不说了)[\s。！!~～]*$",
                         re.IGNORECASE)
+#: ...unless it asks to forget something before: "Tom and I broke up, please don't remember him anymore. forget it"
+_ASKS_FORGETTING = re.compile(r"\b(?:forget|remember|delete|erase|remove|wipe)\b|忘|删|记", re.IGNORECASE)
 #: a question by its mark or its last word
 _ASKED = re.compile(r"[?？]|(?:吗|么|没|没有|呢|不)[\s。!！~～]*$")
 
@@ -1474,7 +1476,8 @@ class Agent:
             if not calls:
                 final = completion.text.strip()
                 unsupported = claimed_actions(final) - turn.done
-                if _LET_IT_GO.search(turn.tool_context.message):
+                if _LET_IT_GO.search(turn.tool_context.message) and not _ASKS_FORGETTING.search(
+                        _LET_IT_GO.sub("", turn.tool_context.message)):
                     # "…nah the hills would kill me, forget it" lets the talk go: the model's "ok, forgotten!" plays
                     # along, no claim to correct with how forgetting works (seen using the page)
                     unsupported.discard("forget")

@@ -987,6 +987,9 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
             return found[-1]
         if whole is not None and (not several or whole.intent == "calc"):
             return whole  # one request, or one sum read whole ("1250 / 5, 再加12")
+        if len(requests) == 1 and requests[0].intent == "calc" and any(
+                arithmetic.conversion(c) is not None for c, f in zip(clauses, found) if f is requests[0]):
+            return requests[0]  # a conversion says all it needs: "I ran 5 miles today, what's 5 miles in km?"
         if any(r.intent == "calc" for r in requests) and any(arithmetic.has_numbers(c) for c in others):
             # "12 times 4, and then divide it by 3": never the sum of one part
             return Reflex("calc", reply=arithmetic.partial(text))

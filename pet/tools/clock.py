@@ -19,7 +19,8 @@ _ZH_ZONES = {
     "Asia/Seoul": "首尔时间", "Australia/Sydney": "悉尼时间", "Europe/London": "伦敦时间",
     "Europe/Paris": "巴黎时间", "Europe/Berlin": "柏林时间", "America/New_York": "纽约时间",
     "America/Los_Angeles": "洛杉矶时间", "America/Vancouver": "温哥华时间", "America/Toronto": "多伦多时间",
-    "UTC": "UTC", "Etc/UTC": "UTC", "Etc/GMT": "UTC",
+    "UTC": "UTC", "Etc/UTC": "UTC", "Etc/GMT": "UTC", "GMT": "UTC", "Etc/Universal": "UTC", "Universal": "UTC",
+    "Etc/Zulu": "UTC", "Zulu": "UTC",
 }
 
 
