@@ -11,6 +11,7 @@ import logging
 import re
 import threading
 import time
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generator, Iterator, Protocol, Sequence
@@ -352,6 +353,19 @@ def _example_copied(value: str, schema: str, said: Sequence[str]) -> bool:
     except Exception as exc:  # the encoder failed: the words alone decide
         log.warning("encoding failed: %s", exc)
         return True
+
+
+def _shows_number(line: str, number: int) -> bool:
+    """`line` says `number` in digits of any script ("#12", "１２", "١٢")."""
+    wanted = str(number)
+    for found in re.finditer(r"\d+", line):
+        digits = found.group()
+        if len(digits) < len(wanted):
+            continue
+        ascii_digits = digits if digits.isascii() else "".join(str(unicodedata.decimal(c, 0)) for c in digits)
+        if (ascii_digits.lstrip("0") or "0") == wanted:
+            return True
+    return False
 
 
 #: the message ends by letting what it said go: "…, forget it", "never mind", "算了"
@@ -1584,7 +1598,7 @@ class Agent:
         shown = [message, *(m.content for m in turn.messages if m.role in ("tool", "assistant") and m.content)]
         for key in ("what", "which"):
             found = read_id(arguments[key]) if isinstance(arguments.get(key), str) else None
-            if found is not None and not any(re.search(rf"(?<!\d){found}(?!\d)", line) for line in shown):
+            if found is not None and not any(_shows_number(line, found) for line in shown):
                 return True  # an id nobody saw: "actually forget it, i don't need anything" as forget "#12"
         if call.name == "calculate" and isinstance(arguments.get("expression"), str) and not (
                 arithmetic.asks_a_sum(message)):
