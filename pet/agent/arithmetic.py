@@ -1228,15 +1228,6 @@ _MATH_WORDS = re.compile(
 )
 
 
-def numbers_in(text: str) -> set[str]:
-    """The numbers `text` says, in digits or in words ("four meetings" says 4), each as its digits ("1,200" → "1200",
-    "4.50" → "4.5")."""
-    found = set()
-    for number in re.findall(r"[0-9]+(?:\.[0-9]+)?", _in_digits(text).replace(",", "")):
-        found.add(number.rstrip("0").rstrip(".") if "." in number else number.lstrip("0") or "0")
-    return found
-
-
 def asks_a_sum(text: str) -> bool:
     """The message asks for a result in some form: a sum read whole or within it, a question, a word of working it
     out ("算", "how much", "多少"), of an operation or a conversion ("add those up", "split that three ways", "convert 10

@@ -400,12 +400,10 @@ _ZH_ASKS = re.compile(r"(?:吗|来着|(?<![没不为])(?:什么|啥)(?!的)[\u4e
                       r"|多少[\u4e00-\u9fff]?|几(?:点|号|岁))[\s。.~～…]*$")
 
 
-#: a sentence that opens with what someone else, or the news, says (round 30's spent set noted both): a name or a
-#: few words before 说 that are not the person ("阿勇说…", "Joana说…", "新闻说…"; not "我说…", "说实话", "小时候说话…",
-#: nor what someone says of the person: "医生说我有轻度贫血")
-#: (nor the person telling the pet, "跟你说个秘密：…", "老实讲…", "不想多说", nor a check-up's findings: "体检说血糖偏高")
-#: (a word that ends in 说 is no one speaking: "老实说，…", "总的来说", "怎么说呢", "小说看多了"; the words said follow it
-#: straight: "坦白说，我已经离婚三年了" is the person's)
+#: a sentence that opens with what someone else, or the news, says ("阿勇说…", "Joana说…", "新闻说…": round 30's spent
+#: set noted both). Not the person's own words: "我说…", "跟你说个秘密：…", "不想多说"; not what is said of the person
+#: ("医生说我有轻度贫血", "体检说血糖偏高"); not a word that ends in 说 ("老实说，…", "总的来说", "怎么说呢", "小说看多了"):
+#: someone's words follow 说 straight, with no mark between
 _SOMEONE_SAYS = re.compile(r"^(?!我|说|听说|据说|话说|虽说|再说|就是说|跟你|和你|给你|对你|老实|实话|讲真|说真|不|体检|检查|化验|报告)"
                            r"[^，,。！!？?\s我你]{1,8}?(?<![来的么呢白实小游解传听据演劝述如比么样句])说"
                            r"(?![话过了的拜再，,。：:！!？?\s])(?!我)")

@@ -1605,8 +1605,9 @@ class Agent:
             # a sum nobody asked, of figures nobody said ("so today was wild, like four meetings back to back…" as
             # "(14 + 9) * 4", round 30's spent set, the served model)
             said = [*shown, *(m.content for m in turn.messages if m.role == "user" and m.content)]
-            heard = {n for line in said for n in arithmetic.numbers_in(line)}
-            if any(n not in heard for n in arithmetic.numbers_in(arguments["expression"])):
+            heard = frozenset().union(*(arithmetic.said_numbers(line) for line in said))
+            written = re.findall(r"[0-9]+(?:\.[0-9]+)?", arguments["expression"].replace(",", ""))
+            if any(float(figure) not in heard for figure in written):
                 return True
         if call.name in ("list_reminders", "list_todos") and not (
                 reflexes.asks_a_list(message) or reflexes.asks_for_a_tool(message) or _ASKED.search(message)
