@@ -691,3 +691,20 @@ def test_a_memory_forgotten_by_an_id_nobody_saw_stays():
     kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=5)]
     app.close()
     assert not [r for r in results if r.ok] and kept == ["my cat is called Mochi"]
+
+
+@pytest.mark.parametrize("text", [
+    # round 31's spent set: a game, a wish and a plea called the clock, forget and cancel_reminder
+    "你猜我今天几点起的？中午十二点！",
+    "如果可以删掉一段记忆，我想删掉高考那天哈哈",
+    "别提醒我下周要考试了",
+])
+def test_a_game_a_wish_and_a_plea_run_no_tool(text):
+    calls, _, memories = _told(text, memory="高考那天我发烧了")
+    assert set(calls) <= {capture.STEP} and "高考那天我发烧了" in memories
+
+
+def test_a_fact_asked_to_be_kept_in_the_words_of_a_question_is_remembered():
+    # round 31's spent set recalled it
+    calls, _, memories = _told("dont let me forget who my new dentist is: dr. okafor")
+    assert calls == ["remember"] and memories == ["my new dentist is dr. okafor"]

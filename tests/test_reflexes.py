@@ -606,6 +606,21 @@ def test_a_reminder_let_go_by_its_task_named_after_it():
     assert reflexes.lets_a_reminder_go("不用提醒我给妈打电话了，刚打过") == "给妈打电话"
     assert reflexes.lets_a_reminder_go("别再提醒我喝水了，烦死了") == "喝水"
     assert reflexes.lets_a_reminder_go("不用提醒我了") is None
+    # round 31's spent set: "don't remind me" of what is coming names no reminder
+    assert reflexes.lets_a_reminder_go("别提醒我下周要考试了") is None
+    assert reflexes.lets_a_reminder_go("别提醒我明天有早会了，烦死了") is None
+    assert reflexes.lets_a_reminder_go("不用提醒我明天要交报告了") == "明天要交报告"
+
+
+@pytest.mark.parametrize("text, game, wish", [
+    ("你猜我今天几点起的？中午十二点！", True, False), ("guess what time i got home lol", True, False),
+    ("我猜你不知道现在几点", False, False),
+    ("如果可以删掉一段记忆，我想删掉高考那天哈哈", False, True), ("if i could forget one day it would be my wedding", False, True),
+    # polite requests
+    ("如果可以的话，帮我记一下我的车牌号", False, False), ("if you could remind me to call mom at 5 that'd be great", False, False),
+])
+def test_a_guessing_game_and_a_wish_are_told_apart_from_requests(text, game, wish):
+    assert (reflexes.guessing_game(text), reflexes.wishes_it_could(text)) == (game, wish)
 
 
 @pytest.mark.parametrize("text, expression", [

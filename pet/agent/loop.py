@@ -64,7 +64,7 @@ from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, simplified_chars
-from pet.tools.facts import asks_deleting, no_longer_kept, retracted, without_chat_words
+from pet.tools.facts import asks_deleting, no_longer_kept, retracted, told_as_asked, without_chat_words
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 from pet.tools.reminders import ReminderStoreLike
 from pet.tools.when import TimeProblem, parse_when, spans
@@ -75,6 +75,8 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
+#: intents that change what the pet keeps
+_DOING = frozenset({"remember", "forget", "remind", "cancel_reminder", "add_todo"})
 #: words of a question for something said before ("what was that restaurant called?", "密码是多少来着", "what's the
 #: gate code?"): recall's, memory or not
 _ASKS_BACK = re.compile(r"来着|上次|之前|以前|\bagain\b|\bthat\b|\bwhat was\b"
@@ -956,11 +958,14 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model decides, as without it
             log.warning("intent routing failed: %s", exc)
             return None
-        if (route.intent == "time" and not reflexes.names_the_clock(text)) or (
+        if (route.intent in ("time", "recall") and reflexes.guessing_game(text)) or (
+                route.intent in _DOING and reflexes.wishes_it_could(text)) or (
+                route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
                 route.intent in ("list_reminders", "list_todos") and not reflexes.asks_a_list(text)) or (
                 route.intent in ("recall", "list_reminders", "list_todos") and self._asks_name(text)) or (
                 route.intent == "recall" and replycheck.asks_to_write(text) and not replycheck.asks_recall(text)):
+            # "你猜我今天几点起的？" is a game, "如果可以删掉一段记忆…" a wish;
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
             # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
@@ -976,6 +981,10 @@ class Agent:
             # "what are some snacks i can bring to the party" asks advice: near "I'm allergic to peanuts" in meaning,
             # but no memory holds a word of it ("which bus should i take to work?" and "I take the 42 bus" do)
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
+        if route.intent == "recall" and told_as_asked(text):
+            # "dont let me forget who my new dentist is: dr. okafor" is near "who is my dentist?" but tells the answer
+            # (round 31's spent set)
+            return dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if route.intent == "remember" and reflexes.opens_a_question(text) and _TOLD.search(text) and (
                 reflexes.kept_fact(text) is None):
             # "what did i tell u my passport number ends with" is near "remember my passport number…" but asks what

@@ -215,10 +215,19 @@ def lets_a_reminder_go(text: str) -> str | None:
             found = pattern.search(clause.strip())
             if found:
                 what = _clean(next(g for g in found.groups() if g)).strip("，, ")
+                if _BRING_UP.search(found.group()) and _COMING.search(what):
+                    continue  # "别提醒我下周要考试了": don't bring up what is coming, no reminder named
                 if what and not _vague(what) and not _HEARD.search(what) and not re.search(
                         r"\b(?:lol|lmao|haha)\b|^(?:你|我|他|她)(?:以后|之后|再|就|也)?$", what, _I):
                     return what
     return None
+
+
+#: "don't" said as a plea ("别提醒我…了"), not as "no need" ("不用提醒我…了")
+_BRING_UP = re.compile(r"(?:别|甭)再?提醒我")
+#: what is coming at a time, said as a statement ("下周要考试", "明天有早会"): no reminder's task
+_COMING = re.compile(r"^(?:下(?:个)?(?:周|星期|礼拜|月)[一二三四五六日天]?|明天|后天|今天|今晚|这(?:个)?(?:周|星期|礼拜)[一二三四五六日天]?"
+                     r"|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天])(?:就|还|又)?(?:要|得|有|会)")
 
 
 #: words of having heard, not the thing to let go: "知道了，不用提醒了", "ok got it, don't remind me about it"
@@ -1186,6 +1195,28 @@ def names_the_clock(text: str) -> bool:
     it works: a message the router reads as asking the time must, or it is talk about a day ("long day at
     work today") or a question about time itself ("how do time zones even work")."""
     return _CLOCK_WORDS.search(text) is not None and _HOW_IT_IS.search(text) is None
+
+
+def guessing_game(text: str) -> bool:
+    """Whether `text` asks the pet to guess ("你猜我今天几点起的？中午十二点！", "guess what time i got home"): a
+    game about the person's day, not a question for the clock or a memory."""
+    return _GUESS.search(text) is not None
+
+
+_GUESS = re.compile(r"^\W*(?:(?:哈哈+|嘿嘿|诶|欸|哎)[，,\s]*)?(?:你猜|猜猜|猜一下|你来猜)"
+                    r"|^\W*(?:(?:lol|haha|ok|so)[,\s]+)?(?:guess (?:what|when|how|who|where)|bet (?:you|u) can'?t guess)\b",
+                    re.IGNORECASE)
+
+
+def wishes_it_could(text: str) -> bool:
+    """Whether `text` wishes for what cannot be done ("如果可以删掉一段记忆，我想删掉高考那天哈哈", "if i could forget
+    one day of my life…"): no request, though it names one. "如果可以的话，帮我记一下…" and "if you could remind me…"
+    are polite requests."""
+    return _IF_I_COULD.search(text) is not None
+
+
+_IF_I_COULD = re.compile(r"(?:如果|要是|假如|假设|真希望)(?:我)?(?:可以|能够|能)(?!的话|帮|请|提醒我|记)"
+                         r"|\bif (?:only )?i could\b|\bi wish (?:i|i could)\b(?! you)", re.IGNORECASE)
 
 
 #: a message asks for something: a question, or words that ask to see, tell or do

@@ -162,6 +162,7 @@ def memory_fact(text: str) -> str:
     ("keep it in mind", "don't forget", "记住了吗", "记一下"), surrounding quotes
     or a bare pronoun. Empty when nothing is left ("remember it")."""
     text = said = " ".join(text.split())
+    text = _ASKED_FORM.sub(r"\g<thing> \g<verb> \g<value>", text, count=1)
     while True:
         before = text
         for pattern in _LEAD:
@@ -175,6 +176,20 @@ def memory_fact(text: str) -> str:
     if text != said:
         text = without_chat_words(text)
     return "" if _ONLY_PRONOUN.match(text) or text != said and _ONLY_PURPOSE.match(text) else text
+
+
+#: a fact asked to be kept in the words of a question, its answer after a colon: "dont let me forget who my new dentist
+#: is: dr. okafor", "remember what my locker code is: 4471" (round 31's spent set recalled the dentist)
+_ASKED_FORM = re.compile(
+    r"^(?P<ask>(?:(?:please|pls|plz|and|so|ok|okay|hey|yo)[,\s]+)*(?:remember|memori[sz]e|note(?: down)?|keep in mind"
+    r"|(?:don'?t|do not) (?:let me )?forget))\s+(?:who|what|where|which|when)\s+(?P<thing>(?:my|our|the)\b.{1,60}?)"
+    r"\s+(?P<verb>is|are|was|were|lives|works)\s*[:：—–-]+\s*(?P<value>\S.*)$", _I)
+
+
+def told_as_asked(text: str) -> bool:
+    """Whether `text` asks to keep a fact in the words of a question, its answer after a colon ("dont let me forget
+    who my new dentist is: dr. okafor"): a request to remember, though it reads like one to recall."""
+    return _ASKED_FORM.match(" ".join(text.split())) is not None
 
 
 #: a word of chat left at the end: "my dog's vet is Dr. Lindqvist btw" (before ", pls don't lose that")
