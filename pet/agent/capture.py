@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pet.agent import arithmetic, intents, reflexes
 from pet.events import MemoryRecord
-from pet.memory import concepts, names, stated
+from pet.memory import concepts, names, replacing, stated
 from pet.memory import kinds as fact_kinds
 from pet.text import NOT_AFTER_TITLE, detect_language
 from pet.tools.facts import declines_keeping, memory_fact, retracted
@@ -128,6 +128,14 @@ ALIKE_KINDS = 0.10
 #: how sure the kind classifier must be of a new fact's single-valued kind, and of an old memory's, for a fact
 #: that says it changed to replace the memory however far apart the encoder reads them (across languages)
 SURE_KIND = 0.8
+#: what pet.memory.replacing weighs of a (fact, memory) pair (`Reader.pair_features`); a change here is a new
+#: replacing.FEATURES and a rebuild
+PAIR_FEATURES = ("likeness", "likeness to the message", "across languages", "fact says a change", "single-valued kind",
+                 "fact's kind sure", "memory of the fact's kind", "kinds alike", "concepts shared", "name shared",
+                 "fact says also", "passing kind", "sure of one kind", "rules allow", "rules' rank",
+                 "memory says a change", "change x likeness", "single x memory of kind", "across x likeness",
+                 "change x kinds alike", "likeness below the best", "kinds alike below the best",
+                 "memory of kind below the best", "rules' rank below the best")
 #: memories nearest in meaning, and newest, compared with a new fact
 NEAREST, RECENT = 20, 10
 #: the longest sentence read as a fact
@@ -556,6 +564,7 @@ class Reader:
         from pet.memory import meaning  # the database layer loads only when capture is first asked
 
         self.router = router
+        self.encoder_name = meaning.MODEL
         self.classifier = fact_kinds.classifier(meaning.MODEL, meaning.DIM)
         self.told = stated.classifier(meaning.MODEL, meaning.DIM)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -715,7 +724,7 @@ class Reader:
 
     def replaced(self, book: NoteBook, pet_id: int, fact: str, vector: np.ndarray, kind: str,
                  message: np.ndarray | None = None, context: str = "",
-                 taken: frozenset[int] = frozenset()) -> MemoryRecord | None:
+                 taken: frozenset[int] = frozenset(), rules_only: bool = False) -> MemoryRecord | None:
         """The memory `fact` updates, about the same person, of those
         `candidates` finds but the `taken` (another fact of the message went
         to them: "格瓦斯我戒了，太甜。现在天天泡普洱" replaces the kvass once, and
@@ -725,10 +734,24 @@ class Reader:
         enough. A fact of a single-valued kind is compared with the memory as
         the whole `message` too ("I quit the logistics job. I'm a freelance
         illustrator now!": the job it replaces is named in the other
-        sentence). `context`: the message's text, which says whom a "he"/"she" is."""
+        sentence). `context`: the message's text, which says whom a "he"/"she" is.
+        With the learned model (pet.memory.replacing), unless `rules_only`, it
+        decides which, from the rules' readings of each pair; a fact that is
+        of no single-valued kind and says no change replaces nothing either way."""
         single, changed = kind in SINGLE, says_change(fact)
         if not single and not changed:
             return None
+        learned = None if rules_only else replacing.model(self.encoder_name, len(PAIR_FEATURES))
+        if learned is not None:
+            import numpy as np
+
+            compared = [r for r in candidates(book, pet_id, fact, context) if r.id not in taken]
+            if not compared:
+                return None
+            chances = learned.probabilities(np.array(self.pair_features(
+                fact, vector, kind, [r.content for r in compared], message), dtype=np.float64))
+            best_at = int(np.argmax(chances))
+            return compared[best_at] if chances[best_at] >= replacing.REPLACE_AT else None
         language = detect_language(fact)
         sure = single and self.kinds(vector).get(kind, 0.0) >= SURE_KIND and _of_the_person(fact, language)
         best, best_rank = None, -1.0
@@ -737,38 +760,78 @@ class Reader:
         for record in candidates(book, pet_id, fact, context):
             if record.id in taken:
                 continue
-            old = self.vector(record.content)
-            cosine = float(old @ vector)
-            near = cosine if message is None else max(cosine, float(old @ message))
-            # which of the memories that may be replaced is: the nearest, but a likeness across languages
-            # reads lower than one within a language for the same closeness
-            bonus = CROSS_LANGUAGE if detect_language(record.content) != language else 0.0
-            if changed and cosine >= CHANGED_TOPIC:
-                rank = cosine
-            elif cosine >= NAMED_TOPIC and names.named(lead, record.content) and (
-                    changed or single and self.share_of(record.content, kind) >= SAME_KIND_CHANGED):
-                rank = cosine
-            elif changed and cosine >= CHANGED_KIND_TOPIC and kind not in PASSING and not _ALSO.search(fact) and (
-                    self.share_of(record.content, kind) >= SAME_KIND):
-                rank = cosine
-            elif changed and cosine >= SHARED_TOPIC and not _ALSO.search(fact) and (
-                    concepts.topics(fact) & concepts.topics(record.content)):
-                rank = cosine
-            elif single and near >= SAME_TOPIC and (
-                    self.share_of(record.content, kind) >= (SAME_KIND_CHANGED if changed else SAME_KIND)):
-                rank = near
-            elif changed and sure and not _ALSO.search(fact) and self.share_of(record.content, kind) >= SURE_KIND:
-                # one single-valued kind, both sure of it, and the fact says it changed: "搬到里斯本啦" and "I've
-                # got a flat in Wenjiang" (0.06 apart across languages)
-                rank = cosine
-            else:
-                continue
-            # ...and of two that may, the one of the fact's kinds of fact, as the kind reader sees both
-            theirs = self.kinds(old)
-            rank += bonus + ALIKE_KINDS * sum(p * theirs.get(k, 0.0) for k, p in mine.items())
-            if rank > best_rank:
+            rank = self.ruled(fact, vector, kind, record.content, message=message, language=language, sure=sure,
+                              lead=lead, mine=mine)
+            if rank is not None and rank > best_rank:
                 best, best_rank = record, rank
         return best
+
+    def pair_features(self, fact: str, vector: np.ndarray, kind: str, contents: list[str],
+                      message: np.ndarray | None) -> list[list[float]]:
+        """The readings of `fact` beside each memory of `contents` that pet.memory.replacing weighs
+        (PAIR_FEATURES): each pair's own, then each beside the best of the others."""
+        import numpy as np
+
+        language = detect_language(fact)
+        single, changed = kind in SINGLE, says_change(fact)
+        mine = self.kinds(vector)
+        sure = single and mine.get(kind, 0.0) >= SURE_KIND and _of_the_person(fact, language)
+        lead = names.leading(fact)
+        also, mine_topics = bool(_ALSO.search(fact)), concepts.topics(fact)
+        rows = []
+        for content in contents:
+            old = self.vector(content)
+            cosine = float(old @ vector)
+            near = cosine if message is None else max(cosine, float(old @ message))
+            across = float(detect_language(content) != language)
+            theirs = self.kinds(old)
+            alike = sum(p * theirs.get(k, 0.0) for k, p in mine.items())
+            share = self.share_of(content, kind)
+            rank = self.ruled(fact, vector, kind, content, message=message, language=language, sure=sure, lead=lead,
+                              mine=mine)
+            rows.append([cosine, near, across, float(changed), float(single), mine.get(kind, 0.0), share, alike,
+                         float(min(len(mine_topics & concepts.topics(content)), 2)), float(bool(names.named(lead, content))),
+                         float(also), float(kind in PASSING), float(sure), float(rank is not None), rank or 0.0,
+                         float(says_change(content)), changed * cosine, single * share, across * cosine, changed * alike])
+        table = np.array(rows, dtype=np.float64)
+        best = table.max(axis=0)
+        for row in rows:
+            row += [row[0] - best[0], row[7] - best[7], row[6] - best[6], (row[14] - best[14]) * row[13]]
+        return rows
+
+    def ruled(self, fact: str, vector: np.ndarray, kind: str, content: str, *, message: np.ndarray | None,
+              language: str, sure: bool, lead: frozenset[str], mine: dict[str, float]) -> float | None:
+        """How fit the memory `content` is to be replaced by `fact`, by the rules of `replaced`; None: it may not be."""
+        single, changed = kind in SINGLE, says_change(fact)
+        old = self.vector(content)
+        cosine = float(old @ vector)
+        near = cosine if message is None else max(cosine, float(old @ message))
+        # which of the memories that may be replaced is: the nearest, but a likeness across languages
+        # reads lower than one within a language for the same closeness
+        bonus = CROSS_LANGUAGE if detect_language(content) != language else 0.0
+        if changed and cosine >= CHANGED_TOPIC:
+            rank = cosine
+        elif cosine >= NAMED_TOPIC and names.named(lead, content) and (
+                changed or single and self.share_of(content, kind) >= SAME_KIND_CHANGED):
+            rank = cosine
+        elif changed and cosine >= CHANGED_KIND_TOPIC and kind not in PASSING and not _ALSO.search(fact) and (
+                self.share_of(content, kind) >= SAME_KIND):
+            rank = cosine
+        elif changed and cosine >= SHARED_TOPIC and not _ALSO.search(fact) and (
+                concepts.topics(fact) & concepts.topics(content)):
+            rank = cosine
+        elif single and near >= SAME_TOPIC and (
+                self.share_of(content, kind) >= (SAME_KIND_CHANGED if changed else SAME_KIND)):
+            rank = near
+        elif changed and sure and not _ALSO.search(fact) and self.share_of(content, kind) >= SURE_KIND:
+            # one single-valued kind, both sure of it, and the fact says it changed: "搬到里斯本啦" and "I've
+            # got a flat in Wenjiang" (0.06 apart across languages)
+            rank = cosine
+        else:
+            return None
+        # ...and of two that may, the one of the fact's kinds of fact, as the kind reader sees both
+        theirs = self.kinds(old)
+        return rank + bonus + ALIKE_KINDS * sum(p * theirs.get(k, 0.0) for k, p in mine.items())
 
 
 def _of_the_person(fact: str, language: str) -> bool:
@@ -827,9 +890,11 @@ def reader() -> Reader | None:
 
 
 def note(book: NoteBook, pet_id: int, text: str, *, source_message_id: int | None = None,
-         conversation_id: int | None = None, pending: bool = False) -> list[Noted]:
+         conversation_id: int | None = None, pending: bool = False, rules_only: bool = False) -> list[Noted]:
     """Keep the facts `text` states about the person; what was kept.
-    `pending`: a tool's output is in view, so the facts wait for approval."""
+    `pending`: a tool's output is in view, so the facts wait for approval.
+    `rules_only`: which memory a fact replaces, by the rules alone (the
+    learned model's training replays the sets so)."""
     found = reader()
     if found is None:
         return []
@@ -839,7 +904,7 @@ def note(book: NoteBook, pet_id: int, text: str, *, source_message_id: int | Non
     taken: set[int] = set()  # memories a fact of this message went to: its other facts come beside them
     for fact, vector, kind in facts:
         old = None if pending else found.replaced(book, pet_id, fact, vector, kind, message, context=text,
-                                                   taken=frozenset(taken))
+                                                   taken=frozenset(taken), rules_only=rules_only)
         if old is not None:
             taken.add(old.id)
             record = book.revise(pet_id, old.id, fact, source_message_id=source_message_id,

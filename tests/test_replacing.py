@@ -1,0 +1,68 @@
+"""The learned choice of the memory a new fact replaces (pet.memory.replacing)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pet.agent import capture
+from pet.memory import meaning, replacing
+
+pytestmark = [pytest.mark.real_encoder,
+              pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")]
+
+
+def test_the_shipped_weights_are_built_from_the_spent_sets_there_are():
+    # a round marked spent (or a set edited) without `python -m pet.memory.replacing` fails here
+    with np.load(replacing.WEIGHTS, allow_pickle=False) as saved:
+        assert str(saved["model"]) == meaning.MODEL and int(saved["features"]) == replacing.FEATURES
+        assert str(saved["digest"]) == replacing.digest(replacing.spent_sets())
+        assert saved["weights"].shape == (len(capture.PAIR_FEATURES),)
+
+
+def test_only_rounds_whose_note_says_spent_are_learned_from(tmp_path):
+    for number, status in ((3, "**Status:** all three sets are **spent**"), (12, "Status: all spent."),
+                           (4, "**Status: untouched, not measured.**")):
+        folder = tmp_path / f"round{number}"
+        folder.mkdir()
+        (folder / "README.md").write_text(f"# Sets (round {number})\n\n{status}\n", encoding="utf-8")
+        (folder / "memory_heldout.jsonl").write_text("", encoding="utf-8")
+    assert [p.parent.name for p in replacing.spent_sets(tmp_path)] == ["round3", "round12"]
+
+
+def test_a_job_changed_in_the_other_language_replaces_the_old_job(book):
+    store, pet = book
+    [nurse] = capture.note(store, pet, "I work as a nurse at Ruijin Hospital")
+    capture.note(store, pet, "我养了一只猫叫团子")
+    noted = capture.note(store, pet, "我辞职了，现在在一家咖啡店当咖啡师")
+    assert [n.record.id for n in noted if n.replaced] == [nurse.record.id]
+
+
+def test_by_the_rules_alone_the_job_changed_in_the_other_language_stayed_beside_the_old(book):
+    store, pet = book
+    capture.note(store, pet, "I work as a nurse at Ruijin Hospital", rules_only=True)
+    noted = capture.note(store, pet, "我辞职了，现在在一家咖啡店当咖啡师", rules_only=True)
+    assert noted and all(n.replaced is None for n in noted)
+
+
+def test_a_damaged_weights_file_leaves_the_rules_to_decide(book, tmp_path, monkeypatch):
+    damaged = tmp_path / "replacing.npz"
+    damaged.write_bytes(b"PK\x03\x04 cut off")
+    monkeypatch.setattr(replacing, "WEIGHTS", damaged)
+    monkeypatch.setattr(replacing, "_loaded", {})
+    assert replacing.model(meaning.MODEL, len(capture.PAIR_FEATURES)) is None
+    store, pet = book
+    [flat] = capture.note(store, pet, "I've got a flat in Wenjiang, on the west side of Chengdu")
+    noted = capture.note(store, pet, "搬到里斯本啦！")
+    assert [n.record.id for n in noted if n.replaced] == [flat.record.id]
+
+
+def test_weights_for_another_encoder_are_not_used(tmp_path, monkeypatch):
+    stale = tmp_path / "replacing.npz"
+    width = len(capture.PAIR_FEATURES)
+    np.savez_compressed(stale, weights=np.zeros(width), bias=np.array(0.0), mean=np.zeros(width),
+                        scale=np.ones(width), model=np.array("another-encoder"), features=np.array(replacing.FEATURES),
+                        digest=np.array(""))
+    monkeypatch.setattr(replacing, "WEIGHTS", stale)
+    monkeypatch.setattr(replacing, "_loaded", {})
+    assert replacing.model(meaning.MODEL, width) is None
