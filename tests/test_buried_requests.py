@@ -708,3 +708,24 @@ def test_a_fact_asked_to_be_kept_in_the_words_of_a_question_is_remembered():
     # round 31's spent set recalled it
     calls, _, memories = _told("dont let me forget who my new dentist is: dr. okafor")
     assert calls == ["remember"] and memories == ["my new dentist is dr. okafor"]
+
+
+@pytest.mark.parametrize("copied, claim", [
+    ("Saved memory #4 (1 day): if I could forget one day of my life it'd be my wedding lol", "remember"),
+    ("Forgot memory #2: my wedding day", "forget"),
+    ("Reminder #3 set for 2026-12-06 09:00: call mom", "set_reminder"),
+    ("提醒 #3 已设好：明天 09:00，给妈打电话", "set_reminder"),
+])
+def test_the_programs_own_result_copied_by_the_model_is_a_claim(copied, claim):
+    from pet.agent.guards import claimed_actions
+
+    assert claim in claimed_actions(copied)
+
+
+def test_a_result_line_the_model_made_up_does_not_reach_the_person():
+    # seen on the page: the model answered a wish with a made-up "Saved memory #4 (1 day): …" and ran nothing
+    app, _ = _app("Saved memory #4 (1 day): if I could forget one day of my life it'd be my wedding lol")
+    calls, _, reply = _turn(app, app.new_conversation(), "if i could forget one day of my life it'd be my wedding lol")
+    memories = app.agent.memories.recent(app.agent.pet.id, limit=5)
+    app.close()
+    assert calls == [] and memories == [] and "Saved memory" not in reply

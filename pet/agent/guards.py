@@ -83,20 +83,22 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
         r"|\bI\s+(?:remembered|memori[sz]ed|noted|saved|stored|wrote (?:it|that) down)\b"
         r"|\b(?:saved|stored|noted) (?:that|it)? ?(?:in|to) (?:my )?memory\b"
         r"|(?<![没不])(?:记住[了啦咯喽啰]|记下[了啦来]|记好[了啦]|记在(?:心|脑|小本本)|存(?:下|好)[了啦]|帮你记(?:住|下))"
-        r"|(?<![没不])已(?:经)?记[住下]",
+        r"|(?<![没不])已(?:经)?记[住下]"
+        # the program's own result, copied ("Saved memory #4 (1 day): if I could forget…", seen on the page)
+        r"|\bsaved memory\b|\balready remembered as memory\b",
         re.IGNORECASE,
     ),
     "forget": re.compile(
         r"\bI(?:'ve| have)\s+(?:now\s+|already\s+)?(?:forgotten|deleted|erased|removed)\b"
         r"|\bI\s+(?:forgot|deleted|erased|removed) (?:it|that|about (?:it|that))\b"
-        r"|(?<![没不])(?:忘掉[了啦]|忘记[了啦]|已(?:经)?忘|删掉[了啦]|删除[了啦]|抹掉[了啦])",
+        r"|(?<![没不])(?:忘掉[了啦]|忘记[了啦]|已(?:经)?忘|删掉[了啦]|删除[了啦]|抹掉[了啦])|\bforgot memory\b",
         re.IGNORECASE,
     ),
     "set_reminder": re.compile(
         r"\bI(?:'ll| will)\s+(?:remind|ping|nudge|buzz) you\b|(?<!\bno )\b(?:reminder|alarm) (?:is |has been )?set\b"
         # "好嘞，二十分钟后提醒你给妈妈打电话～" (the review of 2026-12-05, after a call that was not run)
         r"|(?:[\d一二三四五六七八九十两半]\s*(?:个)?(?:分钟|小时|点半?)|[:：]\d\d)(?:后|以后|之后|的时候)?(?:我)?(?:就|会)?(?:提醒|叫|喊)你(?![^。！!\n]*(?:[？?]|吗|好不好|行不行|要不要))"
-        r"|\bset (?:a|the|your) (?:reminder|alarm)\b"
+        r"|\bset (?:a|the|your) (?:reminder|alarm)\b|\breminder #\d+ set\b|提醒 ?#\d+ ?已设"
         r"|会提醒你|到时(?:候)?提醒你|提醒已(?:经)?设|设(?:好|置)[了啦](?:提醒|闹钟)|定好[了啦]?(?:提醒|闹钟)"
         r"|^[\s，,]*(?:好的?[，,！!~～\s]*)?(?:明天|后天|今晚|晚上|早上|待会儿?|一会儿?)[\d一二三四五六七八九十两点半上下午早晚:：]{0,8}提醒你",
         re.IGNORECASE,
@@ -121,7 +123,7 @@ def claimed_actions(text: str) -> set[str]:
 
 _CLAIM_START = re.compile(
     r"\bI(?:'ll| will|'ve| have)\b|\bI\s+(?:remembered|memori|noted|saved|stored|wrote|forgot|deleted|erased|removed)"
-    r"|\b(?:saved|stored|noted|reminder|alarm|added)\b|记|忘|删|抹掉|存[下好]|提醒|闹钟|待办",
+    r"|\b(?:saved|stored|noted|reminder|alarm|added|forgot)\b|记|忘|删|抹掉|存[下好]|提醒|闹钟|待办",
     re.IGNORECASE,
 )
 
