@@ -729,3 +729,15 @@ def test_a_result_line_the_model_made_up_does_not_reach_the_person():
     memories = app.agent.memories.recent(app.agent.pet.id, limit=5)
     app.close()
     assert calls == [] and memories == [] and "Saved memory" not in reply
+
+
+def test_dont_remind_me_of_what_is_coming_cancels_the_reminder_when_one_is_pending():
+    # the review of 2026-12-05: with the reminder set, "别提醒我下周要考试了" still lets it go
+    app, _ = _app()
+    conversation = app.new_conversation()
+    _turn(app, conversation, "下周三上午9点提醒我要考试")
+    assert len(app.agent.reminders.pending(app.agent.pet.id)) == 1
+    calls, results, _ = _turn(app, conversation, "别提醒我下周要考试了")
+    pending = app.agent.reminders.pending(app.agent.pet.id)
+    app.close()
+    assert calls == ["cancel_reminder"] and results[0].ok and pending == []

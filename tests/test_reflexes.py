@@ -618,6 +618,13 @@ def test_a_reminder_let_go_by_its_task_named_after_it():
     ("如果可以删掉一段记忆，我想删掉高考那天哈哈", False, True), ("if i could forget one day it would be my wedding", False, True),
     # polite requests
     ("如果可以的话，帮我记一下我的车牌号", False, False), ("if you could remind me to call mom at 5 that'd be great", False, False),
+    # the review of 2026-12-05: polite requests, a wish beside a request, news opened with "guess what"
+    ("如果可以，把我车牌号记一下：沪A12345", False, False), ("如果能够，把我存的旧地址删了", False, False),
+    ("if i could get you to add milk to my todo list", False, False),
+    ("i wish i had more time. add call the bank to my todo list", False, False),
+    ("remind me to check if i could get a refund tomorrow at 10", False, False),
+    ("你猜怎么着，我又忘了wifi密码，密码是多少来着？", False, False),
+    ("guess who forgot the gate code again lol. what was it?", False, False),
 ])
 def test_a_guessing_game_and_a_wish_are_told_apart_from_requests(text, game, wish):
     assert (reflexes.guessing_game(text), reflexes.wishes_it_could(text)) == (game, wish)

@@ -66,3 +66,40 @@ def test_weights_for_another_encoder_are_not_used(tmp_path, monkeypatch):
     monkeypatch.setattr(replacing, "WEIGHTS", stale)
     monkeypatch.setattr(replacing, "_loaded", {})
     assert replacing.model(meaning.MODEL, width) is None
+
+
+@pytest.mark.parametrize("old, new", [
+    # the review of 2026-12-05: with the model alone each replaced the memory, though nothing changed
+    ("I live in Beijing", "I work in Beijing"), ("I live in Beijing", "我在北京上班"), ("I live in Beijing", "我在北京读大学"),
+    ("我住在深圳", "I work in Shenzhen"), ("我老家是西安的", "I live in Xi'an"), ("我住在杭州", "我老家在杭州"),
+])
+def test_a_fact_of_another_kind_that_says_no_change_replaces_nothing(book, old, new):
+    store, pet = book
+    capture.note(store, pet, old)
+    noted = capture.note(store, pet, new)
+    assert noted and all(n.replaced is None for n in noted)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("I live in Chengdu", "I moved to Lisbon last month"),
+    ("I live in Beijing", "I live in Hangzhou"),
+    ("I drive a Honda Civic", "I sold the Civic and bought a Tesla"),
+    ("My girlfriend is Amy", "Amy and I broke up"),
+])
+def test_a_change_replaces_the_memory_it_changes(book, old, new):
+    store, pet = book
+    [kept] = capture.note(store, pet, old)
+    capture.note(store, pet, "I'm from Hangzhou")
+    noted = capture.note(store, pet, new)
+    assert [n.record.id for n in noted if n.replaced] == [kept.record.id]
+
+
+def test_damaged_numbers_in_the_weights_are_not_used(tmp_path, monkeypatch):
+    width = len(capture.PAIR_FEATURES)
+    for weights, scale in ((np.full(width, np.nan), np.ones(width)), (np.zeros(width), np.zeros(width))):
+        bad = tmp_path / "replacing.npz"
+        np.savez_compressed(bad, weights=weights, bias=np.array(0.0), mean=np.zeros(width), scale=scale,
+                            model=np.array(meaning.MODEL), features=np.array(replacing.FEATURES), digest=np.array(""))
+        monkeypatch.setattr(replacing, "WEIGHTS", bad)
+        monkeypatch.setattr(replacing, "_loaded", {})
+        assert replacing.model(meaning.MODEL, width) is None

@@ -34,7 +34,7 @@ import tomllib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
 
 from pet.agent import arithmetic, intents, reflexes
 from pet.events import MemoryRecord
@@ -136,6 +136,10 @@ PAIR_FEATURES = ("likeness", "likeness to the message", "across languages", "fac
                  "memory says a change", "change x likeness", "single x memory of kind", "across x likeness",
                  "change x kinds alike", "likeness below the best", "kinds alike below the best",
                  "memory of kind below the best", "rules' rank below the best")
+#: where in PAIR_FEATURES the fact says a change, the memory is of its kind, a name is shared, the rules allow the pair
+_CHANGED, _OF_KIND, _NAMED, _ALLOWED = 3, 6, 9, 13
+#: kinds of fact that change together: a new job is often told as a new workplace, a new partner as love
+_RELATED = {"job": ("workplace",), "workplace": ("job",), "relationship": ("love",), "love": ("relationship",)}
 #: memories nearest in meaning, and newest, compared with a new fact
 NEAREST, RECENT = 20, 10
 #: the longest sentence read as a fact
@@ -738,8 +742,7 @@ class Reader:
         With the learned model (pet.memory.replacing), unless `rules_only`, it
         decides which, from the rules' readings of each pair; a fact that is
         of no single-valued kind and says no change replaces nothing either way."""
-        single, changed = kind in SINGLE, says_change(fact)
-        if not single and not changed:
+        if not may_replace(fact, kind):
             return None
         learned = None if rules_only else replacing.model(self.encoder_name, len(PAIR_FEATURES))
         if learned is not None:
@@ -748,12 +751,17 @@ class Reader:
             compared = [r for r in candidates(book, pet_id, fact, context) if r.id not in taken]
             if not compared:
                 return None
-            chances = learned.probabilities(np.array(self.pair_features(
-                fact, vector, kind, [r.content for r in compared], message), dtype=np.float64))
+            rows = np.array(self.pair_features(fact, vector, kind, [r.content for r in compared], message),
+                            dtype=np.float64)
+            chances = learned.probabilities(rows)
+            # someone else's news ("小美订婚了！", "Lily moved to Lisbon!") changes only a memory that names them
+            others = _news_of_someone(fact)
+            bar = np.array([self._bar(row, record.content, kind, others) for row, record in zip(rows.tolist(), compared)])
+            chances = np.where(chances >= bar, chances, 0.0)
             best_at = int(np.argmax(chances))
             return compared[best_at] if chances[best_at] >= replacing.REPLACE_AT else None
         language = detect_language(fact)
-        sure = single and self.kinds(vector).get(kind, 0.0) >= SURE_KIND and _of_the_person(fact, language)
+        sure = kind in SINGLE and self.kinds(vector).get(kind, 0.0) >= SURE_KIND and _of_the_person(fact, language)
         best, best_rank = None, -1.0
         lead = names.leading(fact)
         mine = self.kinds(vector)
@@ -769,7 +777,7 @@ class Reader:
     def pair_features(self, fact: str, vector: np.ndarray, kind: str, contents: list[str],
                       message: np.ndarray | None) -> list[list[float]]:
         """The readings of `fact` beside each memory of `contents` that pet.memory.replacing weighs
-        (PAIR_FEATURES): each pair's own, then each beside the best of the others."""
+        (PAIR_FEATURES): each pair's own, then each beside the best of those the model is asked of."""
         import numpy as np
 
         language = detect_language(fact)
@@ -793,11 +801,25 @@ class Reader:
                          float(min(len(mine_topics & concepts.topics(content)), 2)), float(bool(names.named(lead, content))),
                          float(also), float(kind in PASSING), float(sure), float(rank is not None), rank or 0.0,
                          float(says_change(content)), changed * cosine, single * share, across * cosine, changed * alike])
-        table = np.array(rows, dtype=np.float64)
-        best = table.max(axis=0)
+        # the best of the memories the model is asked of: one it may not replace ("I'm from Hangzhou" beside "I live
+        # in Hangzhou", a memory of another kind) sets no bar
+        asked = [row for row in rows if asked_of_model(row)] or rows
+        best = np.array(asked, dtype=np.float64).max(axis=0)
         for row in rows:
             row += [row[0] - best[0], row[7] - best[7], row[6] - best[6], (row[14] - best[14]) * row[13]]
         return rows
+
+    def _bar(self, row: list[float], content: str, kind: str, others: bool) -> float:
+        """The least the learned model must give a pair (`row`, its PAIR_FEATURES) for the memory `content` to be
+        replaced: more when only the fact's word of change admits it ("我戒咖啡了" must not replace "I'm allergic to
+        peanuts" when no memory holds the coffee), unless the memory is of a kind that changes with the fact's (a
+        job told as a workplace: "I work as a nurse at Ruijin Hospital"); none (infinite) when the model is not
+        asked of it, or the fact is someone else's news and the memory does not name them."""
+        if not asked_of_model(row) or others and not row[_NAMED]:
+            return float("inf")
+        if _ruled_or_kind(row) or any(self.share_of(content, other) >= SAME_KIND for other in _RELATED.get(kind, ())):
+            return replacing.REPLACE_AT
+        return replacing.REPLACE_ONLY_CHANGED_AT
 
     def ruled(self, fact: str, vector: np.ndarray, kind: str, content: str, *, message: np.ndarray | None,
               language: str, sure: bool, lead: frozenset[str], mine: dict[str, float]) -> float | None:
@@ -832,6 +854,33 @@ class Reader:
         # ...and of two that may, the one of the fact's kinds of fact, as the kind reader sees both
         theirs = self.kinds(old)
         return rank + bonus + ALIKE_KINDS * sum(p * theirs.get(k, 0.0) for k, p in mine.items())
+
+
+def _news_of_someone(fact: str) -> bool:
+    """The fact opens with someone else's name: "Lily moved to Lisbon!", or in Chinese, where a name is not told from
+    a word, a nickname ("小美订婚了！", "阿勇辞职了", not "小时候…", "小区…")."""
+    if detect_language(fact) == "zh":
+        return _NICKNAME.match(fact) is not None and not names_the_person(fact)
+    return bool(names.leading(fact)) and not _of_the_person(fact, "en")
+
+
+_NICKNAME = re.compile(r"^(?:小|阿)(?![时区孩学狗猫鱼朋伙姐哥弟妹时候猪兔鸟说])[\u4e00-\u9fff](?:[\u4e00-\u9fff](?=和|跟|订婚|结婚|搬|辞职|离职|分手|换|去|回|生|毕业|考|也|又|终于|最近|上个|今天|昨天))?")
+
+
+def may_replace(fact: str, kind: str) -> bool:
+    """Whether a fact may replace a memory at all: it is of a single-valued kind, or says something changed."""
+    return kind in SINGLE or says_change(fact)
+
+
+def asked_of_model(row: Sequence[float]) -> bool:
+    """Whether the learned model (pet.memory.replacing) is asked of a pair whose PAIR_FEATURES are `row`: a fact that
+    says no change replaces only a memory of its kind or one the rules allow ("I work in Beijing" leaves "I live in
+    Beijing": the review of 2026-12-05 found the model alone replacing it)."""
+    return row[_CHANGED] > 0 or _ruled_or_kind(row)
+
+
+def _ruled_or_kind(row: Sequence[float]) -> bool:
+    return row[_ALLOWED] > 0 or row[_OF_KIND] >= SAME_KIND
 
 
 def _of_the_person(fact: str, language: str) -> bool:

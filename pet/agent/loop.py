@@ -993,7 +993,7 @@ class Agent:
         if route.intent != "cancel_reminder" and _named_for_dropping(text) and not reflexes.replaces(text):
             # "小林婚礼我去不了了 那个提醒删了吧": a clause drops the reminder the words before it name (round 29's spent set)
             return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
-        if route.intent != "cancel_reminder" and reflexes.lets_a_reminder_go(text) and not reflexes.replaces(text):
+        if route.intent != "cancel_reminder" and self._lets_go(text) and not reflexes.replaces(text):
             # "取护照那个不用提醒了，明天我反正要路过" is near "帮我记一下…" but lets the passport reminder go
             return dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
         other = reflexes.lists_the_other(route.intent or "", text)
@@ -1262,7 +1262,7 @@ class Agent:
         properties = tool.parameters.get("properties", {})
         if len(required) != 1 or properties.get(required[0], {}).get("type") != "string":
             return None
-        words = ((tool.name == "cancel_reminder" and (reflexes.lets_a_reminder_go(text) or _named_for_dropping(text)))
+        words = ((tool.name == "cancel_reminder" and (reflexes.lets_a_reminder_go(text, keeps_coming=True) or _named_for_dropping(text)))
                  or (tool.name == "forget" and _named_for_deleting(text)) or reflexes.request_words(text))
         return ToolCall(tool.name, {required[0]: words}) if words else None
 
@@ -1762,6 +1762,22 @@ class Agent:
         template = plain_lines(calls, results, turn.language)
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
+
+    def _lets_go(self, text: str) -> str | None:
+        """What `text` lets go of a reminder for (reflexes.lets_a_reminder_go): "别提醒我下周要考试了" asks not to
+        bring up what is coming, unless a pending reminder is of it."""
+        what = reflexes.lets_a_reminder_go(text)
+        if what is not None or self.reminders is None:
+            return what
+        coming = reflexes.lets_a_reminder_go(text, keeps_coming=True)
+        if coming is None:
+            return None
+        try:
+            pending = self.reminders.pending(self.pet.id)
+        except Exception as exc:  # the reminders cannot be read: no reminder is named
+            log.warning("reading the reminders failed: %s", exc)
+            return None
+        return coming if best_matches(coming, [(r, r.text) for r in pending]) else None
 
     def _moved_when(self, cancel: ToolCall, new: ToolCall, language: str) -> tuple[str, str]:
         """The new time of a reminder moved, and "" (or "" and why it cannot move): a time with no day of its own is on

@@ -204,8 +204,9 @@ _NO_MORE_REMINDING = [
 _REMINDING = re.compile(r"提醒|remind", _I)
 
 
-def lets_a_reminder_go(text: str) -> str | None:
-    """What a message lets go of a reminder for ("取护照那个不用提醒了" → "取护照"), or None."""
+def lets_a_reminder_go(text: str, keeps_coming: bool = False) -> str | None:
+    """What a message lets go of a reminder for ("取护照那个不用提醒了" → "取护照"), or None. "别提醒我下周要考试了"
+    asks not to bring up what is coming, unless (`keeps_coming`) a reminder of it is pending."""
     if not _REMINDING.search(text):
         return None
     for clause in clauses(text):
@@ -215,7 +216,7 @@ def lets_a_reminder_go(text: str) -> str | None:
             found = pattern.search(clause.strip())
             if found:
                 what = _clean(next(g for g in found.groups() if g)).strip("，, ")
-                if _BRING_UP.search(found.group()) and _COMING.search(what):
+                if _BRING_UP.search(found.group()) and _COMING.search(what) and not keeps_coming:
                     continue  # "别提醒我下周要考试了": don't bring up what is coming, no reminder named
                 if what and not _vague(what) and not _HEARD.search(what) and not re.search(
                         r"\b(?:lol|lmao|haha)\b|^(?:你|我|他|她)(?:以后|之后|再|就|也)?$", what, _I):
@@ -1199,24 +1200,35 @@ def names_the_clock(text: str) -> bool:
 
 def guessing_game(text: str) -> bool:
     """Whether `text` asks the pet to guess ("你猜我今天几点起的？中午十二点！", "guess what time i got home"): a
-    game about the person's day, not a question for the clock or a memory."""
-    return _GUESS.search(text) is not None
+    game about the person's day, not a question for the clock or a memory. Not "你猜怎么着" ("guess what"), which
+    opens news, nor a message that asks something besides ("guess who forgot the gate code again lol. what was
+    it?")."""
+    parts = [part for part in re.split(r"(?<=[.!?。！？])\s*", " ".join(text.split())) if part.strip()]
+    if not parts or _GUESS.search(parts[0]) is None:
+        return False
+    return not any(_QUESTION_END.search(part) or "来着" in part for part in parts[1:])
 
 
-_GUESS = re.compile(r"^\W*(?:(?:哈哈+|嘿嘿|诶|欸|哎)[，,\s]*)?(?:你猜|猜猜|猜一下|你来猜)"
-                    r"|^\W*(?:(?:lol|haha|ok|so)[,\s]+)?(?:guess (?:what|when|how|who|where)|bet (?:you|u) can'?t guess)\b",
+_GUESS = re.compile(r"^\W*(?:(?:哈哈+|嘿嘿|诶|欸|哎)[，,\s]*)?(?:你猜|猜猜|猜一下|你来猜)(?!怎么着|怎么了|咋着|咋了|啥事)"
+                    r"|^\W*(?:(?:lol|haha|ok|so)[,\s]+)?(?:guess (?:what time|when|how (?:long|many|much|late|early|old|far))"
+                    r"|bet (?:you|u) can'?t guess)\b",
                     re.IGNORECASE)
 
 
 def wishes_it_could(text: str) -> bool:
     """Whether `text` wishes for what cannot be done ("如果可以删掉一段记忆，我想删掉高考那天哈哈", "if i could forget
-    one day of my life…"): no request, though it names one. "如果可以的话，帮我记一下…" and "if you could remind me…"
-    are polite requests."""
-    return _IF_I_COULD.search(text) is not None
+    one day of my life…"): a clause opens with the wish and no other clause is a request. "如果可以的话，帮我记一下…",
+    "如果可以，把我车牌号记一下" and "if you could remind me…" are polite requests, "i wish i had more time. add call
+    the bank to my todo list" a wish beside one."""
+    parts = clauses(text)
+    wishing = [part for part in parts if _IF_I_COULD.search(part)]
+    return bool(wishing) and not any(request_form(part) for part in parts if part not in wishing)
 
 
-_IF_I_COULD = re.compile(r"(?:如果|要是|假如|假设|真希望)(?:我)?(?:可以|能够|能)(?!的话|帮|请|提醒我|记)"
-                         r"|\bif (?:only )?i could\b|\bi wish (?:i|i could)\b(?! you)", re.IGNORECASE)
+_IF_I_COULD = re.compile(r"^\W*(?:(?:哈哈+|唉|哎)[，,\s]*)?(?:如果|要是|假如|假设|真希望)(?:我)?(?:可以|能够|能)"
+                         r"(?![，,、。\s]|$|的话|帮|请|提醒我|记|把)"
+                         r"|^\W*(?:(?:lol|haha|honestly|tbh|man|ugh)[,\s]+)?(?:if (?:only )?i could|i wish i could)\b"
+                         r"(?! get (?:you|u)\b)", re.IGNORECASE)
 
 
 #: a message asks for something: a question, or words that ask to see, tell or do

@@ -18,17 +18,26 @@ the best of the other memories compared with the fact (`Reader.pair_features`).
 It is logistic regression (numpy), trained on the pairs capture meets when
 every spent memory set of `assets/evals/untouched/` is told to it in order
 (the memory a fact should replace is the one holding the fact its case says
-it contradicts). A memory is replaced when the model gives it at least
-`REPLACE_AT`, and no other more; as before, a fact of no single-valued kind
-that says no change replaces nothing.
+it contradicts). It is asked only of the pairs the rules would look at: a
+fact of a single-valued kind or one that says something changed, beside a
+memory the rules allow or of the fact's kind, or any memory when the fact
+says something changed (`capture.asked_of_model`): "I work in Beijing" never
+replaces "I live in Beijing". A memory is replaced when the model gives it
+at least `REPLACE_AT` (`REPLACE_ONLY_CHANGED_AT` when only the word of change
+admits it, unless the memory is of a kind that changes with the fact's: a
+job told as a workplace), and no other more; someone else's news ("小美订婚了！",
+"Lily moved to Lisbon!") replaces only a memory that names them.
 
 Measured on sets it was not trained on: trained on rounds 5–25 and run
 through capture on rounds 26–31 (160 updates, 256 facts that say no change),
-the rules updated 77 right and replaced a memory for 18 of the others; the
-model 86 and 7 (recall@5 of what capture kept 263 -> 269 of 368). Left out
+the rules updated 78 right and replaced a memory for 17 of the others; the
+model 80 and 10 (recall@5 of what capture kept 264 -> 270 of 368; 85 and 10
+before the higher bar and the checks above, which the tests ask for). Left out
 one round at a time (rounds 5–31, pairs as the rules left the memories): the
-right memory for 289 updates and a wrong one 121 times, against the rules'
-282 and 176. The held-out sets of the README are the figures to believe.
+right memory for 287 updates and a wrong one 138 times, against the rules'
+282 and 176 (297 and 148 with no higher bar; 279 and 113 at `REPLACE_AT`
+0.25, which missed "I moved to Lisbon last month" for "I live in Chengdu"). The held-out sets of the README
+are the figures to believe.
 
 The weights live in `replacing.npz` with the encoder's name, the version of
 the features and a digest of the sets they were trained on; a file for
@@ -59,7 +68,10 @@ log = logging.getLogger(__name__)
 SETS = ROOT / "assets" / "evals" / "untouched"
 WEIGHTS = ROOT / "assets" / "kinds" / "replacing.npz"
 #: the least probability for a memory to be replaced
-REPLACE_AT = 0.25
+REPLACE_AT = 0.2
+#: ...when only the fact's word of change admits it (the rules do not allow the pair, and the memory is of
+#: another kind): left out one round at a time, such pairs were as often wrong as right at REPLACE_AT
+REPLACE_ONLY_CHANGED_AT = 0.5
 #: the version of `Reader.pair_features`: weights of another are not used
 FEATURES = 1
 #: L2 penalty and gradient steps of the training
@@ -104,11 +116,12 @@ _lock = threading.Lock()
 def model(encoder: str, width: int) -> Model | None:
     """The trained model for the encoder called `encoder` and features `width` wide (read once); None when the
     weights are missing, damaged, or made for another encoder or other features."""
-    if encoder not in _loaded:
+    key = f"{encoder}/{width}"
+    if key not in _loaded:
         with _lock:
-            if encoder not in _loaded:
-                _loaded[encoder] = _load(encoder, width)
-    return _loaded[encoder]
+            if key not in _loaded:
+                _loaded[key] = _load(encoder, width)
+    return _loaded[key]
 
 
 def _load(encoder: str, width: int) -> Model | None:
@@ -124,6 +137,9 @@ def _load(encoder: str, width: int) -> Model | None:
                           np.asarray(saved["mean"], dtype=np.float64), np.asarray(saved["scale"], dtype=np.float64))
         if found.weights.shape != (width,) or found.mean.shape != (width,) or found.scale.shape != (width,):
             raise ValueError(f"weights of shape {found.weights.shape} for {width} features")
+        numbers = np.concatenate([found.weights, found.mean, found.scale, [found.bias]])
+        if not np.isfinite(numbers).all() or (found.scale <= 0).any():
+            raise ValueError("weights that are not finite, or a scale that is not positive")
         return found
     except Exception as exc:  # a damaged or missing file must not stop capture: the rules decide
         log.warning("no replacing model from %s: %s", WEIGHTS.name, exc)
@@ -171,10 +187,16 @@ def pairs(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
                     for place, (fact, vector, kind) in enumerate(found.facts(case.text)):
                         message = found.vector(case.text) if len(capture.sentences(case.text)) > 1 else None
                         compared = capture.candidates(store, pet_id, fact, case.text)
-                        if compared:
-                            rows += found.pair_features(fact, vector, kind, [r.content for r in compared], message)
-                            labels += [int(r.id == target) for r in compared]
-                            facts += [f"{case.id}#{place}"] * len(compared)
+                        if not compared or not capture.may_replace(fact, kind):
+                            continue
+                        # only the pairs the model is asked of (Reader.replaced): a fact that says no change,
+                        # beside a memory of another kind the rules do not allow, is no question for it
+                        for record, row in zip(compared, found.pair_features(
+                                fact, vector, kind, [r.content for r in compared], message)):
+                            if capture.asked_of_model(row):
+                                rows.append(row)
+                                labels.append(int(record.id == target))
+                                facts.append(f"{case.id}#{place}")
                 noted = capture.note(store, pet_id, case.text, rules_only=True)
                 if noted:
                     memory_of[case.id] = noted[0].record.id
