@@ -602,6 +602,16 @@ def test_deleting_and_cancelling_in_other_words(text, calls):
     assert (reflex and [(c.name, c.arguments) for c in reflex.calls]) == calls
 
 
+@pytest.mark.parametrize("text, reflex", [
+    # round 32's spent set: the list named before the thing, and a wait said before it
+    ("帮我记到待办里：给房东转账", ("add_todo", {"text": "给房东转账"})),
+    ("过40分钟提醒我收衣服", ("set_reminder", {"text": "收衣服", "when": "过40分钟"})),
+])
+def test_requests_worded_in_other_orders(text, reflex):
+    found = match(text)
+    assert found is not None and [(c.name, c.arguments) for c in found.calls] == [reflex]
+
+
 def test_a_reminder_let_go_by_its_task_named_after_it():
     assert reflexes.lets_a_reminder_go("不用提醒我给妈打电话了，刚打过") == "给妈打电话"
     assert reflexes.lets_a_reminder_go("别再提醒我喝水了，烦死了") == "喝水"

@@ -372,6 +372,8 @@ def test_a_chinese_delay_past_a_year_is_refused_in_chinese_not_cut_to_its_last_d
     ("in ٣ minutes", local(11, 29, 10, 18)),
     ("in ３ hours", local(11, 29, 13, 15)),
     ("in 365 days", local(11, 29, 10, 15, year=2027)),
+    # the wait said before it (round 32's spent set)
+    ("过40分钟", local(11, 29, 10, 55)), ("再过两个小时", local(11, 29, 12, 15)),
 ])
 def test_delays_in_any_digits_and_with_fractions(text, at):
     assert parse_when(text, NOW, SHANGHAI).at == at

@@ -75,6 +75,8 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
+#: a sentence ends inside a text and another starts ("I can't eat shellfish. yeah yeah, …"), not after a title ("dr.")
+_SENTENCE_BREAK = re.compile(r"(?<!\bdr)(?<!\bmr)(?<!\bms)(?<!\bst)(?<!\bmrs)[.!?。！？]+\s*\S", re.IGNORECASE)
 #: intents that change what the pet keeps
 _DOING = frozenset({"remember", "forget", "remind", "cancel_reminder", "add_todo"})
 #: words of a question for something said before ("what was that restaurant called?", "密码是多少来着", "what's the
@@ -793,9 +795,14 @@ class Agent:
             text, one = dropped, True
             route = dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
         if route is not None and one and (route.intent == intents.NOTE or route.intent is None and route.nearest
-                                          == "remember") and reflexes.kept_fact(text):
+                                          == "remember" or route.intent in (None, intents.CHAT, "recall") and (
+                                              reflexes.asks_keeping(text)) and not reflexes.opens_a_question(text)
+                                          and not _SENTENCE_BREAK.search(reflexes.kept_fact(text) or "")) and (
+                reflexes.kept_fact(text)):
             # "pls remember im lactose intolerant" is near the facts, but it asks: remember it; so does a
-            # request the router leans to but is not sure of ("…wifi密码是 lobster2027，帮我存一下")
+            # request the router leans to but is not sure of ("…wifi密码是 lobster2027，帮我存一下"), or reads as
+            # talk or a question ("can u remember the spare key is under the blue flowerpot", "my dentist is dr.
+            # Okonkwo, don't let me forget that 🦷": round 32's spent set)
             route = dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if route is not None and not one and reflexes.dismissal(text) is None:
             # several requests, each understood on its own: all of them run, in order

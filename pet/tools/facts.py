@@ -18,7 +18,7 @@ _I = re.IGNORECASE
 # "remember that …", "note: …", "帮我记一下：…"
 _LEAD = [
     re.compile(
-        r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+)?)?"
         r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget"
         r"|make a (?:mental )?note(?!\s+(?:of|to)\b))\b"
         # ("…, remember instead that i work at Kestrel Labs now")
@@ -26,7 +26,7 @@ _LEAD = [
         _I,
     ),
     # (after an aside: "顺便帮我记住：…", "对了，记一下…")
-    re.compile(r"^(?:(?:顺便|另外|还有|对了|哦对了?)[，,\s]*)?(?:请|麻烦)?(?:你)?(?:帮我|给我)?"
+    re.compile(r"^(?:(?:顺便|另外|还有|对了|哦对了?)[，,\s]*)?(?:请|麻烦)?(?:你)?(?:帮我|给我)?\s*"
                r"(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记|(?i:remember)(?=\s*一下))"
                r"(?:\s*一下|点儿?(?=[\s，,：:。！!]|$))?[：:，,\s]*"),
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
@@ -76,7 +76,8 @@ _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件�
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
 #: what a fact is kept for, said after the request: "…, remember that for when she visits"
 _KEPT_FOR = r"for (?:when|next time|later|future reference|the future)"
-_TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks|thank you|thx|ty|lol|lmao|haha+|hehe))*"
+_TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks|thank you|thx|ty|lol|lmao|haha+|hehe"
+             r"|from now on|going forward))*"
              # "…, remember that, I don't need a reminder": a remark on the request after it
              # (no number and no "and" in it: "…, in case I forget, and my bike code is 4321" says more)
              r"(?:\s*[,;，]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case"
@@ -86,7 +87,7 @@ _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks
              rf"(?:\s*,?\s+(?:{_KEPT_FOR}|so (?:that )?i (?:don'?t|do not|won'?t"
              r"|can'?t|can|never|remember)|so (?:that )?(?:you|u) (?:know|remember|don'?t|do not|won'?t|never))\b"
              r"(?:(?!\band\b)[^.?!,，\d])*)?"
-             r"[\s?？!.。~～]*$")
+             r"[\s?？!.。~～\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]*$")
 _ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
            r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得|(?:别|不要)让我忘(?:了|记了?)?"
            r"|存(?:到|进)(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?)")

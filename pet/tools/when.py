@@ -290,6 +290,11 @@ def _date(m: re.Match[str], month: int) -> dict:
 _Builder = Callable[[re.Match[str], str], "dict | None"]
 # Each rule finds one piece: a delay, a clock time, a day, a period of the day or a repeat.
 # Where pieces overlap, the one starting first (then the longest) wins.
+#: a wait in Chinese: "40分钟", "两个半小时", "1小时20分", "半小时", "三天"
+_ZH_DELAY = (rf"(?P<h>{_ZD})\s*[个個]?\s*(?P<hh>半)?\s*(?:小时|小時|钟头|鐘頭)(?:\s*(?P<hm>{_ZD})\s*分钟?)?"
+             rf"|(?P<half>半)\s*[个個]?\s*(?:小时|小時|钟头|鐘頭)|(?P<m>{_ZD})\s*分钟"
+             rf"|(?P<d>{_ZD})\s*[个個]?\s*(?P<du>天|周|星期|礼拜)")
+
 _RULES: list[tuple[str, _Builder]] = [
     # English
     (rf"\bin\s+(?P<d>{_DUR})|\b(?P<d2>{_DUR})\s+from\s+now\b", _en_delay),
@@ -329,9 +334,9 @@ _RULES: list[tuple[str, _Builder]] = [
     (rf"\b(?:(?:every|each)\s*day|daily)\b|\b(?:every|each)\s+(?:(?P<p>morning|afternoon|evening|night)|"
      rf"(?P<wd>{_WEEKDAYS}))\b", _en_repeat),
     # Chinese
-    (rf"(?:(?P<h>{_ZD})\s*[个個]?\s*(?P<hh>半)?\s*(?:小时|小時|钟头|鐘頭)(?:\s*(?P<hm>{_ZD})\s*分钟?)?"
-     rf"|(?P<half>半)\s*[个個]?\s*(?:小时|小時|钟头|鐘頭)|(?P<m>{_ZD})\s*分钟"
-     rf"|(?P<d>{_ZD})\s*[个個]?\s*(?P<du>天|周|星期|礼拜))\s*(?:以后|之后|以後|之後|后|後)", _zh_delay),
+    (rf"(?:{_ZH_DELAY})\s*(?:以后|之后|以後|之後|后|後)", _zh_delay),
+    # "过40分钟提醒我收衣服", "再过两小时": the wait said before it (round 32's spent set)
+    (rf"(?<![不没])(?:再)?过\s*(?:{_ZH_DELAY})", _zh_delay),
     (rf"(?<![第\d.])(?P<h>{_ZN})\s*(?:点|點|时(?![间候])|時(?![間候]))"
      rf"(?:\s*(?P<q>半|一刻|1刻|三刻|3刻)|\s*(?P<m>{_ZN})\s*(?P<fen>分)?)?(?P<tail>钟|鐘|整)?", _zh_clock),
     (rf"(?:(?P<y>\d{{4}}|[零〇一二三四五六七八九]{{4}})\s*年\s*)?"
