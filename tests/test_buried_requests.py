@@ -766,3 +766,15 @@ def test_a_request_to_keep_a_fact_in_other_words_is_remembered(text, kept):
 def test_words_of_remembering_that_keep_no_fact_keep_nothing(text):
     calls, _, memories = _told(text)
     assert "remember" not in calls and memories == []
+
+
+@pytest.mark.parametrize("text", ["小时候我外婆每天下午四点准时喊我回家吃饭，好怀念啊", "我妈每天早上七点叫我起床，烦死了"])
+def test_someone_else_calling_the_person_in_a_story_sets_no_reminder(text):
+    # round 32's spent set set a daily reminder for the grandmother's call
+    calls, _, _ = _told(text)
+    assert "set_reminder" not in calls
+
+
+def test_being_asked_to_call_the_person_still_sets_a_reminder():
+    calls, results, _ = _told("明天早上7点叫我起床")
+    assert calls == ["set_reminder"] and results[0].ok

@@ -966,13 +966,14 @@ class Agent:
             log.warning("intent routing failed: %s", exc)
             return None
         if (route.intent in ("time", "recall") and reflexes.guessing_game(text)) or (
+                route.intent == "remind" and reflexes.called_in_a_story(text)) or (
                 route.intent in _DOING and reflexes.wishes_it_could(text)) or (
                 route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
                 route.intent in ("list_reminders", "list_todos") and not reflexes.asks_a_list(text)) or (
                 route.intent in ("recall", "list_reminders", "list_todos") and self._asks_name(text)) or (
                 route.intent == "recall" and replycheck.asks_to_write(text) and not replycheck.asks_recall(text)):
-            # "你猜我今天几点起的？" is a game, "如果可以删掉一段记忆…" a wish;
+            # "你猜我今天几点起的？" is a game, "如果可以删掉一段记忆…" a wish, "我妈每天早上七点叫我起床" a story;
             # "long day at work today" is like "what day is it today", "my todo list is so long it's
             # depressing" like "what's on my todo list", but they ask nothing; "你叫啥来着" asks the
             # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for

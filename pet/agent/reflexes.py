@@ -375,6 +375,17 @@ _REMIND_VERBS_EN = (r"remind me|ping me|nudge me|alert me|buzz me|text me|wake m
                     r"|give me a (?:heads[- ]up|shout|nudge|ping)|let me know")
 _REMIND_EN = re.compile(rf"^{_POLITE_EN}(?:remind me|set (?:a|an) (?:reminder|alarm))\b\s*(?P<rest>.+?){_END}$", _I)
 _REMIND_ANYWHERE_EN = re.compile(rf"[,\s]*\b(?:{_REMIND_VERBS_EN}|set (?:a|an|the) (?:reminder|alarm))\b", _I)
+#: someone else who calls the person, in a story: "小时候我外婆每天下午四点准时喊我回家吃饭，好怀念啊" (round 32's spent set set
+#: a daily reminder), "我妈每天早上七点叫我起床"; the pet is asked by 提醒 or 你叫我
+_CALLED_IN_A_STORY = re.compile(r"^(?!.*(?:提醒|闹钟|reminder|alarm))(?:.*(?:小时候|以前|那时候?|当年|从前)"
+                                r"|.*(?<!你)(?:他|她|妈|爸|婆|公|奶|爷|姥|老板|老师|同事|朋友|室友|舍友|对象|老婆|老公)"
+                                r"[^，,。！!？?]{0,14}(?:叫我|喊我|叫醒我))", re.IGNORECASE)
+def called_in_a_story(text: str) -> bool:
+    """Whether `text` tells of someone else calling the person ("我妈每天早上七点叫我起床，烦死了"), or of a time long
+    past, and asks no reminder by name: no request to the pet."""
+    return _CALLED_IN_A_STORY.search(text) is not None
+
+
 _REMIND_ZH = re.compile(r"(?:提醒我|提醒一下我|叫我|喊我|叫醒我|设(?:个|一个)?提醒|定(?:个|一个)?(?:提醒|闹钟)"
                         # chat Chinese borrows the English words: "帮我set个reminder"
                         r"|(?:set|设|定)\s*(?:个|一个)\s*(?:reminder|alarm)(?![a-z]))", re.IGNORECASE)
@@ -1373,7 +1384,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if kept and not asks_pet_name(text) and not _says_when(text, now, zone):
         # "提醒我一下我妈生日是哪天": reminded of a thing kept, not at a time
         return Reflex("recall", _call("recall", query=_clean(kept.group("x"))))
-    if _REMIND_ZH.search(text) and not _QUESTION_END.search(text):
+    if _REMIND_ZH.search(text) and not _QUESTION_END.search(text) and not _CALLED_IN_A_STORY.search(text):
         reflex = _remind(text, text, now, zone, zh=True)
         if reflex:
             return reflex
