@@ -557,7 +557,9 @@ def test_talk_about_a_day_does_not_ask_the_time(text):
                                          ("long day at work today", False), ("今天好累", False),
                                          # round 21's spent set: the month asked, time itself asked about
                                          ("is it still march?? completely lost track lol", True),
-                                         ("how do time zones even work", False), ("为什么会有时差啊", False)])
+                                         ("how do time zones even work", False), ("为什么会有时差啊", False),
+                                         # round 32's spent set: what time itself is
+                                         ("你说时间到底是个什么东西啊", False), ("what even is time lol", False)])
 def test_a_time_question_names_the_clock(text, names):
     assert reflexes.names_the_clock(text) is names
 

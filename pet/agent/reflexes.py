@@ -1204,7 +1204,9 @@ _CLOCK_WORDS = re.compile(
 
 #: a question of how or why something is so ("how do time zones even work", "为什么有闰年"): it asks to be told
 #: about the calendar, not what the clock says
-_HOW_IT_IS = re.compile(r"\b(?:how|why)\s+(?:do|does|did|come|are|were)\b|为什么|为啥|原理|怎么回事|怎么来的", _I)
+_HOW_IT_IS = re.compile(r"\b(?:how|why)\s+(?:do|does|did|come|are|were)\b|为什么|为啥|原理|怎么回事|怎么来的"
+                        # what time itself is: "你说时间到底是个什么东西啊" (round 32's spent set read the clock)
+                        r"|\bwhat (?:even )?is time\b|(?:到底)?是(?:个)?(?:什么|啥)(?:东西|玩意)", _I)
 
 
 def names_the_clock(text: str) -> bool:
