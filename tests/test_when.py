@@ -379,6 +379,15 @@ def test_delays_in_any_digits_and_with_fractions(text, at):
     assert parse_when(text, NOW, SHANGHAI).at == at
 
 
+@pytest.mark.parametrize(("text", "at"), [
+    # a day of the month said alone in English, as "26号" (round 32's spent set set it for today)
+    ("on the 26th at 6 pm", local(12, 26, 18, 0)), ("at 9am on the 3rd", local(12, 3, 9, 0)),
+    ("the 30th at 8pm", local(11, 30, 20, 0)),
+])
+def test_a_day_of_the_month_said_alone(text, at):
+    assert parse_when(text, NOW, SHANGHAI).at == at
+
+
 def test_the_end_of_the_calendar_is_too_far_away_not_a_crash():
     with pytest.raises(InvalidTime, match="too far away"):
         parse_when("9999-12-31 midnight", NOW, SHANGHAI)

@@ -324,6 +324,9 @@ _RULES: list[tuple[str, _Builder]] = [
      lambda m, t: _date(m, int(m["mo"]))),
     (rf"\b(?P<mo>{_MONTHS})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(?P<y>\d{{4}})\b)?",
      lambda m, t: _date(m, _EN_MONTHS[m["mo"].lower()])),
+    # "on the 26th at 6 pm": a day of this month, or the next if it has passed (as "26号"; round 32's spent set)
+    (r"\b(?:on\s+)?the\s+(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b(?!\s*(?:of\b|-|/))",
+     lambda m, t: {"day": _Day(day=int(m["d"]))}),
     (r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\s+of\s+(?P<q>next|this)\s+month\b"
      r"|\b(?P<q2>next|this)\s+month\s+on\s+the\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b",
      lambda m, t: {"day": _Day(day=int(m["d"] or m["d2"]),
