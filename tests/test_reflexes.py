@@ -637,6 +637,7 @@ def test_a_reminder_let_go_by_its_task_named_after_it():
     ("remind me to check if i could get a refund tomorrow at 10", False, False),
     ("你猜怎么着，我又忘了wifi密码，密码是多少来着？", False, False),
     ("guess who forgot the gate code again lol. what was it?", False, False),
+    ("imagine if u could just delete memories like in that jim carrey movie. kinda scary tbh", False, True),
 ])
 def test_a_guessing_game_and_a_wish_are_told_apart_from_requests(text, game, wish):
     assert (reflexes.guessing_game(text), reflexes.wishes_it_could(text)) == (game, wish)

@@ -1245,7 +1245,9 @@ def wishes_it_could(text: str) -> bool:
 
 _IF_I_COULD = re.compile(r"^\W*(?:(?:哈哈+|唉|哎)[，,\s]*)?(?:如果|要是|假如|假设|真希望)(?:我)?(?:可以|能够|能)"
                          r"(?![，,、。\s]|$|的话|帮|请|提醒我|记|把)"
-                         r"|^\W*(?:(?:lol|haha|honestly|tbh|man|ugh)[,\s]+)?(?:if (?:only )?i could|i wish i could)\b"
+                         r"|^\W*(?:(?:lol|haha|honestly|tbh|man|ugh)[,\s]+)?(?:if (?:only )?i could|i wish i could"
+                         # "imagine if u could just delete memories like in that jim carrey movie" (round 32's spent set)
+                         r"|imagine (?:if )?(?:i|u|you|we|people) could)\b"
                          r"(?! get (?:you|u)\b)", re.IGNORECASE)
 
 
