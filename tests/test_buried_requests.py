@@ -778,3 +778,23 @@ def test_someone_else_calling_the_person_in_a_story_sets_no_reminder(text):
 def test_being_asked_to_call_the_person_still_sets_a_reminder():
     calls, results, _ = _told("明天早上7点叫我起床")
     assert calls == ["set_reminder"] and results[0].ok
+
+
+@pytest.mark.parametrize("text", [
+    # the second review of 2026-12-05: questions about remembering and "don't forget" in other senses kept junk
+    "can you remember stuff between chats", "will you remember this conversation tomorrow",
+    "can u remember which day my dentist appointment is", "can you remember the name of that restaurant",
+    "remember the movie we watched last weekend", "don't forget the milk", "don't forget me when you're famous lol",
+    "don't forget it's my birthday tomorrow 🎂",
+])
+def test_talk_about_remembering_keeps_nothing(text):
+    calls, _, memories = _told(text)
+    assert "remember" not in calls and memories == []
+
+
+@pytest.mark.parametrize("text", ["超过两个小时没动了", "我错过两小时的会议了", "每过一小时提醒我喝水", "记到待办里，好吗"])
+def test_a_wait_inside_other_words_and_a_tag_question_after_the_list_set_nothing(text):
+    # the second review of 2026-12-05: each set a reminder or a todo of garbled words in code ("每过一小时…" is the
+    # model's to set as a repeating one; this one calls nothing)
+    calls, _, _ = _told(text)
+    assert "add_todo" not in calls and "set_reminder" not in calls

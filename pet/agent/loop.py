@@ -75,8 +75,13 @@ log = logging.getLogger(__name__)
 GREETING_MEMORIES = 200
 #: intents that look something up for the person, which a message must ask for (reflexes.asks_something)
 _LOOKING_UP = frozenset({"list_todos", "list_reminders", "recall"})
-#: a sentence ends inside a text and another starts ("I can't eat shellfish. yeah yeah, …"), not after a title ("dr.")
-_SENTENCE_BREAK = re.compile(r"(?<!\bdr)(?<!\bmr)(?<!\bms)(?<!\bst)(?<!\bmrs)[.!?。！？]+\s*\S", re.IGNORECASE)
+#: a kept fact that states one thing: a statement ("the spare key is under the blue flowerpot", "my dentist is dr.
+#: Okonkwo", "我的车停在 B2 层"), not a question's words ("which day my dentist appointment is", "the name of that
+#: restaurant", "stuff between chats", "me when i'm gone") nor two sentences ("I can't eat shellfish. yeah yeah, …")
+_STATES_ONE_THING = re.compile(
+    r"^(?!(?:which|whose|what|who|when|where|why|how|if|whether|me|you|this|that|the name|stuff|things?)\b)"
+    r"(?!.*(?<!\bdr)(?<!\bmr)(?<!\bms)(?<!\bst)(?<!\bmrs)[.!?。！？]+\s*\S)"
+    r".*(?:\b(?:is|are|was|were|am|has|have|had|lives?|works?)\b|'s\b|'m\b|'re\b|\d|是|在|叫|有)", re.IGNORECASE)
 #: intents that change what the pet keeps
 _DOING = frozenset({"remember", "forget", "remind", "cancel_reminder", "add_todo"})
 #: words of a question for something said before ("what was that restaurant called?", "密码是多少来着", "what's the
@@ -795,9 +800,9 @@ class Agent:
             text, one = dropped, True
             route = dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
         if route is not None and one and (route.intent == intents.NOTE or route.intent is None and route.nearest
-                                          == "remember" or route.intent in (None, intents.CHAT, "recall") and (
+                                          == "remember" or route.intent in (None, intents.CHAT) and (
                                               reflexes.asks_keeping(text)) and not reflexes.opens_a_question(text)
-                                          and not _SENTENCE_BREAK.search(reflexes.kept_fact(text) or "")) and (
+                                          and _STATES_ONE_THING.search(reflexes.kept_fact(text) or "")) and (
                 reflexes.kept_fact(text)):
             # "pls remember im lactose intolerant" is near the facts, but it asks: remember it; so does a
             # request the router leans to but is not sure of ("…wifi密码是 lobster2027，帮我存一下"), or reads as

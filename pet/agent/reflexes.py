@@ -444,7 +444,7 @@ _TODO = [
     re.compile(rf"^(?:待办|to-?do)[：:]\s*(?P<x>[^a-z\s].*?){_END}$", _I),
     # "帮我记到待办里：给房东转账" (the thing after the list named; round 32's spent set)
     re.compile(rf"^{_POLITE_ZH}(?:记到|记进|加到|加进|放到|放进|写到|写进|添加到)(?:我的)?(?:待办|to-?do)(?:事项|清单|列表)?"
-               rf"(?:里|中|上)?[：:，,]\s*(?P<x>.+?){_END}$", _I),
+               rf"(?:里|中|上)?[：:]\s*(?P<x>.+?){_END}$", _I),
     # "在待办里加…", "todo里加个…"; not "待办加起来有二十多条了", "我的todo清单上加了一个新任务" (news)
     re.compile(r"^(?:记得)?(?:帮我)?(?:(?:在|往)(?:我的)?(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中|上)?"
                r"|(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中))"
@@ -1326,8 +1326,8 @@ _BARE_QUESTION = re.compile(r"^\W*[A-Za-z][A-Za-z' -]{0,30}[?？]+\s*$"
 #: an English question by its first words, with or without its mark ("where did i put my passport")
 _OPENS_A_QUESTION = re.compile(r"^\W*(?:what|where|who|when|which)(?:'s|s| is| was| did| do)\s+(?:i|my)\b", re.IGNORECASE)
 #: words asking to keep something: "…nvm it's 5521 now, please remember", "…lobster2027, save it"
-_KEEPING = re.compile(r"\b(?:remember|save|note|store|keep|jot|(?:don'?t|do not) (?:let me )?forget)\b|记住|记下|记一下|存",
-                      re.IGNORECASE)
+_KEEPING = re.compile(r"\b(?:remember|save|note|store|keep|jot)\b|[,，]\s*(?:don'?t|do not) let me forget (?:that|this|it)\b"
+                      r"|记住|记下|记一下|存", re.IGNORECASE)
 
 
 def opens_a_question(text: str) -> bool:

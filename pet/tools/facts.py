@@ -87,7 +87,7 @@ _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks
              rf"(?:\s*,?\s+(?:{_KEPT_FOR}|so (?:that )?i (?:don'?t|do not|won'?t"
              r"|can'?t|can|never|remember)|so (?:that )?(?:you|u) (?:know|remember|don'?t|do not|won'?t|never))\b"
              r"(?:(?!\band\b)[^.?!,，\d])*)?"
-             r"[\s?？!.。~～\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]*$")
+             r"[\s?？!.。~～\U0001F300-\U0001FAFF\U0001F1E6-\U0001F1FF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]*$")
 _ZH_ASK = (r"(?:(?i:remember)\s*一下|记住了吗|记住了没有?|记住没有?|记得住吗|记住|记好了?|记一下|记下来|记下|记着|别忘了|不要忘了|别忘记了?|不要忘记"
            r"|存一下|存下来|存起来|记在心上|记在心里|放在心上|记牢了?|记清楚|要记得|得记得|(?:别|不要)让我忘(?:了|记了?)?"
            r"|存(?:到|进)(?:你的?)?(?:脑子|脑袋|记忆|小本本)里?)")

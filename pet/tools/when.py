@@ -339,7 +339,8 @@ _RULES: list[tuple[str, _Builder]] = [
     # Chinese
     (rf"(?:{_ZH_DELAY})\s*(?:以后|之后|以後|之後|后|後)", _zh_delay),
     # "过40分钟提醒我收衣服", "再过两小时": the wait said before it (round 32's spent set)
-    (rf"(?<![不没])(?:再)?过\s*(?:{_ZH_DELAY})", _zh_delay),
+    # (after the start, a mark, 等, 我 or 你 only: not "超过两个小时没动了", "错过", "睡过", "每过一小时")
+    (rf"(?:^|(?<=[\s，,。！!？?、；;：:等我你]))(?:再)?过\s*(?:{_ZH_DELAY})", _zh_delay),
     (rf"(?<![第\d.])(?P<h>{_ZN})\s*(?:点|點|时(?![间候])|時(?![間候]))"
      rf"(?:\s*(?P<q>半|一刻|1刻|三刻|3刻)|\s*(?P<m>{_ZN})\s*(?P<fen>分)?)?(?P<tail>钟|鐘|整)?", _zh_clock),
     (rf"(?:(?P<y>\d{{4}}|[零〇一二三四五六七八九]{{4}})\s*年\s*)?"
