@@ -167,9 +167,10 @@ def test_a_call_with_arguments_nobody_gave_is_not_run(text, made_up):
     ("我对花生过敏，记住", call("remember", content="allergic to peanuts")),
     ("我对花生过敏，记住", call("remember", content="对花生过敏")),
     # asked for in so many words: the model's own words for it stand (the review of 2026-12-05)
-    ("ugh i keep forgetting my pills, can you nudge me tonight at 9", call("set_reminder", text="take medication",
-                                                                            when="tonight at 9")),
-    ("我老是忘记吃药 今晚九点叫我一声", call("set_reminder", text="服药", when="今晚九点")),
+    # (tomorrow: "tonight at 9" has passed when the suite runs after 21:00)
+    ("ugh i keep forgetting my pills, can you nudge me tomorrow night at 9",
+     call("set_reminder", text="take medication", when="tomorrow night at 9")),
+    ("我老是忘记吃药 明晚九点叫我一声", call("set_reminder", text="服药", when="明晚九点")),
 ])
 def test_a_call_with_the_persons_words_runs(text, made):
     model = ScriptedModel([Completion("", (made,)), "好的！" if re.search("[\u4e00-\u9fff]", text) else "Done!"])
