@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from pet.agent import arithmetic
-from pet.agent.replycheck import asks_pet_name
+from pet.agent.replycheck import asks_pet_name, sentences
 from pet.events import ToolCall
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
 from pet.tools.facts import (
@@ -1221,7 +1221,7 @@ def guessing_game(text: str) -> bool:
     game about the person's day, not a question for the clock or a memory. Not "你猜怎么着" ("guess what"), which
     opens news, nor a message that asks something besides ("guess who forgot the gate code again lol. what was
     it?")."""
-    parts = [part for part in re.split(r"(?<=[.!?。！？])\s*", " ".join(text.split())) if part.strip()]
+    parts = sentences(" ".join(text.split()))
     if not parts or _GUESS.search(parts[0]) is None:
         return False
     return not any(_QUESTION_END.search(part) or "来着" in part for part in parts[1:])
