@@ -798,3 +798,51 @@ def test_a_wait_inside_other_words_and_a_tag_question_after_the_list_set_nothing
     # model's to set as a repeating one; this one calls nothing)
     calls, _, _ = _told(text)
     assert "add_todo" not in calls and "set_reminder" not in calls
+
+
+def test_a_change_told_then_forgotten_and_kept_replaces_the_old_memory():
+    # round 32's spent set: "forget that … yellow, it's green now. remember that instead" kept "instead" (or nothing)
+    app, _ = _app()
+    app.agent.memories.remember(app.agent.pet.id, "favorite color is yellow")
+    calls, results, _ = _turn(app, app.new_conversation(),
+                              "forget that my favorite color is yellow, it's green now. remember that instead")
+    kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert calls == ["forget", "remember"] and all(r.ok for r in results)
+    assert kept == ["my favorite color: it's green now"]
+
+
+def test_a_pointed_at_memory_deleted_beside_a_new_one_is_the_news_before_it():
+    # round 32's spent set forgot "把" of "…，把那条删了，…"
+    app, _ = _app()
+    for fact in ("喜欢喝美式", "狗叫旺财"):
+        app.agent.memories.remember(app.agent.pet.id, fact)
+    calls, results, _ = _turn(app, app.new_conversation(), "我现在不喝美式了，把那条删了，记成我喜欢喝拿铁")
+    kept = sorted(m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10))
+    app.close()
+    assert calls == ["forget", "remember"] and all(r.ok for r in results)
+    assert kept == ["我喜欢喝拿铁", "狗叫旺财"]
+
+
+@pytest.mark.parametrize("text", ["把那条删了", "我把那条删了", "那条删了吗？"])
+def test_a_pointed_at_deletion_alone_loses_no_memory(text):
+    # (which one "那条" is, the message does not say: nothing is deleted by a guess)
+    _, _, memories = _told(text, "喜欢喝美式")
+    assert memories == ["喜欢喝美式"]
+
+
+@pytest.mark.parametrize("text, word", [
+    ("show me my todos and then remind me tomorrow at 6pm to actually do them lol", "todos"),
+    ("看看我的待办，然后明晚8点提醒我把这些做完", "待办"),
+])
+def test_a_reminder_to_do_the_todos_just_listed_names_them(text, word):
+    # round 32's spent set: "actually do them lol" alone says nothing at 6pm tomorrow
+    calls, results, _ = _told(text)
+    assert calls == ["list_todos", "set_reminder"] and word in results[1].content
+
+
+def test_a_reason_between_two_requests_is_no_request_of_its_own():
+    # round 32's spent set: "need to mail her a card" (six words) made the whole message the model's, which called nothing
+    calls, results, _ = _told("whats my sister's address again? need to mail her a card. oh and add 'buy a card for "
+                              "Priya' to my todos", "my sister Priya lives at 12 Oak Lane")
+    assert calls == ["recall", "add_todo"] and "12 Oak Lane" in results[0].content

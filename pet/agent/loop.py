@@ -1118,7 +1118,7 @@ class Agent:
             routed = True
             route = self._route(_asked(part, text))
             tool = self.tools.get(route.tool or "") if route is not None else None
-            if (route is None or route.intent in (None, intents.CHAT, intents.NOTE)) and reflexes.aside(part):
+            if (route is None or route.intent in (None, intents.CHAT, intents.NOTE)) and reflexes.aside(part, most=6):
                 asides += 1  # a short reason between requests: "forget that i work at Brightline, i quit. remember…"
                 continue
             if route is None or route.intent in (None, intents.CHAT, intents.NOTE) or tool is None:
@@ -1147,7 +1147,7 @@ class Agent:
             if filled is None:
                 return False
             steps[at] = (clause, (filled,))
-        calls = reflexes.reminders_deleted(steps)
+        calls = reflexes.reminders_deleted(reflexes.of_the_list(steps))
         turn.trace.reflex = "several: " + ", ".join(call.name for call in calls)
         # reflexes read the person's precise words, as a reflex alone does; a routed call waits for
         # an OK where the settings ask for one, as a routed request alone does

@@ -95,7 +95,7 @@ _REMEMBER = [
     ),
     re.compile(rf"^{_POLITE_EN}remember\s+(?P<x>(?:my|i|i'm|i am|i've|we|our|mom's|dad's)\b.+?){_END}$", _I),
     re.compile(rf"^(?:please|pls)\s+remember\s+(?P<x>.+?){_END}$", _I),
-    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下|记着|记好)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下|记着|记好|(?:改)?记成)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^(?:please\s+)?(?:save|add|put|store|keep) (?:this|that|it)? ?(?:to|in|into) (?:your )?memory"
                rf"\s*[:：,]\s*(?P<x>.+?){_END}$", _I),
     re.compile(r"^(?P<x>[^?？]+?)\s+(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*)?(?:please\s+)?"
@@ -138,7 +138,7 @@ _FORGET = [
     re.compile(rf"^(?:请|麻烦)(?:你)?(?:帮我)?忘记(?:关于)?[：:，,\s]*(?P<x>.+?)(?:这件事|这条记忆|的记忆)?{_END}$"),
 ]
 _FORGET.extend([
-    re.compile(r"^(?P<x>[^，,。？?]+)[，,。]\s*(?:那条|这条|那个|这个)(?:记录|记忆|信息)?(?:你)?(?:就)?(?:给)?"
+    re.compile(r"^(?P<x>[^，,。？?]+)[，,。]\s*(?:把)?(?:那条|这条|那个|这个)(?:记录|记忆|信息)?(?:你)?(?:就)?(?:给)?"
                r"(?:忘了|忘掉|删了|删掉|删除|抹掉)(?:吧|啦)?[。！!]*$"),
     re.compile(
         r"^(?:.*?[.!?;,]\s*)?(?:so\s+)?(?:wipe|scrap|clear|ditch|bin|nuke|yeet|toss|trash)\s+(?:the\s+)?"
@@ -271,7 +271,8 @@ def deletes_a_reminder(text: str) -> bool:
     return names_a_reminder(text) and not _REMIND_ME.search(text) and not _IN_ITS_PLACE.search(text)
 
 
-_FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有"}
+_FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有",
+                 "把", "那条", "这条", "that one", "this one"}  # (x of "…，把那条删了": "把")
 _CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
 
 
@@ -290,6 +291,14 @@ MOST_CLAUSES = 16
 def vague_target(target: str) -> bool:
     """A forget that names nothing ("it", "that")."""
     return _vague(target)
+
+
+def _forgets_it(clause: str) -> bool:
+    """The clause asks to forget and names nothing: "把那条删了", "delete that"."""
+    if _QUESTION_END.search(clause) or _I_FORGOT.search(clause) or _A_REMINDER.search(clause):
+        return False
+    found = _first(_FORGET, clause)
+    return found is not None and _vague(found.group("x"))
 
 
 def _vague(target: str) -> bool:
@@ -874,6 +883,26 @@ _POINTS_AT_ONE = re.compile(r"那个|那一个|那条|这个|这条|\b(?:that|th
 _NAMES_A_MEMORY = re.compile(r"记忆|记住的|\bmemor(?:y|ies)\b|\bremember", re.IGNORECASE)
 
 
+#: a reminder's task that points at the todos just listed: "…to actually do them", "…把这些做完"
+_THE_LISTED = re.compile(r"\b(?:them|those|these|all of it)\b|那些|这些|它们|都做完|做完", _I)
+
+
+def of_the_list(steps: Sequence[tuple[str, Sequence[ToolCall]]]) -> list[tuple[str, Sequence[ToolCall]]]:
+    """The steps, where a reminder right after the todo list is shown and whose task points back at it names the list:
+    "show me my todos and then remind me tomorrow at 6pm to actually do them" reminds of "actually do them (my
+    todos)" (round 32's spent set: "actually do them lol" alone, at 6pm tomorrow, says nothing)."""
+    out = list(steps)
+    for k in range(1, len(out)):
+        (_, before), (clause, calls) = out[k - 1], out[k]
+        if [c.name for c in before] == ["list_todos"] and [c.name for c in calls] == ["set_reminder"]:
+            task = str(calls[0].arguments.get("text", ""))
+            if _THE_LISTED.search(task) and not re.search(r"todo|to-do|to do|待办", task, _I):
+                zh = detect_language(clause) == "zh"
+                text = f"{task}（待办）" if zh else f"{task} (my todos)"
+                out[k] = (clause, (replace(calls[0], arguments={**calls[0].arguments, "text": text}),))
+    return out
+
+
 def reminders_deleted(steps: Sequence[tuple[str, Sequence[ToolCall]]]) -> list[ToolCall]:
     """The calls of several requests, (clause, its calls) in order; a deletion that points back at one
     ("那个", "the dentist one") right after the reminders are listed deletes a reminder, not a memory:
@@ -998,11 +1027,11 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         requests = [f for f in found if f is not None]
         others = [c for c, f in zip(clauses, found) if f is None]
         several = len(requests) > 1 or _SECOND_REQUEST.search(text)
-        if several and (not others or len(requests) > 1 and all(aside(c) for c in others)) and all(
+        if several and (not others or len(requests) > 1 and all(aside(c, most=6) for c in others)) and all(
                 r.calls for r in requests):
             # (with a short remark between them: "forget that i work at Brightline, i quit. remember instead…")
             steps = [(c, f.calls) for c, f in zip(clauses, found) if f is not None]
-            return Reflex("multi", tuple(reminders_deleted(steps)))
+            return Reflex("multi", tuple(reminders_deleted(of_the_list(steps))))
         if (not several and len(requests) == 1 and found[-1] is not None and found[-1].calls and found[-1].intent != "calc"
                 and not _POINTER.search(clauses[-1]) and any(_TOPIC_SHIFT.search(c) for c in others)
                 and not any(_LOOKS_LIKE_REQUEST.match(c.strip()) or _says_when(c, now, zone) for c in others)):
@@ -1062,9 +1091,22 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
                 request_form(before) or _QUESTION_END.search(before) or _QUESTION_END.search(clause)
                 or _TOLD_BEFORE.search(before)):
             fact = _after_topic_shift(_clean(unpadded(before)))
+            let_go = [str(c.arguments.get("what", "")) for f in out[:i - 1] if f is not None for c in f.calls
+                      if c.name == "forget"]
+            if len(let_go) == 1 and re.match(r"(?:now\s+)?(?:it'?s|it is|its)\b", fact, _I):
+                # "forget that my favorite color is yellow, it's green now. remember that instead": what "it" is
+                head = re.split(r"\s+(?:is|was|are|were)\b", let_go[0], maxsplit=1, flags=_I)[0].strip()
+                fact = f"{head}: {fact}" if head else fact
             if len(fact) >= 2:
                 out[i] = Reflex("remember", _call("remember", content=fact))
                 said.add(i - 1)
+        elif out[i] is None and out[i - 1] is None and _forgets_it(clause) and any(
+                f is not None for j, f in enumerate(out) if j not in (i, i - 1)) and not (
+                request_form(before) or _QUESTION_END.search(before) or asks_deleting(before)):
+            # a forget that points at the news just before it, beside another request: "我现在不喝美式了，把那条删了，
+            # 记成我喜欢喝拿铁" (round 32's spent set forgot "把"), "i'm not vegan anymore, delete that, remember i eat fish"
+            out[i] = Reflex("forget", _call("forget", what=_clean(unpadded(before))))
+            said.add(i - 1)
         elif out[i] is None and (previous := out[i - 1]) is not None and [c.name for c in previous.calls] == [
                 "set_reminder"]:
             at = spans(clause)
@@ -1574,11 +1616,12 @@ _CORRECTS = re.compile(r"不对|不是|错了|等等|等一下|算了|\b(?:wait|
 _STATES = re.compile(r"\b(?:it'?s|it is|that'?s|is|are|was|were|i'?m|i am|im|i'?ve|named|called)\b|是|叫|我", re.IGNORECASE)
 
 
-def aside(clause: str) -> bool:
+def aside(clause: str, most: int = 4) -> bool:
     """A short remark beside requests that asks nothing: "i quit", "好开心", "company moved buildings" (no number, no
-    question, no request in its form, no word of deleting)."""
+    question, no request in its form, no word of deleting); beside two requests or more, up to `most` = 6 words: "need
+    to mail her a card" (round 32's spent set)."""
     words = len(re.findall(r"[A-Za-z']+", clause)) + cjk_count(clause) / 2
-    return (0 < words <= 4 and not re.search(r"\d", clause) and not request_form(clause) and not _CORRECTS.search(clause)
+    return (0 < words <= most and not re.search(r"\d", clause) and not request_form(clause) and not _CORRECTS.search(clause)
             and not _STATES.search(clause)
             and not _ASKS.search(clause) and not asks_deleting(clause) and not _QUESTION_END.search(clause))
 

@@ -27,7 +27,7 @@ _LEAD = [
     ),
     # (after an aside: "顺便帮我记住：…", "对了，记一下…")
     re.compile(r"^(?:(?:顺便|另外|还有|对了|哦对了?)[，,\s]*)?(?:请|麻烦)?(?:你)?(?:帮我|给我)?\s*"
-               r"(?:记住|记一下|记下来|记下|记着|记好|别忘了|不要忘了|别忘记|(?i:remember)(?=\s*一下))"
+               r"(?:记住|记一下|记下来|记下|记着|记好|(?:改)?记成|别忘了|不要忘了|别忘记|(?i:remember)(?=\s*一下))"
                r"(?:\s*一下|点儿?(?=[\s，,：:。！!]|$))?[：:，,\s]*"),
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
     re.compile(
@@ -72,12 +72,15 @@ _OTHER_WORDS = [
 _LEAD += _OTHER_WORDS
 # "it: my wifi is hunter2", "这个：…" (a pronoun standing for what follows)
 _BARE_PRONOUN = re.compile(r"^(?:it|that|this|这个|这件事|这)\s*[:：,，]\s*", _I)
-_ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$", _I)
+_ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$"
+                           # ("remember that instead" read as "remember that <fact>")
+                           r"|^(?:instead|too|as well|also)[\s.!]*$", _I)
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
 #: what a fact is kept for, said after the request: "…, remember that for when she visits"
 _KEPT_FOR = r"for (?:when|next time|later|future reference|the future)"
 _TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks|thank you|thx|ty|lol|lmao|haha+|hehe"
-             r"|from now on|going forward))*"
+             # "…. remember that instead" (after a forget: round 32's spent set kept "instead"), "…, note that too"
+             r"|from now on|going forward|instead|too|as well))*"
              # "…, remember that, I don't need a reminder": a remark on the request after it
              # (no number and no "and" in it: "…, in case I forget, and my bike code is 4321" says more)
              r"(?:\s*[,;，]\s*(?:i (?:don't|do not|dont) need|no need|not as a reminder|just in case|in case"
