@@ -425,3 +425,31 @@ def test_a_unit_conversion_is_computed(text, expression, result):
                                   "42码是多少厘米"])  # (码 is a size)
 def test_no_conversion_where_none_is_asked_or_the_kinds_differ(text):
     assert arithmetic.conversion(text) is None
+
+
+@pytest.mark.parametrize("text, result", [
+    # round 32's spent set: a change asked after a story, a chain of rates, so many months of a pay
+    ("my landlord just texted that rent goes from 1450 to 1520 next month, which is rich bc the heater still rattles. "
+     "ugh. how much extra", "70"),
+    ("房租从1450涨到1520，多了多少", "70"),
+    ("一天 8 小时，一周上 5 天，一年按 50 周算，总共多少小时", "2000"),
+    ("i work 8 hours a day, 5 days a week, 50 weeks a year. how many hours is that", "2000"),
+    ("每天跑 5 公里，一个月 30 天，一共跑多少公里", "150"),
+    ("今天老板说年终奖按三个月 base 发，我 base 是 12800，算算一共多少？不过说实话我也不太信他", "38400"),
+    ("my bonus is 2 months of salary and my salary is 5,000, how much is the bonus", "10000"),
+])
+def test_a_story_with_its_sum_in_words_is_computed(text, result):
+    reading = arithmetic.read(text)
+    assert reading is not None and reading.expression
+    assert calculate(reading.expression) == result
+
+
+@pytest.mark.parametrize("text", [
+    "一天工作8小时，一周5天，工资多少",  # asks for the pay, which no number says
+    "我一天睡 8 小时，一周练 3 天琴",  # asks nothing
+    "月薪 9000，年终奖发 2 个月工资，一年一共多少",  # a year's pay and a bonus: more than one product
+    "rent went from 1450 to 1520 and then to 1600, how much more",  # three amounts
+])
+def test_no_story_sum_where_the_numbers_do_not_say_it(text):
+    reading = arithmetic.read(text)
+    assert reading is None or not reading.expression

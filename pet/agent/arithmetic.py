@@ -880,6 +880,101 @@ _ALREADY_CHANGED = re.compile(r"\b(?:i'?m|im|i am|we'?re|it'?s|now) (?:now )?at\
                               r"|现在(?:是|拿|每月|一个月|月薪)?\s*[0-9]", _I)
 
 
+#: a question for the size of a change between two amounts ("rent goes from 1450 to 1520, how much extra", "房租从1450涨到
+#: 1520，多了多少")
+_ASKS_CHANGE = re.compile(r"\bhow much (?:more|extra|less|higher|lower|cheaper|bigger|of a (?:raise|jump|hike|increase|drop|cut))\b"
+                          r"|\bby how much\b|\bwhat(?:'s| is)? the (?:difference|increase|raise|jump|hike)\b"
+                          r"|(?:涨|降|跌|多|少|贵|便宜|加|减|差|升)了?多少", _I)
+
+
+def _amount_change(text: str) -> str | None:
+    """The size of a change between the only two amounts said, asked: "rent goes from 1450 to 1520 next month … how
+    much extra" → 1520 - 1450 (round 32's spent set noted it as a fact). Not a change in percent (_percent_change)."""
+    text = _THOUSANDS.sub("", _in_digits(text))
+    if not _ASKS_CHANGE.search(text) or _ASKS_PERCENT.search(text) or re.search(r"%|百分", text):
+        return None
+    if re.search(r"\b(?:a|per|each|every) (?:day|week|month|year)\b|\bover\b|每|一年|一个月|全年", text, _I):
+        return None  # "from 29 to 34 a month, over a whole year and a half how much extra?": over a span, not read here
+    spans = [m for p in _FROM_TO for m in p.finditer(text)]
+    if len(spans) != 1 or len(re.findall(r"[0-9]+(?:\.[0-9]+)?", text)) != 2:
+        return None
+    a, b = spans[0].group("a"), spans[0].group("b")
+    return f"{b} - {a}" if float(b) >= float(a) else f"{a} - {b}"
+
+
+# --- a chain of rates ("8 hours a day, 5 days a week, 50 weeks a year: how many hours?"): their product ---------------
+
+#: spans of time, smallest first, each in both languages
+_RATE_SPANS = {"minute": ("minute", "minutes", "min", "mins", "分钟"), "hour": ("hour", "hours", "hr", "hrs", "h", "小时", "个小时", "钟头"),
+          "day": ("day", "days", "天", "日"), "week": ("week", "weeks", "wk", "周", "星期", "礼拜", "个星期", "个礼拜"),
+          "month": ("month", "months", "个月", "月"), "year": ("year", "years", "yr", "年")}
+_SPAN_OF = {word: key for key, words in _RATE_SPANS.items() for word in words}
+_SPAN_WORD = "|".join(sorted((re.escape(w) for w in _SPAN_OF), key=len, reverse=True))
+#: one rate: "8 hours a day", "5 km per day", "50 weeks a year", "一天 8 小时", "一周上 5 天", "一年按 50 周算", "每天跑 5 公里"
+_RATE_EN = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s*(?P<b>[a-z]+)\s+(?:a|an|per|each|every|/)\s+(?P<a>{_SPAN_WORD})\b", _I)
+_RATE_ZH = re.compile(rf"(?:一|每)(?:个)?(?P<a>{_SPAN_WORD})\s*(?:[\u4e00-\u9fff]{{0,2}}?)\s*(?P<n>{_NUM})\s*"
+                      rf"(?:个)?(?P<b>{_SPAN_WORD}|[\u4e00-\u9fff]{{1,2}}|[a-z]+)", _I)
+#: the question for the total: "how many hours", "总共多少小时", "一共跑多少公里"
+_ASKS_TOTAL = re.compile(r"\bhow (?:many|much)\s+(?P<en>[a-z]+)|(?:总共|一共|总计|合计|加起来)?[^，,。？?]{0,3}?多少\s*(?:个)?(?P<zh>[\u4e00-\u9fff]{1,2}|[a-z]+)?", _I)
+
+
+def _rate_chain(text: str) -> str | None:
+    """The product of a chain of rates whose units link up, when every number said is in it and the question asks for
+    the first one's amount: "一天 8 小时，一周上 5 天，一年按 50 周算，总共多少小时" → 8 * 5 * 50 (round 32's spent set made
+    no call). None otherwise."""
+    digits = _THOUSANDS.sub("", _in_digits(text))
+    rates = [(m.group("n"), m.group("b"), m.group("a")) for m in _RATE_EN.finditer(digits)]
+    rates += [(m.group("n"), m.group("b"), m.group("a")) for m in _RATE_ZH.finditer(digits)]
+    asked = _ASKS_TOTAL.search(digits)
+    if len(rates) < 2 or asked is None or len(re.findall(r"[0-9]+(?:\.[0-9]+)?", digits)) != len(rates):
+        return None
+    per = {}  # span → (amount, what it counts)
+    for n, b, a in rates:
+        span = _SPAN_OF.get(a.lower())
+        if span is None or span in per:
+            return None
+        per[span] = (n, _SPAN_OF.get(b.lower(), b.lower()))
+    counted = {what for _, what in per.values()}
+    top = [span for span in per if span not in counted]
+    if len(top) != 1:
+        return None
+    factors, span = [], top[0]
+    while span in per:
+        n, span = per[span]
+        factors.append(n)
+    if len(factors) != len(per):
+        return None  # (two chains, or a loop)
+    unit = (asked.group("en") or asked.group("zh") or "").lower()
+    if not unit and not re.search(r"总共|一共|总计|合计|加起来|\bin total\b|\baltogether\b", digits, _I):
+        return None  # "一天工作8小时，一周5天，工资多少": asks for another thing
+    if unit and _SPAN_OF.get(unit, unit) != span and not (unit.rstrip("s") == span.rstrip("s")):
+        return None  # asks for another thing than the chain counts
+    return " * ".join(factors)
+
+
+#: so many months of a monthly pay: "年终奖按三个月 base 发", "发 2 个月工资", "a bonus of 2 months' salary", "3 months of rent"
+_MONTHS_OF = re.compile(r"(?P<n>[0-9]+(?:\.[0-9]+)?)\s*(?:个)?月(?:的)?\s*(?P<w>工资|月薪|薪水|薪资|底薪|base|房租|租金)"
+                        r"|(?P<n2>[0-9]+(?:\.[0-9]+)?)\s*months?(?:'|’)?\s+(?:of\s+)?(?:my\s+)?(?P<w2>salary|pay|base|rent|wages?)\b", _I)
+#: ...and the monthly amount: "我 base 是 12800", "月薪12800", "my salary is 12,800", "rent is 1450"
+_MONTHLY = re.compile(r"(?:工资|月薪|薪水|薪资|底薪|base|房租|租金|salary|pay|rent|wages?)\s*(?:是|有|为|:|：|is|=)?\s*"
+                      r"[$¥￥€£]?\s*(?P<n>[0-9]+(?:\.[0-9]+)?)", _I)
+
+
+def _months_of_pay(text: str) -> str | None:
+    """So many months of a monthly amount, both said and asked for: "年终奖按三个月 base 发，我 base 是 12800，算算一共多少"
+    → 3 * 12800 (round 32's spent set asked for a sum). None otherwise."""
+    digits = _THOUSANDS.sub("", _in_digits(text))
+    months, monthly = _MONTHS_OF.search(digits), _MONTHLY.search(digits)
+    if months is None or monthly is None or not (_ASKS_RESULT.search(digits) or re.search(r"多少|几", digits)):
+        return None
+    if re.search(r"一年|年薪|全年|\b(?:a|per) year\b|\bannual", digits, _I):
+        return None  # (a year's pay and the bonus beside it: more than this reads)
+    if len(re.findall(r"[0-9]+(?:\.[0-9]+)?", digits)) != 2 or monthly.start() == (months.start("w") if months.group(
+            "w") else months.start("w2")):
+        return None
+    return f"{months.group('n') or months.group('n2')} * {monthly.group('n')}"
+
+
 def _percent_change(text: str) -> str | None:
     """A change in percent as an expression: between two amounts ("from 1450 to
     1595, what percent increase?", "从3000涨到3300，涨了百分之几") or of one amount by a
@@ -1179,7 +1274,7 @@ def _read_as_is(text: str) -> Reading | None:
         return Reading(expression=worded)
     # the price before a discount first: _money would read its discount as one off the price paid
     money = (_before_discount(text) or _interest(text) or _unit_price(text) or _priced(text) or _money(text) or _percent_change(text)
-             or _conversion(text) or _series(text) or _difference(text) or _per_unit(text))
+             or _amount_change(text) or _rate_chain(text) or _months_of_pay(text) or _conversion(text) or _series(text) or _difference(text) or _per_unit(text))
     if money:
         return Reading(expression=money)
     return _word_problem(text)
