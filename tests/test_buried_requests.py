@@ -846,3 +846,45 @@ def test_a_reason_between_two_requests_is_no_request_of_its_own():
     calls, results, _ = _told("whats my sister's address again? need to mail her a card. oh and add 'buy a card for "
                               "Priya' to my todos", "my sister Priya lives at 12 Oak Lane")
     assert calls == ["recall", "add_todo"] and "12 Oak Lane" in results[0].content
+
+
+def test_a_thing_named_asked_to_be_kept_after_a_story_keeps_the_thing_with_its_name():
+    # round 32's spent set noted the story before it, and the address not at all
+    calls, results, memories = _told("昨天搬家累死我了，箱子到现在还没拆完，楼下快递柜也搞了半天才弄明白。新家地址你帮我记下来："
+                                     "朝阳区望京西园三区 7 号楼 1203")
+    assert calls == ["remember"] and results[0].content.endswith("新家地址：朝阳区望京西园三区 7 号楼 1203")
+    calls, results, _ = _told("my new address, note it down: 12 Oak Lane")
+    assert calls == ["remember"] and results[0].content.endswith(": my new address: 12 Oak Lane")
+    _, results, _ = _told("请你帮我记下来：车停B2")
+    assert results[0].content.endswith("：车停B2") and "来" not in results[0].content
+
+
+def test_what_may_be_let_go_of_whose_it_is_said_before_is_forgotten():
+    # round 32's spent set: "我那只仓鼠送人了，它的名字你可以忘了" was noted as a fact
+    app, _ = _app()
+    for fact in ("仓鼠叫团子", "最喜欢的歌手是陈奕迅"):
+        app.agent.memories.remember(app.agent.pet.id, fact)
+    calls, results, _ = _turn(app, app.new_conversation(), "我那只仓鼠送人了，它的名字你可以忘了")
+    kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert calls == ["forget"] and results[0].ok and kept == ["最喜欢的歌手是陈奕迅"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("quick q before i hop in the shower: time?", ["get_current_time"]),
+    ("anything left on my to-dos? feeling productive for once", ["list_todos"]),
+    ("honestly the best part of vacation is not knowing what day it is", []),
+    ("what a waste of time?", []),
+])
+def test_the_clock_or_the_list_asked_in_few_words_and_a_remark_on_not_knowing(text, expected):
+    calls, _, _ = _told(text)
+    assert calls == expected
+
+
+def test_the_clock_read_for_a_story_that_asks_nothing_is_refused():
+    # round 32's spent set: the small model read the clock for a venting story full of times
+    app, model = _app(Completion(text="", tool_calls=(call("get_current_time"),)), "That sounds like a long day!")
+    calls, _, _ = _turn(app, app.new_conversation(), "so today at work the printer jammed at like 9:40, then the fire "
+                        "alarm went off at 11. im not asking for anything i just needed to tell someone 😩")
+    app.close()
+    assert "get_current_time" not in calls

@@ -95,7 +95,7 @@ _REMEMBER = [
     ),
     re.compile(rf"^{_POLITE_EN}remember\s+(?P<x>(?:my|i|i'm|i am|i've|we|our|mom's|dad's)\b.+?){_END}$", _I),
     re.compile(rf"^(?:please|pls)\s+remember\s+(?P<x>.+?){_END}$", _I),
-    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下|记着|记好|(?:改)?记成)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下来|记下|记着|记好|(?:改)?记成)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^(?:please\s+)?(?:save|add|put|store|keep) (?:this|that|it)? ?(?:to|in|into) (?:your )?memory"
                rf"\s*[:：,]\s*(?P<x>.+?){_END}$", _I),
     re.compile(r"^(?P<x>[^?？]+?)\s+(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*)?(?:please\s+)?"
@@ -170,6 +170,9 @@ _FORGET.extend([
     # (asked of the pet, 你, and as a request, 吧: not "这个单词又忘了", "今天的约会你忘了啦！", "你忘了吧" (a guess))
     re.compile(r"^(?:那个|那条|这个|这条)?(?P<x>[^，,。？?我你]{1,20}?)你(?:就|也|都)*(?:给)?"
                r"(?:忘掉|删掉|删了|删除|抹掉|清掉|清除)(?![吗没])吧(?:[，,。！!~～\s]|$)"),
+    # ...or let go of: "它的名字你可以忘了" (round 32's spent set noted it)
+    re.compile(r"^(?:那个|那条|这个|这条)?(?P<x>[^，,。？?我你]{1,20}?)你(?:就|也|都)*(?:可以|能)(?:把它)?(?:给)?"
+               r"(?:忘了|忘掉了?|删了|删掉了?|不用记了)(?![吗没])(?:吧|啦|哦)?[。！!~～\s]*$"),
     re.compile(r"^关于(?P<x>[^，,。？?我]{1,20}?)的(?:事|记忆|那些)(?:你)?(?:就|也|都)*(?:给)?"
                r"(?:忘掉|删掉|删了|删除|抹掉|清掉|清除|清空)(?![吗没])(?:吧|啦)?(?:[，,。！!~～\s]|$)"),
 ])
@@ -472,7 +475,9 @@ _LIST_TODOS = [
     re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:上|里)?(?:有(?:哪些|什么)(?:事)?)?[？?]?$"),
     re.compile(r"^(?:查看|看看|列出)(?:我的)?待办(?:清单|列表|事项)?$"),
     re.compile(r"^(?:我的)?待办(?:清单|列表|事项)?(?:上|里)?(?:还)?有(?:哪些|什么|啥)(?:事)?[？?]?$"),
-    re.compile(r"^(?:what(?:'s| is| else is)?|whats) (?:left |still )?on my (?:todo|to-do|to do|task)(?: list)?\s*[?？]?$", _I),
+    # ("anything left on my to-dos?", round 32's spent set)
+    re.compile(r"^(?:what(?:'s| is| else is)?|whats|(?:is there )?anything) (?:left |still |else )?on my (?:todo|to-do|to do|task)s?"
+               r"(?: list)?\s*[?？]?$", _I),
 ]
 _TIME = [
     re.compile(
@@ -489,12 +494,16 @@ _TIME = [
     re.compile(r"^(?:you know |do you know |got )?(?:what time (?:it is|is it)|the time)(?: now)?\s*[?？]?$", _I),
     re.compile(r"^(?:帮我)?(?:看下|看看|查下|看一下)?(?:现在|今天|今儿)?(?:是)?(?:几点(?:了|钟|啦)?|几号|星期几|周几)"
                r"(?:了|啦)?(?:来着)?[？?]?(?:[，,].{0,20})?$"),
+    # the clock asked in a word after a remark: "quick q before i hop in the shower: time?" (round 32's spent set)
+    re.compile(r"^(?=.{0,80}$)(?:[^?？]{0,60}[:：,，—–-]\s*)?(?:the\s+)?(?:time|date)\s*(?:pls|please|rn|now)?\s*[?？]+\s*$", _I),
     # asked in English with Chinese around it: "what time了现在？手机没电了" (round 30's spent set)
     re.compile(r"^(?:现在)?(?:what time|what day|what date)(?:\s*(?:is it|it is))?\s*(?:了|啦|呀|啊)\s*(?:现在|今天)?\s*"
                r"(?:[？?！!。，,]\s*.{0,20})?$", _I),
     # Keywords in a short message: "how late is it rn", "tell me the current time"
     re.compile(
-        r"^(?=.{0,80}$)(?:(?!\b(?:remind|alarm|do|does|did|will|should|usually|open|close)\b).)*?"
+        # (not a remark on not knowing it: "the best part of vacation is not knowing what day it is", round 32's spent set)
+        r"^(?=.{0,80}$)(?:(?!\b(?:remind|alarm|do|does|did|will|should|usually|open|close|not knowing|without knowing"
+        r"|lost track|lose track|losing track|who cares|don'?t care)\b).)*?"
         r"\b(?:what time is it|what time it is|(?:the )?current time|how late is it|what day (?:is it|it is)"
         r"|what(?:'s| is) (?:the )?date(?: today)?|today's date|the date today|what date is it)\b[^.?!]*[?？.!]?$",
         _I,
@@ -1100,6 +1109,15 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
             if len(fact) >= 2:
                 out[i] = Reflex("remember", _call("remember", content=fact))
                 said.add(i - 1)
+        elif (previous := out[i]) is not None and out[i - 1] is None and [c.name for c in previous.calls] == [
+                "forget"] and re.match(r"(?:它|他|她)(?:们)?的|(?:its|his|her|their)\b", str(
+                previous.calls[0].arguments.get("what", "")), _I) and not (
+                request_form(before) or _QUESTION_END.search(before) or asks_deleting(before)):
+            # whose it is, said just before: "我那只仓鼠送人了，它的名字你可以忘了" forgets the hamster's name
+            what = str(previous.calls[0].arguments.get("what", ""))
+            zh = detect_language(clause) == "zh"
+            out[i] = Reflex("forget", _call("forget", what=f"{_clean(unpadded(before))}{'，' if zh else ', '}{what}"))
+            said.add(i - 1)
         elif out[i] is None and out[i - 1] is None and _forgets_it(clause) and any(
                 f is not None for j, f in enumerate(out) if j not in (i, i - 1)) and not (
                 request_form(before) or _QUESTION_END.search(before) or asks_deleting(before)):
@@ -1456,6 +1474,13 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return Reflex("todo" if len(items) == 1 else "multi",
                       tuple(call for one in items for call in _call("add_todo", text=unquote(one))))
 
+    labelled = _first(_LABEL_THEN_KEEP, text)
+    if labelled and len(_clean(labelled.group("v"))) >= 2 and not re.fullmatch(
+            r"(?:请|麻烦|你|帮我|给我|帮忙|顺便|对了|另外|还有|一下|再)+", _clean(labelled.group("l"))):
+        # "新家地址你帮我记下来：朝阳区望京西园三区 7 号楼 1203" (round 32's spent set noted the story before it)
+        zh = detect_language(text) == "zh"
+        return Reflex("remember", _call("remember", content=f"{_clean(labelled.group('l'))}{'：' if zh else ': '}"
+                                                             f"{_clean(labelled.group('v'))}"))
     found = _first(_REMEMBER, text)
     fact = without_chat_words(_after_topic_shift(_clean(memory_fact(found.group("x"))))) if found else ""
     # A question is not a request to remember, except "…, could you remember that?"
@@ -1504,6 +1529,17 @@ def todo_items(item: str, asking: str) -> list[str]:
     items = [_clean(part) for part in split.split(item)]
     items = [part for part in items if part and not only_pronoun(part)]
     return items if len(items) > 1 else [item]
+
+
+#: what a thing is named, a request to keep it, then the thing after a colon: "新家地址你帮我记下来：朝阳区…", "my new
+#: address, note it down: 12 Oak Lane"
+_LABEL_THEN_KEEP = [
+    re.compile(r"^(?P<l>[^，,。：:？?！!\d]{2,12}?)[，,\s]*(?:你)?(?:帮我|给我)?(?:记下来|记一下|记住|记下|记着|存一下|存下来)"
+               r"(?:哈|哦|吧|啊)?\s*[：:]\s*(?P<v>\S.*)$"),
+    re.compile(r"^(?P<l>(?:my|our)\b[^,:.?!\d]{2,40}?)\s*[,—–-]?\s*(?:(?:pls|please|can you|could you)\s+)?"
+               r"(?:note (?:it|this|that) down|remember (?:it|this|that)|save (?:it|this|that)|write (?:it|this|that) down"
+               r"|keep (?:it|this|that))\s*[:：]\s*(?P<v>\S.*)$", _I),
+]
 
 
 def _labelled(request: Reflex, clauses: list[str], found: list[Reflex | None]) -> Reflex | None:
