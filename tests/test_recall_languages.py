@@ -186,13 +186,16 @@ def test_the_bilingual_tuning_set_is_recalled_across_languages(store, pet_id):
 
 @pytest.mark.parametrize("question", ["me", "myself", "about me", "what do you know about me?",
                                       "What do you remember?", "你记得我什么", "我", "关于我", "你对我了解多少",
-                                      "你都记得我什么", "你都知道我些什么呀", "what do you know about me so far?"])
+                                      "你都记得我什么", "你都知道我些什么呀", "what do you know about me so far?",
+                                      # round 32's spent set: search found nothing for "你对我了解多少？说说看"
+                                      "你对我了解多少？说说看", "说说你知道的关于我的事", "给我讲讲你知道的我",
+                                      "what have you learned about me so far", "tell me what you know about me"])
 def test_a_question_about_the_person_in_general_is_told_apart(question):
     assert about_the_person(question)
 
 
 @pytest.mark.parametrize("question", ["tea", "my name", "Tom", "what do you know about Tom?", "我喜欢什么", "生日",
-                                      "你都记得我的狗什么", "how far is my office"])
+                                      "你都记得我的狗什么", "how far is my office", "tell me about my job", "说说我的工作"])
 def test_a_question_about_a_topic_is_a_search(question):
     assert not about_the_person(question)
 

@@ -247,13 +247,20 @@ def _store_as_said(store, pet_id: int, cases: list[Case]) -> dict[str, int]:
 def _recall_at(store, pet_id: int, questions: list[Question], memory_of: dict[str, int],
                case_ids: set[str], guesses: bool = False) -> Tally:
     """Questions whose top TOP memories hold an answer: those search finds or, with `guesses`, those
-    the recall tool shows, search's then its guesses (pet.tools.memory)."""
+    the recall tool shows, search's then its guesses (pet.tools.memory), or its overview of the person for a
+    question about them in general."""
     from pet.tools.memory import GUESSES
+
+    from pet.memory.recall import about_the_person
 
     tally = Tally()
     for question in questions:
-        found = store.search(pet_id, question.question, limit=TOP)
-        if guesses:
+        if guesses and about_the_person(question.question):
+            # the tool lists what it knows of the person for "what do you know about me?" (its first TOP)
+            found = store.overview(pet_id, limit=TOP)
+        else:
+            found = store.search(pet_id, question.question, limit=TOP)
+        if guesses and not about_the_person(question.question):
             found += store.guesses(pet_id, question.question, min(GUESSES, TOP - len(found)),
                                    leave_out=[m.id for m in found])
         ids = {m.id for m in found}

@@ -282,7 +282,9 @@ def words(text: str) -> list[str]:
 #: words that ask for everything rather than name a topic ("what do you know about me?")
 _GENERAL = frozenset(
     """everything anything all stuff things thing about know remember recall me myself life so far yet already
-    一切 所有 全部 事 事情 东西 了解 关于 哪些 多少 自己 情况 信息 资料 都 些 一些 一点 还 目前 为止 到""".split()
+    learned learnt tell say
+    一切 所有 全部 事 事情 东西 了解 关于 哪些 多少 自己 情况 信息 资料 都 些 一些 一点 还 目前 为止 到
+    说说 说说看 讲讲 讲讲看 聊聊 告诉 看看""".split()
 )
 _GENERAL_TERMS = _GENERAL | {stem(word) for word in _GENERAL}
 
