@@ -5,6 +5,7 @@ needs the model, and a noted fact never makes a later request wait for /yes."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -888,3 +889,55 @@ def test_the_clock_read_for_a_story_that_asks_nothing_is_refused():
                         "alarm went off at 11. im not asking for anything i just needed to tell someone 😩")
     app.close()
     assert "get_current_time" not in calls
+
+
+# --- found by a review of the above (each was read wrong once) -------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["结婚纪念日你都能忘了！", "这么重要的日子你也能忘了。", "过去的事你可以忘了"])
+def test_a_complaint_or_advice_about_forgetting_deletes_nothing(text):
+    calls, _, memories = _told(text, "我们的结婚纪念日是5月20日")
+    assert "forget" not in calls and "我们的结婚纪念日是5月20日" in memories
+
+
+@pytest.mark.parametrize("text", ["should i go full-time?", "is my app up-to-date?"])
+def test_a_hyphenated_word_ending_in_time_asks_no_clock(text):
+    calls, _, _ = _told(text)
+    assert "get_current_time" not in calls
+
+
+def test_a_third_request_between_two_is_not_dropped_as_an_aside():
+    # (the model is asked: the scripted one answers in words, and nothing runs half of what was asked)
+    calls, _, _ = _told("remind me tomorrow at 5pm to call mom. also pick up the dry cleaning. remember my code is 42")
+    assert calls != ["set_reminder", "remember"]
+
+
+def test_news_that_names_no_memory_is_not_what_a_pointed_deletion_deletes():
+    app, _ = _app()
+    for fact in ("我住在北京", "我搬家那天下雨了"):
+        app.agent.memories.remember(app.agent.pet.id, fact)
+    _turn(app, app.new_conversation(), "我搬家了，把那条删了，记住我住在上海")
+    kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert "我搬家那天下雨了" in kept
+
+
+@pytest.mark.parametrize("text", ["千万记住：周五交房租", "老板让我记下来：周五开会", "my friend told me to remember this: always tip",
+                                  "记成周五了，不好意思", "记成了周五，其实是周四"])
+def test_no_label_made_of_a_telling_or_an_urging_or_a_mistake(text):
+    calls, results, _ = _told(text)
+    kept = [r.content for c, r in zip(calls, results) if c == "remember"]
+    assert not any(re.search(r"(?:千万|让我|told me to|周五了|了周五)[：:]", k) for k in kept)
+    assert not any(k.endswith(("周五了", "了周五，其实是周四")) for k in kept)
+
+
+def test_a_reminder_about_a_thing_of_its_own_after_the_list_is_not_about_the_list():
+    calls, results, _ = _told("show me my todos and remind me tomorrow at 6pm to pick up those shoes")
+    assert not any("todos" in r.content for c, r in zip(calls, results) if c == "set_reminder")
+
+
+@pytest.mark.parametrize("text", ["离春节还有多少天"])
+def test_the_clock_read_for_a_question_without_a_question_mark_runs(text):
+    app, _ = _app(Completion(text="", tool_calls=(call("get_current_time"),)), "(the model)")
+    calls, _, _ = _turn(app, app.new_conversation(), text)
+    app.close()
+    assert calls == ["get_current_time"]

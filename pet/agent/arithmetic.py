@@ -944,6 +944,13 @@ def _rate_chain(text: str) -> str | None:
         factors.append(n)
     if len(factors) != len(per):
         return None  # (two chains, or a loop)
+    question = re.split(r"[,，.。;；!！?？]", digits[:asked.start()])[-1] + digits[asked.start():]  # (its whole clause)
+    spans: set[str] = set()
+    for found in re.finditer(rf"(?<![a-z])(?:a|an|per|each|every|in a|in an|one)\s+({_SPAN_WORD})\b|(?:一|每)(?:个)?({_SPAN_WORD})",
+                             question, _I):
+        spans.add(_SPAN_OF[(found.group(1) or found.group(2)).lower()])
+    if spans - {top[0]}:
+        return None  # "一天工作8小时，一周5天，一年工作多少小时": a span the chain does not reach
     unit = (asked.group("en") or asked.group("zh") or "").lower()
     if not unit and not re.search(r"总共|一共|总计|合计|加起来|\bin total\b|\baltogether\b", digits, _I):
         return None  # "一天工作8小时，一周5天，工资多少": asks for another thing
@@ -972,6 +979,9 @@ def _months_of_pay(text: str) -> str | None:
     if len(re.findall(r"[0-9]+(?:\.[0-9]+)?", digits)) != 2 or monthly.start() == (months.start("w") if months.group(
             "w") else months.start("w2")):
         return None
+    rent = re.compile(r"房租|租金|rent", _I)
+    if bool(rent.search(months.group("w") or months.group("w2"))) != bool(rent.search(monthly.group())):
+        return None  # "押金是3个月房租，我工资是9000": months of rent, not of pay
     return f"{months.group('n') or months.group('n2')} * {monthly.group('n')}"
 
 

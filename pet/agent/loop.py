@@ -1633,7 +1633,9 @@ class Agent:
                 return True
         if call.name == "get_current_time" and not (
                 reflexes.asks_time(message) or reflexes.names_the_clock(message) or reflexes.asks_for_a_tool(message)
-                or re.search(r"[?？]|吗|呢|几", message) or reflexes.opens_a_question(message)):
+                or re.search(r"[?？]|吗|呢|几|多少|多久|什么|啥|哪|还有|距离|离|对吧|农历|日子"
+                             r"|\b(?:how|what|when|which|until|till|yet|left|whether|is it)\b", message, re.IGNORECASE)
+                or reflexes.opens_a_question(message)):
             # the clock read for a story that asks nothing ("so today at work the printer jammed at like 9:40, then the
             # fire alarm went off at 11 … im not asking for anything", round 32's spent set, the small model)
             return True

@@ -95,7 +95,7 @@ _REMEMBER = [
     ),
     re.compile(rf"^{_POLITE_EN}remember\s+(?P<x>(?:my|i|i'm|i am|i've|we|our|mom's|dad's)\b.+?){_END}$", _I),
     re.compile(rf"^(?:please|pls)\s+remember\s+(?P<x>.+?){_END}$", _I),
-    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下来|记下|记着|记好|(?:改)?记成)(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下来|记下|记着|记好|(?:改)?记成(?![^，,。]*了)(?!.*(?:其实|不好意思|搞错|记错|弄错)))(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^(?:please\s+)?(?:save|add|put|store|keep) (?:this|that|it)? ?(?:to|in|into) (?:your )?memory"
                rf"\s*[:：,]\s*(?P<x>.+?){_END}$", _I),
     re.compile(r"^(?P<x>[^?？]+?)\s+(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*)?(?:please\s+)?"
@@ -171,7 +171,8 @@ _FORGET.extend([
     re.compile(r"^(?:那个|那条|这个|这条)?(?P<x>[^，,。？?我你]{1,20}?)你(?:就|也|都)*(?:给)?"
                r"(?:忘掉|删掉|删了|删除|抹掉|清掉|清除)(?![吗没])吧(?:[，,。！!~～\s]|$)"),
     # ...or let go of: "它的名字你可以忘了" (round 32's spent set noted it)
-    re.compile(r"^(?:那个|那条|这个|这条)?(?P<x>[^，,。？?我你]{1,20}?)你(?:就|也|都)*(?:可以|能)(?:把它)?(?:给)?"
+    # (what it points at, 它/那/这, and 可以 alone: "结婚纪念日你都能忘了！" is a complaint, "过去的事你可以忘了" advice)
+    re.compile(r"^(?P<x>(?:它|他|她|那|这)[^，,。？?我你]{1,20}?)你(?:就)?可以(?:把它)?(?:给)?"
                r"(?:忘了|忘掉了?|删了|删掉了?|不用记了)(?![吗没])(?:吧|啦|哦)?[。！!~～\s]*$"),
     re.compile(r"^关于(?P<x>[^，,。？?我]{1,20}?)的(?:事|记忆|那些)(?:你)?(?:就|也|都)*(?:给)?"
                r"(?:忘掉|删掉|删了|删除|抹掉|清掉|清除|清空)(?![吗没])(?:吧|啦)?(?:[，,。！!~～\s]|$)"),
@@ -294,6 +295,12 @@ MOST_CLAUSES = 16
 def vague_target(target: str) -> bool:
     """A forget that names nothing ("it", "that")."""
     return _vague(target)
+
+
+#: news that something no longer holds, which names what to forget: "我现在不喝美式了" (not "我搬家了": which memory it
+#: changes, its words do not say)
+_NO_LONGER = re.compile(r"不再|再也不|不(?:喝|吃|抽|玩|养|学|做|干|用|练|打|看|听|开|骑|追|去)[^，,。！!？?]{0,10}?了|戒了|戒掉了"
+                        r"|\bno longer\b|\bnot\b.{1,30}\bany ?more\b|\b(?:quit|stopped|gave up)\b", _I)
 
 
 def _forgets_it(clause: str) -> bool:
@@ -495,7 +502,9 @@ _TIME = [
     re.compile(r"^(?:帮我)?(?:看下|看看|查下|看一下)?(?:现在|今天|今儿)?(?:是)?(?:几点(?:了|钟|啦)?|几号|星期几|周几)"
                r"(?:了|啦)?(?:来着)?[？?]?(?:[，,].{0,20})?$"),
     # the clock asked in a word after a remark: "quick q before i hop in the shower: time?" (round 32's spent set)
-    re.compile(r"^(?=.{0,80}$)(?:[^?？]{0,60}[:：,，—–-]\s*)?(?:the\s+)?(?:time|date)\s*(?:pls|please|rn|now)?\s*[?？]+\s*$", _I),
+    # (not "should i go full-time?", "is my app up-to-date?": a colon or a dash with spaces around it before it)
+    re.compile(r"^(?=.{0,80}$)(?:[^?？]{0,60}(?:[:：]|\s[—–-]+)\s*)?(?:the\s+)?(?:time|date)\s*(?:pls|please|rn|now)?\s*[?？]+\s*$",
+               _I),
     # asked in English with Chinese around it: "what time了现在？手机没电了" (round 30's spent set)
     re.compile(r"^(?:现在)?(?:what time|what day|what date)(?:\s*(?:is it|it is))?\s*(?:了|啦|呀|啊)\s*(?:现在|今天)?\s*"
                r"(?:[？?！!。，,]\s*.{0,20})?$", _I),
@@ -710,7 +719,8 @@ def _day_of_the_task(rest: str, day: tuple[int, int]) -> bool:
     before, after = rest[: day[0]], rest[day[1]:]
     if _TASK_DAY_AFTER.match(after):
         return True
-    return _TASK_DAY_BEFORE.search(before) is not None and not re.search(r"\bremind me\s+on\s*$", before, _I)
+    # ("set a reminder for the day after tomorrow to email…": the reminder's day, round 32's spent set)
+    return _TASK_DAY_BEFORE.search(before) is not None and not re.search(r"\bremind me\s+on\s*$|^\s*for\s*$", before, _I)
 
 
 def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
@@ -724,7 +734,7 @@ def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
         task = re.sub(r"^[\s，,]*一声", " ", task)
         task = re.sub(r"^[\s，,在要去]+", "", task)
     # English glue goes in either language: "提醒我 at 5pm to buy milk"
-    task = re.sub(r"^[\s,:]*(?:to|that|about|of|for)\s+", "", task.strip(), flags=_I)
+    task = re.sub(r"^[\s,:]*(?:(?:to|that|about|of|for)\s+)+", "", task.strip(), flags=_I)  # ("for … to call mom")
     task = re.sub(r"\s+(?:to|that|about|then)\s*$", "", task, flags=_I)
     return _clean(" ".join(task.split()))
 
@@ -733,7 +743,7 @@ _MINE = {"my": "your", "me": "you", "myself": "yourself", "mine": "yours", "i": 
          "i am": "you are", "i was": "you were", "i've": "you've", "i'll": "you'll", "am i": "are you"}
 # lower-case "me" and "my" only ("Despicable Me" stays); "I" and "i" as a word of their own
 _MY_WORDS = re.compile(r"\b(?:(?i:i am|i was|i'm|i've|i'll|am i)|[Ii]|my|me|myself|mine)\b")
-_GLUE = re.compile(r"^[\s,:]*(to|that|about|of|for)\s+", _I)
+_GLUE = re.compile(r"^[\s,:]*(?:(?:to|that|about|of|for)\s+)*?(to|that|about|of|for)\s+(?=\S)(?!(?:to|that|about|of|for)\s)", _I)
 
 
 def _yours(task: str, glue: str = "") -> str:
@@ -893,7 +903,8 @@ _NAMES_A_MEMORY = re.compile(r"记忆|记住的|\bmemor(?:y|ies)\b|\bremember", 
 
 
 #: a reminder's task that points at the todos just listed: "…to actually do them", "…把这些做完"
-_THE_LISTED = re.compile(r"\b(?:them|those|these|all of it)\b|那些|这些|它们|都做完|做完", _I)
+_THE_LISTED = re.compile(r"\b(?:them|those|these|all of it)(?:\s+(?:lol|lmao|pls|please|ok|now|today|tonight|already|too))*"
+                         r"\W*$|(?:这些|那些|它们)(?:都)?(?:做完|弄完|搞定|处理掉|完成|做了)", _I)
 
 
 def of_the_list(steps: Sequence[tuple[str, Sequence[ToolCall]]]) -> list[tuple[str, Sequence[ToolCall]]]:
@@ -1118,7 +1129,7 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
             zh = detect_language(clause) == "zh"
             out[i] = Reflex("forget", _call("forget", what=f"{_clean(unpadded(before))}{'，' if zh else ', '}{what}"))
             said.add(i - 1)
-        elif out[i] is None and out[i - 1] is None and _forgets_it(clause) and any(
+        elif out[i] is None and out[i - 1] is None and _forgets_it(clause) and _NO_LONGER.search(before) and any(
                 f is not None for j, f in enumerate(out) if j not in (i, i - 1)) and not (
                 request_form(before) or _QUESTION_END.search(before) or asks_deleting(before)):
             # a forget that points at the news just before it, beside another request: "我现在不喝美式了，把那条删了，
@@ -1476,7 +1487,8 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
 
     labelled = _first(_LABEL_THEN_KEEP, text)
     if labelled and len(_clean(labelled.group("v"))) >= 2 and not re.fullmatch(
-            r"(?:请|麻烦|你|帮我|给我|帮忙|顺便|对了|另外|还有|一下|再)+", _clean(labelled.group("l"))):
+            r"(?:请|麻烦|你|帮我|给我|帮忙|顺便|对了|另外|还有|一下|再)+", _clean(labelled.group("l"))) and not _NOT_A_LABEL.search(
+            labelled.group("l")):
         # "新家地址你帮我记下来：朝阳区望京西园三区 7 号楼 1203" (round 32's spent set noted the story before it)
         zh = detect_language(text) == "zh"
         return Reflex("remember", _call("remember", content=f"{_clean(labelled.group('l'))}{'：' if zh else ': '}"
@@ -1531,6 +1543,10 @@ def todo_items(item: str, asking: str) -> list[str]:
     return items if len(items) > 1 else [item]
 
 
+#: words that make what stands before "记下来：" no name of a thing: someone's telling, or how hard to keep it ("老板让我记下来：
+#: …", "千万记住：…", "my mom always said, remember this: …")
+_NOT_A_LABEL = re.compile(r"说|让|叫|告诉|希望|一定|务必|千万|永远|必须|总是|老是|要|得|请|\b(?:told|tell|said|says|say|always|wants?"
+                          r"|asked)\b", _I)
 #: what a thing is named, a request to keep it, then the thing after a colon: "新家地址你帮我记下来：朝阳区…", "my new
 #: address, note it down: 12 Oak Lane"
 _LABEL_THEN_KEEP = [
@@ -1652,11 +1668,19 @@ _CORRECTS = re.compile(r"不对|不是|错了|等等|等一下|算了|\b(?:wait|
 _STATES = re.compile(r"\b(?:it'?s|it is|that'?s|is|are|was|were|i'?m|i am|im|i'?ve|named|called)\b|是|叫|我", re.IGNORECASE)
 
 
+#: how a statement starts, not a request: "need to mail her a card", "she's moving", "因为她下周生日"
+_STATEMENT_START = re.compile(r"(?:i|i'm|im|i've|i'll|i'd|need|needs|gotta|have to|it|it's|its|she|she's|he|he's|we|we're"
+                              r"|they|they're|that|that's|this|because|bc|since|cuz|cause|so|my|her|his|our|their)\b"
+                              r"|我|因为|所以|她|他|它", _I)
+
+
 def aside(clause: str, most: int = 4) -> bool:
     """A short remark beside requests that asks nothing: "i quit", "好开心", "company moved buildings" (no number, no
     question, no request in its form, no word of deleting); beside two requests or more, up to `most` = 6 words: "need
     to mail her a card" (round 32's spent set)."""
     words = len(re.findall(r"[A-Za-z']+", clause)) + cjk_count(clause) / 2
+    if words > 4 and not _STATEMENT_START.match(clause.strip()):
+        return False  # ("also pick up the dry cleaning" between two requests is a third one)
     return (0 < words <= most and not re.search(r"\d", clause) and not request_form(clause) and not _CORRECTS.search(clause)
             and not _STATES.search(clause)
             and not _ASKS.search(clause) and not asks_deleting(clause) and not _QUESTION_END.search(clause))

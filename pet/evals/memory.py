@@ -249,9 +249,8 @@ def _recall_at(store, pet_id: int, questions: list[Question], memory_of: dict[st
     """Questions whose top TOP memories hold an answer: those search finds or, with `guesses`, those
     the recall tool shows, search's then its guesses (pet.tools.memory), or its overview of the person for a
     question about them in general."""
-    from pet.tools.memory import GUESSES
-
     from pet.memory.recall import about_the_person
+    from pet.tools.memory import GUESSES
 
     tally = Tally()
     for question in questions:
