@@ -183,6 +183,9 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     ("我养了一只仓鼠，叫团子", "Tuanzi has a new name now: Biscuit"),
     ("My boyfriend Mateo is a pastry chef in Lisbon", "我和Mateo分手了，异地太累"),
     ("My little brother Zhou Ming is studying law in Wuhan", "周明毕业了，现在在武汉当律师"),
+    # something done at last that the memory says never was (round 32's spent set: may_replace said no)
+    ("Never been on a plane in my life", "人生第一次坐飞机！"),
+    ("No tattoos for me, too scared of needles", "我终于去纹身了！"),
 ])
 def test_an_update_replaces_the_memory_it_updates(book, old, new):
     store, pet = book
