@@ -551,6 +551,9 @@ def test_the_programs_result_lines_written_by_the_model_are_retried():
     assert replycheck.program_line("#12：我对花生过敏")
     assert replycheck.program_line("Saved as memory #1!") is None  # names it only
     assert replycheck.program_line("You're my #1 human!") is None and replycheck.program_line("第1名！") is None
+    # a tool call written as the reply (round 32's spent chat set: "你能帮我写份请假条吗？")
+    assert replycheck.program_line('当然可以，以下是一个请假条： ```json { "name": "请假条", "arguments": {')
+    assert replycheck.program_line("<tool_call>") and replycheck.program_line('my name is "Xiaoqian", hi!') is None
     check = Checker("I'm allergic to peanuts btw", "en", XIAOQIAN)
     assert check.hold_at("Got it! Remembered #") == len("Got it! ")
     assert check.hold_at("Got it! Remembered #2: peanuts") == len("Got it! ")

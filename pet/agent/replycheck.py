@@ -543,9 +543,14 @@ _PROGRAM_LINE = re.compile(r"#\d+\s*[:：]")
 _NUMBER_START = re.compile(r"#\d*\s*$")
 
 
+#: a tool call written out as the reply's text: '```json { "name": "请假条", "arguments": {' (round 32's spent chat set,
+#: the small model asked for a leave note), "<tool_call>"
+_CALL_AS_TEXT = re.compile(r"""\{\s*["']name["']\s*:\s*["'][^"']*["']\s*,\s*["'](?:arguments|parameters)["']\s*:|</?tool_call>""")
+
+
 def program_line(reply: str) -> re.Match[str] | None:
-    """Where the reply writes one of the program's result lines, numbered memories and all."""
-    return _PROGRAM_LINE.search(reply)
+    """Where the reply writes one of the program's result lines, numbered memories and all, or a tool call as text."""
+    return _PROGRAM_LINE.search(reply) or _CALL_AS_TEXT.search(reply)
 
 
 #: the prompt's own rules, which a small model says back as its reply ("You are the person's pet friend, not an
