@@ -941,3 +941,21 @@ def test_the_clock_read_for_a_question_without_a_question_mark_runs(text):
     calls, _, _ = _turn(app, app.new_conversation(), text)
     app.close()
     assert calls == ["get_current_time"]
+
+
+def test_a_reminder_set_for_a_day_without_its_hour_asks_the_hour():
+    # round 32's spent set: "set a reminder for the day after tomorrow…" was the model's, which set one
+    app, _ = _app()
+    calls, _, reply = _turn(app, app.new_conversation(), "set a reminder for the day after tomorrow to email professor "
+                            "Lindqvist")
+    app.close()
+    assert calls == [] and reply == "What time the day after tomorrow should I remind you to email professor Lindqvist?"
+    calls, results, _ = _told("set a reminder for friday at 3pm to call mom")
+    assert calls == ["set_reminder"] and results[0].content.endswith(": call mom")
+
+
+def test_what_a_todo_is_added_for_after_it_is_no_part_of_it():
+    # round 32's spent set: "…so i dont ignore it for another month" made the model write the todo
+    calls, results, _ = _told("ok so the car made that clunky noise again on the way home and i literally cannot deal "
+                              "today. add get the car checked to my list so i dont ignore it for another month")
+    assert calls == ["add_todo"] and "get the car checked" in results[0].content

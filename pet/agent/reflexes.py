@@ -1239,7 +1239,10 @@ _POLITE_START = re.compile(r"^(?:(?:can|could|would|will) (?:you|u)|please|pls|p
 _POLITE_START_ZH = re.compile(r"^(?:请你?|麻烦你?|你能不能|你可以|能不能|可以)\s*")
 _TRAILING_FILLER = re.compile(
     r"(?:[\s,，]*(?:\b(?:pls|plz|please|thanks|thank you|thx|ty|for me|rn|right now|asap|real quick|ok|okay"
-    r"|before i forget|so i don'?t forget)\b"
+    r"|before i forget|so i don'?t forget"
+    # "…to my list so i dont ignore it for another month" (round 32's spent set)
+    r"|so (?:that )?i (?:don'?t|dont|do not|won'?t|wont) (?:forget|ignore|miss|lose|put off|skip)(?: (?:it|this|that|them))?"
+    r"(?: (?:again|for another (?:day|week|month|year)|for once))?)\b"
     r"|谢谢|谢啦|多谢|哦|哟|呀|啊|哈|嘛|吧|[~～!！.。]|[\U0001F300-\U0001FAFF\u2600-\u27BF]))+$",
     _I,
 )
