@@ -959,3 +959,15 @@ def test_what_a_todo_is_added_for_after_it_is_no_part_of_it():
     calls, results, _ = _told("ok so the car made that clunky noise again on the way home and i literally cannot deal "
                               "today. add get the car checked to my list so i dont ignore it for another month")
     assert calls == ["add_todo"] and "get the car checked" in results[0].content
+
+
+def test_a_request_to_forget_is_never_kept_as_a_fact():
+    # round 31's spent set: "…，记一下" at its end kept the whole, forget request and all, as one memory
+    _, _, memories = _told("把我之前那家公司忘了吧，我跳槽了，现在在星河科技上班，记一下", "在蓝鲸传媒上班")
+    assert not any("忘了吧" in m for m in memories)
+
+
+def test_whom_a_forget_points_at_is_said_before_it():
+    # round 31's spent set: "我跟小雨分手了，把她忘了吧" forgot "她"
+    calls, results, memories = _told("我跟小雨分手了，把她忘了吧", "女朋友叫小雨")
+    assert calls == ["forget"] and results[0].ok and "女朋友叫小雨" not in memories

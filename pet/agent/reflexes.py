@@ -1121,7 +1121,7 @@ def _read_together(clauses: list[str], found: list[Reflex | None], now: dt.datet
                 out[i] = Reflex("remember", _call("remember", content=fact))
                 said.add(i - 1)
         elif (previous := out[i]) is not None and out[i - 1] is None and [c.name for c in previous.calls] == [
-                "forget"] and re.match(r"(?:它|他|她)(?:们)?的|(?:its|his|her|their)\b", str(
+                "forget"] and re.match(r"(?:它|他|她)(?:们)?(?:的|$)|(?:its|his|her|their)\b", str(
                 previous.calls[0].arguments.get("what", "")), _I) and not (
                 request_form(before) or _QUESTION_END.search(before) or asks_deleting(before)):
             # whose it is, said just before: "我那只仓鼠送人了，它的名字你可以忘了" forgets the hamster's name
@@ -1510,6 +1510,10 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         found = _first(_FORGET, text) if not _I_FORGOT.search(text) else None
         if found and not _vague(found.group("x")) and not _A_REMINDER.search(found.group("x")):
             target = _forget_target(found.group("x"))
+            said_before = re.sub(r"[，,。;；\s]*(?:关于|把)?$", "", text[: found.start("x")])
+            if re.fullmatch(r"(?:它|他|她)(?:们)?", target) and len(_clean(said_before)) >= 2:
+                # whom "她" is, said before it: "我跟小雨分手了，把她忘了吧" (round 31's spent set forgot "她")
+                target = f"{_clean(said_before)}，{target}"
             new = _new_value(text, target)
             return Reflex("forget", _call("forget", what=target) + (_call("remember", content=new) if new else ()))
 
@@ -1759,4 +1763,6 @@ def kept_fact(text: str) -> str | None:
         return None
     if _CUT_SHORT.search(fact) or len(re.findall(r"[A-Za-z0-9']+", fact)) + cjk_count(fact) / 2 < _FACT_WORDS:
         return None
+    if len(parts := clauses(fact)) > 1 and any(request_form(part) for part in parts):
+        return None  # a request among it is no fact: "把我之前那家公司忘了吧，我跳槽了，现在在星河科技上班，记一下"
     return without_chat_words(_after_topic_shift(fact))
