@@ -956,7 +956,7 @@ def _rate_chain(text: str) -> str | None:
         return None  # "一天工作8小时，一周5天，工资多少": asks for another thing
     if unit and _SPAN_OF.get(unit, unit) != span and not (unit.rstrip("s") == span.rstrip("s")):
         return None  # asks for another thing than the chain counts
-    return " * ".join(factors)
+    return " * ".join(reversed(factors))  # in the order said: "8 * 5 * 50"
 
 
 #: so many months of a monthly pay: "年终奖按三个月 base 发", "发 2 个月工资", "a bonus of 2 months' salary", "3 months of rent"
