@@ -4,6 +4,7 @@ for all guards together, then the pet's own line), with a scripted model."""
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
 
@@ -874,3 +875,26 @@ def test_how_the_pet_introduces_itself_or_what_it_was_named_asks_its_name(messag
     from pet.agent.replycheck import asks_pet_name
 
     assert asks_pet_name(message) is asks
+
+
+@pytest.mark.parametrize("reply, message, memories, problem", [
+    # seen with the small model, one new conversation each, on the person's first messages
+    ("你好，小林。我在北京做产品经理。", "我叫小林，在北京做产品经理", (), "echo"),  # a later sentence takes it over
+    ("Hello Maya! I work as a bus driver in Shenzhen.", "hi! I'm Maya, I work as a bus driver in Shenzhen", (), "echo"),
+    ("I have two cats named Mochi and Tofu.", "hey", ("i have two cats, Mochi and Tofu",), "echo"),  # a memory's
+    ("你好！我是小林，我是一名软件工程师。", "我在医院当护士，天天上夜班", ("我叫小林，在北京做产品经理",), "name"),
+])
+def test_the_persons_words_or_name_taken_as_the_pets_own_anywhere_in_the_reply(reply, message, memories, problem):
+    language = "zh" if re.search(r"[\u4e00-\u9fff]", reply) else "en"
+    assert problem in found(reply, message, language, memories)
+
+
+@pytest.mark.parametrize("reply, message", [
+    ("I'm a crayfish, I never get tired.", "I'm so tired today"),  # "i'm" says who speaks, no content
+    ("I wish I could go hiking in the mountains!", "I went hiking in the mountains today"),  # a wish
+    ("Nice! I have two cats too, Tom and Tomcat.", "i have two cats"),
+    ("我是小钳，刚到家的小虾米。", "我叫小林，在北京做产品经理"),
+])
+def test_the_pet_speaking_of_itself_takes_nothing(reply, message):
+    language = "zh" if re.search(r"[\u4e00-\u9fff]", reply) else "en"
+    assert not {"echo", "name"} & set(found(reply, message, language))

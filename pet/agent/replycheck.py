@@ -58,7 +58,8 @@ ECHO_SELF_SHARE = 0.4
 #: a sentence that starts with the speaker ("I'm …", "我是…")
 _SELF = re.compile(r"(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNORECASE)
 #: …unless it says "me too": "我也喜欢吃火锅！" shares a liking, it takes nothing
-_TOO = re.compile(r"\b(?:too|also|as well|either)\b|也|同样", re.IGNORECASE)
+_TOO = re.compile(r"\b(?:too|also|as well|either|wish|would love to|wanna|want to|could)\b|也|同样|要是|真想|好想",
+                  re.IGNORECASE)  # (or wishes it did: "I wish I could go hiking in the mountains!")
 #: …or speaks to the person: "I hope your interview goes well!", "我知道啦，你是律所的翻译！"
 _TO_YOU = re.compile(r"\b(?:you|your|you're|yours|u|ur)\b|你|您", re.IGNORECASE)
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
@@ -384,12 +385,24 @@ def _takes_over(first: str, message: str) -> bool:
     return len(mine) >= ECHO_UNITS // 2 and len(mine & _units(message)) >= ECHO_SELF_SHARE * len(mine)
 
 
+def takes_over(reply: str, message: str, memories: Sequence[str] = ()) -> bool:
+    """A sentence of the reply, any of them, says the person's words about themselves as the pet's own: the
+    message's ("你好，小林。我在北京做产品经理。" to "我叫小林，在北京做产品经理", seen with the small model) or a
+    memory's, which are the person's too ("我是一名软件工程师" with "我是一名软件工程师，养了两只猫" kept)."""
+    return any(_takes_over(sentence, said) for sentence in sentences(reply) or [reply] for said in (message, *memories))
+
+
+#: words that say who speaks, in every first-person sentence: no content ("I'm a crayfish, I never get tired." to "I'm
+#: so tired today" shared "i'm" and "tired", and read as the person's words taken)
+_SPEAKER_WORDS = frozenset({"i'm", "i’m", "i've", "i’ve", "i'll", "i’ll", "i'd", "i’d", "im", "ive"})
+
+
 def _units(text: str) -> set[str]:
     """What a text is made of for comparing contents: its Chinese character
     pairs and its longer English words."""
     lowered = unicodedata.normalize("NFKC", text).lower()
     units = {run[i:i + 2] for run in CJK_RUN.findall(lowered) for i in range(max(1, len(run) - 1))}
-    units |= {w for w in _WORD.findall(lowered) if len(w) >= 3 and w not in EN_STOPWORDS}
+    units |= {w for w in _WORD.findall(lowered) if len(w) >= 3 and w not in EN_STOPWORDS and w not in _SPEAKER_WORDS}
     return units
 
 
@@ -659,9 +672,10 @@ _THE_KIND = re.compile(r"\b(?:species|kind|type|breed|variety|dish|recipe|menu|i
 _ASKS_NAME = re.compile(r"[?？]|(?:什么|啥)(?![都也])|\b(?:what|how|which)\b", re.IGNORECASE)
 
 
-def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | None:
+def wrong_name(reply: str, message: str, persona: Persona, memories: Sequence[str] = ()) -> re.Match[str] | None:
     """The first place the reply gives the pet another name than its own
-    ("I'm Tom." to "do you even have a name?")."""
+    ("I'm Tom." to "do you even have a name?"), or a name the person gave themselves, in the message or a memory
+    ("你好！我是小林，…" with "我叫小林，在北京做产品经理" kept, seen with the small model)."""
     if _THEIR_NAME_QUESTION.search(message):
         return None  # "My name is Aya" to "what's my name?" is the person's name, pronouns muddled
     found = [m for m in _SELF_NAMED.finditer(reply)]
@@ -671,7 +685,8 @@ def wrong_name(reply: str, message: str, persona: Persona) -> re.Match[str] | No
         # "Hi! I'm Lin, a nurse." to "hi! I'm Lin, I work as a nurse": the
         # person's own name, taken as the pet's; so is a name the message gives
         # someone else ("面条！我是面条，一只灵缇。" to "我养了一只灵缇，叫面条")
-        theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED, _GIVEN_NAME) for m in pattern.finditer(message)}
+        theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED, _GIVEN_NAME) for said in (message, *memories)
+                  for m in pattern.finditer(said)}
         found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs]
         # "Hello Lukas!" to "my boyfriend is called Lukas": the person greeted by someone else's name
         own = {_name_of(m) for pattern in (_SELF_NAMED, _SELF_NAMED_ASKED) for m in pattern.finditer(message)}
@@ -759,7 +774,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
     if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language, message, persona,
                                                                (*memories, *lately, *heard)):
         found.append(LANGUAGE)
-    if is_echo(reply, message):
+    if is_echo(reply, message) or takes_over(reply, message, memories):
         found.append(ECHO)
     if repeats(reply, lately) or copies_earlier(reply, heard) or reintroduces(reply, persona, message=message,
                                                                                 said=lately):
@@ -770,7 +785,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(ASSISTANT)
     if catchphrase_only(reply, persona):
         found.append(CATCHPHRASE)
-    if wrong_name(reply, message, persona):
+    if wrong_name(reply, message, persona, memories):
         found.append(NAME)
     if program_line(reply) or program_aside(reply, persona) or says_its_rules(reply):
         found.append(PROGRAM)
@@ -820,6 +835,15 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             or _RULES_START.match(text[tail:].lstrip())
             or (_NAME_QUESTION.search(message) and _NAME_START_ASKED.search(text, tail))):
         starts.append(tail)
+    if not _too_short_to_echo(message) or memories:
+        at = 0
+        for sentence in sentences(text):
+            at = text.find(sentence, at)
+            # (the first sentence is held above while it may be the message's)
+            if takes_over(sentence, message if at > 0 and not _too_short_to_echo(message) else "", memories):
+                starts.append(at)
+                break
+            at += len(sentence)
     if memories and not asks_recall(message):
         at = 0
         for sentence in sentences(text):
