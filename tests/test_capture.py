@@ -185,7 +185,7 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     ("My little brother Zhou Ming is studying law in Wuhan", "周明毕业了，现在在武汉当律师"),
     # something done at last that the memory says never was (round 32's spent set: may_replace said no)
     ("Never been on a plane in my life", "人生第一次坐飞机！"),
-    ("No tattoos for me, too scared of needles", "我终于去纹身了！"),
+    ("No tattoos for me, too scared of needles", "人生第一次纹身！脚踝上一只小骆驼"),
 ])
 def test_an_update_replaces_the_memory_it_updates(book, old, new):
     store, pet = book
@@ -204,6 +204,12 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     ("I've got a flat in Wenjiang, on the west side of Chengdu", "小美搬到里斯本啦！"),
     ("我在温江有套房子，在成都西边", "Lily moved to Lisbon!"),
     ("I've been with my boyfriend Leo for three years", "小美订婚了！"),
+    # a first time or a "finally" about what the person likes or does (found by a review of the words for "at last")
+    ("I go to the gym every morning", "first time in ages i skipped the gym today"),
+    ("I love my Kindle", "finally got a new case for my kindle"),
+    ("我喜欢打羽毛球", "第一次参加羽毛球比赛，拿了第三名"),
+    ("我在学吉他", "终于学会了F和弦"),
+    ("我喜欢吃火锅", "我终于吃到了重庆的火锅，太辣了"),
 ])
 def test_ordinary_talk_holding_a_word_of_change_replaces_nothing(book, old, new):
     store, pet = book

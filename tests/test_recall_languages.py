@@ -291,3 +291,13 @@ def test_no_search_or_overview_reads_the_whole_memories_table(tmp_path):
     assert plans, "no statement was traced"
     scans = [(statement, plan) for statement, plan in plans if "SCAN memories" in plan.replace("SCAN memories_fts", "")]
     assert scans == []
+
+
+def test_the_overview_lists_who_the_person_is_before_what_they_like(store, pet_id):
+    # round 32's spent set: "what do you know about me?" showed the newest five, none of name, job, home or partner
+    core = ["My name is Ling Ran", "我在敦煌的沙漠救援队工作", "I live in Dunhuang now", "我女朋友叫Elodie"]
+    for fact in core:
+        store.remember(pet_id, fact)
+    for fact in ["我现在爱吃香菜了", "I like rainy days", "最近迷上了冬不拉", "My ringtone is a truck horn", "I hate olives"]:
+        store.remember(pet_id, fact)
+    assert set(contents(store.overview(pet_id, limit=4))) == set(core)

@@ -362,6 +362,12 @@ def for_context(
 PASSING_KINDS = ("event", "chat", "mood", "schedule")
 #: the newest memories an overview chooses from, besides the pinned ones
 OVERVIEW_POOL = 300
+#: kinds of fact (kinds.py) that say who the person is, which an overview lists before the rest: who they are called,
+#: what they do, where they live, whom they live with or love, their pets (round 32's spent set: "what do you know about
+#: me?" showed the newest five, a liking for coriander among them, and none of these)
+CORE_KINDS = ("name", "job", "workplace", "home", "hometown", "family", "relationship", "love", "pet")
+#: what being of those kinds adds to a memory's use in an overview (1.5 at most without it)
+CORE_WEIGHT = 0.5
 #: what a memory not in the person's own words (the pet inferred it) counts for in an overview
 INFERRED = 0.7
 
@@ -372,7 +378,7 @@ def overview(conn: Connection, pet_id: int, limit: int, *, meaning: bool = False
     about me?": every pinned memory first (oldest first), then of the newest
     OVERVIEW_POOL the most useful: lasting facts (by the kinds' classifier,
     when `meaning` and it are there: not an event, small talk or a mood) in
-    the person's own words, newer first among equals; one of each fact,
+    the person's own words, who they are (CORE_KINDS) before the rest, newer first among equals; one of each fact,
     `limit` in all (pinned ones too, when there are more than `limit`).
     Through the indexes on (pet_id, pinned) and (pet_id, updated_at)."""
     now = now or utcnow()
@@ -388,8 +394,10 @@ def overview(conn: Connection, pet_id: int, limit: int, *, meaning: bool = False
         .order_by(MemoryRow.updated_at.desc(), MemoryRow.id.desc()).limit(OVERVIEW_POOL)
     ).all()
     passing = meanings.kind_shares(conn, pet_id, [row.id for row in newest], PASSING_KINDS) if meaning else {}
+    core = meanings.kind_shares(conn, pet_id, [row.id for row in newest], CORE_KINDS) if meaning else {}
     useful = {
-        row.id: (1.5 - passing.get(row.id, 0.0)) * (1.0 if row.asserted_by == "person" else INFERRED)
+        row.id: (1.5 - passing.get(row.id, 0.0) + CORE_WEIGHT * core.get(row.id, 0.0))
+        * (1.0 if row.asserted_by == "person" else INFERRED)
         * _lift(False, row.updated_at, now)
         for row in newest
     }
