@@ -971,3 +971,16 @@ def test_whom_a_forget_points_at_is_said_before_it():
     # round 31's spent set: "我跟小雨分手了，把她忘了吧" forgot "她"
     calls, results, memories = _told("我跟小雨分手了，把她忘了吧", "女朋友叫小雨")
     assert calls == ["forget"] and results[0].ok and "女朋友叫小雨" not in memories
+
+
+def test_after_the_measurement_a_dash_parts_requests_and_her_is_whom_the_sentence_before_names():
+    # round 33's set (spent): only the forget ran; "her" named nothing kept
+    app, _ = _app()
+    app.agent.memories.remember(app.agent.pet.id, "I live in Leeds")
+    calls, _, _ = _turn(app, app.new_conversation(),
+                        "forget that i live in Leeds - moved to Bristol last month, remember that instead")
+    kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert calls == ["forget", "remember"] and kept == ["moved to Bristol last month"]
+    calls, results, memories = _told("priya and i broke up. pls forget about her", "my girlfriend is Priya")
+    assert calls == ["forget"] and results[0].ok and "my girlfriend is Priya" not in memories

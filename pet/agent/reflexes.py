@@ -806,7 +806,8 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Refle
 # "…；再…", "…？顺便…").
 _CLAUSES = re.compile(
     # a point after a title ("Mr. Petrakis", "Dr. Wu") ends nothing
-    r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!]\s+"
+    # (a dash with spaces around it, not between numbers: "forget that i live in Leeds - moved to Bristol…", round 33)
+    r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!]\s+|(?<!\d)\s+[-–—]+\s+(?!\d)"
     rf"|\.{NOT_AFTER_TITLE}\s+)"
     r"|\s*[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
     # chat Chinese leaves out the comma ("几点了 顺便…"): after a space only the plain connectors, not 再 or
@@ -1514,6 +1515,10 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
             if re.fullmatch(r"(?:它|他|她)(?:们)?", target) and len(_clean(said_before)) >= 2:
                 # whom "她" is, said before it: "我跟小雨分手了，把她忘了吧" (round 31's spent set forgot "她")
                 target = f"{_clean(said_before)}，{target}"
+            elif re.fullmatch(r"(?:her|him|them)", target, _I) and len(
+                    before := [p for p in re.split(r"[.!?;]\s+", said_before) if p.strip()]) >= 2:
+                # ...in English, the sentence before: "priya and i broke up. pls forget about her" (round 33)
+                target = f"{_clean(before[-2])}, {target}"
             new = _new_value(text, target)
             return Reflex("forget", _call("forget", what=target) + (_call("remember", content=new) if new else ()))
 
