@@ -984,3 +984,20 @@ def test_after_the_measurement_a_dash_parts_requests_and_her_is_whom_the_sentenc
     assert calls == ["forget", "remember"] and kept == ["moved to Bristol last month"]
     calls, results, memories = _told("priya and i broke up. pls forget about her", "my girlfriend is Priya")
     assert calls == ["forget"] and results[0].ok and "my girlfriend is Priya" not in memories
+
+
+@pytest.mark.parametrize("text, tool", [
+    # round 33's set (spent), the served model's calls, after its measurement
+    ("lol my grandpa used to say 'remember, the early bird gets the worm but the second mouse gets the cheese'",
+     call("remember", content="the early bird gets the worm")),
+    ("我奶奶常说'记住，吃亏是福'，小时候不懂，现在有点懂了", call("recall", query="吃亏是福")),
+    ("don't save anything, i'm just venting: work was a total mess today",
+     call("set_reminder", text="work was a total mess", when="tomorrow at 9am")),
+    ("remember when you told me crayfish can regrow their claws? still blows my mind",
+     call("remember", content="crayfish can regrow their claws")),
+])
+def test_the_models_call_for_quoted_words_venting_or_reminiscing_runs_nothing(text, tool):
+    app, _ = _app(Completion(text="", tool_calls=(tool,)), "(the model)")
+    calls, _, _ = _turn(app, app.new_conversation(), text)
+    app.close()
+    assert calls == []

@@ -64,7 +64,14 @@ from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
 from pet.persona.model import Persona
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, simplified_chars
-from pet.tools.facts import asks_deleting, no_longer_kept, retracted, told_as_asked, without_chat_words
+from pet.tools.facts import (
+    asks_deleting,
+    declines_keeping,
+    no_longer_kept,
+    retracted,
+    told_as_asked,
+    without_chat_words,
+)
 from pet.tools.registry import ArgumentProblem, ToolContext, ToolRegistry, validate_arguments
 from pet.tools.reminders import ReminderStoreLike
 from pet.tools.when import TimeProblem, parse_when, spans
@@ -96,6 +103,11 @@ _ASKS_TOO = re.compile(r"[?？]|[吗呢](?=[\s，,。！!~～]*$)|问(?:下|一�
 #: memory up ("房东叫啥来着" and "landlord is Mr. Pereira": 0.35; "what's the capital of Canada?" and "Has a corgi
 #: named Turnip": 0.07)
 NEAR_MEMORY = 0.25
+#: tools that act on what the person's words ask, which words someone else said ask nothing of
+_ON_WORDS = ("remember", "forget", "recall", "set_reminder", "cancel_reminder", "add_todo")
+#: talk of the past that names remembering or reminding and asks for neither: "remember when you told me crayfish can
+#: regrow their claws?", "remind me why i thought adopting two kittens at once was a good idea"
+_REMINISCING = re.compile(r"^\W*(?:(?:do )?(?:you|u) )?remember when (?:you|we|i|u)\b|^\W*remind me why\b", re.IGNORECASE)
 #: what the log says a reply asked for without tools failed by, when the model called one again
 STRAY_CALL = "a call to a tool not offered"
 #: ...and how close for a question for a thing of the person's that shares no word with any memory: "which
@@ -1631,6 +1643,12 @@ class Agent:
             written = re.findall(r"[0-9]+(?:\.[0-9]+)?", arguments["expression"].replace(",", ""))
             if any(float(figure) not in heard for figure in written):
                 return True
+        if call.name in _ON_WORDS and (reflexes.quoted_request(message) or declines_keeping(message)) or (
+                call.name in ("remember", "forget", "set_reminder") and _REMINISCING.search(message)):
+            # someone's words quoted ("lol my grandpa used to say 'remember, the early bird…'", "我奶奶常说'记住，吃亏
+            # 是福'"), "don't save anything, i'm just venting", "remember when you told me…?": round 33's set, the
+            # served model, after its measurement
+            return True
         if call.name == "get_current_time" and not (
                 reflexes.asks_time(message) or reflexes.names_the_clock(message) or reflexes.asks_for_a_tool(message)
                 or re.search(r"[?？]|吗|呢|几|多少|多久|什么|啥|哪|还有|距离|离|对吧|农历|日子"

@@ -994,7 +994,10 @@ _MOVE_FILLER = re.compile(r"\b(?:same (?:thing|task|text|words)|instead|please|p
 
 
 #: words in quotation marks, and the words of a request
-_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\""
+                     # in single quotes that stand apart from words ("'forget the plan, trust the vibes' - best advice",
+                     # not the apostrophes of "don't forget it's…")
+                     r"|(?<![A-Za-z])'[^']+'(?![A-Za-z])|‘[^’]*’")
 _REQUEST_VERB = re.compile(r"\b(?:remember|remind|forget|note|save|add|delete|cancel)\b|记住|记得|记一下|记下|提醒|忘|删|加到|加个"
                            r"|待办|取消", _I)
 
