@@ -973,8 +973,8 @@ def test_whom_a_forget_points_at_is_said_before_it():
     assert calls == ["forget"] and results[0].ok and "女朋友叫小雨" not in memories
 
 
-def test_after_the_measurement_a_dash_parts_requests_and_her_is_whom_the_sentence_before_names():
-    # round 33's set (spent): only the forget ran; "her" named nothing kept
+def test_after_the_measurement_a_dash_parts_requests():
+    # round 33's set (spent): only the forget ran
     app, _ = _app()
     app.agent.memories.remember(app.agent.pet.id, "I live in Leeds")
     calls, _, _ = _turn(app, app.new_conversation(),
@@ -982,8 +982,29 @@ def test_after_the_measurement_a_dash_parts_requests_and_her_is_whom_the_sentenc
     kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
     app.close()
     assert calls == ["forget", "remember"] and kept == ["moved to Bristol last month"]
-    calls, results, memories = _told("priya and i broke up. pls forget about her", "my girlfriend is Priya")
-    assert calls == ["forget"] and results[0].ok and "my girlfriend is Priya" not in memories
+
+
+@pytest.mark.parametrize("text, expression", [
+    # found by a review: the dash between brackets is a minus
+    ("what's (5 + 3) - (2 * 4)", "(5 + 3) - (2 * 4)"),
+])
+def test_a_spaced_minus_between_brackets_parts_nothing(text, expression):
+    calls, results, _ = _told(text)
+    assert calls == ["calculate"] and results[0].content == "0"
+
+
+@pytest.mark.parametrize("text, tool, ran", [
+    # found by a review: quoted items of the person's own requests, and "don't save anything else, just…"
+    ("new todo: 'cancel netflix'", None, ["add_todo"]),
+    ("don't save anything else, just remember my wifi is abc123", call("remember", content="my wifi is abc123"),
+     ["remember"]),
+    ("i don't remember anything about Rome, do you?", call("recall", query="Rome"), ["recall"]),
+])
+def test_a_request_with_quotes_or_anything_in_it_still_runs(text, tool, ran):
+    app, _ = _app(*([Completion(text="", tool_calls=(tool,))] if tool else []), "(the model)")
+    calls, _, _ = _turn(app, app.new_conversation(), text)
+    app.close()
+    assert calls == ran
 
 
 @pytest.mark.parametrize("text, tool", [

@@ -105,6 +105,9 @@ _ASKS_TOO = re.compile(r"[?？]|[吗呢](?=[\s，,。！!~～]*$)|问(?:下|一�
 NEAR_MEMORY = 0.25
 #: tools that act on what the person's words ask, which words someone else said ask nothing of
 _ON_WORDS = ("remember", "forget", "recall", "set_reminder", "cancel_reminder", "add_todo")
+#: the person says the message asks for nothing: "don't save anything, i'm just venting: …", "我只是吐槽一下"
+_JUST_VENTING = re.compile(r"\b(?:i'?m |im )?just (?:venting|ranting)\b|\bnot asking for anything\b"
+                           r"|只是(?:想)?(?:吐槽|发泄|说说|随便说说|抱怨)", re.IGNORECASE)
 #: talk of the past that names remembering or reminding and asks for neither: "remember when you told me crayfish can
 #: regrow their claws?", "remind me why i thought adopting two kittens at once was a good idea"
 _REMINISCING = re.compile(r"^\W*(?:(?:do )?(?:you|u) )?remember when (?:you|we|i|u)\b|^\W*remind me why\b", re.IGNORECASE)
@@ -1643,7 +1646,8 @@ class Agent:
             written = re.findall(r"[0-9]+(?:\.[0-9]+)?", arguments["expression"].replace(",", ""))
             if any(float(figure) not in heard for figure in written):
                 return True
-        if call.name in _ON_WORDS and (reflexes.quoted_request(message) or declines_keeping(message)) or (
+        if call.name in _ON_WORDS and (reflexes.quoted_saying(message) or declines_keeping(message)
+                                       or _JUST_VENTING.search(message)) or (
                 call.name in ("remember", "forget", "set_reminder") and _REMINISCING.search(message)):
             # someone's words quoted ("lol my grandpa used to say 'remember, the early bird…'", "我奶奶常说'记住，吃亏
             # 是福'"), "don't save anything, i'm just venting", "remember when you told me…?": round 33's set, the

@@ -807,7 +807,7 @@ def _slash(text: str, now: dt.datetime, zone: dt.tzinfo, language: str) -> Refle
 _CLAUSES = re.compile(
     # a point after a title ("Mr. Petrakis", "Dr. Wu") ends nothing
     # (a dash with spaces around it, not between numbers: "forget that i live in Leeds - moved to Bristol…", round 33)
-    r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!]\s+|(?<!\d)\s+[-–—]+\s+(?!\d)"
+    r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!]\s+|(?<![\d)）])\s+[-–—]+\s+(?![\d(（]|[a-z]+\()"
     rf"|\.{NOT_AFTER_TITLE}\s+)"
     r"|\s*[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
     # chat Chinese leaves out the comma ("几点了 顺便…"): after a space only the plain connectors, not 再 or
@@ -994,12 +994,22 @@ _MOVE_FILLER = re.compile(r"\b(?:same (?:thing|task|text|words)|instead|please|p
 
 
 #: words in quotation marks, and the words of a request
-_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\""
-                     # in single quotes that stand apart from words ("'forget the plan, trust the vibes' - best advice",
-                     # not the apostrophes of "don't forget it's…")
-                     r"|(?<![A-Za-z])'[^']+'(?![A-Za-z])|‘[^’]*’")
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
+#: ...also in single quotes that stand apart from words ("my grandpa used to say 'remember, …'", not the apostrophes of
+#: "don't forget it's…"), when someone is said to say them
+_QUOTED_SINGLE = re.compile(rf"{_QUOTED.pattern}|(?<![A-Za-z])'[^']+'(?![A-Za-z])|‘[^’]*’")
+_SAYING = re.compile(r"\b(?:says?|said|saying|used to say|always says?|told me|tells me|quote|motto|advice|like to say)\b"
+                     r"|常说|老说|总说|总是说|经常说|说过|常讲|老讲|名言|座右铭|口头禅", _I)
 _REQUEST_VERB = re.compile(r"\b(?:remember|remind|forget|note|save|add|delete|cancel)\b|记住|记得|记一下|记下|提醒|忘|删|加到|加个"
                            r"|待办|取消", _I)
+
+
+def quoted_saying(text: str) -> bool:
+    """Whether every word of a request in `text` is inside quotation marks, single ones too, and someone is said to say
+    them ("lol my grandpa used to say 'remember, the early bird…'", "'forget the plan, trust the vibes' - best advice"):
+    not the person's request."""
+    return (bool(_REQUEST_VERB.search(text)) and not _REQUEST_VERB.search(_QUOTED_SINGLE.sub(" ", text))
+            and _SAYING.search(_QUOTED_SINGLE.sub(" ", text)) is not None)
 
 
 def quoted_request(text: str) -> bool:
@@ -1518,10 +1528,6 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
             if re.fullmatch(r"(?:它|他|她)(?:们)?", target) and len(_clean(said_before)) >= 2:
                 # whom "她" is, said before it: "我跟小雨分手了，把她忘了吧" (round 31's spent set forgot "她")
                 target = f"{_clean(said_before)}，{target}"
-            elif re.fullmatch(r"(?:her|him|them)", target, _I) and len(
-                    before := [p for p in re.split(r"[.!?;]\s+", said_before) if p.strip()]) >= 2:
-                # ...in English, the sentence before: "priya and i broke up. pls forget about her" (round 33)
-                target = f"{_clean(before[-2])}, {target}"
             new = _new_value(text, target)
             return Reflex("forget", _call("forget", what=target) + (_call("remember", content=new) if new else ()))
 

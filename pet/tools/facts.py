@@ -329,7 +329,7 @@ _NOT_ASKING = re.compile(r"\b(?:don'?t|do not|no need to|never)\s+(?:save|rememb
 #: "…这个没必要记" (not "别记错了", "don't forget it", "I never remember names")
 _DECLINES_KEEPING = re.compile(
     r"\b(?:(?:don'?t|do not|no need to|you don'?t (?:need|have) to)\s+(?:save|remember|note|keep|store|write down)"
-    r"\s+(?:it|that|this|them|anything)|don'?t bother (?:remembering|saving|noting|keeping)|not worth (?:remembering|saving))\b"
+    r"\s+(?:it|that|this|them)|don'?t bother (?:remembering|saving|noting|keeping)|not worth (?:remembering|saving))\b"
     r"|(?:别|不要|不用|没必要|不必)再?(?:记|存|保存|记录)(?![错混反性得])(?:了|这个|这条|它|下来|住|着)?(?=[\s,，.。!！~～…;；吧啦哈了]|$)",
     _I)
 
