@@ -898,3 +898,9 @@ def test_the_persons_words_or_name_taken_as_the_pets_own_anywhere_in_the_reply(r
 def test_the_pet_speaking_of_itself_takes_nothing(reply, message):
     language = "zh" if re.search(r"[\u4e00-\u9fff]", reply) else "en"
     assert not {"echo", "name"} & set(found(reply, message, language))
+
+
+def test_an_answer_in_the_wrong_person_to_a_question_about_the_person_is_no_taking_over():
+    # the served 0.5B answered "What do I like to drink?" with "I like green tea." (the memory, pronoun muddled)
+    assert "echo" not in found("I like green tea.", "What do I like to drink?", "en", ("I like green tea",))
+    assert "echo" in found("I like green tea.", "hey there", "en", ("I like green tea",))
