@@ -46,6 +46,14 @@ def _turn(app, conversation, text):
     return calls, results, [e for e in events if isinstance(e, Reply)][-1].text
 
 
+def _model_called(text, tool):
+    """The tools run when the model's first answer is a call of `tool` to `text`."""
+    app, _ = _app(Completion(text="", tool_calls=(tool,)), "(the model)")
+    calls, _, _ = _turn(app, app.new_conversation(), text)
+    app.close()
+    return calls
+
+
 def test_a_request_in_one_clause_of_a_longer_message_is_routed_as_that_clause():
     app, model = _app(TODO)
     conversation = app.new_conversation()
@@ -937,10 +945,7 @@ def test_a_reminder_about_a_thing_of_its_own_after_the_list_is_not_about_the_lis
 
 @pytest.mark.parametrize("text", ["离春节还有多少天"])
 def test_the_clock_read_for_a_question_without_a_question_mark_runs(text):
-    app, _ = _app(Completion(text="", tool_calls=(call("get_current_time"),)), "(the model)")
-    calls, _, _ = _turn(app, app.new_conversation(), text)
-    app.close()
-    assert calls == ["get_current_time"]
+    assert _model_called(text, call("get_current_time")) == ["get_current_time"]
 
 
 def test_a_reminder_set_for_a_day_without_its_hour_asks_the_hour():
@@ -1018,7 +1023,4 @@ def test_a_request_with_quotes_or_anything_in_it_still_runs(text, tool, ran):
      call("remember", content="crayfish can regrow their claws")),
 ])
 def test_the_models_call_for_quoted_words_venting_or_reminiscing_runs_nothing(text, tool):
-    app, _ = _app(Completion(text="", tool_calls=(tool,)), "(the model)")
-    calls, _, _ = _turn(app, app.new_conversation(), text)
-    app.close()
-    assert calls == []
+    assert _model_called(text, tool) == []

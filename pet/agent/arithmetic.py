@@ -1427,9 +1427,7 @@ def counted(message: str) -> int:
 
 
 def _span_unit(word: str) -> str:
-    word = word.lower().rstrip("s")
-    return {"天": "day", "年": "year", "周": "week", "星期": "week", "礼拜": "week", "小时": "hour",
-            "分钟": "minute", "月": "month", "min": "minute"}.get(word, word)
+    return _SPAN_OF.get(word.lower()) or word.lower().rstrip("s")
 
 
 def said_numbers(message: str) -> frozenset[float]:
