@@ -721,6 +721,15 @@ def test_the_stand_in_says_what_fits_the_message():
         "Got it, clamped tight! Tell me more?")
     assert replycheck.stand_in("en", XIAOQIAN, echo, "my boyfriend is called Lukas, what should I get him?",
                                noted=True) == plain
+    # ...said back to the person when what it kept reads right turned around (seen on the page: the same line to
+    # every self-introduction the small model answered as its own)
+    assert replycheck.stand_in("en", XIAOQIAN, echo, "hi! I'm Maya, I work as a bus driver in Shenzhen", noted=True,
+                               facts=["I'm Maya, I work as a bus driver in Shenzhen"]) == (
+        "Got it, clamped tight: you're Maya, you work as a bus driver in Shenzhen! Tell me more?")
+    assert replycheck.stand_in("zh", XIAOQIAN, echo, "我在医院当护士，天天上夜班", noted=True,
+                               facts=["我在医院当护士，天天上夜班"]) == "本钳记住啦：你在医院当护士，天天上夜班！再跟我多说一点？"
+    assert replycheck.stand_in("en", XIAOQIAN, echo, "i told you i like cats", noted=True,
+                               facts=["i told you i like cats"]) == "Got it, clamped tight! Tell me more?"
     # small talk that makes or gives something is no request to write (found by a review)
     for message in ("give me a hug", "make a wish!", "plan a trip?", "can you give me some advice? I feel sad",
                     "我想一个人静静", "今天定个小目标", "帮我做个决定吧", "做个好梦"):
@@ -736,8 +745,9 @@ def test_a_noted_fact_is_acknowledged_when_the_model_fails_twice():
     app = make_app(model)
     events = run(app, "hi! my boyfriend is called Lukas")
     app.close()
-    assert events[-1].text.endswith("Got it, clamped tight! Tell me more?")
-    assert "Lukas" not in shown(events).replace("my boyfriend is called Lukas", "")
+    line = "Got it, clamped tight: your boyfriend is called Lukas! Tell me more?"
+    assert events[-1].text.endswith(line)
+    assert "Lukas" not in shown(events).replace(line, "").replace("my boyfriend is called Lukas", "")
 
 
 @pytest.mark.parametrize(("reply", "said", "repeated"), [
@@ -883,6 +893,9 @@ def test_how_the_pet_introduces_itself_or_what_it_was_named_asks_its_name(messag
     ("Hello Maya! I work as a bus driver in Shenzhen.", "hi! I'm Maya, I work as a bus driver in Shenzhen", (), "echo"),
     ("I have two cats named Mochi and Tofu.", "hey", ("i have two cats, Mochi and Tofu",), "echo"),  # a memory's
     ("你好！我是小林，我是一名软件工程师。", "我在医院当护士，天天上夜班", ("我叫小林，在北京做产品经理",), "name"),
+    # a clause of a sentence that speaks to the person later on (seen with the small model, 2026-12-05)
+    ("我在医院当护士，天天上夜班，但我记得你不是小林。", "我在医院当护士，天天上夜班", (), "echo"),
+    ("Wow, I drive a bus in Shenzhen every day.", "I work as a bus driver in Shenzhen", (), "echo"),
 ])
 def test_the_persons_words_or_name_taken_as_the_pets_own_anywhere_in_the_reply(reply, message, memories, problem):
     language = "zh" if re.search(r"[\u4e00-\u9fff]", reply) else "en"
@@ -894,6 +907,10 @@ def test_the_persons_words_or_name_taken_as_the_pets_own_anywhere_in_the_reply(r
     ("I wish I could go hiking in the mountains!", "I went hiking in the mountains today"),  # a wish
     ("Nice! I have two cats too, Tom and Tomcat.", "i have two cats"),
     ("我是小钳，刚到家的小虾米。", "我叫小林，在北京做产品经理"),
+    # clauses: too little of their own, speaking to the person, or "me too"
+    ("猫咪好可爱，我喜欢！", "我喜欢猫"), ("哇，我知道，你在医院当护士！", "我在医院当护士，天天上夜班"),
+    ("夜班好辛苦，我也在医院待过！", "我在医院当护士，天天上夜班"),
+    ("Oh wow, I know, you drive a bus in Shenzhen!", "I work as a bus driver in Shenzhen"),
 ])
 def test_the_pet_speaking_of_itself_takes_nothing(reply, message):
     language = "zh" if re.search(r"[\u4e00-\u9fff]", reply) else "en"
@@ -904,3 +921,32 @@ def test_an_answer_in_the_wrong_person_to_a_question_about_the_person_is_no_taki
     # the served 0.5B answered "What do I like to drink?" with "I like green tea." (the memory, pronoun muddled)
     assert "echo" not in found("I like green tea.", "What do I like to drink?", "en", ("I like green tea",))
     assert "echo" in found("I like green tea.", "hey there", "en", ("I like green tea",))
+
+
+@pytest.mark.parametrize("facts, language, back", [
+    (["I'm Maya, I work as a bus driver in Shenzhen"], "en", "you're Maya, you work as a bus driver in Shenzhen"),
+    (["hey, i'm Tom", "i'm a software engineer and i have two cats"], "en",
+     "you're Tom; you're a software engineer and you have two cats"),
+    (["my sister Lily's birthday is March 14 and I was born in Oslo"], "en",
+     "your sister Lily's birthday is March 14 and you were born in Oslo"),
+    (["I am allergic to peanuts, so are we"], "en", "you are allergic to peanuts, so are you"),
+    (["我在医院当护士，天天上夜班。"], "zh", "你在医院当护士，天天上夜班"),
+    (["我们家的狗叫豆豆"], "zh", "你们家的狗叫豆豆"),
+    # not said back: the pet named in it, a quote or question, the other language, long, nothing
+    (["i told you i like cats"], "en", None), (["我跟你说过我喜欢猫"], "zh", None),
+    (['my mom always says "eat your greens"'], "en", None), (["I work as a nurse"], "zh", None),
+    (["I work at the hospital on Linden Street and every weekend I volunteer at the animal shelter downtown"],
+     "en", None), ([], "en", None),
+])
+def test_what_the_pet_noted_is_said_back_to_the_person(facts, language, back):
+    assert replycheck.told_back(facts, language) == back
+
+
+def test_the_chat_bench_counts_every_stand_in_line():
+    said = replycheck.stand_in("zh", XIAOQIAN, replycheck.Found((ECHO,)), "我在医院当护士", noted=True,
+                               facts=["我在医院当护士"])
+    assert replycheck.is_stand_in(said, XIAOQIAN)
+    assert replycheck.is_stand_in(replycheck.stand_in("en", XIAOQIAN), XIAOQIAN)
+    assert replycheck.is_stand_in("Got it, clamped tight! Tell me more?", XIAOQIAN)
+    assert not replycheck.is_stand_in("本钳记住啦！", XIAOQIAN)
+    assert not replycheck.is_stand_in("Got it, clamped tight: ! Tell me more?", XIAOQIAN)

@@ -1714,7 +1714,7 @@ class Agent:
         else:
             log.info("reply guard: %s again; the pet's own line stands in", ", ".join(found.problems))
             line = replycheck.stand_in(turn.language, self.persona, found, turn.tool_context.message,
-                                       noted="remember" in turn.done)
+                                       noted="remember" in turn.done, facts=turn.tool_context.noted)
         # a broken-off start stays visibly broken off; the pet's line is its own paragraph
         joint = "" if not shown else ("\n\n" if replycheck.ends_sentence(shown) else "…\n\n")
         yield from self._finish(turn, shown + joint + line, streamed=False, delta=joint + line)

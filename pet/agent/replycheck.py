@@ -385,11 +385,26 @@ def _takes_over(first: str, message: str) -> bool:
     return len(mine) >= ECHO_UNITS // 2 and len(mine & _units(message)) >= ECHO_SELF_SHARE * len(mine)
 
 
+#: where a sentence parts into clauses
+_CLAUSE_BREAK = re.compile(r"[，,；;：:]\s*")
+
+
+def _takes_over_in(sentence: str, said: str) -> bool:
+    """The sentence, or a clause of it with some content, says `said`'s words as the pet's own: "我在医院当护士，天天上
+    夜班，但我记得你不是小林。" to "我在医院当护士，天天上夜班" (seen with the small model; the sentence speaks to the
+    person later on, its first clause takes the person's job)."""
+    if _takes_over(sentence, said):
+        return True
+    parts = _CLAUSE_BREAK.split(sentence)
+    return len(parts) > 1 and any(len(_units(part)) >= ECHO_UNITS and _takes_over(part, said) for part in parts)
+
+
 def takes_over(reply: str, message: str, memories: Sequence[str] = ()) -> bool:
     """A sentence of the reply, any of them, says the person's words about themselves as the pet's own: the
     message's ("你好，小林。我在北京做产品经理。" to "我叫小林，在北京做产品经理", seen with the small model) or a
     memory's, which are the person's too ("我是一名软件工程师" with "我是一名软件工程师，养了两只猫" kept)."""
-    return any(_takes_over(sentence, said) for sentence in sentences(reply) or [reply] for said in (message, *memories))
+    return any(_takes_over_in(sentence, said) for sentence in sentences(reply) or [reply]
+               for said in (message, *memories))
 
 
 #: words that say who speaks, in every first-person sentence: no content ("I'm a crayfish, I never get tired." to "I'm
@@ -821,7 +836,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
         if ((short and SequenceMatcher(None, answer, said[:len(answer)], autojunk=False).ratio() >= ECHO_SIMILARITY)
                 or SequenceMatcher(None, opening, said, autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY):
             return 0  # the message coming back, whole or as the first sentence
-        if parts and _takes_over(parts[0], message):
+        if parts and _takes_over_in(parts[0], message):
             return 0  # the person's words as the pet's own: held, then checked whole
         mine = _units(parts[0] if parts else text)
         if len(mine) >= 2 and len(mine & _units(message)) > ECHO_UNITS_SHARE * len(mine):
@@ -937,19 +952,80 @@ def correction(found: Found, language: str, persona: Persona | None = None) -> s
 
 
 def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "",
-             noted: bool = False) -> str:
+             noted: bool = False, facts: Sequence[str] = ()) -> str:
     """The pet's own line when the model's reply failed twice: to a question
     about its name (whatever the reply got wrong), its own name; to a request
     to write something, answered with a document, that it cannot; after it
-    noted a fact of the message (`noted`), that it kept it; else that it
-    does not know what to say."""
+    noted a fact of the message (`noted`; `facts`, what it kept), that it kept
+    it, said back to the person when that reads right (`told_back`); else that
+    it does not know what to say."""
     if found is not None and _NAME_QUESTION.search(message):
         return say("own_name", language, persona)
     if found is not None and ASSISTANT in found.problems and asks_to_write(message):
         return say("off_script_writing", language, persona)
     if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
+        back = told_back(facts, language)
+        if back:
+            return say("off_script_noted_fact", language, persona, fact=back)
         return say("off_script_noted", language, persona)
     return say("off_script", language, persona)
+
+
+def is_stand_in(text: str, persona: Persona) -> bool:
+    """The text is one of the pet's own lines for a reply that failed twice and was not about writing or its name
+    (the chat bench counts these): the plain one, or the one after a fact it noted, with or without the fact."""
+    text = text.strip()
+    for lang in persona.languages:
+        if text in (say("off_script", lang, persona), say("off_script_noted", lang, persona)):
+            return True
+        head, _, tail = say("off_script_noted_fact", lang, persona, fact="\0").partition("\0")
+        if len(text) > len(head) + len(tail) and text.startswith(head) and text.endswith(tail):
+            return True
+    return False
+
+
+#: the longest fact said back in the pet's line (letters, a Chinese character counting CJK_WEIGHT)
+TOLD_BACK_LETTERS = 90
+#: a greeting before the fact ("hey, i'm Tom"): not said back
+_HELLO_FIRST = re.compile(r"^(?:(?:hi|hey|hello|yo|hiya|howdy)\b[\s,!.~～]*|(?:你好|您好|嗨|哈喽|hello)[\s，,！!。~～]*)+",
+                          re.IGNORECASE)
+#: the person's words for themselves, and the pet's for them
+_FIRST_TO_SECOND_EN = (
+    (re.compile(r"\bI\s+am\b", re.IGNORECASE), "you are"),
+    (re.compile(r"\bI\s+was\b", re.IGNORECASE), "you were"),
+    (re.compile(r"\b(?:I['’]m|im)\b", re.IGNORECASE), "you're"),
+    (re.compile(r"\bI['’](ve|ll|d)\b", re.IGNORECASE), r"you'\1"),
+    (re.compile(r"\b(?:I|me)\b", re.IGNORECASE), "you"),
+    (re.compile(r"\bwe\s+are\b", re.IGNORECASE), "you are"),
+    (re.compile(r"\bwe\s+were\b", re.IGNORECASE), "you were"),
+    (re.compile(r"\b(?:we['’]re)\b", re.IGNORECASE), "you're"),
+    (re.compile(r"\b(?:we|us)\b", re.IGNORECASE), "you"),
+    (re.compile(r"\b(?:my|our)\b", re.IGNORECASE), "your"),
+    (re.compile(r"\b(?:mine|ours)\b", re.IGNORECASE), "yours"),
+    (re.compile(r"\bmyself\b", re.IGNORECASE), "yourself"),
+)
+#: words that would read wrong turned around: the pet itself ("I told you I like cats"), a quote, a question
+_NOT_TOLD_BACK = re.compile(r"\b(?:you|your|yours|you're|u|ur|yourself)\b|你|您|[\"“”「」?？]", re.IGNORECASE)
+
+
+def told_back(facts: Sequence[str], language: str) -> str | None:
+    """What the pet noted, said to the person ("我在医院当护士，天天上夜班" → "你在医院当护士，天天上夜班", "I'm Maya, I
+    work as a bus driver" → "you're Maya, you work as a bus driver"); None when there is none, it is long, in
+    the other language, or holds words that would read wrong turned around."""
+    said = []
+    for fact in facts:
+        fact = _HELLO_FIRST.sub("", fact.strip()).strip().rstrip("。.!！~～…,，;；")
+        if not fact or _NOT_TOLD_BACK.search(fact) or detect_language(fact, default=language) != language:
+            return None
+        if language == "zh":
+            fact = fact.replace("我", "你").replace("咱们", "你们").replace("俺", "你")
+        else:
+            for pattern, swap in _FIRST_TO_SECOND_EN:
+                fact = pattern.sub(swap, fact)
+        said.append(fact)
+    joined = ("；" if language == "zh" else "; ").join(said)
+    weight = len(CJK_RUN.sub("", joined)) + CJK_WEIGHT * sum(len(run) for run in CJK_RUN.findall(joined))
+    return joined if said and weight <= TOLD_BACK_LETTERS else None
 
 
 #: a request to write or make a piece of writing: "can you write me a workout plan for the week?",

@@ -211,7 +211,7 @@ def judge_chat(case: ChatCase, reply: str, persona: Persona) -> ChatVerdict:
         expected = any(word.lower() in text.lower() for word in case.expect_any)
         if not expected:
             problems.append("none of the expected words")
-    stand_in = text in {replycheck.stand_in(lang, persona) for lang in persona.languages}
+    stand_in = replycheck.is_stand_in(text, persona)
     called = persona.display_name(case.lang)
     own = any(text == line.replace("{name}", called) for topic in persona.replies for line in topic.say.get(case.lang, ()))
     return ChatVerdict(language, not text, echo, recital, bool(speak or listed), name, length, expected, stand_in,

@@ -49,6 +49,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "嗯嗯，{name}记下啦。再跟我多说一点？",
         "en": "Got it, I'll keep that in mind. Tell me more?",
     },
+    # ... the same, saying back to the person what it kept ({fact}: "你在医院当护士", "you work as a nurse"), so
+    # that it answers this message and not every one alike
+    "off_script_noted_fact": {
+        "zh": "嗯嗯，{name}记下啦：{fact}。再跟我多说一点？",
+        "en": "Got it, I'll keep that in mind: {fact}. Tell me more?",
+    },
     # ... to a request to write a plan, a letter, a recipe (the model wrote an assistant's document).
     "off_script_writing": {
         "zh": "写这么正经的东西，{name}的小脑袋装不下……不过我可以陪你一起想！你最想先弄哪一部分？",
