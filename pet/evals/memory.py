@@ -14,6 +14,11 @@ goes through pet.agent.capture as a message would; then
   replace a memory,
 - key terms kept: captured facts whose memory holds every key term.
 
+A message capture keeps as several facts ("I quit the court. I'm a freelance
+subtitle translator now") keeps several memories; "the memory of the case" is
+its first. The rows "... any memory of the case" count an update, or a
+question's answer among the first five, right with any of them.
+
 Questions (JSONL): `question`, `lang`, `answers` (ids of cases whose fact
 answers it, or words a right memory holds). recall@5 is measured twice with
 `MemoryStore.search`: on the memories capture kept, and on a home where every
@@ -31,7 +36,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Mapping, TextIO, TypeVar
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CASES = ROOT / "assets" / "evals" / "memory.jsonl"
@@ -145,8 +152,10 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
     by_id = {case.id: case for case in cases}
     with tempfile.TemporaryDirectory() as folder:
         db, store, pet_id = _open_home(Path(folder), "captured.db")
-        memory_of: dict[str, int] = {}  # case id -> the memory its fact went to
+        memory_of: dict[str, int] = {}  # case id -> the memory its fact went to (its first, when it gave several)
+        every_of: dict[str, list[int]] = {}  # case id -> every memory its facts went to
         precision, recall, borderline, updates, kept = Tally(), Tally(), Tally(), Tally(), Tally()
+        updates_any = Tally()
         stayed = Tally()  # noted facts that say no change: they must replace nothing
         took: list[float] = []
         cpu_took: list[float] = []  # CPU time: less at the mercy of other work on the machine
@@ -157,6 +166,7 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
             cpu_took.append(time.process_time() - cpu)
             if noted:
                 memory_of[case.id] = noted[0].record.id
+                every_of[case.id] = [n.record.id for n in noted]
             label = f"{case.id}: {case.text}" + (f" → {[n.record.content for n in noted]}" if noted else "") + "".join(
                 f" (replacing {n.replaced!r})" for n in noted if n.replaced is not None)
             if case.borderline:
@@ -175,10 +185,16 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
                 earlier = _holding(case.contradicts, memory_of, by_id)
                 if isinstance(case.contradicts, str) and case.contradicts in by_id:
                     ok = any(n.replaced is not None and n.record.id == earlier for n in noted)
+                    # a message told as several facts keeps several memories ("I quit the court. I'm a freelance
+                    # subtitle translator now"): the news that changes the job may replace either
+                    held = _holding(case.contradicts, every_of, by_id) or []
+                    any_ok = any(n.replaced is not None and n.record.id in held for n in noted)
                 else:
-                    ok = any(n.replaced is not None for n in noted)
+                    ok = any_ok = any(n.replaced is not None for n in noted)
                 updates.add(ok, label)
+                updates_any.add(any_ok, label)
         captured_hits = _recall_at(store, pet_id, questions, memory_of, set(by_id))
+        captured_any = _recall_at(store, pet_id, questions, every_of, set(by_id))
         captured_shown = _recall_at(store, pet_id, questions, memory_of, set(by_id), guesses=True)
         db.close()
         oracle_db, oracle, oracle_pet = _open_home(Path(folder), "oracle.db")
@@ -191,9 +207,11 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
     cpu_took.sort()
     rows = [
         ("capture precision", precision), ("capture recall", recall),
-        ("contradictions updated right", updates), ("other facts replacing nothing", stayed), ("key terms kept", kept),
+        ("contradictions updated right", updates), ("... any memory of the case", updates_any),
+        ("other facts replacing nothing", stayed), ("key terms kept", kept),
         ("borderline cases as labelled", borderline),
-        (f"recall@{TOP}, memories capture kept", captured_hits), (f"recall@{TOP}, every fact stored", oracle_hits),
+        (f"recall@{TOP}, memories capture kept", captured_hits), ("... any memory of the case", captured_any),
+        (f"recall@{TOP}, every fact stored", oracle_hits),
         (f"recall@{TOP} + guesses, capture kept", captured_shown), (f"recall@{TOP} + guesses, all stored", oracle_shown),
     ]
     print(f"memory bench: {len(cases)} cases, {len(questions)} questions"
@@ -213,7 +231,7 @@ def bench_memory(cases_path: Path | None = None, questions_path: Path | None = N
     return 0
 
 
-def _holding(contradicts: str | bool | None, memory_of: dict[str, int], by_id: dict[str, Case]) -> int | None:
+def _holding(contradicts: str | bool | None, memory_of: dict[str, T], by_id: dict[str, Case]) -> T | None:
     """The memory a contradiction should replace: that of the fact it contradicts or, when that fact
     was never noted, of the fact that one replaced, and so on back (climbing on Tuesdays, then on
     Wednesdays (not noted), then swimming instead: the memory of Tuesdays is the one to update)."""
@@ -225,6 +243,11 @@ def _holding(contradicts: str | bool | None, memory_of: dict[str, int], by_id: d
         earlier = by_id.get(contradicts)
         contradicts = earlier.contradicts if earlier is not None else None
     return None
+
+
+def _ids(memories: int | list[int] | None) -> set[int]:
+    """The memory ids of a case: none, one, or every one its facts went to."""
+    return set() if memories is None else {memories} if isinstance(memories, int) else set(memories)
 
 
 def _store_as_said(store, pet_id: int, cases: list[Case]) -> dict[str, int]:
@@ -244,7 +267,7 @@ def _store_as_said(store, pet_id: int, cases: list[Case]) -> dict[str, int]:
     return memory_of
 
 
-def _recall_at(store, pet_id: int, questions: list[Question], memory_of: dict[str, int],
+def _recall_at(store, pet_id: int, questions: list[Question], memory_of: Mapping[str, int | list[int]],
                case_ids: set[str], guesses: bool = False) -> Tally:
     """Questions whose top TOP memories hold an answer: those search finds or, with `guesses`, those
     the recall tool shows, search's then its guesses (pet.tools.memory), or its overview of the person for a
@@ -264,7 +287,7 @@ def _recall_at(store, pet_id: int, questions: list[Question], memory_of: dict[st
                                    leave_out=[m.id for m in found])
         ids = {m.id for m in found}
         text = " ".join(m.content for m in found).casefold()
-        hit = any(memory_of.get(answer) in ids if answer in case_ids else answer.casefold() in text
+        hit = any(bool(ids & _ids(memory_of.get(answer))) if answer in case_ids else answer.casefold() in text
                   for answer in question.answers)
         tally.add(hit, f"{question.id}: {question.question} → {[m.content for m in found]}")
     return tally
