@@ -117,6 +117,13 @@ PHRASINGS = [
     ("how many minutes is 2 hours 15 minutes", "135"),
     ("3 hours and 20 minutes in seconds", "12000"),
     ("08小时05分钟是多少分钟", "485"),
+    # costs added up, then split (round 33's spent set: "…355 bucks plus 49 for gas. split evenly…" read nothing)
+    ("four of us rented a van for 355 bucks plus 49 for gas. split evenly, how much each?", "101"),
+    ("房费800，再加油钱120，4个人平摊每人多少", "230"),
+    ("dinner 186 and drinks 42, split between 3 people, how much each?", "76"),
+    # a year, of 365 days as people count (round 33's spent set: "一年有多少秒啊？按 365 天算" went to the model)
+    ("一年有多少秒啊？按 365 天算", "31536000"), ("how many hours in a year", "8760"),
+    ("how many hours in a year, counting 365 days", "8760"), ("how many days in 3 years", "1095"),
     # a decimal divisor is no date (round 21's spent set: "48 / 0.6" was read as one, like 12/03/2026)
     ("what's 48 divided by 0.6", "80"),
     ("1.5/2.5", "0.6"),
@@ -465,3 +472,23 @@ def test_no_story_sum_where_the_numbers_do_not_say_it(text):
 def test_no_story_sum_for_a_span_or_a_thing_the_numbers_do_not_reach(text):
     reading = arithmetic.read(text)
     assert reading is None or not reading.expression or reading.expression not in ("5 * 8", "3 * 5", "3 * 9000")
+
+
+def test_a_unit_of_time_in_a_smaller_one_is_worked_out_step_by_step():
+    # as a person works it out, not "1 * 3.1536e+07"
+    assert arithmetic.read("一年有多少秒").expression == "365 * 24 * 60 * 60"
+    assert arithmetic.read("how many seconds in two days").expression == "2 * 24 * 60 * 60"
+    assert arithmetic.read("how many seconds r in 3.5 hours").expression == "3.5 * 60 * 60"
+    assert arithmetic.read("2年是多少周").expression == "2 * 31536000 / 604800"  # no steps down: the plain factor
+    # a year counted otherwise is not read as 365 days
+    assert arithmetic.read("一年有多少天？按 360 天算") is None
+
+
+@pytest.mark.parametrize("text", [
+    "我们4个人，门票每人80，再加打车60，平摊每人多少",  # one cost is each one's
+    "tickets are 20 each and 15 parking, 3 of us, how much each?",
+    "split 120 between 3 of us, then 45 more for 2 nights",  # no word that adds the two
+])
+def test_costs_not_all_added_up_are_not_split_as_one_bill(text):
+    found = arithmetic.read(text)
+    assert found is None or "+" not in found.expression, found

@@ -559,7 +559,10 @@ def test_talk_about_a_day_does_not_ask_the_time(text):
                                          ("is it still march?? completely lost track lol", True),
                                          ("how do time zones even work", False), ("为什么会有时差啊", False),
                                          # round 32's spent set: what time itself is
-                                         ("你说时间到底是个什么东西啊", False), ("what even is time lol", False)])
+                                         ("你说时间到底是个什么东西啊", False), ("what even is time lol", False),
+                                         # round 33's spent set: a texting spelling, the day of the month, the year
+                                         ("wat day of the month is it", True), ("what year is it lol", True),
+                                         ("what a year it has been", False)])
 def test_a_time_question_names_the_clock(text, names):
     assert reflexes.names_the_clock(text) is names
 

@@ -537,6 +537,12 @@ def _money(text: str) -> str | None:
         return None
     amounts = [m for m in re.finditer(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?", text)
                if not any(start <= m.start() < end for start, end in used)]
+    if len(amounts) > 1 and people is not None and not (percent or zhe) and all(
+            _ADDED.fullmatch(text, first.end(), second.start()) for first, second in zip(amounts, amounts[1:])) and not any(
+            _EACH_AFTER.match(text, m.end()) or _EACH_BEFORE.search(text[: m.start()]) for m in amounts):
+        # costs added up, then split: "four of us rented a van for 355 bucks plus 49 for gas. split evenly" (round
+        # 33's spent set) is (355 + 49) / 4
+        return f"({' + '.join(_number(m.group()) for m in amounts)}) / {people.group('n')}"
     if len(amounts) != 1:
         return None  # no bill, or two we cannot tell apart
     bill = _number(amounts[0].group())
@@ -569,6 +575,13 @@ def _money(text: str) -> str | None:
             return None
         expression = f"{expression} / {people.group('n')}" if expression == bill else f"({expression}) / {people.group('n')}"
     return expression
+
+
+#: what stands between two costs added up: "355 bucks plus 49 for gas", "房费800，再加油钱120" (a word that
+#: adds, a few words of what for; no number, and nothing said to be each one's)
+_ADDED = re.compile(r"(?:(?!\b(?:each|per|every|apiece|a head)\b|每)[^0-9.?？!！])*?"
+                    r"(?:\bplus\b|\band\b|\+|(?:再)?加上?|还有|外加|另外)(?:(?!\b(?:each|per|every)\b|每)[^0-9.?？!！]){0,25}",
+                    _I)
 
 
 #: "… 1,275 total": the amount is the whole bill, whatever follows
@@ -1019,14 +1032,14 @@ def _percent_change(text: str) -> str | None:
 #: each unit in its base unit (seconds, metres, grams), and the words for it
 _MEASURES: dict[str, tuple[float, str]] = {
     "second": (1, "time"), "minute": (60, "time"), "hour": (3600, "time"), "day": (86400, "time"),
-    "week": (604800, "time"),
+    "week": (604800, "time"), "year": (31536000, "time"),  # a year of 365 days, as people count it
     "millimetre": (0.001, "length"), "centimetre": (0.01, "length"), "metre": (1, "length"), "kilometre": (1000, "length"),
     "gram": (1, "weight"), "kilogram": (1000, "weight"), "jin": (500, "weight"),
 }
 _MEASURE_EN = {
     "seconds": "second", "second": "second", "secs": "second", "sec": "second", "minutes": "minute", "minute": "minute",
     "mins": "minute", "min": "minute", "hours": "hour", "hour": "hour", "hrs": "hour", "hr": "hour", "days": "day",
-    "day": "day", "weeks": "week", "week": "week", "millimetres": "millimetre", "millimeters": "millimetre",
+    "day": "day", "weeks": "week", "week": "week", "years": "year", "year": "year", "yrs": "year", "millimetres": "millimetre", "millimeters": "millimetre",
     "mm": "millimetre", "centimetres": "centimetre", "centimeters": "centimetre", "cm": "centimetre", "metres": "metre",
     "meters": "metre", "metre": "metre", "meter": "metre", "m": "metre", "kilometres": "kilometre",
     "kilometers": "kilometre", "kilometre": "kilometre", "kilometer": "kilometre", "km": "kilometre",
@@ -1035,7 +1048,7 @@ _MEASURE_EN = {
 }
 _MEASURE_ZH = {
     "秒钟": "second", "秒": "second", "分钟": "minute", "小时": "hour", "钟头": "hour", "天": "day", "星期": "week",
-    "周": "week", "毫米": "millimetre", "厘米": "centimetre", "公分": "centimetre", "公里": "kilometre", "千米": "kilometre",
+    "周": "week", "年": "year", "毫米": "millimetre", "厘米": "centimetre", "公分": "centimetre", "公里": "kilometre", "千米": "kilometre",
     "米": "metre", "公斤": "kilogram", "千克": "kilogram", "克": "gram", "斤": "jin",
 }
 _EN_MEASURE = "|".join(sorted(map(re.escape, _MEASURE_EN), key=len, reverse=True))
@@ -1129,10 +1142,21 @@ def _difference(text: str) -> str | None:
     return None
 
 
+#: how the person counts a year, after the question: "一年有多少秒啊？按 365 天算", "how many hours in a year, counting
+#: 365 days" (a year is 365 days here: another count is not read)
+_YEAR_COUNTED = re.compile(r"\s*[?？，,。]*\s*(?:按|算|就按|按照|counting|assuming|with|at)\s*(?P<days>[0-9]+)\s*(?:天|days?)"
+                           r"(?:\s*算|\s*a year)?\s*[?？。.!！]*$", _I)
+
+
 def _conversion(text: str) -> str | None:
     """A unit of time, length or weight in another ("how many seconds in 3.5
     hours", "90分钟等于几小时") as an expression."""
     text = _in_digits(text.strip())
+    counted = _YEAR_COUNTED.search(text)
+    if counted:
+        if counted.group("days") != "365":
+            return None
+        text = text[: counted.start()].rstrip()
     for pattern in _CONVERT:
         found = pattern.match(text)
         if not found:
@@ -1155,8 +1179,41 @@ def _conversion(text: str) -> str | None:
                 terms.append(amount if unit == target else f"{amount} * {unit / target:g}" if unit > target
                              else f"{amount} / {target / unit:g}")
             return " + ".join(terms)
-        return f"{number} * {source:g} / {target:g}" if source < target else f"{number} * {source / target:g}"
+        steps = _down(units[0], units[1])
+        if steps:  # "一年有多少秒" is 365 * 24 * 60 * 60, as a person would work it out
+            return " * ".join(([] if number == "1" else [number]) + [str(step) for step in steps])
+        return f"{number}{_times(source, target)}"
     return None
+
+
+#: each unit of time in the next smaller one, as people count
+_TIME_STEPS = {"year": (365, "day"), "week": (7, "day"), "day": (24, "hour"), "hour": (60, "minute"),
+               "minute": (60, "second")}
+
+
+def _down(source: str, target: str) -> list[int] | None:
+    """The steps from a unit of time down to a smaller one (year to second: 365, 24, 60, 60); None when the target
+    is not below it (a year in weeks) or it takes one step only."""
+    steps = []
+    while source != target and source in _TIME_STEPS:
+        step, source = _TIME_STEPS[source]
+        steps.append(step)
+    return steps if source == target and len(steps) > 1 else None
+
+
+def _times(source: float, target: float) -> str:
+    """The factor from one unit to another, written as the calculator reads it: " * 60", " / 60" or, when neither
+    divides the other, " * 31536000 / 604800" (a year in weeks)."""
+    if source >= target and (source / target).is_integer():
+        return f" * {source / target:.0f}"
+    if target > source and (target / source).is_integer():
+        return f" / {target / source:.0f}"
+    return f" * {_plain(source)} / {_plain(target)}"
+
+
+def _plain(number: float) -> str:
+    """A number in digits, no exponent: 31536000, 0.001."""
+    return format(number, "f").rstrip("0").rstrip(".")
 
 
 # --- reading a message ---------------------------------------------------------------------

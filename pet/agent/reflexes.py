@@ -1283,7 +1283,8 @@ def request_words(text: str) -> str:
 
 
 _CLOCK_WORDS = re.compile(
-    r"\b(?:time|clock|date|o'?clock|weekday|hour|what day|which day|day is it|day of the week|how late"
+    r"\b(?:time|clock|date|o'?clock|weekday|hour|(?:what|wat|wut|wht|which) day|day is it|day of the (?:week|month)"
+    r"|how late|(?:what|wat|wut|which) year is it"
     r"|is it (?:still |already )?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|is it (?:still |already )?(?:january|february|march|april|may|june|july|august|september|october|november"
     r"|december)|what month)\b|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
