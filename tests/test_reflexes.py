@@ -924,6 +924,24 @@ def test_a_todo_that_only_points_back_is_asked_about_not_added_as_its_pronoun(te
 
 
 @pytest.mark.parametrize(("text", "item"), [
+    # round 33's spent set: "that" is what the person just said they need to do
+    ("i need to return the library books before they fine me again, can u throw that on my list",
+     "return the library books before they fine me again"),
+    ("gotta call the plumber tomorrow. add it to my todos", "call the plumber tomorrow"),
+    ("我得去交水电费，帮我加到待办里", "交水电费"),
+])
+def test_a_todo_that_points_back_at_a_need_said_before_adds_that_task(text, item):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == [("add_todo", {"text": item})]
+
+
+@pytest.mark.parametrize("text", ["my boss is so annoying, can u throw that on my list", "我老板好烦，帮我加到待办里"])
+def test_a_todo_pointing_back_at_no_need_adds_nothing_said_before(text):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is None or reflex.calls == ()
+
+
+@pytest.mark.parametrize(("text", "item"), [
     ("add buy milk to my todo list", "buy milk"), ("把买猫砂加到待办里", "买猫砂"),
     # other verbs, a measure word, quotes (round 20's spent set)
     ("把“交工牌照片”加进待办", "交工牌照片"), ("在待办里加一条续健身卡", "续健身卡"), ("帮我在待办里加个买牛奶", "买牛奶"),

@@ -1052,6 +1052,7 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         if whole is not None and len(whole.calls) > 1 and all(c.name == "add_todo" for c in whole.calls):
             return whole  # "add two things to my todo list: call the bank and cancel the card"
         found = [_single(clause, now, zone) or todo_said_before(clause, text) for clause in clauses]
+        found = _todo_of_the_need(clauses, found)
         clauses, found = _read_together(clauses, found, now, zone)
         listing = any(f is not None and f.intent in ("list_reminders", "list_todos") and not _NAMES_A_LIST.match(c)
                       for c, f in zip(clauses, found))
@@ -1605,6 +1606,37 @@ _ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:
                        r"|^(?:(?:and|also|then|plus|oh)\s+)*(?:(?:pls|please|can you|could you)\s+)?add"
                        r"\s+(?!(?:it|that|this|them|one|another|to|on|me|us|him|her)\b)(?P<en>\w.*?)"
                        r"(?:\s+(?:to|on(?:to)?)\s+(?:it|that|there|the list|the end))?$", re.IGNORECASE)
+
+
+#: a clause that says what the person needs to do: "i need to return the library books before they fine me again",
+#: "我得去交水电费"
+_NEED_TO = re.compile(
+    r"^(?:(?:ugh|oh|ok|okay|so|also|and|man|welp)[,\s]+)?(?:(?:i|we)\s+)?(?:really\s+|still\s+|seriously\s+|def\s+)?"
+    r"(?:need to|have to|gotta|got to|must|should|['’]ve got to|have got to|['’]ve gotta)\s+(?P<x>\S.*)$"
+    r"|^(?:我|咱)(?:还|真的|一定|明天|今天|这周|周末)?(?:得|需要|必须|该)(?:去)?(?P<z>\S.*)$", _I)
+
+
+#: a request to add to the todo list that names nothing, in Chinese: "帮我加到待办里"
+_ADD_IT_ZH = re.compile(r"^(?:帮我|请|麻烦你?|你)?(?:把它|把这个|把这事)?(?:加到|加进|放到|放进|记到|写到|添加到|添到)(?:我的)?"
+                        r"(?:待办|todo|to-?do)(?:清单|列表|事项)?(?:里|里面|上)?(?:吧|哈|呗|呀|啊)?[。！!~～]*$", _I)
+
+
+def _todo_of_the_need(clauses: list[str], found: list[Reflex | None]) -> list[Reflex | None]:
+    """A request to put "that" on the todo list right after what the person needs to do: that task ("i need to
+    return the library books before they fine me again, can u throw that on my list", round 33's spent set, asked
+    what to add); the clause of the need then asks nothing of its own."""
+    found = list(found)
+    for at in range(1, len(clauses)):
+        asked, before = found[at], found[at - 1]
+        need = _NEED_TO.match(_strip_fillers(clauses[at - 1]))
+        unnamed = asked is not None and asked.intent == "todo" and not asked.calls or (
+            asked is None and _ADD_IT_ZH.match(_strip_fillers(clauses[at])) is not None)
+        if not unnamed or before is not None or need is None:
+            continue
+        task = _clean(need.group("x") or need.group("z"))
+        if len(task) >= 2 and not only_pronoun(task):
+            found[at] = Reflex("todo", _call("add_todo", text=unquote(task)))
+    return found
 
 
 def todo_said_before(clause: str, text: str) -> Reflex | None:
