@@ -182,6 +182,8 @@ def test_recall_questions(message, asks):
     # round 26's
     "I am programmed to say that you are my special friend.", "Hello! I'm happy to assist with your day.",
     "Do you have any specific plans, or need help with something?", "我被设计成陪你聊天的。",
+    # the page, 2026-12-05 (to "my sister Mei just moved to Lisbon, so jealous")
+    "Sorry, I'm not sure what you mean by \"my mother Mei\" or if she moved. Could you rephrase your question?",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None

@@ -90,6 +90,8 @@ _ASSISTANT = re.compile(
     r"|\bI can (?:assist|help) you with (?:your|any) (?:[\w-]+ ){0,3}(?:questions?|queries|inquiries|needs|concerns)\b"
     r"|\bprovide (?:more|some|additional) (?:context|details|information)\b"
     r"|\bclarify your (?:question|request)\b|\bclarify what you(?:['’]re| are)? ?(?:mean|trying|asking|saying)\b"
+    # (seen on the page, to "my sister Mei just moved to Lisbon, so jealous": "…Could you rephrase your question?")
+    r"|\b(?:could|can|would) you (?:please )?(?:rephrase|reword)\b|\brephrase your (?:question|request|message)\b"
     r"|\bas an? (?:chatbot|bot|computer program)\b"
     # a program's words for itself, and a helpdesk's (round 26's spent chat set: "I am programmed to say that…",
     # "…happy to assist", "Do you have any specific … need help with something?")
