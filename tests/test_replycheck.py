@@ -897,7 +897,7 @@ def test_how_the_pet_introduces_itself_or_what_it_was_named_asks_its_name(messag
     ("你好！我是小林，我是一名软件工程师。", "我在医院当护士，天天上夜班", ("我叫小林，在北京做产品经理",), "name"),
     # a clause of a sentence that speaks to the person later on (seen with the small model, 2026-12-05)
     ("我在医院当护士，天天上夜班，但我记得你不是小林。", "我在医院当护士，天天上夜班", (), "echo"),
-    ("Wow, I drive a bus in Shenzhen every day.", "I work as a bus driver in Shenzhen", (), "echo"),
+    ("Wow. I drive a bus in Shenzhen every day, so fun.", "I work as a bus driver in Shenzhen", (), "echo"),
 ])
 def test_the_persons_words_or_name_taken_as_the_pets_own_anywhere_in_the_reply(reply, message, memories, problem):
     language = "zh" if re.search(r"[\u4e00-\u9fff]", reply) else "en"
@@ -909,8 +909,11 @@ def test_the_persons_words_or_name_taken_as_the_pets_own_anywhere_in_the_reply(r
     ("I wish I could go hiking in the mountains!", "I went hiking in the mountains today"),  # a wish
     ("Nice! I have two cats too, Tom and Tomcat.", "i have two cats"),
     ("我是小钳，刚到家的小虾米。", "我叫小林，在北京做产品经理"),
-    # clauses: too little of their own, speaking to the person, or "me too"
+    # clauses: too little of their own, speaking to the person, or "me too"; not the first clause; an answer to a
+    # question (the review of 2026-12-05)
     ("猫咪好可爱，我喜欢！", "我喜欢猫"), ("哇，我知道，你在医院当护士！", "我在医院当护士，天天上夜班"),
+    ("嗯，我觉得养猫会更省心一点，猫咪不用天天遛！", "我在纠结买猫还是买狗，养猫会不会更省心"),
+    ("Yum, I think lasagna with garlic bread is the perfect dinner combo!", "I think lasagna with garlic bread is perfect"),
     ("夜班好辛苦，我也在医院待过！", "我在医院当护士，天天上夜班"),
     ("Oh wow, I know, you drive a bus in Shenzhen!", "I work as a bus driver in Shenzhen"),
 ])
@@ -939,9 +942,29 @@ def test_an_answer_in_the_wrong_person_to_a_question_about_the_person_is_no_taki
     (['my mom always says "eat your greens"'], "en", None), (["I work as a nurse"], "zh", None),
     (["I work at the hospital on Linden Street and every weekend I volunteer at the animal shelter downtown"],
      "en", None), ([], "en", None),
+    # the review of 2026-12-05: "US", "I-95", "wasn't", "ourselves", the pet's name after a greeting
+    (["My husband and I met in the US Navy"], "en", "your husband and you met in the US Navy"),
+    (["I drive on I-95 every day to work"], "en", "you drive on I-95 every day to work"),
+    (["I wasn't born here, I grew up in Ohio"], "en", "you weren't born here, you grew up in Ohio"),
+    (["we built our house ourselves"], "en", "you built your house yourselves"),
+    (["hey xiaoqian, I'm Tom and I'm a chef"], "en", "you're Tom and you're a chef"),
+    (["你好呀小钳子，我是小林，在医院上班"], "zh", "你是小林，在医院上班"),
+    # ...and not said back: words that are not the person, a first person inside a word or name, sad news
+    (["I work in a coal mine"], "en", None), (["oh my god I got the job"], "en", None),
+    (["我是做自我管理培训的讲师"], "zh", None), (["我叫李我行"], "zh", None),
+    (["我们公司最近在裁员，我被裁了"], "zh", None), (["I got laid off last week"], "en", None),
 ])
 def test_what_the_pet_noted_is_said_back_to_the_person(facts, language, back):
     assert replycheck.told_back(facts, language) == back
+
+
+def test_a_pet_of_one_language_says_the_noted_line_in_it():
+    import dataclasses
+
+    chinese_only = dataclasses.replace(XIAOQIAN, languages=("zh",))
+    line = replycheck.stand_in("en", chinese_only, replycheck.Found((ECHO,)), "I'm Maya, I work as a bus driver",
+                               noted=True, facts=["I'm Maya, I work as a bus driver"])
+    assert line == "本钳记住啦～再跟我多说一点？"
 
 
 def test_the_chat_bench_counts_every_stand_in_line():

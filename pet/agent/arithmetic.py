@@ -537,9 +537,9 @@ def _money(text: str) -> str | None:
         return None
     amounts = [m for m in re.finditer(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?", text)
                if not any(start <= m.start() < end for start, end in used)]
-    if len(amounts) > 1 and people is not None and not (percent or zhe) and all(
-            _ADDED.fullmatch(text, first.end(), second.start()) for first, second in zip(amounts, amounts[1:])) and not any(
-            _EACH_AFTER.match(text, m.end()) or _EACH_BEFORE.search(text[: m.start()]) for m in amounts):
+    if len(amounts) > 1 and people is not None and not (percent or zhe) and not _NOT_ADDED.search(text) and all(
+            _ADDED.fullmatch(text, first.end(), second.start()) for first, second in zip(amounts, amounts[1:])) and all(
+            _a_cost(text, m) for m in amounts):
         # costs added up, then split: "four of us rented a van for 355 bucks plus 49 for gas. split evenly" (round
         # 33's spent set) is (355 + 49) / 4
         return f"({' + '.join(_number(m.group()) for m in amounts)}) / {people.group('n')}"
@@ -582,6 +582,24 @@ def _money(text: str) -> str | None:
 _ADDED = re.compile(r"(?:(?!\b(?:each|per|every|apiece|a head)\b|每)[^0-9.?？!！])*?"
                     r"(?:\bplus\b|\band\b|\+|(?:再)?加上?|还有|外加|另外)(?:(?!\b(?:each|per|every)\b|每)[^0-9.?？!！]){0,25}",
                     _I)
+
+
+#: words that take an amount off, or say one amount holds another: no costs to add up ("the bill is 300 and we
+#: have a coupon for 50", "一共800，还有优惠券减50", "150 total and that includes 30 for drinks": a review)
+_NOT_ADDED = re.compile(r"\b(?:off|coupon|voucher|refund|refunded|discount|back|includ(?:es|ed|ing)|already|total"
+                        r"|of it|of that)\b|减|优惠|打折|折扣|退|包括|包含|含|已经|一共|总共|合计", _I)
+#: a money word just before an amount, or the thing it paid for ("房费800", "$49", "油钱120")
+_COST_BEFORE = re.compile(r"(?:[$¥€£]|(?:费|钱|价|租|票|款)\s*)$")
+#: ...or just after it ("355 bucks", "49 for gas", "120块")
+_COST_AFTER = re.compile(r"\s*(?:bucks|dollars?|usd|eur|euros?|quid|rmb|yuan|块|元|for\b)", _I)
+
+
+def _a_cost(text: str, amount: re.Match[str]) -> bool:
+    """The amount is said as money: a money word or sign beside it, or what it was for after it (not a date, a
+    time or a count: "march 3 … 120 on dinner", "dinner at 7 and it cost 120", "3 pizzas and the bill was 54")."""
+    return (_COST_BEFORE.search(text[: amount.start()]) is not None
+            or _COST_AFTER.match(text, amount.end()) is not None) and not _EACH_AFTER.match(text, amount.end()) and (
+        _EACH_BEFORE.search(text[: amount.start()]) is None)
 
 
 #: "… 1,275 total": the amount is the whole bill, whatever follows
@@ -1162,6 +1180,8 @@ def _conversion(text: str) -> str | None:
         if not found:
             continue
         units = [_MEASURE_ZH.get(found.group(side)) or _MEASURE_EN[found.group(side).lower()] for side in ("from", "to")]
+        if "year" in units and (len(found.group("n") or "") >= 4 or "week" in units):
+            return None  # "2024年有多少天" asks of a calendar year; a year in weeks is 52 and a day, not 52.14 (a review)
         (source, kind), (target, other) = _MEASURES[units[0]], _MEASURES[units[1]]
         two = "n2" in found.re.groupindex and found.group("n2") is not None
         if kind != other or units[0] == units[1] and not two:

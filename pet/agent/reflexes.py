@@ -1284,8 +1284,9 @@ def request_words(text: str) -> str:
 
 
 _CLOCK_WORDS = re.compile(
-    r"\b(?:time|clock|date|o'?clock|weekday|hour|(?:what|wat|wut|wht|which) day|day is it|day of the (?:week|month)"
-    r"|how late|(?:what|wat|wut|which) year is it"
+    r"\b(?:time|clock|date|o'?clock|weekday|hour|(?:what|wat|wut|wht|which) day(?!\s+(?:are|r|do|does|did|can|could|will|would|should|works?|suits?)\b)"
+    r"|day is it|day of the (?:week|month)"
+    r"|how late|(?:what|wat|wut|which) year is it(?! in\b)"
     r"|is it (?:still |already )?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|is it (?:still |already )?(?:january|february|march|april|may|june|july|august|september|october|november"
     r"|december)|what month)\b|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
@@ -1612,8 +1613,10 @@ _ONE_MORE = re.compile(r"^(?:再|然后|还要)?(?:帮我)?(?:加|添|添加)(?:
 #: "我得去交水电费"
 _NEED_TO = re.compile(
     r"^(?:(?:ugh|oh|ok|okay|so|also|and|man|welp)[,\s]+)?(?:(?:i|we)\s+)?(?:really\s+|still\s+|seriously\s+|def\s+)?"
-    r"(?:need to|have to|gotta|got to|must|should|['’]ve got to|have got to|['’]ve gotta)\s+(?P<x>\S.*)$"
-    r"|^(?:我|咱)(?:还|真的|一定|明天|今天|这周|周末)?(?:得|需要|必须|该)(?:去)?(?P<z>\S.*)$", _I)
+    r"(?:need to|have to|gotta|got to|['’]ve got to|have got to|['’]ve gotta)\s+(?P<x>[^?？]*[^?？\s])$"
+    # (not "我得到了…", "我得了重感冒", "我该怎么办啊", "我需要你帮我想想": a review)
+    r"|^(?:我|咱)(?:还|真的|一定|明天|今天|这周|周末)?(?:得(?![了到知罪奖分意])|需要(?!你)|必须|该(?!怎么|咋|如何|不该|死))"
+    r"(?:去)?(?P<z>[^?？吗呢]*[^?？吗呢\s])$", _I)
 
 
 #: a request to add to the todo list that names nothing, in Chinese: "帮我加到待办里"

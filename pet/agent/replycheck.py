@@ -392,13 +392,15 @@ _CLAUSE_BREAK = re.compile(r"[，,；;：:]\s*")
 
 
 def _takes_over_in(sentence: str, said: str) -> bool:
-    """The sentence, or a clause of it with some content, says `said`'s words as the pet's own: "我在医院当护士，天天上
+    """The sentence, or its first clause with some content, says `said`'s words as the pet's own: "我在医院当护士，天天上
     夜班，但我记得你不是小林。" to "我在医院当护士，天天上夜班" (seen with the small model; the sentence speaks to the
-    person later on, its first clause takes the person's job)."""
+    person later on, its first clause takes the person's job). Not when `said` asks something (an answer may take
+    its words: "我觉得养猫会更省心一点" to "…养猫会不会更省心") nor in a sentence that says "me too" anywhere."""
     if _takes_over(sentence, said):
         return True
-    parts = _CLAUSE_BREAK.split(sentence)
-    return len(parts) > 1 and any(len(_units(part)) >= ECHO_UNITS and _takes_over(part, said) for part in parts)
+    parts = _CLAUSE_BREAK.split(sentence, maxsplit=1)
+    return (len(parts) > 1 and len(_units(parts[0])) >= ECHO_UNITS and not _ASKS.search(said)
+            and not _TOO.search(sentence) and _takes_over(parts[0], said))
 
 
 def takes_over(reply: str, message: str, memories: Sequence[str] = ()) -> bool:
@@ -966,7 +968,7 @@ def stand_in(language: str, persona: Persona, found: Found | None = None, messag
     if found is not None and ASSISTANT in found.problems and asks_to_write(message):
         return say("off_script_writing", language, persona)
     if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
-        back = told_back(facts, language)
+        back = told_back(facts, persona.language(language))  # (a pet of one language says its line in that one)
         if back:
             return say("off_script_noted_fact", language, persona, fact=back)
         return say("off_script_noted", language, persona)
@@ -988,36 +990,47 @@ def is_stand_in(text: str, persona: Persona) -> bool:
 
 #: the longest fact said back in the pet's line (letters, a Chinese character counting CJK_WEIGHT)
 TOLD_BACK_LETTERS = 90
-#: a greeting before the fact ("hey, i'm Tom"): not said back
-_HELLO_FIRST = re.compile(r"^(?:(?:hi|hey|hello|yo|hiya|howdy)\b[\s,!.~～]*|(?:你好|您好|嗨|哈喽|hello)[\s，,！!。~～]*)+",
-                          re.IGNORECASE)
-#: the person's words for themselves, and the pet's for them
+#: a greeting before the fact, and a short name or particle after it ("hey xiaoqian, i'm Tom", "你好呀小钳子，我是小林"):
+#: not said back
+_HELLO_FIRST = re.compile(r"^(?:(?:hi|hey|hello|yo|hiya|howdy)\b(?:\s+[a-z]+)?[\s,!.~～]+"
+                          r"|(?:你好|您好|嗨|哈喽|hello)(?:[呀啊哇]?[\u4e00-\u9fff]{0,4})?[\s，,！!。~～]+)+", re.IGNORECASE)
+#: the person's words for themselves, and the pet's for them (the person's "I" is a capital or a texting "i",
+#: never "I-95"; "us" is never "US")
 _FIRST_TO_SECOND_EN = (
-    (re.compile(r"\bI\s+am\b", re.IGNORECASE), "you are"),
-    (re.compile(r"\bI\s+was\b", re.IGNORECASE), "you were"),
-    (re.compile(r"\b(?:I['’]m|im)\b", re.IGNORECASE), "you're"),
-    (re.compile(r"\bI['’](ve|ll|d)\b", re.IGNORECASE), r"you'\1"),
-    (re.compile(r"\b(?:I|me)\b", re.IGNORECASE), "you"),
-    (re.compile(r"\bwe\s+are\b", re.IGNORECASE), "you are"),
-    (re.compile(r"\bwe\s+were\b", re.IGNORECASE), "you were"),
-    (re.compile(r"\b(?:we['’]re)\b", re.IGNORECASE), "you're"),
-    (re.compile(r"\b(?:we|us)\b", re.IGNORECASE), "you"),
-    (re.compile(r"\b(?:my|our)\b", re.IGNORECASE), "your"),
-    (re.compile(r"\b(?:mine|ours)\b", re.IGNORECASE), "yours"),
-    (re.compile(r"\bmyself\b", re.IGNORECASE), "yourself"),
+    (re.compile(r"\b[Ii]\s+am\b"), "you are"),
+    (re.compile(r"\b[Ii]\s+wasn['’]t\b"), "you weren't"),
+    (re.compile(r"\b[Ii]\s+was\b"), "you were"),
+    (re.compile(r"\b[Ii](?:['’]m|m)\b"), "you're"),
+    (re.compile(r"\b[Ii]['’](ve|ll|d)\b"), r"you'\1"),
+    (re.compile(r"\b[Ii]\b(?![-'’0-9])|\b[Mm]e\b"), "you"),
+    (re.compile(r"\b[Ww]e\s+are\b"), "you are"),
+    (re.compile(r"\b[Ww]e\s+were\b"), "you were"),
+    (re.compile(r"\b[Ww]e['’]re\b"), "you're"),
+    (re.compile(r"\b(?:[Ww]e|us)\b"), "you"),
+    (re.compile(r"\b(?:[Mm]y|[Oo]ur)\b"), "your"),
+    (re.compile(r"\b(?:[Mm]yself)\b"), "yourself"),
+    (re.compile(r"\b(?:[Oo]urselves)\b"), "yourselves"),
 )
-#: words that would read wrong turned around: the pet itself ("I told you I like cats"), a quote, a question
-_NOT_TOLD_BACK = re.compile(r"\b(?:you|your|yours|you're|u|ur|yourself)\b|你|您|[\"“”「」?？]", re.IGNORECASE)
+#: words that would read wrong turned around: the pet itself ("I told you I like cats"), a quote, a question, a word
+#: that is not the person ("a coal mine", "oh my god"), a first person inside a Chinese word or name ("自我管理",
+#: "我叫李我行")
+_NOT_TOLD_BACK = re.compile(r"\b(?:you|your|yours|you're|u|ur|yourself|mine|ours|oh my|my god|my gosh|my goodness)\b|你|您"
+                            r"|[\"“”「」?？]|自我|忘我|无我|唯我|本我|大我|小我|[叫名][^，,。；;]{0,3}我", re.IGNORECASE)
+#: news of a loss, an illness or an ending: said back cheerfully with "!", it reads heartless ("你被裁了！")
+_SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
+                       r"|hurt|funeral|depress\w*|miscarriage|dumped|failed|rejected)\b"
+                       r"|裁|辞退|开除|去世|走了|病|癌|分手|离婚|丢了|住院|受伤|难过|伤心|葬礼|失业|没了|挂了|失败|被拒", re.IGNORECASE)
 
 
 def told_back(facts: Sequence[str], language: str) -> str | None:
     """What the pet noted, said to the person ("我在医院当护士，天天上夜班" → "你在医院当护士，天天上夜班", "I'm Maya, I
-    work as a bus driver" → "you're Maya, you work as a bus driver"); None when there is none, it is long, in
-    the other language, or holds words that would read wrong turned around."""
+    work as a bus driver" → "you're Maya, you work as a bus driver"); None when there is none, it is long, sad
+    news, in the other language, or holds words that would read wrong turned around."""
     said = []
     for fact in facts:
         fact = _HELLO_FIRST.sub("", fact.strip()).strip().rstrip("。.!！~～…,，;；")
-        if not fact or _NOT_TOLD_BACK.search(fact) or detect_language(fact, default=language) != language:
+        if (not fact or _NOT_TOLD_BACK.search(fact) or _SAD_NEWS.search(fact)
+                or detect_language(fact, default=language) != language):
             return None
         if language == "zh":
             fact = fact.replace("我", "你").replace("咱们", "你们").replace("俺", "你")
@@ -1047,7 +1060,7 @@ _KNOWS = re.compile(r"\b(?:you know|you remember|i told you|told you|you recall)
 
 
 #: a message that asks something
-_ASKS = re.compile(r"[?？]|吗|呢|什么|怎么|\b(?:what|how|why|should|could|can|would)\b", re.IGNORECASE)
+_ASKS = re.compile(r"[?？]|吗|呢|什么|怎么|([\u4e00-\u9fff])不\1|\b(?:what|how|why|should|could|can|would)\b", re.IGNORECASE)
 
 
 def asks_to_write(message: str) -> bool:
