@@ -975,3 +975,21 @@ def test_the_chat_bench_counts_every_stand_in_line():
     assert replycheck.is_stand_in("Got it, clamped tight! Tell me more?", XIAOQIAN)
     assert not replycheck.is_stand_in("本钳记住啦！", XIAOQIAN)
     assert not replycheck.is_stand_in("Got it, clamped tight: ! Tell me more?", XIAOQIAN)
+
+
+@pytest.mark.parametrize("reply, label", [
+    # round 34's chat set (measured): the small model went on with a scene of example dialogue
+    ("我最近熬夜了，今晚早点睡？ 我今天下雨了 我 stayed up late again 你：谢谢你的帮助，我最近失眠了。", True),
+    ("Sure thing! You: thanks! Me: no problem", True),
+    # a colon in a sentence is no speaker's label
+    ("I said to you: be brave!", False), ("比例是3:2哦", False), ("The time is 10:30 now", False),
+    ("你知道吗：我会游泳！", False),
+])
+def test_a_speakers_label_in_the_reply_is_a_program_line(reply, label):
+    assert bool(replycheck.program_line(reply)) is label
+
+
+def test_a_parent_said_back_in_chinese_is_said_in_full():
+    # "带你妈" reads as a curse; "带你妈妈" does not (round 34's chat set, measured)
+    assert replycheck.told_back(["明年想带我妈去云南玩一趟"], "zh") == "明年想带你妈妈去云南玩一趟"
+    assert replycheck.told_back(["我妈妈是老师，我爸在银行"], "zh") == "你妈妈是老师，你爸爸在银行"

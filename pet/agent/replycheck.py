@@ -587,9 +587,15 @@ _NUMBER_START = re.compile(r"#\d*\s*$")
 _CALL_AS_TEXT = re.compile(r"""\{\s*["']name["']\s*:\s*["'][^"']*["']\s*,\s*["'](?:arguments|parameters)["']\s*:|</?tool_call>""")
 
 
+#: a speaker's label after the reply began, as in the prompt's example dialogue: "…今晚早点睡？ 我今天下雨了 我 stayed up
+#: late again 你：谢谢你的帮助…" (round 34's chat set, measured: the small model went on with a scene of its own)
+_SPEAKER_LABEL = re.compile(r"(?<=\S)\s+(?:你|我|用户|主人|小钳|User|You|Me|Person|\{\{user\}\}|\{\{char\}\})\s*[:：]\s*\S")
+
+
 def program_line(reply: str) -> re.Match[str] | None:
-    """Where the reply writes one of the program's result lines, numbered memories and all, or a tool call as text."""
-    return _PROGRAM_LINE.search(reply) or _CALL_AS_TEXT.search(reply)
+    """Where the reply writes one of the program's result lines, numbered memories and all, a tool call as text,
+    or a speaker's label as in a scene of example dialogue."""
+    return _PROGRAM_LINE.search(reply) or _CALL_AS_TEXT.search(reply) or _SPEAKER_LABEL.search(reply)
 
 
 #: the prompt's own rules, which a small model says back as its reply ("You are the person's pet friend, not an
@@ -1033,6 +1039,8 @@ def told_back(facts: Sequence[str], language: str) -> str | None:
                 or detect_language(fact, default=language) != language):
             return None
         if language == "zh":
+            # ("我妈" said back is "你妈妈": "你妈" alone reads as a curse; round 34's chat set, measured)
+            fact = re.sub(r"我(妈|爸)(?!\1)", r"我\1\1", fact)
             fact = fact.replace("我", "你").replace("咱们", "你们").replace("俺", "你")
         else:
             for pattern, swap in _FIRST_TO_SECOND_EN:
