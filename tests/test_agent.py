@@ -125,6 +125,27 @@ def test_a_call_when_no_tool_was_offered_is_not_run_and_the_reply_is_asked_for_o
     assert events[-1].text == "Haha, you too!"
 
 
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
+@pytest.mark.parametrize("text", ["ok forget it, its not important", "never mind", "forget it lol"])
+def test_a_subject_dropped_with_nothing_asked_after_it_offers_no_tool(text):
+    # round 34's served 0.5B called eleven tools on "ok forget it, its not important" (a todo "do something" added)
+    model = ScriptedModel([Completion("", (call("add_todo", text="do something"),)), "Okay, dropped!"])
+    app = make_app(model, reflexes=True)
+    events = run(app, text)
+    assert model.calls and all(c.tools == () for c in model.calls)
+    assert not [e for e in events if isinstance(e, ToolFinished) and e.result.name == "add_todo"]
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
+def test_a_request_after_the_subject_is_dropped_still_gets_its_tool():
+    model = ScriptedModel(["Done!"] * 3)
+    app = make_app(model, reflexes=True)
+    events = run(app, "forget it, remind me tomorrow at 5pm to call mom")
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["set_reminder"]
+
+
 def test_a_model_that_calls_made_up_tools_again_without_tools_gets_the_pets_own_line():
     made_up = Completion("", (call("腿断了"),))
     model = ScriptedModel([made_up, made_up])

@@ -880,6 +880,12 @@ class Agent:
             # embedded brain, whose calls are held to a grammar, keeps them.
             trace.reflex = "likely chat"
             specs = []
+        elif (rest := reflexes.dismissal(text)) is not None and not _ASKS_ANYTHING.search(rest) and not any(
+                reflexes.request_form(clause) for clause in reflexes.clauses(rest)):
+            # the subject dropped and nothing asked after it ("ok forget it, its not important"): no tool (the served
+            # 0.5B, shown every tool, called eleven on it in round 34's set, and added a todo "do something")
+            trace.reflex = "dropped"
+            specs = []
         if self.config.canned and route is not None and one and route.intent in (None, intents.CHAT, intents.NOTE):
             own = self._own_line(turn, text)
             if own is not None:
