@@ -998,7 +998,7 @@ def is_stand_in(text: str, persona: Persona) -> bool:
 TOLD_BACK_LETTERS = 90
 #: a greeting before the fact, and a short name or particle after it ("hey xiaoqian, i'm Tom", "你好呀小钳子，我是小林"):
 #: not said back
-_HELLO_FIRST = re.compile(r"^(?:(?:hi|hey|hello|yo|hiya|howdy)\b(?:\s+[a-z]+)?[\s,!.~～]+"
+_HELLO_FIRST = re.compile(r"^(?:(?:hi|hey|hello|yo|hiya|howdy)\b(?:\s+(?!i\b)[a-z]+)?[\s,!.~～]+"
                           r"|(?:你好|您好|嗨|哈喽|hello)(?:[呀啊哇]?[\u4e00-\u9fff]{0,4})?[\s，,！!。~～]+)+", re.IGNORECASE)
 #: the person's words for themselves, and the pet's for them (the person's "I" is a capital or a texting "i",
 #: never "I-95"; "us" is never "US")
