@@ -811,12 +811,8 @@ def test_a_wait_inside_other_words_and_a_tag_question_after_the_list_set_nothing
 
 def test_a_change_told_then_forgotten_and_kept_replaces_the_old_memory():
     # round 32's spent set: "forget that … yellow, it's green now. remember that instead" kept "instead" (or nothing)
-    app, _ = _app()
-    app.agent.memories.remember(app.agent.pet.id, "favorite color is yellow")
-    calls, results, _ = _turn(app, app.new_conversation(),
-                              "forget that my favorite color is yellow, it's green now. remember that instead")
-    kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
-    app.close()
+    calls, results, kept = _told("forget that my favorite color is yellow, it's green now. remember that instead",
+                                 "favorite color is yellow")
     assert calls == ["forget", "remember"] and all(r.ok for r in results)
     assert kept == ["my favorite color: it's green now"]
 
@@ -980,12 +976,8 @@ def test_whom_a_forget_points_at_is_said_before_it():
 
 def test_after_the_measurement_a_dash_parts_requests():
     # round 33's set (spent): only the forget ran
-    app, _ = _app()
-    app.agent.memories.remember(app.agent.pet.id, "I live in Leeds")
-    calls, _, _ = _turn(app, app.new_conversation(),
-                        "forget that i live in Leeds - moved to Bristol last month, remember that instead")
-    kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
-    app.close()
+    calls, _, kept = _told("forget that i live in Leeds - moved to Bristol last month, remember that instead",
+                           "I live in Leeds")
     assert calls == ["forget", "remember"] and kept == ["moved to Bristol last month"]
 
 

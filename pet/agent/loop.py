@@ -880,8 +880,8 @@ class Agent:
             # embedded brain, whose calls are held to a grammar, keeps them.
             trace.reflex = "likely chat"
             specs = []
-        elif (rest := reflexes.dismissal(text)) is not None and not _ASKS_ANYTHING.search(rest) and not any(
-                reflexes.request_form(clause) for clause in reflexes.clauses(rest)):
+        elif dropped is not None and not _ASKS_ANYTHING.search(dropped) and not any(
+                reflexes.request_form(clause) for clause in reflexes.clauses(dropped)):
             # the subject dropped and nothing asked after it ("ok forget it, its not important"): no tool (the served
             # 0.5B, shown every tool, called eleven on it in round 34's set, and added a todo "do something")
             trace.reflex = "dropped"
