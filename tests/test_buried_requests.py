@@ -903,7 +903,7 @@ def test_a_complaint_or_advice_about_forgetting_deletes_nothing(text):
     assert "forget" not in calls and "我们的结婚纪念日是5月20日" in memories
 
 
-@pytest.mark.parametrize("text", ["should i go full-time?", "is my app up-to-date?"])
+@pytest.mark.parametrize("text", ["should i go full-time?", "is my app up-to-date?", "is this thing time-consuming?"])
 def test_a_hyphenated_word_ending_in_time_asks_no_clock(text):
     calls, _, _ = _told(text)
     assert "get_current_time" not in calls

@@ -1284,12 +1284,13 @@ def request_words(text: str) -> str:
 
 
 _CLOCK_WORDS = re.compile(
-    r"\b(?:time|clock|date|o'?clock|weekday|hour|(?:what|wat|wut|wht|which) day(?!\s+(?:are|r|do|does|did|can|could|will|would|should|works?|suits?)\b)"
+    # (a word inside a hyphenated one is not the clock: "full-time", "up-to-date", "time-consuming")
+    r"\b(?<!-)(?:time|clock|date|o'?clock|weekday|hour|(?:what|wat|wut|wht|which) day(?!\s+(?:are|r|do|does|did|can|could|will|would|should|works?|suits?)\b)"
     r"|day is it|day of the (?:week|month)"
     r"|how late|(?:what|wat|wut|which) year is it(?! in\b)"
     r"|is it (?:still |already )?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|is it (?:still |already )?(?:january|february|march|april|may|june|july|august|september|october|november"
-    r"|december)|what month)\b|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
+    r"|december)|what month)\b(?!-\w)|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
     _I)
 
 
