@@ -1016,3 +1016,57 @@ def test_a_request_with_quotes_or_anything_in_it_still_runs(text, tool, ran):
 ])
 def test_the_models_call_for_quoted_words_venting_or_reminiscing_runs_nothing(text, tool):
     assert _model_called(text, tool) == []
+
+
+# --- round 34's spent tools set (each was read wrong once) ----------------------------------------------------------
+
+def _called(text, memories=()):
+    """One message to a new pet holding `memories`: each tool called with its arguments."""
+    app, _ = _app()
+    for memory in memories:
+        app.agent.memories.remember(app.agent.pet.id, memory)
+    events = list(app.agent.run(app.new_conversation(), text))
+    app.close()
+    return [(e.call.name, e.call.arguments) for e in events if isinstance(e, ToolStarted)]
+
+
+def test_a_day_in_another_clause_is_no_question_for_the_calendar():
+    called = _called("明天要出国，我的passport放哪儿了你还记得不", ["护照放在抽屉最下层的蓝色文件夹里", "喜欢喝乌龙茶"])
+    assert [name for name, _ in called] == ["recall"]
+    called = _called("gonna visit grandma this weekend, whats her wifi pw again",
+                     ["wifi password at grandma's is tulip-7782", "likes jazz"])
+    assert [name for name, _ in called] == ["recall"]
+    # the day in the question itself still is the calendar's
+    assert "recall" not in [name for name, _ in _called("what's my plan for today?", ["my plan is to learn piano"])]
+
+
+def test_a_pronoun_points_at_whom_the_sentence_before_names():
+    called = _called("Jonah and I broke up. please forget about him", ["my boyfriend Jonah is a chef", "I like jazz"])
+    assert called and called[0][0] == "forget" and "Jonah" in called[0][1]["what"]
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("so we finally adopted a cat and shes called Pickle!! remember her name pls", "adopted a cat and shes called Pickle"),
+    ("my dog is called Rex. remember his name pls", "my dog is called Rex"),
+    ("我家狗叫旺财，记住它的名字哦", "我家狗叫旺财"),
+])
+def test_remembering_her_name_keeps_what_was_said_of_her(text, kept):
+    called = _called(text)
+    assert [name for name, _ in called] == ["remember"] and kept in called[0][1]["content"]
+
+
+@pytest.mark.parametrize("text, calls", [
+    ("remind me what's left on my to do lsit", ["list_todos"]),
+    ("帮我看下现在的time，手机没电了", ["get_current_time"]),
+    ("帮我查一下我女儿钢琴老师姓什么，再把交钢琴学费加到todo", ["recall", "add_todo"]),
+    ("你能帮我做什么呀？会设提醒吗", []),
+])
+def test_requests_in_other_words(text, calls):
+    assert [name for name, _ in _called(text, ["女儿的钢琴老师姓陈"])] == calls
+
+
+def test_the_english_verb_in_a_chinese_reminder_is_no_part_of_the_task():
+    called = _called("老板让我11月26号下午两点前把报告交上去，你那天上午11点remind我一下")
+    assert [name for name, _ in called] == ["set_reminder"]
+    assert "报告" in called[0][1]["text"] and "remind" not in called[0][1]["text"]
+    assert called[0][1]["when"].endswith("11-26 11:00")

@@ -161,3 +161,9 @@ def test_a_fact_beyond_the_newest_matches_is_found_through_its_related_words(tmp
     found = [m.content for m in store.search(pet_id, "When was Mira born?", 3)]
     db.close()
     assert found[0] == "Mira's birthday is March 5"
+
+
+def test_a_document_or_a_password_is_found_in_the_other_language():
+    from pet.memory.concepts import translations
+
+    assert "护照" in translations("passport") and "password" in translations("密码")

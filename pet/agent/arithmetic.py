@@ -399,7 +399,7 @@ _UNPLACED = re.compile(
     r"|(?:和|跟)[一二两三四五六七八九十0-9]+个(?:朋友|同事|人)", _I)
 # what asks for the result: "how much", "what's the tip", "多少" (not "what's your take?" beside a sum)
 _ASKS_RESULT = re.compile(
-    r"\bhows? (?:much|many|far)\b|\bin total\s*[?？]?\s*$|\bcalculate\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
+    r"\bhows? (?:much|many|far)\b|\bin total\s*[?？]?\s*$|\b(?:calc|calculate|compute|figure out)\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
     r"|\b(?:what|wat)(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
     r"|come to|left|owe|pay)\b"
@@ -881,6 +881,11 @@ _FROM_TO = [
     re.compile(rf"\bfrom\s+{_SUM_AMOUNT.format('a')}\s+(?:up |down )?to\s+{_SUM_AMOUNT.format('b')}", _I),
     re.compile(rf"{_SUM_AMOUNT.format('a')}\s*(?:涨到|涨成|降到|跌到|升到|变成|变到|增加到|减少到|提高到|降低到|调到|涨至|降至)"
                rf"\s*(?:了\s*)?{_SUM_AMOUNT.format('b')}"),
+    # then and now, each with its amount: "上个月218.4，这个月301.9" (round 34's spent set), "last month 80, this month 95"
+    re.compile(rf"(?:上个?月|去年|上周|上次|以前|之前|原来)[^0-9，,。；;]{{0,6}}?{_SUM_AMOUNT.format('a')}\s*[，,；;]\s*"
+               rf"(?:这个?月|本月|今年|这周|这次|现在)[^0-9，,。；;]{{0,6}}?{_SUM_AMOUNT.format('b')}"),
+    re.compile(rf"\blast (?:month|year|week|time)\b[^0-9,;.]{{0,20}}?{_SUM_AMOUNT.format('a')}\s*[,;]\s*(?:and\s+)?"
+               rf"(?:this (?:month|year|week|time)|now)\b[^0-9,;.]{{0,20}}?{_SUM_AMOUNT.format('b')}", _I),
 ]
 #: a question for the change between them in percent
 _ASKS_PERCENT = re.compile(
@@ -976,6 +981,8 @@ def _rate_chain(text: str) -> str | None:
     if len(factors) != len(per):
         return None  # (two chains, or a loop)
     question = re.split(r"[,，.。;；!！?？]", digits[:asked.start()])[-1] + digits[asked.start():]  # (its whole clause)
+    # (less a rate of the chain said in it: "我每周跑25公里的话一年一共跑多少公里", round 34's spent set)
+    question = _RATE_ZH.sub(" ", _RATE_EN.sub(" ", question))
     spans: set[str] = set()
     for found in re.finditer(rf"(?<![a-z])(?:a|an|per|each|every|in a|in an|one)\s+({_SPAN_WORD})\b|(?:一|每)(?:个)?({_SPAN_WORD})",
                              question, _I):

@@ -58,7 +58,8 @@ from pet.events import (
 from pet.logs import fields as log_fields
 from pet.logs import in_context
 from pet.logs import set_fields as set_log_fields
-from pet.memory.recall import about_the_person, best_matches, read_id
+from pet.memory import concepts
+from pet.memory.recall import about_the_person, best_matches, read_id, stem
 from pet.memory.recall import words as recall_words
 from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
@@ -130,6 +131,14 @@ _DELETES_IT = re.compile(r"^\W*(?:(?:pls|please|just|so|and|ok|okay|u can|you ca
                          # (not "我把它忘了", "结果我把这个忘了": the person forgot; nor "我把那个删了": done already)
     r"|(?<!把)(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉)(?:吧|啦|了|哈)*\W*$",
                          re.IGNORECASE)
+def _keeps_what_came_before(text: str) -> bool:
+    """The message ends by asking to keep what it said before, and asks nothing ("my dog is called Rex. remember
+    his name pls", "我家狗叫旺财，记住它的名字哦")."""
+    parts = reflexes.clauses(text)
+    return len(parts) > 1 and reflexes.points_back(parts[-1]) and not any(
+        part.rstrip().endswith(("?", "？")) for part in parts)
+
+
 def _named_for_dropping(text: str) -> str:
     """What a message cancels when one clause drops a reminder it points at ("drop that reminder", "那个提醒删了吧"): the
     words said before it ("nvm about the dentist one, they moved it, drop that reminder" → the dentist one); "" when no
@@ -967,7 +976,13 @@ class Agent:
         # also matches single characters: "我到底哪里做错了" is no question for a memory of 我妈妈)
         terms = [t.casefold() for t in recall_words(asked)
                  if (len(t) >= 2 if cjk_count(t) else len(t) >= 3 and t.casefold() not in replycheck.EN_STOPWORDS)]
-        return any(t in record.content.casefold() for record in found for t in terms)
+        if any(t in record.content.casefold() for record in found for t in terms):
+            return True
+        # ...or its word in the other language, as the concepts give it ("我的passport放哪儿了" and
+        # "护照放在抽屉最下层的蓝色文件夹里", round 34's spent set)
+        return any(concepts.holds(record.content.casefold(), other) for record in found for t in terms
+                   for other in concepts.translations(t if cjk_count(t) else stem(t))
+                   if len(other) >= (2 if cjk_count(other) else 3))
 
     def _near(self, text: str, floor: float = NEAR_MEMORY) -> bool:
         """Whether a memory is near `text` in meaning (`floor`), in whichever language."""
@@ -991,6 +1006,9 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model decides, as without it
             log.warning("intent routing failed: %s", exc)
             return None
+        if route.intent == "recall" and _keeps_what_came_before(text):
+            # "my dog is called Rex. remember his name" is near "what's my dog's name?" but tells it and asks to keep it
+            return dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if (route.intent in ("time", "recall") and reflexes.guessing_game(text)) or (
                 route.intent == "remind" and reflexes.called_in_a_story(text)) or (
                 route.intent in _DOING and reflexes.wishes_it_could(text)) or (
@@ -1284,6 +1302,10 @@ class Agent:
                 while parts and reader.facts(parts[-1]) and not _SENTENCE_END.search(
                         before[before.rfind(parts[-1]):start]):
                     start = before.rfind(parts.pop())
+            if reflexes.names_by_pronoun(clause):
+                # whose name it is, said in the same sentence ("so we finally adopted a cat and shes called
+                # Pickle!! remember her name pls", round 34's spent set)
+                start = max((m.end() for m in _SENTENCE_END.finditer(before, 0, start)), default=0)
             fact = before[start:end]
         return reflexes.Reflex("remember", (ToolCall("remember", {"content": without_chat_words(reflexes.unpadded(fact))}),))
 

@@ -389,7 +389,7 @@ _RECALL = [
 #: "提醒我一下家里wifi密码是多少": reminded of a thing kept, not at a time
 _REMIND_ME_OF = re.compile(r"^(?:你)?(?:再)?提醒(?:我)?(?:一下)?[,，:：\s]*(?P<x>[^，,。？?]{2,}?)(?:是)?(?:多少|什么|啥|哪里|哪儿|哪天|几号)"
                            r"(?:来着)?[？?]?$")
-_REMIND_WHAT = re.compile(r"^remind me,?\s+(?:what|who|which)\b", _I)
+_REMIND_WHAT = re.compile(r"^remind me,?\s+(?P<asked>)(?:what|who|which)\b", _I)
 _REMIND_VERBS_EN = (r"remind me|ping me|nudge me|alert me|buzz me|text me|wake me(?: up)?"
                     r"|give me a (?:heads[- ]up|shout|nudge|ping)|let me know")
 _REMIND_EN = re.compile(rf"^{_POLITE_EN}(?:remind me|set (?:a|an) (?:reminder|alarm))\b\s*(?P<rest>.+?){_END}$", _I)
@@ -458,8 +458,9 @@ _TODO = [
     re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:[一两二三四五几]|[0-9]+)?[个条项件]?\s?(?:待办(?:事项)?|to-?do|todo)"
                rf"(?!\s*(?:list|清单|列表))[：:，,\s]*(?P<x>.+?){_END}$", _I),
     re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
-    re.compile(rf"^{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)(?:我的)?待办(?:事项|清单|列表)?"
-               rf"(?:里|中)?{_END}$"),
+    # (also after a first request: "…，再把交钢琴学费加到todo", round 34's spent set)
+    re.compile(rf"^(?:再|然后|顺便|另外|还要|还有)?{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)"
+               rf"(?:我的)?(?:待办|(?<![a-z])to-?do(?![a-z]))(?:事项|清单|列表|\s?list)?(?:里|中)?{_END}$", _I),
     re.compile(rf"^(?:待办|to-?do)[：:]\s*(?P<x>[^a-z\s].*?){_END}$", _I),
     # "帮我记到待办里：给房东转账" (the thing after the list named; round 32's spent set)
     re.compile(rf"^{_POLITE_ZH}(?:记到|记进|加到|加进|放到|放进|写到|写进|添加到)(?:我的)?(?:待办|to-?do)(?:事项|清单|列表)?"
@@ -566,9 +567,14 @@ def _says_when(text: str, now: dt.datetime, zone: dt.tzinfo) -> bool:
         return True
 
 
+_REMIND_IN_ZH = re.compile(r"(?<![A-Za-z])(?:remind|ping|nudge)\s*(?=我)", _I)
+
+
 def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Reflex | None:
     """A reminder fires only when the sentence holds a time; a bad time is a question, and so is a
     day without its hour ("remind me tomorrow to text Gabriela": what time tomorrow?)."""
+    if zh:  # the English verb in a Chinese request: "…你那天上午11点remind我一下" (round 34's spent set)
+        rest = _REMIND_IN_ZH.sub("提醒", rest)
     same = _on_that_day(rest, now, zone, zh)
     if same is not None:
         return same
@@ -1098,7 +1104,11 @@ def match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") ->
         # of its own that no reflex understood.
         if any(_LOOKS_LIKE_REQUEST.match(c.strip()) for c in others):
             return None
-        return _labelled(requests[0], clauses, found) or requests[0]
+        labelled = _labelled(requests[0], clauses, found)
+        if labelled is None and [c.name for c in requests[0].calls] == ["remember"] and _OWNED_BY_PRONOUN.fullmatch(
+                _clean(str(requests[0].calls[0].arguments.get("content", "")))):
+            return None  # "remember her name pls" after what was said of her: never "her name" alone
+        return labelled or requests[0]
     return _single(text, now, zone)
 
 
@@ -1284,8 +1294,9 @@ def request_words(text: str) -> str:
 
 
 _CLOCK_WORDS = re.compile(
-    # (a word inside a hyphenated one is not the clock: "full-time", "up-to-date", "time-consuming")
-    r"\b(?<!-)(?:time|clock|date|o'?clock|weekday|hour|(?:what|wat|wut|wht|which) day(?!\s+(?:are|r|do|does|did|can|could|will|would|should|works?|suits?)\b)"
+    # (a word inside a hyphenated one is not the clock: "full-time", "up-to-date", "time-consuming"; one after
+    # Chinese is: "帮我看下现在的time", round 34's spent set)
+    r"(?<![A-Za-z0-9_'-])(?:time|clock|date|o'?clock|weekday|hour|(?:what|wat|wut|wht|which) day(?!\s+(?:are|r|do|does|did|can|could|will|would|should|works?|suits?)\b)"
     r"|day is it|day of the (?:week|month)"
     r"|how late|(?:what|wat|wut|which) year is it(?! in\b)"
     r"|is it (?:still |already )?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
@@ -1389,7 +1400,15 @@ def asks_a_list(text: str) -> bool:
     how many, or the list named alone. "你会设提醒吗？", "提醒一下你哦，你是小龙虾不是螃蟹" and "你的名字我又忘了，
     提醒我一下？" are near "我有哪些提醒" to the router, but ask for no list."""
     text = " ".join(text.split())
-    return _ASKS_A_LIST.search(text) is not None and not _WHAT_IF_YOU.search(text) and not _WHAT_FOR.search(text)
+    # (in the sentence that names the list, when one does: "你能帮我做什么呀？会设提醒吗" asks what the pet can do, then
+    # whether it sets reminders: round 34's spent set listed them)
+    naming = [part for part in re.split(r"(?<=[.!?。！？])\s*", text) if _LIST_NOUN.search(part)] or [text]
+    return any(_ASKS_A_LIST.search(part) for part in naming) and not _WHAT_IF_YOU.search(text) and not (
+        _WHAT_FOR.search(text))
+
+
+_LIST_NOUN = re.compile(r"提醒|待办|清单|列表|事项|闹钟|(?<![a-z])(?:\w{0,3}remi\w*|todos?|to-?dos?|to do|tasks?|list|lsit"
+                        r"|alarms?)(?![a-z])", re.IGNORECASE)
 
 
 #: what lists are good for, asked of no list: "what's the point of todo lists if i never finish them 😩", "列清单有啥用，
@@ -1407,7 +1426,9 @@ _WHAT_IF_YOU = re.compile(r"(?:如果|要是|假如|假设)(?:你|您)|\bif (?:y
 _ASKS_VALUE_ZH = re.compile(r"多少|叫啥|叫什么|是啥|是什么|是哪|哪儿|哪里|在哪|几号|哪天|啥时候|什么时候|几月|几岁")
 _ASKS_VALUE_EN = re.compile(
     r"\b(?:what(?:'s|s| is| was| are| were)|where(?:'s| is| are| was| did| do)|who(?:'s| is| was| did)"
-    r"|when(?:'s| is| was)|which|how old is)\b.*\b(?:my|i|mine)\b|\b(?:my|i)\b.*\b(?:where|who|what|when|which)\b.*[?？]",
+    r"|when(?:'s| is| was)|which|how old is)\b.*\b(?:my|i|mine)\b|\b(?:my|i)\b.*\b(?:where|who|what|when|which)\b.*[?？]"
+    # someone's, asked to be told again: "whats her wifi pw again" (round 34's spent set)
+    r"|\b(?:what(?:'s|s| is| was)|where(?:'s| is| was)|who(?:'s| is| was))\s+(?:her|his|their)\b.*\bagain\b",
     re.IGNORECASE)
 #: ...not of the pet ("你叫啥", "what's your name", "你是怎么记住的"), but "did i tell you" is the person's
 _OF_THE_PET = re.compile(r"^\W*你|你(?:是|叫|觉得|会|能|喜欢|多大|几岁|在哪)|\byour\b|\byou(?!\s+(?:my|that|about))\b"
@@ -1444,12 +1465,19 @@ def asks_kept_value(text: str) -> bool:
     text = " ".join(text.split())
     if _OF_THE_PET.search(text) and not re.search(r"\b(?:tell|told|gave) you\b", text, re.IGNORECASE):
         return False
-    if len(text) > 80 or _OF_THE_DAY.search(text):
-        return False  # "what's my plan for today?" is the calendar's and the model's
+    if len(text) > 80:
+        return False
     if _BARE_QUESTION.match(text) and len(re.findall(r"[A-Za-z']+", text)) <= 3 and not re.match(
             r"\W*(?:what|who|where|when|why|how|is|are|do|does|can|lol|haha|really|ok|okay|huh|and|so)\b", text, re.I):
-        return True
-    return bool(_ASKS_VALUE_ZH.search(text) if cjk_count(text) else _ASKS_VALUE_EN.search(text))
+        return not _OF_THE_DAY.search(text)
+    asks = _ASKS_VALUE_ZH if cjk_count(text) else _ASKS_VALUE_EN
+    if not asks.search(text):
+        return False
+    # "what's my plan for today?" is the calendar's and the model's; a day said in another clause than the
+    # question is the reason for it ("明天要出国，我的passport放哪儿了你还记得不", "gonna visit grandma this weekend,
+    # whats her wifi pw again": round 34's spent set)
+    asking = [part for part in re.split(r"(?<=[,，;；。!！?？])\s*", text) if asks.search(part)] or [text]
+    return not any(_OF_THE_DAY.search(part) for part in asking)
 
 
 def asks_time(text: str) -> bool:
@@ -1467,7 +1495,11 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if remind:
         reflex = _remind(text, remind.group("rest"), now, zone, zh=False)
         # ("remind me when my laundry is done" asks for a reminder, not what was kept)
-        recalled = _first(_RECALL, text) if reflex is None and _REMIND_WHAT.match(text) else None
+        reminded = _REMIND_WHAT.match(text) if reflex is None else None
+        if reminded and _first(_LIST_TODOS, text[reminded.end("asked"):]):
+            # "remind me what's left on my to do list" asks for the list, not a reminder (round 34's spent set)
+            return Reflex("list_todos", _call("list_todos"))
+        recalled = _first(_RECALL, text) if reminded else None
         if recalled and _clean(recalled.group("x")) and not asks_pet_name(text):
             # "remind me what my wifi password was": a thing kept, not a reminder
             return Reflex("recall", _call("recall", query=_clean(recalled.group("x"))))
@@ -1532,6 +1564,12 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
             if re.fullmatch(r"(?:它|他|她)(?:们)?", target) and len(_clean(said_before)) >= 2:
                 # whom "她" is, said before it: "我跟小雨分手了，把她忘了吧" (round 31's spent set forgot "她")
                 target = f"{_clean(said_before)}，{target}"
+            elif re.fullmatch(r"him|her|them", target, _I):
+                # …or in a sentence before it: "Jonah and I broke up. please forget about him" (round 34's spent set)
+                ends = [m.end() for m in re.finditer(r"[.!?;]\s+", text[: found.start("x")])]
+                said_before = _clean(text[: ends[-1]]) if ends else ""
+                if len(said_before) >= 2:
+                    target = f"{said_before}, {target}"
             new = _new_value(text, target)
             return Reflex("forget", _call("forget", what=target) + (_call("remember", content=new) if new else ()))
 
@@ -1593,7 +1631,7 @@ def _labelled(request: Reflex, clauses: list[str], found: list[Reflex | None]) -
     if at == 0 or re.search(r"\d", content) or (cjk_count(content) > 6 or len(content.split()) > 3):
         return None
     before = _after_topic_shift(_clean(" ".join(clauses[:at])))
-    if not re.search(r"\d", before) and not re.search(r"[是叫姓在]|\b(?:is|are|was)\b", before, _I):
+    if not re.search(r"\d", before) and not re.search(r"[是叫姓在]|\b(?:is|are|was|called|named)\b", before, _I):
         return None  # no value said before ("今天好累 帮我记住这个感觉")
     return Reflex("remember", _call("remember", content=before))
 
@@ -1686,7 +1724,19 @@ def points_back(clause: str) -> bool:
     it", "你要记住哦"): its fact is elsewhere in the message."""
     clause = _strip_fillers(" ".join(clause.split()))
     fact = memory_fact(clause)
-    return fact != clause and (not _clean(fact) or only_pronoun(_clean(fact)))
+    rest = _clean(_strip_fillers(_clean(fact)))
+    return fact != clause and (not rest or only_pronoun(rest) or _OWNED_BY_PRONOUN.fullmatch(rest) is not None)
+
+
+def names_by_pronoun(clause: str) -> bool:
+    """The clause asks to keep something of someone named before it, by a pronoun ("remember her name pls")."""
+    rest = _clean(_strip_fillers(_clean(memory_fact(_strip_fillers(" ".join(clause.split()))))))
+    return _OWNED_BY_PRONOUN.fullmatch(rest) is not None
+
+
+#: something of someone named before, by a pronoun: "remember HER NAME pls" after "shes called Pickle!!" (round 34's
+#: spent set), "记住它的名字"
+_OWNED_BY_PRONOUN = re.compile(r"(?:her|his|their|its)(?:\s+[a-z']+){1,2}|(?:她|他|它)们?的[\u4e00-\u9fff]{1,4}", _I)
 
 
 #: words that point at something said before: "keep THAT in your noggin", "把这个记牢"
@@ -1812,6 +1862,8 @@ def kept_fact(text: str) -> str | None:
     fact = _clean(memory_fact(text))
     if len(fact) < 2 or fact == _clean(text) or _TO_DO.match(fact) or _QUESTION_END.search(fact):
         return None
+    if _OWNED_BY_PRONOUN.fullmatch(_clean(_strip_fillers(fact))):
+        return None  # "remember her name pls": what was said before it is the fact
     if _CUT_SHORT.search(fact) or len(re.findall(r"[A-Za-z0-9']+", fact)) + cjk_count(fact) / 2 < _FACT_WORDS:
         return None
     if len(parts := clauses(fact)) > 1 and any(request_form(part) for part in parts):

@@ -31,7 +31,7 @@ REAL = frozenset("""
     tonights""".split())
 SHORTEST = 5
 #: slips two edits away, common enough to be the word meant (chat slang: "rember that?"), and in no word list
-KNOWN = {"rember": "remember"}
+KNOWN = {"rember": "remember", "lsit": "list"}
 #: a word on its own: not part of "Remeber2024" or "Forge-Remeber"
 _WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 #: where a sentence starts: a capital there says nothing, elsewhere it may be a name ("Alarmo", "Remini")

@@ -168,6 +168,8 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("phone", "phone number call mobile cell contact text email | smartphone iphone android nokia xiaomi "
                      "huawei samsung pixel",
             "电话 手机 号码 手机号 联系 联系方式 微信 邮箱 | 智能手机 苹果手机 安卓 华为 小米 诺基亚 三星"),
+    Concept("documents", "passport visa id document documents paperwork", "护照 签证 身份证 证件 户口本"),
+    Concept("password", "password passcode pin pw wifi login", "密码 口令 登录"),
     Concept("clothes", "clothes clothing wear wore worn size fit style | shoe sneaker dress shirt "
                        "jacket coat jeans pants hat",
             "衣服 穿 尺码 尺寸 | 鞋 裙子 衬衫 外套 裤子 帽子"),
@@ -381,6 +383,12 @@ def _terms_of(line: str) -> list[tuple[str, bool]]:
 
 
 _TRANSLATIONS = _translations()
+
+
+def translations(term: str) -> list[str]:
+    """The words of the other script `term` (a search term: recall.stem for English) names in the concepts:
+    passport -> 护照; 密码 -> password."""
+    return list(_TRANSLATIONS.get(term, ()))
 
 
 def across(terms: Sequence[Term], weight: float) -> list[Term]:
