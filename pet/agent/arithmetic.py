@@ -399,7 +399,7 @@ _UNPLACED = re.compile(
     r"|(?:和|跟)[一二两三四五六七八九十0-9]+个(?:朋友|同事|人)", _I)
 # what asks for the result: "how much", "what's the tip", "多少" (not "what's your take?" beside a sum)
 _ASKS_RESULT = re.compile(
-    r"\bhows? (?:much|many|far)\b|\bin total\s*[?？]?\s*$|\b(?:calc|calculate|compute|figure out)\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
+    r"\bhows? (?:much|many|far)\b|\bin total\s*[?？]?\s*$|\bcalculate\b|^\W*(?:calc|compute|figure out)\b|\bwork out\b|^(?:total|split|divide)\b|\b(?:total|altogether)\s*[?？]\s*$"
     r"|\b(?:what|wat)(?:'s|s| is| would be| will be| does| do)\s+(?:a |an |the |my |our |it |that |this )?"
     r"(?:[0-9.]+\s*%\s*)?(?:tip|total|cost|price|bill|amount|share|split|each|one|everyone|per person|it come|that come"
     r"|come to|left|owe|pay)\b"
@@ -877,15 +877,20 @@ def _unit_price(text: str) -> str | None:
 
 _SUM_AMOUNT = r"[$¥￥€£]?\s*(?P<{0}>[0-9]+(?:\.[0-9]+)?)\s*(?:块钱|块|元|dollars?|bucks|yuan|rmb|kuai)?"
 #: two amounts, the first changing into the second: "from 1450 to 1595", "从3000涨到3300"
+#: what may stand between "this month" and its amount: no word of a change ("这个月涨了200" says the rise)
+_GAP_ZH = r"(?:(?!涨|降|省|多|少|加|减|贵|便宜|跌|升|提|扣|花)[^0-9，,。；;]){0,6}?"
+_GAP_EN = (r"(?:(?!\b(?:by|rais\w*|rose|up|down|more|less|extra|cut|off|sav\w*|increas\w*|decreas\w*|went|dropp?\w*"
+           r"|plus|minus)\b)[^0-9,;.]){0,20}?")
 _FROM_TO = [
     re.compile(rf"\bfrom\s+{_SUM_AMOUNT.format('a')}\s+(?:up |down )?to\s+{_SUM_AMOUNT.format('b')}", _I),
     re.compile(rf"{_SUM_AMOUNT.format('a')}\s*(?:涨到|涨成|降到|跌到|升到|变成|变到|增加到|减少到|提高到|降低到|调到|涨至|降至)"
                rf"\s*(?:了\s*)?{_SUM_AMOUNT.format('b')}"),
     # then and now, each with its amount: "上个月218.4，这个月301.9" (round 34's spent set), "last month 80, this month 95"
-    re.compile(rf"(?:上个?月|去年|上周|上次|以前|之前|原来)[^0-9，,。；;]{{0,6}}?{_SUM_AMOUNT.format('a')}\s*[，,；;]\s*"
-               rf"(?:这个?月|本月|今年|这周|这次|现在)[^0-9，,。；;]{{0,6}}?{_SUM_AMOUNT.format('b')}"),
-    re.compile(rf"\blast (?:month|year|week|time)\b[^0-9,;.]{{0,20}}?{_SUM_AMOUNT.format('a')}\s*[,;]\s*(?:and\s+)?"
-               rf"(?:this (?:month|year|week|time)|now)\b[^0-9,;.]{{0,20}}?{_SUM_AMOUNT.format('b')}", _I),
+    # (not a change told as an amount: "上个月房租3000，这个月涨了200", "this month they raised it by 100")
+    re.compile(rf"(?:上个?月|去年|上周|上次|以前|之前|原来){_GAP_ZH}{_SUM_AMOUNT.format('a')}\s*[，,；;]\s*"
+               rf"(?:这个?月|本月|今年|这周|这次|现在){_GAP_ZH}{_SUM_AMOUNT.format('b')}"),
+    re.compile(rf"\blast (?:month|year|week|time)\b{_GAP_EN}{_SUM_AMOUNT.format('a')}\s*[,;]\s*(?:and\s+)?"
+               rf"(?:this (?:month|year|week|time)|now)\b{_GAP_EN}{_SUM_AMOUNT.format('b')}", _I),
 ]
 #: a question for the change between them in percent
 _ASKS_PERCENT = re.compile(

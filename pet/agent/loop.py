@@ -131,12 +131,23 @@ _DELETES_IT = re.compile(r"^\W*(?:(?:pls|please|just|so|and|ok|okay|u can|you ca
                          # (not "我把它忘了", "结果我把这个忘了": the person forgot; nor "我把那个删了": done already)
     r"|(?<!把)(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉)(?:吧|啦|了|哈)*\W*$",
                          re.IGNORECASE)
+def _pointing(clause: str, message: str) -> bool:
+    """The clause asks to keep what was said before it: in the usual words (reflexes.points_back), or something of
+    someone named before by a pronoun ("remember her name pls"), not asked as a question ("remember his name?")."""
+    return reflexes.points_back(clause) or reflexes.names_by_pronoun(clause) and not (
+        _ASKS_IF_REMEMBERED.search(clause) or message.rstrip().endswith(("?", "？")))
+
+
 def _keeps_what_came_before(text: str) -> bool:
     """The message ends by asking to keep what it said before, and asks nothing ("my dog is called Rex. remember
     his name pls", "我家狗叫旺财，记住它的名字哦")."""
     parts = reflexes.clauses(text)
-    return len(parts) > 1 and reflexes.points_back(parts[-1]) and not any(
-        part.rstrip().endswith(("?", "？")) for part in parts)
+    return len(parts) > 1 and _pointing(parts[-1], text) and not _ASKS_IF_REMEMBERED.search(parts[-1])
+
+
+#: a question whether the pet remembers, not a request to: "can you remember its name", "你还记得它的名字吗"
+_ASKS_IF_REMEMBERED = re.compile(r"^\W*(?:can|could|do|did|will|would|d'?you)\s+(?:you|u|ya)\b|(?:吗|么|不|没)\W*$|还记得|记得吗",
+                                 re.IGNORECASE)
 
 
 def _named_for_dropping(text: str) -> str:
@@ -978,10 +989,11 @@ class Agent:
                  if (len(t) >= 2 if cjk_count(t) else len(t) >= 3 and t.casefold() not in replycheck.EN_STOPWORDS)]
         if any(t in record.content.casefold() for record in found for t in terms):
             return True
-        # ...or its word in the other language, as the concepts give it ("我的passport放哪儿了" and
-        # "护照放在抽屉最下层的蓝色文件夹里", round 34's spent set)
+        # ...or, for a word of the message in the other script than the message's ("我的passport放哪儿了"), that
+        # word in the other language, as the concepts give it ("护照放在抽屉最下层的蓝色文件夹里", round 34's spent set)
+        zh = detect_language(text) == "zh"
         return any(concepts.holds(record.content.casefold(), other) for record in found for t in terms
-                   for other in concepts.translations(t if cjk_count(t) else stem(t))
+                   if zh != bool(cjk_count(t)) for other in concepts.translations(t if cjk_count(t) else stem(t))
                    if len(other) >= (2 if cjk_count(other) else 3))
 
     def _near(self, text: str, floor: float = NEAR_MEMORY) -> bool:
@@ -1097,7 +1109,7 @@ class Agent:
             return route, text
         for part in parts:
             routed = self._route(part)
-            if reflexes.points_back(part):
+            if _pointing(part, text):
                 # "…. anyway make a note of it": keep what was said before (the router hears little in it)
                 found.append((dataclasses.replace(route, intent="remember", tool="remember", slots="fact"), part))
             elif self._asks_kept(part, routed):
@@ -1111,15 +1123,15 @@ class Agent:
                 found.append((routed, part))
             elif reflexes.request_form(part):
                 return route, text  # a second request the router does not know: the model's
-        if len(found) == 2 and found[0][0].intent == "remember" and reflexes.points_back(found[1][1]) and (
+        if len(found) == 2 and found[0][0].intent == "remember" and _pointing(found[1][1], text) and (
                 parts.index(found[1][1]) == parts.index(found[0][1]) + 1):
             # the fact, then the asking that points back at it: one request ("…my new office is room 1207 on floor 12,
             # keep that in mind for me ok? then i got home…", round 30's spent set)
             found = found[1:]
-        if len(found) != 1 or not (reflexes.request_form(found[0][1]) or reflexes.points_back(found[0][1]) or (
+        if len(found) != 1 or not (reflexes.request_form(found[0][1]) or _pointing(found[0][1], text) or (
                 found[0][0].intent == "recall" and self._asks_kept(found[0][1], None))):
             return route, text  # (a clause that asks to keep what was said before it asks: "这个你记住哈")
-        if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE) and not reflexes.points_back(found[0][1]) and not (
+        if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE) and not _pointing(found[0][1], text) and not (
                 found[0][0].intent == "recall" and route.nearest == "remember"):
             # the whole leans to another request ("…, drop that reminder": cancel, not list); a clause that asks
             # to keep what was said before it says what it asks in its words ("我新老板姓钟，帮我记住 免得我又叫错"); a
@@ -1268,12 +1280,15 @@ class Agent:
             # (or the last that points back, before talk: "…住我对门1902 你帮我记着点 以后好打招呼 话说你们小龙虾搬家吗")
             parts = reflexes.clauses(message)
             if len(parts) > 1:
-                clause = next((part for part in reversed(parts[1:]) if reflexes.points_back(part)), parts[-1])
+                clause = next((part for part in reversed(parts[1:]) if _pointing(part, message)), parts[-1])
                 at = message.rfind(clause)
         reader = capture.reader()
         if at <= 0 or reader is None:
             return None
-        if not (reflexes.points_back(clause) or reflexes.points_at(clause) and not reader.facts(clause)):
+        if not (_pointing(clause, message) or reflexes.points_at(clause) and not reader.facts(clause)):
+            return None
+        if reflexes.names_by_pronoun(clause) and message[at + len(clause):].strip(" .!。！~～"):
+            # "remember his name?" asks; "remember her name, its Priya" gives the name after it
             return None
         # the fact nearest before it, of the clauses before it ("今天好累啊 上了一整天班 … 我搬家了 新地址是梧桐路88号
         # 3栋502 你帮我记住吧": the address), else of their sentences

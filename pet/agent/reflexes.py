@@ -567,14 +567,14 @@ def _says_when(text: str, now: dt.datetime, zone: dt.tzinfo) -> bool:
         return True
 
 
-_REMIND_IN_ZH = re.compile(r"(?<![A-Za-z])(?:remind|ping|nudge)\s*(?=我)", _I)
+_REMIND_IN_ZH = re.compile(r"(?<![A-Za-z])remind\s*(?=我)", _I)
 
 
 def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Reflex | None:
     """A reminder fires only when the sentence holds a time; a bad time is a question, and so is a
     day without its hour ("remind me tomorrow to text Gabriela": what time tomorrow?)."""
-    if zh:  # the English verb in a Chinese request: "…你那天上午11点remind我一下" (round 34's spent set)
-        rest = _REMIND_IN_ZH.sub("提醒", rest)
+    if zh and "提醒" not in rest:  # the English verb in a Chinese request: "…你那天上午11点remind我一下" (round 34's spent set)
+        rest = _REMIND_IN_ZH.sub("提醒", rest, count=1)
     same = _on_that_day(rest, now, zone, zh)
     if same is not None:
         return same
@@ -1400,15 +1400,16 @@ def asks_a_list(text: str) -> bool:
     how many, or the list named alone. "你会设提醒吗？", "提醒一下你哦，你是小龙虾不是螃蟹" and "你的名字我又忘了，
     提醒我一下？" are near "我有哪些提醒" to the router, but ask for no list."""
     text = " ".join(text.split())
-    # (in the sentence that names the list, when one does: "你能帮我做什么呀？会设提醒吗" asks what the pet can do, then
-    # whether it sets reminders: round 34's spent set listed them)
-    naming = [part for part in re.split(r"(?<=[.!?。！？])\s*", text) if _LIST_NOUN.search(part)] or [text]
-    return any(_ASKS_A_LIST.search(part) for part in naming) and not _WHAT_IF_YOU.search(text) and not (
-        _WHAT_FOR.search(text))
+    if _CAN_YOU_LIST.search(text) and not any(_ASKS_A_LIST.search(part) for part in re.split(
+            r"(?<=[.!?。！？])\s*", text) if _CAN_YOU_LIST.search(part)):
+        return False  # "你能帮我做什么呀？会设提醒吗" asks what the pet can do (round 34's spent set listed the reminders)
+    return _ASKS_A_LIST.search(text) is not None and not _WHAT_IF_YOU.search(text) and not _WHAT_FOR.search(text)
 
 
-_LIST_NOUN = re.compile(r"提醒|待办|清单|列表|事项|闹钟|(?<![a-z])(?:\w{0,3}remi\w*|todos?|to-?dos?|to do|tasks?|list|lsit"
-                        r"|alarms?)(?![a-z])", re.IGNORECASE)
+#: a question whether the pet keeps such a list at all: "会设提醒吗", "你能加待办吗", "can you set reminders?"
+_CAN_YOU_LIST = re.compile(r"(?:会|能|可以)(?:帮我)?(?:设|定|建|加|记|做|弄)?(?:个)?(?:提醒|闹钟|待办)(?:吗|么|不|嘛)"
+                           r"|\b(?:can|could|do) (?:you|u) (?:even )?(?:set|do|make|handle|add|keep)"
+                           r" (?:reminders?|alarms?|todos?|to-?dos?|todo lists?)\b", re.IGNORECASE)
 
 
 #: what lists are good for, asked of no list: "what's the point of todo lists if i never finish them 😩", "列清单有啥用，
@@ -1476,7 +1477,9 @@ def asks_kept_value(text: str) -> bool:
     # "what's my plan for today?" is the calendar's and the model's; a day said in another clause than the
     # question is the reason for it ("明天要出国，我的passport放哪儿了你还记得不", "gonna visit grandma this weekend,
     # whats her wifi pw again": round 34's spent set)
-    asking = [part for part in re.split(r"(?<=[,，;；。!！?？])\s*", text) if asks.search(part)] or [text]
+    # (a day said alone before it is the question's: "tomorrow, what's my plan?")
+    parts = re.split(r"(?<=[,，;；。!！?？])\s*", text)
+    asking = [part for part in parts if asks.search(part) or _OF_THE_DAY.fullmatch(re.sub(r"[\W_]+", "", part))] or [text]
     return not any(_OF_THE_DAY.search(part) for part in asking)
 
 
@@ -1566,8 +1569,10 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
                 target = f"{_clean(said_before)}，{target}"
             elif re.fullmatch(r"him|her|them", target, _I):
                 # …or in a sentence before it: "Jonah and I broke up. please forget about him" (round 34's spent set)
-                ends = [m.end() for m in re.finditer(r"[.!?;]\s+", text[: found.start("x")])]
-                said_before = _clean(text[: ends[-1]]) if ends else ""
+                # (the sentence just before it, not every one: "my sister's wedding is in june. Tom keeps texting me.
+                # forget about him" is about Tom)
+                ends = [0] + [m.end() for m in re.finditer(r"[.!?;]\s+", text[: found.start("x")])]
+                said_before = _clean(text[ends[-2]: ends[-1]]) if len(ends) > 1 else ""
                 if len(said_before) >= 2:
                     target = f"{said_before}, {target}"
             new = _new_value(text, target)
@@ -1724,8 +1729,7 @@ def points_back(clause: str) -> bool:
     it", "你要记住哦"): its fact is elsewhere in the message."""
     clause = _strip_fillers(" ".join(clause.split()))
     fact = memory_fact(clause)
-    rest = _clean(_strip_fillers(_clean(fact)))
-    return fact != clause and (not rest or only_pronoun(rest) or _OWNED_BY_PRONOUN.fullmatch(rest) is not None)
+    return fact != clause and (not _clean(fact) or only_pronoun(_clean(fact)))
 
 
 def names_by_pronoun(clause: str) -> bool:
@@ -1736,7 +1740,8 @@ def names_by_pronoun(clause: str) -> bool:
 
 #: something of someone named before, by a pronoun: "remember HER NAME pls" after "shes called Pickle!!" (round 34's
 #: spent set), "记住它的名字"
-_OWNED_BY_PRONOUN = re.compile(r"(?:her|his|their|its)(?:\s+[a-z']+){1,2}|(?:她|他|它)们?的[\u4e00-\u9fff]{1,4}", _I)
+_OWNED_BY_PRONOUN = re.compile(r"(?:her|his|their|its)\s+(?:full\s+|real\s+|new\s+)?(?:name|names|birthday|bday|number|phone number"
+                               r"|address|email|age)|(?:她|他|它)们?的(?:全名|名字|大名|生日|电话|号码|电话号码|地址|邮箱|年龄)", _I)
 
 
 #: words that point at something said before: "keep THAT in your noggin", "把这个记牢"

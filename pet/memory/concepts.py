@@ -169,7 +169,7 @@ CONCEPTS: tuple[Concept, ...] = (
                      "huawei samsung pixel",
             "电话 手机 号码 手机号 联系 联系方式 微信 邮箱 | 智能手机 苹果手机 安卓 华为 小米 诺基亚 三星"),
     Concept("documents", "passport visa id document documents paperwork", "护照 签证 身份证 证件 户口本"),
-    Concept("password", "password passcode pin pw wifi login", "密码 口令 登录"),
+    Concept("password", "password passcode pw login", "密码 口令 登录"),
     Concept("clothes", "clothes clothing wear wore worn size fit style | shoe sneaker dress shirt "
                        "jacket coat jeans pants hat",
             "衣服 穿 尺码 尺寸 | 鞋 裙子 衬衫 外套 裤子 帽子"),
