@@ -45,3 +45,24 @@ def test_other_words_link_nothing(fact, memory):
 def test_pinyin_drops_the_tones_and_gives_nothing_for_other_characters():
     assert names.pinyin("铁蛋") == "tiedan"
     assert names.pinyin("a蛋") == ""
+
+
+@pytest.mark.parametrize("one, other", [
+    ("Gave Tangyuan to my niece Tingting", "家里养了一只荷兰猪，叫汤圆，半夜特别能叫"),
+    ("peng hao and i broke up", "我男朋友叫彭浩，在双流机场当气象员"),
+    ("yiming got into the police academy in nanjing", "我弟苗一鸣还在读高三"),
+    ("I've been taking guzheng lessons on Saturday mornings", "古筝被我挂到二手网站卖掉了"),
+])
+def test_a_name_in_pinyin_anywhere_is_the_name_in_characters(one, other):
+    assert names.shared(one, other) and names.shared(other, one)
+
+
+@pytest.mark.parametrize("one, other", [
+    ("women are great", "我们是好朋友"),  # grammar, not a name
+    ("I grew up in Xining", "我爸在西宁家里养了一屋子鸽子"),  # a place two facts share says nothing of whom
+    ("Home for now is a tiny flat in Haishu district, Ningbo", "我在宁波天一阁做古籍修复"),
+    ("My dad is a postman in Jingdezhen", "我老家是江西景德镇的"),
+    ("I love bananas", "我喜欢吃香蕉"),
+])
+def test_grammar_and_places_are_no_shared_name(one, other):
+    assert not names.shared(one, other)

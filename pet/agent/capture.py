@@ -798,7 +798,7 @@ class Reader:
             rank = self.ruled(fact, vector, kind, content, message=message, language=language, sure=sure, lead=lead,
                               mine=mine)
             rows.append([cosine, near, across, float(changed), float(single), mine.get(kind, 0.0), share, alike,
-                         float(min(len(mine_topics & concepts.topics(content)), 2)), float(bool(names.named(lead, content))),
+                         float(min(len(mine_topics & concepts.topics(content)), 2)), float(names.named(lead, content) or names.shared(fact, content)),
                          float(also), float(kind in PASSING), float(sure), float(rank is not None), rank or 0.0,
                          float(says_change(content)), changed * cosine, single * share, across * cosine, changed * alike])
         # the best of the memories the model is asked of: one it may not replace ("I'm from Hangzhou" beside "I live
@@ -833,7 +833,7 @@ class Reader:
         bonus = CROSS_LANGUAGE if detect_language(content) != language else 0.0
         if changed and cosine >= CHANGED_TOPIC:
             rank = cosine
-        elif cosine >= NAMED_TOPIC and names.named(lead, content) and (
+        elif cosine >= NAMED_TOPIC and (names.named(lead, content) or names.shared(fact, content)) and (
                 changed or single and self.share_of(content, kind) >= SAME_KIND_CHANGED):
             rank = cosine
         elif changed and cosine >= CHANGED_KIND_TOPIC and kind not in PASSING and not _ALSO.search(fact) and (
@@ -917,7 +917,7 @@ def candidates(book: NoteBook, pet_id: int, fact: str, context: str = "") -> lis
     return [r for r in seen.values()
             if r.content != fact and (about(r.content) == who and (changed or mentions(r.content) == named)
                                       or together and about(r.content) == together
-                                      or names.named(lead, r.content))]
+                                      or names.named(lead, r.content) or names.shared(fact, r.content))]
 
 
 def mentions(text: str) -> frozenset[str]:

@@ -101,3 +101,91 @@ def named(keys: frozenset[str], text: str) -> bool:
 
 def _key(name: str) -> str:
     return re.sub(r"[ -]", "", name).lower()
+
+
+#: characters of grammar, never part of a name read as pinyin ("women" is no 我们)
+_FUNCTION = frozenset("我你他她它们的了是在有和不这那个就也都要会说得着过吗呢吧啊")
+#: two short words read as one name ("peng hao", "Tao Sen", "qiao-mai")
+_PAIR = re.compile(r"(?<![A-Za-z])([A-Za-z]{1,6})[ -]([A-Za-z]{1,6})(?![A-Za-z])")
+
+
+@lru_cache(maxsize=1)
+def _all_readings() -> dict[int, tuple[str, ...]]:
+    """Code point -> every reading of the character, tones dropped ("都": dou, du)."""
+    spec = importlib.util.find_spec("pypinyin")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    table = Path(next(iter(spec.submodule_search_locations))) / "pinyin_dict.json"
+    try:
+        readings = json.loads(table.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {int(point): tuple(dict.fromkeys(_plain(r) for r in found.split(",") if r)) for point, found in readings.items()}
+
+
+@lru_cache(maxsize=1)
+def _syllables() -> frozenset[str]:
+    return frozenset(reading for readings in _all_readings().values() for reading in readings)
+
+
+def _read_as(part: str, key: str) -> bool:
+    """Whether the characters of `part`, each by one of its readings, run together into `key`."""
+    table = _all_readings()
+    ends = {0}
+    for char in part:
+        ends = {end + len(reading) for end in ends for reading in table.get(ord(char), ())
+                if key.startswith(reading, end)}
+        if not ends:
+            return False
+    return len(key) in ends
+
+
+def _reads_as_pinyin(word: str) -> bool:
+    """Whether `word` is two or more pinyin syllables run together ("tangyuan", "guzheng", "penghao")."""
+    syllables, size = _syllables(), len(word)
+    if not syllables:
+        return False
+    counts = [0] + [-1] * size  # the most syllables a prefix of each length splits into (-1: none)
+    for end in range(1, size + 1):
+        for start in range(max(0, end - 6), end):
+            if counts[start] >= 0 and word[start:end] in syllables:
+                counts[end] = max(counts[end], counts[start] + 1)
+    return counts[size] >= 2
+
+
+#: a place, not someone: "in Ningbo", "from Lanzhou", "Haishu district"; "在兰州", "回贵阳", "景德镇人", "宁波市"
+_PLACE_BEFORE_EN = re.compile(r"\b(?:in|to|from|at|near|around|of|visit|visited|visiting|leave|left|moved)\s+(?:the\s+)?(?:old\s+)?$", re.I)
+_PLACE_AFTER_EN = re.compile(r"^\s*(?:district|city|province|county|town|village|road|street|lake|river|mountain|airport"
+                             r"|station|university|flat|apartment|house)\b", re.I)
+_PLACE_BEFORE_ZH = re.compile(r"(?:在|到|去|回|从|住|来|于|是|搬|飞|省|江西|广东|四川|浙江|江苏|湖南|湖北|福建|云南|贵州|甘肃|青海)$")
+_PLACE_AFTER_ZH = re.compile(r"^(?:市|省|县|区|镇|人|话|的房|那边|这边|大学|机场|站)")
+
+
+def _pinyin_keys(text: str) -> set[str]:
+    """The words of `text` (and pairs of short words) that read as a name in pinyin, lower-cased and run together;
+    not a place ("in Ningbo", "Haishu district")."""
+    found = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"(?<![A-Za-z])[A-Za-z]{4,}(?![A-Za-z])", text)]
+    found += [((m.group(1) + m.group(2)).lower(), m.start(), m.end()) for m in _PAIR.finditer(text)]
+    return {key for key, start, end in found if key not in _COMMON and _reads_as_pinyin(key)
+            and not _PLACE_BEFORE_EN.search(text[:start]) and not _PLACE_AFTER_EN.match(text[end:])}
+
+
+def shared(one: str, other: str) -> bool:
+    """Whether one text names in pinyin what the other writes in Chinese characters, anywhere in them: "Gave
+    Tangyuan to my niece" and "家里养了一只荷兰猪，叫汤圆", "peng hao and i broke up" and "我男朋友叫彭浩", "I've been
+    taking guzheng lessons" and "古筝被我卖掉了". Two to four characters, none of them grammar ("women" is no 我们)."""
+    for latin, chinese in ((one, other), (other, one)):
+        runs = re.findall(rf"[{_CJK}]+", chinese)
+        if not runs:
+            continue
+        keys = _pinyin_keys(latin)
+        if not keys:
+            continue
+        for run in runs:
+            for size in (2, 3, 4):
+                for at in range(len(run) - size + 1):
+                    part = run[at:at + size]
+                    if not _FUNCTION.intersection(part) and any(_read_as(part, key) for key in keys) and not (
+                            _PLACE_BEFORE_ZH.search(run[:at]) or _PLACE_AFTER_ZH.match(run[at + size:])):
+                        return True
+    return False
