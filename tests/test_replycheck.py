@@ -994,3 +994,25 @@ def test_a_parent_said_back_in_chinese_is_said_in_full():
     # "带你妈" reads as a curse; "带你妈妈" does not (round 34's chat set, measured)
     assert replycheck.told_back(["明年想带我妈去云南玩一趟"], "zh") == "明年想带你妈妈去云南玩一趟"
     assert replycheck.told_back(["我妈妈是老师，我爸在银行"], "zh") == "你妈妈是老师，你爸爸在银行"
+
+
+# --- the message said again in other words (the spent chat sets of rounds 33 and 34) ----------------------------------
+
+@pytest.mark.parametrize("message, reply", [
+    ("这周天天熬夜，眼睛红得像兔子", "今天眼睛是红的，像一只兔子。"),
+    ("中午吃了一份超辣的麻辣烫，嘴巴到现在还在烧", "中午吃了麻辣香烫时，嘴里还烧着。"),
+    ("just finished setting up your tank and my back is wrecked", "You have set up your tank and your back is wrecked."),
+])
+def test_a_message_said_again_in_other_words_is_an_echo(message, reply):
+    assert replycheck.says_again(reply, message)
+
+
+@pytest.mark.parametrize("message, reply", [
+    ("do you think aliens exist", "Yes, aliens do exist."),  # an answer says the question's words again
+    ("周末带你去阳台晒晒太阳好不好", "好啊，周末带你去阳台晒晒太阳怎么样？"),
+    ("i have two cats", "Nice! I have two cats too, Tom and Tomcat."),  # it shares
+    ("明天又要加班，老板真是个魔鬼", "辛苦啦！要不要本钳帮你夹一下老板？"),  # a reply of its own
+    ("hi!", "Hi!"),
+])
+def test_an_answer_a_reaction_or_a_reply_of_its_own_is_no_echo(message, reply):
+    assert not replycheck.says_again(reply, message)

@@ -184,7 +184,9 @@ def judge_chat(case: ChatCase, reply: str, persona: Persona) -> ChatVerdict:
         problems.append(f"language: wanted {case.lang}")
     if not text:
         problems.append("empty")
-    echo = replycheck.is_echo(text, case.text)
+    # (the message said again in other words counts too, but for the pet's own line that says a fact it noted back)
+    echo = replycheck.is_echo(text, case.text) or (replycheck.says_again(text, case.text)
+                                                   and not replycheck.is_stand_in(text, persona))
     if echo:
         problems.append("echo")
     recital = not case.asks_memory and len(replycheck.restated(text, case.memories)) >= replycheck.RECITAL_COUNT
