@@ -998,6 +998,7 @@ def test_a_parent_said_back_in_chinese_is_said_in_full():
 
 # --- the message said again in other words (the spent chat sets of rounds 33 and 34) ----------------------------------
 
+@pytest.mark.real_encoder
 @pytest.mark.parametrize("message, reply", [
     ("这周天天熬夜，眼睛红得像兔子", "今天眼睛是红的，像一只兔子。"),
     ("中午吃了一份超辣的麻辣烫，嘴巴到现在还在烧", "中午吃了麻辣香烫时，嘴里还烧着。"),
@@ -1007,6 +1008,7 @@ def test_a_message_said_again_in_other_words_is_an_echo(message, reply):
     assert replycheck.says_again(reply, message)
 
 
+@pytest.mark.real_encoder
 @pytest.mark.parametrize("message, reply", [
     ("do you think aliens exist", "Yes, aliens do exist."),  # an answer says the question's words again
     ("周末带你去阳台晒晒太阳好不好", "好啊，周末带你去阳台晒晒太阳怎么样？"),
@@ -1016,3 +1018,27 @@ def test_a_message_said_again_in_other_words_is_an_echo(message, reply):
 ])
 def test_an_answer_a_reaction_or_a_reply_of_its_own_is_no_echo(message, reply):
     assert not replycheck.says_again(reply, message)
+
+
+
+def _refused_twice(message, reply):
+    """The pet's reply when the model says `reply` to `message` every time, and the lines of its topics."""
+    app = build(load_settings({"canned_replies": "on", "greeting": False, "reflexes": True}),
+                brain=ScriptedModel([reply] * 4), scheduler="off")
+    events = list(app.agent.run(app.new_conversation(), message))
+    topics = {topic.topic: topic.say for topic in app.agent.persona.replies}
+    app.close()
+    return [e for e in events if isinstance(e, Reply)][-1].text, topics
+
+
+@pytest.mark.real_encoder  # (the persona's topics are read by meaning)
+def test_small_talk_said_back_twice_gets_its_topics_own_line():
+    text, topics = _refused_twice("下个月想去青岛玩几天", "下周我去青岛玩几天。")
+    assert any(text.endswith(line) for line in topics["plans_and_trips"]["zh"]), text
+
+
+@pytest.mark.real_encoder  # (the persona's topics are read by meaning)
+def test_sad_news_gets_no_topic_line_in_place_of_a_reply():
+    text, topics = _refused_twice("my grandma's in hospital and i can't visit her this week",
+                                  "Your grandma's in hospital and you can't visit her this week.")
+    assert not any(text.endswith(line) for lines in topics.values() for line in lines.get("en", ())), text

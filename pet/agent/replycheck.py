@@ -382,6 +382,9 @@ def is_echo(reply: str, message: str) -> bool:
 #: sandpaper after four hours of sleep."), but for answers to a question or a request, which say its words again
 #: as they answer ("do you think aliens exist" → "Yes, aliens do exist."): those are left to the other checks
 RESTATES_AT = 0.75
+#: ...and from which the start of a reply, while it streams, is held as maybe that ("下周我去青" reads 0.49 near
+#: "下个月想去青岛玩几天", "哇，太棒了" 0.12 near "今天被客户夸了，开心到原地转圈")
+HOLD_AGAIN_AT = 0.45
 #: a reply that opens by reacting ("Nice!", "Yum,", "哇，", "太好了！") says more than the message again
 _REACTS = re.compile(r"^\W*(?:nice|yum|yay|wow|aww+|ooh+|oh no|haha\w*|lol|omg|congrats|hooray|yikes|ouch|ugh)\b"
                      r"|^\W*(?:哇|哈哈|嘿嘿|耶|太好了|好棒|真棒|恭喜|天哪|天啊|哎呀|呜呜)|^[^，,。！!]{1,6}(?:好可爱|好棒|好香|好酷)",
@@ -393,20 +396,21 @@ _ASKS_OR_BIDS = re.compile(
     r"|let'?s)\b|\b(?:what|whats|how|why|should|could|can|would|do you|did you|tell me|show me)\b", re.IGNORECASE)
 
 
-def says_again(reply: str, message: str) -> bool:
+def says_again(reply: str, message: str, at: float = RESTATES_AT) -> bool:
     """The reply says a message that asks nothing again in other words, as the sentence encoder reads them
     (RESTATES_AT): "明天又要加班，老板真是个魔鬼" → "老板真是个魔鬼，明天又要加班了…". False without the encoder."""
     if _too_short_to_echo(message) or _ASKS_OR_BIDS.search(message) or not _letters(reply):
         return False
     if _TOO.search(reply) or _REACTS.match(reply):
         return False  # "Nice! I have two cats too", "猫咪好可爱，我喜欢！": it shares or reacts, as a friend does
-    from pet.agent import capture  # (the encoder the pet already loads for its memories)
+    from pet.memory import meaning  # (the encoder the pet already loads for its memories)
 
-    reader = capture.reader()
-    if reader is None:
+    encoder = meaning.encoder()
+    if encoder is None:
         return False
     try:
-        return float(reader.vector(reply) @ reader.vector(message)) >= RESTATES_AT
+        said, heard = encoder.encode([reply, message])
+        return float(said @ heard) >= at
     except Exception:  # noqa: BLE001 - a check that cannot read the reply finds nothing in it
         return False
 
@@ -884,6 +888,10 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0  # the message coming back, whole or as the first sentence
         if parts and _takes_over_in(parts[0], message):
             return 0  # the person's words as the pet's own: held, then checked whole
+        if says_again(parts[0] if parts else text, message, HOLD_AGAIN_AT):
+            # maybe the message in other words (the encoder: ~1 ms a check): held while it reads near it, then
+            # checked whole
+            return 0
         mine = _units(parts[0] if parts else text)
         if len(mine) >= 2 and len(mine & _units(message)) > ECHO_UNITS_SHARE * len(mine):
             # the first sentence so far is the message's words: maybe a restatement, so the reply
@@ -997,6 +1005,11 @@ def correction(found: Found, language: str, persona: Persona | None = None) -> s
     return "[Note from the pet's program] " + " ".join(notes)
 
 
+def sad_news(message: str) -> bool:
+    """The message tells of a loss, an illness or a parting ("my grandma's in hospital", "我被裁了")."""
+    return _SAD_NEWS.search(message) is not None
+
+
 def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "",
              noted: bool = False, facts: Sequence[str] = ()) -> str:
     """The pet's own line when the model's reply failed twice: to a question
@@ -1060,7 +1073,7 @@ _NOT_TOLD_BACK = re.compile(r"\b(?:you|your|yours|you're|u|ur|yourself|mine|ours
                             r"|[\"“”「」?？]|自我|忘我|无我|唯我|本我|大我|小我|[叫名][^，,。；;]{0,3}我", re.IGNORECASE)
 #: news of a loss, an illness or an ending: said back cheerfully with "!", it reads heartless ("你被裁了！")
 _SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
-                       r"|hurt|funeral|depress\w*|miscarriage|dumped|failed|rejected)\b"
+                       r"|hurt|funeral|depress\w*|miscarriage|dumped|failed|rejected|hospital|hospitali[sz]ed)\b"
                        r"|裁|辞退|开除|去世|走了|病|癌|分手|离婚|丢了|住院|受伤|难过|伤心|葬礼|失业|没了|挂了|失败|被拒", re.IGNORECASE)
 
 

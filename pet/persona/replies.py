@@ -61,8 +61,8 @@ class Bank:
         self._owners = np.array(owners, dtype=np.int64)
         self._vectors = encoder.encode(texts) if texts else np.zeros((0, 1), dtype=np.float32)
 
-    def match(self, text: str) -> Match | None:
-        """The topic `text` is small talk of, or None when none is clearly nearest."""
+    def match(self, text: str, floor: float = FLOOR, margin: float = MARGIN) -> Match | None:
+        """The topic `text` is small talk of, or None when none is clearly nearest (`floor`, `margin`)."""
         import numpy as np
 
         if len(self.replies) == 0 or not text.strip():
@@ -74,7 +74,7 @@ class Bank:
         order = np.argsort(-best)
         top = float(best[order[0]])
         lead = top - (float(best[order[1]]) if len(order) > 1 else -1.0)
-        if top < FLOOR or lead < MARGIN:
+        if top < floor or lead < margin:
             return None
         nearest = int(np.argmax(np.where(self._owners == order[0], cosines, -2.0)))
         return Match(self.replies[int(order[0])], top, lead, self._texts[nearest])
