@@ -1042,3 +1042,12 @@ def test_sad_news_gets_no_topic_line_in_place_of_a_reply():
     text, topics = _refused_twice("my grandma's in hospital and i can't visit her this week",
                                   "Your grandma's in hospital and you can't visit her this week.")
     assert not any(text.endswith(line) for lines in topics.values() for line in lines.get("en", ())), text
+
+
+@pytest.mark.real_encoder
+def test_a_claim_to_remember_small_talk_nobody_asked_to_keep_gives_the_topics_line():
+    # seen using the page: "好的，我记住了" to a trip plan was withheld, and the pet said only that it kept nothing
+    text, topics = _refused_twice("下个月想去青岛玩几天", "好的，我记住了！")
+    assert any(text.endswith(line) for line in topics["plans_and_trips"]["zh"]), text
+    text, _ = _refused_twice("记住：下个月去青岛玩几天", "好的，我记住了！")  # asked to keep: the pet says what it did
+    assert not any(text.endswith(line) for line in topics["plans_and_trips"]["zh"]), text

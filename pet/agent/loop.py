@@ -1595,6 +1595,14 @@ class Agent:
                     # the person took the message back: nothing is done, and the pet says so plainly
                     yield from self._finish(turn, fallback_line("taken_back", turn.language, self.persona), streamed=False)
                     return
+                if unsupported and unsupported <= {"remember"} and self.config.canned and not shown_before.strip() and not (
+                        gate.emitted) and not reflexes.asks_keeping(turn.tool_context.message):
+                    # small talk nobody asked the pet to keep ("下个月想去青岛玩几天" → "好的，我记住了", seen using the
+                    # page): its topic's own line, not a notice that nothing was kept
+                    own = self._own_line(turn, turn.tool_context.message, loose=True)
+                    if own is not None:
+                        yield from self._finish(turn, own, streamed=False)
+                        return
                 if unsupported:
                     yield from self._end_with_line(
                         turn, shown_before, gate, honest_notice(unsupported, turn.language, self.persona),
