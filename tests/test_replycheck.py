@@ -1051,3 +1051,32 @@ def test_a_claim_to_remember_small_talk_nobody_asked_to_keep_gives_the_topics_li
     assert any(text.endswith(line) for line in topics["plans_and_trips"]["zh"]), text
     text, _ = _refused_twice("记住：下个月去青岛玩几天", "好的，我记住了！")  # asked to keep: the pet says what it did
     assert not any(text.endswith(line) for line in topics["plans_and_trips"]["zh"]), text
+
+
+# --- found by the review of the above --------------------------------------------------------------------------------
+
+@pytest.mark.real_encoder
+@pytest.mark.parametrize("message, reply", [
+    ("my dog passed away", "I am sorry your dog passed away."),  # sympathy for sad news
+    ("我失恋了，好难受", "抱抱，失恋真的很难受。"),
+    ("我的猫很可爱", "你的猫真可爱。"),  # agreement
+    ("its a beautiful day", "It really is a beautiful day!"),
+    ("今天的夕阳好美", "今天的夕阳确实很美！"),
+])
+def test_sympathy_and_agreement_are_no_echo(message, reply):
+    assert not replycheck.says_again(reply, message)
+
+
+@pytest.mark.real_encoder
+@pytest.mark.parametrize("message", ["我出车祸了", "our dog was put to sleep", "我考砸了", "my grandfather passed"])
+def test_bad_news_gets_no_topic_line_in_place_of_a_reply(message):
+    text, topics = _refused_twice(message, message)  # (the model says it back, twice)
+    assert not any(text.endswith(line) for lines in topics.values() for line in lines.get("en", ()) + lines.get("zh", ()))
+
+
+@pytest.mark.real_encoder
+@pytest.mark.parametrize("message", ["write it down, concert this saturday!!", "mark it down: going hiking this weekend",
+                                     "别忘了下个月去青岛玩几天"])
+def test_asked_in_other_words_to_keep_it_the_pet_says_nothing_was_kept(message):
+    text, topics = _refused_twice(message, "Okay, I will remember that!" if message.isascii() else "好的，我记住了！")
+    assert not any(text.endswith(line) for lines in topics.values() for line in lines.get("en", ()) + lines.get("zh", ()))

@@ -119,11 +119,16 @@ STRAY_CALL = "a call to a tool not offered"
 #: three times a week" (0.47; advice, which _ADVICE keeps off this path too, though the router may still read
 #: it as recall)
 CLOSE_MEMORY = 0.5
+#: other words asking to keep something ("write it down, concert this saturday!!", "别忘了…", "备忘")
+_WRITE_IT_DOWN = re.compile(r"\b(?:write|mark|jot|put|note|take)\s+(?:it|that|this)\s+down\b|\blog\s+(?:it|this|that)\b"
+                            r"|\bdon'?t (?:let me )?forget\b|别忘|记得|备忘|记一下|记下|记着|存一下", re.IGNORECASE)
 #: the least cosine to a topic's nearest example for its line to stand in for a reply the model could not give
 #: (pet.persona.replies.FLOOR is the bar for answering before the model): on the spent chat set of round 34, the
 #: messages whose replies the guard refused twice were at 0.35-0.67; below 0.5 the topics were wrong
 #: ("今天同事把咖啡倒进了打印机的纸盒里" is "angry" at 0.35, "my grandma's in hospital…" a trip at 0.47)
 LOOSE_TOPIC = 0.5
+#: ...and by how much it must beat every other topic's (none of the wrong ones a review found led by more)
+LOOSE_LEAD = 0.03
 #: the tools that keep the person's words: a thing to keep, set or add, or to let go
 _KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
 #: a message that opens by asking to delete: "scrub the thing about me hating olives", "pls wipe my old address"
@@ -933,7 +938,7 @@ class Agent:
         try:
             if loose and replycheck.sad_news(text):
                 return None  # "my grandma's in hospital and i can't visit" is near "visiting my parents": no trip line
-            match = (found.match(text, LOOSE_TOPIC, 0.0) if loose else found.match(text)) if found is not None else None
+            match = (found.match(text, LOOSE_TOPIC, LOOSE_LEAD) if loose else found.match(text)) if found is not None else None
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
@@ -1596,7 +1601,8 @@ class Agent:
                     yield from self._finish(turn, fallback_line("taken_back", turn.language, self.persona), streamed=False)
                     return
                 if unsupported and unsupported <= {"remember"} and self.config.canned and not shown_before.strip() and not (
-                        gate.emitted) and not reflexes.asks_keeping(turn.tool_context.message):
+                        gate.emitted) and not reflexes.asks_keeping(turn.tool_context.message) and not (
+                        _WRITE_IT_DOWN.search(turn.tool_context.message)):
                     # small talk nobody asked the pet to keep ("下个月想去青岛玩几天" → "好的，我记住了", seen using the
                     # page): its topic's own line, not a notice that nothing was kept
                     own = self._own_line(turn, turn.tool_context.message, loose=True)

@@ -385,6 +385,9 @@ RESTATES_AT = 0.75
 #: ...and from which the start of a reply, while it streams, is held as maybe that ("下周我去青" reads 0.49 near
 #: "下个月想去青岛玩几天", "哇，太棒了" 0.12 near "今天被客户夸了，开心到原地转圈")
 HOLD_AGAIN_AT = 0.45
+#: a reply that agrees or feels with the person: "It really is a beautiful day!", "今天的夕阳确实很美！", "你的猫真可爱。"
+_AGREES = re.compile(r"\b(?:really|indeed|totally|definitely|truly|so true|sorry|agreed?|right)\b|确实|真的|真[是好美可]|是啊|对啊|没错"
+                     r"|抱抱|心疼|难过|辛苦", re.IGNORECASE)
 #: a reply that opens by reacting ("Nice!", "Yum,", "哇，", "太好了！") says more than the message again
 _REACTS = re.compile(r"^\W*(?:nice|yum|yay|wow|aww+|ooh+|oh no|haha\w*|lol|omg|congrats|hooray|yikes|ouch|ugh)\b"
                      r"|^\W*(?:哇|哈哈|嘿嘿|耶|太好了|好棒|真棒|恭喜|天哪|天啊|哎呀|呜呜)|^[^，,。！!]{1,6}(?:好可爱|好棒|好香|好酷)",
@@ -396,21 +399,34 @@ _ASKS_OR_BIDS = re.compile(
     r"|let'?s)\b|\b(?:what|whats|how|why|should|could|can|would|do you|did you|tell me|show me)\b", re.IGNORECASE)
 
 
+_HEARD: dict[tuple[int, str], object] = {}
+
+
+def _heard(encoder: object, message: str) -> object:
+    """The message's vector, kept for the checks of one streaming reply (a few messages at most)."""
+    key = (id(encoder), message)
+    if key not in _HEARD:
+        if len(_HEARD) > 8:
+            _HEARD.clear()
+        _HEARD[key] = encoder.encode([message])[0]  # type: ignore[attr-defined]
+    return _HEARD[key]
+
+
 def says_again(reply: str, message: str, at: float = RESTATES_AT) -> bool:
     """The reply says a message that asks nothing again in other words, as the sentence encoder reads them
     (RESTATES_AT): "明天又要加班，老板真是个魔鬼" → "老板真是个魔鬼，明天又要加班了…". False without the encoder."""
-    if _too_short_to_echo(message) or _ASKS_OR_BIDS.search(message) or not _letters(reply):
-        return False
-    if _TOO.search(reply) or _REACTS.match(reply):
-        return False  # "Nice! I have two cats too", "猫咪好可爱，我喜欢！": it shares or reacts, as a friend does
+    if _too_short_to_echo(message) or _ASKS_OR_BIDS.search(message) or not _letters(reply) or sad_news(message):
+        return False  # (sympathy for sad news says its words again: "I am sorry your dog passed away.")
+    if _TOO.search(reply) or _REACTS.match(reply) or _AGREES.search(reply):
+        return False  # "Nice! I have two cats too", "猫咪好可爱，我喜欢！", "It really is a beautiful day!": it shares,
+        # reacts or agrees, as a friend does
     from pet.memory import meaning  # (the encoder the pet already loads for its memories)
 
     encoder = meaning.encoder()
     if encoder is None:
         return False
     try:
-        said, heard = encoder.encode([reply, message])
-        return float(said @ heard) >= at
+        return float(encoder.encode([reply])[0] @ _heard(encoder, message)) >= at
     except Exception:  # noqa: BLE001 - a check that cannot read the reply finds nothing in it
         return False
 
@@ -888,7 +904,8 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0  # the message coming back, whole or as the first sentence
         if parts and _takes_over_in(parts[0], message):
             return 0  # the person's words as the pet's own: held, then checked whole
-        if says_again(parts[0] if parts else text, message, HOLD_AGAIN_AT):
+        if (not text or not text[-1].isascii() or not text[-1].isalnum()) and says_again(
+                parts[0] if parts else text, message, HOLD_AGAIN_AT):
             # maybe the message in other words (the encoder: ~1 ms a check): held while it reads near it, then
             # checked whole
             return 0
@@ -1072,9 +1089,12 @@ _FIRST_TO_SECOND_EN = (
 _NOT_TOLD_BACK = re.compile(r"\b(?:you|your|yours|you're|u|ur|yourself|mine|ours|oh my|my god|my gosh|my goodness)\b|你|您"
                             r"|[\"“”「」?？]|自我|忘我|无我|唯我|本我|大我|小我|[叫名][^，,。；;]{0,3}我", re.IGNORECASE)
 #: news of a loss, an illness or an ending: said back cheerfully with "!", it reads heartless ("你被裁了！")
-_SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
-                       r"|hurt|funeral|depress\w*|miscarriage|dumped|failed|rejected|hospital|hospitali[sz]ed)\b"
-                       r"|裁|辞退|开除|去世|走了|病|癌|分手|离婚|丢了|住院|受伤|难过|伤心|葬礼|失业|没了|挂了|失败|被拒", re.IGNORECASE)
+_SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away|passed|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
+                       r"|hurt|funeral|depress\w*|miscarriage|dumped|failed|rejected|hospital|hospitali[sz]ed|put down"
+                       r"|put to sleep|stroke|icu|surgery|accident|crash(?:ed)?|robbed|stolen|ran away|splitting up|split up"
+                       r"|flunked|bombed)\b"
+                       r"|裁|辞退|开除|去世|过世|不在了|走了|病|癌|分手|失恋|离婚|丢了|住院|受伤|难过|伤心|葬礼|失业|没了|挂了|失败|被拒"
+                       r"|中风|车祸|手术|被偷|被盗|考砸|挂科|跑了|出事", re.IGNORECASE)
 
 
 def told_back(facts: Sequence[str], language: str) -> str | None:

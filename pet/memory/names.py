@@ -105,39 +105,25 @@ def _key(name: str) -> str:
 
 #: characters of grammar, never part of a name read as pinyin ("women" is no 我们)
 _FUNCTION = frozenset("我你他她它们的了是在有和不这那个就也都要会说得着过吗呢吧啊")
-#: two short words read as one name ("peng hao", "Tao Sen", "qiao-mai")
+#: where a sentence opens: a capital there says nothing
+_OPENS = re.compile(r"(?:^|[.!?。！？]\s*)\W*$")
+#: two short words read as one name ("Peng Hao", "Tao Sen", "Qiao-Mai")
 _PAIR = re.compile(r"(?<![A-Za-z])([A-Za-z]{1,6})[ -]([A-Za-z]{1,6})(?![A-Za-z])")
 
 
-@lru_cache(maxsize=1)
-def _all_readings() -> dict[int, tuple[str, ...]]:
-    """Code point -> every reading of the character, tones dropped ("都": dou, du)."""
-    spec = importlib.util.find_spec("pypinyin")
-    if spec is None or not spec.submodule_search_locations:
-        return {}
-    table = Path(next(iter(spec.submodule_search_locations))) / "pinyin_dict.json"
-    try:
-        readings = json.loads(table.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {int(point): tuple(dict.fromkeys(_plain(r) for r in found.split(",") if r)) for point, found in readings.items()}
+#: readings of one letter or of no vowel, which any English word holds somewhere ("a", "e", "n", "ng")
+_BARE = frozenset({"a", "e", "o", "n", "m", "ng", "hm", "hng", "r", "ê"})
 
 
 @lru_cache(maxsize=1)
 def _syllables() -> frozenset[str]:
-    return frozenset(reading for readings in _all_readings().values() for reading in readings)
+    return frozenset(reading for reading in _table().values() if reading and reading not in _BARE)
 
 
 def _read_as(part: str, key: str) -> bool:
-    """Whether the characters of `part`, each by one of its readings, run together into `key`."""
-    table = _all_readings()
-    ends = {0}
-    for char in part:
-        ends = {end + len(reading) for end in ends for reading in table.get(ord(char), ())
-                if key.startswith(reading, end)}
-        if not ends:
-            return False
-    return len(key) in ends
+    """Whether the characters of `part`, each by its first reading ("都" as dou, not du: a rare reading turns
+    English words into names, "rude" into 月底), run together into `key`."""
+    return pinyin(part) == key
 
 
 def _reads_as_pinyin(word: str) -> bool:
@@ -162,18 +148,22 @@ _PLACE_AFTER_ZH = re.compile(r"^(?:市|省|县|区|镇|人|话|的房|那边|这
 
 
 def _pinyin_keys(text: str) -> set[str]:
-    """The words of `text` (and pairs of short words) that read as a name in pinyin, lower-cased and run together;
-    not a place ("in Ningbo", "Haishu district")."""
-    found = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"(?<![A-Za-z])[A-Za-z]{4,}(?![A-Za-z])", text)]
-    found += [((m.group(1) + m.group(2)).lower(), m.start(), m.end()) for m in _PAIR.finditer(text)]
+    """The capitalised words of `text` not opening a sentence ("Gave Tangyuan to…"; and pairs of short ones, "Peng
+    Hao") that read as a name in pinyin, lower-cased and run together; not a place ("in Ningbo", "Haishu district").
+    An English word lower-cased ("like", "sushi") may read as pinyin too, and is none."""
+    found = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"(?<![A-Za-z])[A-Z][a-z]{3,}(?![A-Za-z])", text)
+             if not _OPENS.search(text[max(0, m.start() - 8):m.start()]) and m.start() > 0]
+    found += [((m.group(1) + m.group(2)).lower(), m.start(), m.end()) for m in _PAIR.finditer(text)
+              if m.group(1)[:1].isupper() and m.group(2)[:1].isupper()]
     return {key for key, start, end in found if key not in _COMMON and _reads_as_pinyin(key)
-            and not _PLACE_BEFORE_EN.search(text[:start]) and not _PLACE_AFTER_EN.match(text[end:])}
+            and not _PLACE_BEFORE_EN.search(text[max(0, start - 40):start]) and not _PLACE_AFTER_EN.match(text[end:end + 40])}
 
 
 def shared(one: str, other: str) -> bool:
     """Whether one text names in pinyin what the other writes in Chinese characters, anywhere in them: "Gave
-    Tangyuan to my niece" and "家里养了一只荷兰猪，叫汤圆", "peng hao and i broke up" and "我男朋友叫彭浩", "I've been
-    taking guzheng lessons" and "古筝被我卖掉了". Two to four characters, none of them grammar ("women" is no 我们)."""
+    Tangyuan to my niece" and "家里养了一只荷兰猪，叫汤圆", "Peng Hao and I broke up" and "我男朋友叫彭浩". Two to four
+    characters, none of them grammar, read by their first readings; the Latin side capitalised (a name lower-cased,
+    "peng hao", is not told from English words that read as pinyin: "sushi" is 宿舍 by a rarer reading of 舍)."""
     for latin, chinese in ((one, other), (other, one)):
         runs = re.findall(rf"[{_CJK}]+", chinese)
         if not runs:
