@@ -1080,3 +1080,10 @@ def test_bad_news_gets_no_topic_line_in_place_of_a_reply(message):
 def test_asked_in_other_words_to_keep_it_the_pet_says_nothing_was_kept(message):
     text, topics = _refused_twice(message, "Okay, I will remember that!" if message.isascii() else "好的，我记住了！")
     assert not any(text.endswith(line) for lines in topics.values() for line in lines.get("en", ()) + lines.get("zh", ()))
+
+
+@pytest.mark.parametrize("message", ["do you still remember your own name? lol",
+                                     "if you had to introduce yourself to my mom, what name would you give?"])
+def test_its_own_name_asked_in_other_words(message):
+    # round 35's chat set (spent) got "No memories match that." to both: they went to recall
+    assert replycheck.asks_pet_name(message)

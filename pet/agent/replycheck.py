@@ -201,7 +201,8 @@ _NAME_START = re.compile(r"\b(?i:my name|call me|I(?:['’]m| am) called)\b|我�
 _NAME_START_ASKED = re.compile(r"\bI(?:['’]m| am)\b|我是")
 #: a message that asks the pet's name
 _NAME_QUESTION = re.compile(
-    r"\b(?:(?:your|ur) name|call you|who are you|have a name|what (?:are you|ur|r u|you['’]re) called)\b"
+    r"\b(?:(?:your|ur) (?:own |real |full )?name|call you|who are you|have a name|what (?:are you|ur|r u|you['’]re) called"
+    r"|introduce (?:yourself|urself) to)\b"
     r"|\bwho am I (?:\w+ )?(?:talking|speaking|chatting) (?:to|with)\b"
     # what to tell someone it is called (round 30's spent chat set: "if my mom asks who im always talking to, what do
     # i tell her ur called?")
