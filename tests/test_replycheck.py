@@ -1087,3 +1087,11 @@ def test_asked_in_other_words_to_keep_it_the_pet_says_nothing_was_kept(message):
 def test_its_own_name_asked_in_other_words(message):
     # round 35's chat set (spent) got "No memories match that." to both: they went to recall
     assert replycheck.asks_pet_name(message)
+
+
+@pytest.mark.parametrize("message, sad", [
+    ("my grandfather passed", True), ("my grandfather passed last week", True), ("my dog passed away", True),
+    ("我出车祸了", True), ("I passed my exam!", False), ("I PASSED!!", False), ("i just passed!", False),
+])
+def test_sad_news_is_told_from_good_news(message, sad):
+    assert replycheck.sad_news(message) is sad

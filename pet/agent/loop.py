@@ -141,6 +141,8 @@ _DELETES_IT = re.compile(r"^\W*(?:(?:pls|please|just|so|and|ok|okay|u can|you ca
                          # (not "我把它忘了", "结果我把这个忘了": the person forgot; nor "我把那个删了": done already)
     r"|(?<!把)(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉)(?:吧|啦|了|哈)*\W*$",
                          re.IGNORECASE)
+
+
 def _pointing(clause: str, message: str) -> bool:
     """The clause asks to keep what was said before it: in the usual words (reflexes.points_back), or something of
     someone named before by a pronoun ("remember her name pls"), not asked as a question ("remember his name?")."""
@@ -925,8 +927,8 @@ class Agent:
 
     def _own_match(self, text: str, loose: bool = False) -> replies.Match | None:
         """The topic of the persona's own lines `text` is small talk of, when it is no question
-        about the person (see _own_line); `loose`: the nearest topic at LOOSE_TOPIC, however near the
-        others, for a reply the model could not give, when the message is no sad news."""
+        about the person (see _own_line); `loose`: the nearest topic at LOOSE_TOPIC and LOOSE_LEAD, for a
+        reply the model could not give, when the message is no sad news."""
         # its own name asked "again" ("欸 你名字是啥来着 我又忘了", "wait remind me what im supposed to call
         # you") is its own line's business too: the model misspells it ("I'm Xiaoqians") or muddles whose
         # name it is ("你的名字是 Xiaoqian")

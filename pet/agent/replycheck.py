@@ -1090,7 +1090,9 @@ _FIRST_TO_SECOND_EN = (
 _NOT_TOLD_BACK = re.compile(r"\b(?:you|your|yours|you're|u|ur|yourself|mine|ours|oh my|my god|my gosh|my goodness)\b|你|您"
                             r"|[\"“”「」?？]|自我|忘我|无我|唯我|本我|大我|小我|[叫名][^，,。；;]{0,3}我", re.IGNORECASE)
 #: news of a loss, an illness or an ending: said back cheerfully with "!", it reads heartless ("你被裁了！")
-_SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away|passed|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
+_SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away"
+                       # ("my grandfather passed", not "I passed my exam")
+                       r"|(?<!\bi )(?<!\bwe )(?<!\bjust )(?<!\bfinally )passed(?=\s*(?:$|[.!?,;~]|last\b|this\b|yesterday\b|today\b|recently\b|in (?:his|her) sleep))|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
                        r"|hurt|funeral|depress\w*|miscarriage|dumped|failed|rejected|hospital|hospitali[sz]ed|put down"
                        r"|put to sleep|stroke|icu|surgery|accident|crash(?:ed)?|robbed|stolen|ran away|splitting up|split up"
                        r"|flunked|bombed)\b"
