@@ -120,12 +120,6 @@ def _syllables() -> frozenset[str]:
     return frozenset(reading for reading in _table().values() if reading and reading not in _BARE)
 
 
-def _read_as(part: str, key: str) -> bool:
-    """Whether the characters of `part`, each by its first reading ("都" as dou, not du: a rare reading turns
-    English words into names, "rude" into 月底), run together into `key`."""
-    return pinyin(part) == key
-
-
 def _reads_as_pinyin(word: str) -> bool:
     """Whether `word` is two or more pinyin syllables run together ("tangyuan", "guzheng", "penghao")."""
     syllables, size = _syllables(), len(word)
@@ -175,7 +169,8 @@ def shared(one: str, other: str) -> bool:
             for size in (2, 3, 4):
                 for at in range(len(run) - size + 1):
                     part = run[at:at + size]
-                    if not _FUNCTION.intersection(part) and any(_read_as(part, key) for key in keys) and not (
+                    # (first readings only: a rare reading turns English words into names, "rude" into 月底)
+                    if not _FUNCTION.intersection(part) and pinyin(part) in keys and not (
                             _PLACE_BEFORE_ZH.search(run[:at]) or _PLACE_AFTER_ZH.match(run[at + size:])):
                         return True
     return False
