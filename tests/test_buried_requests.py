@@ -1123,3 +1123,20 @@ def test_the_list_named_in_another_sentence_than_the_asking(text, tool):
 @pytest.mark.parametrize("text", ["我的工资都花哪里去了", "我的朋友们都去哪儿了", "what's my problem with money, seriously"])
 def test_a_word_of_the_messages_own_language_finds_no_memory_in_the_other(text):
     assert "recall" not in [name for name, _ in _called(text, ["my salary is 8000 a month", "my best friend is Lin"])]
+
+
+@pytest.mark.parametrize("text, recalls", [
+    # round 35's spent chat set: the question is of crayfish, the person's words are in another sentence
+    ("what do crayfish eat? i got you some pellets from the shop", False),
+    ("what do crayfish eat?", False),
+    ("flying tomorrow. where did i put my passport?", True),
+    ("where did i put my passport? flying tomorrow", True),
+])
+def test_a_question_of_several_sentences_is_for_a_memory_only_when_the_asking_one_is(text, recalls):
+    calls, _, _ = _told(text, memory="My passport is in the desk drawer")
+    assert (calls == ["recall"]) is recalls
+
+
+def test_a_greeting_ended_by_a_full_stop_is_no_part_of_what_is_recalled():
+    calls, results, _ = _told("hi. what's my dog called?", memory="my dog is called Rex")
+    assert calls == ["recall"] and "Rex" in results[0].content and '"' not in results[0].content.split("\n")[0]

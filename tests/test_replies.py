@@ -12,7 +12,7 @@ from pet.config import load_settings
 from pet.errors import PersonaError
 from pet.events import Reply
 from pet.persona import replies
-from pet.persona.model import Replies, parse_persona, persona_data
+from pet.persona.model import Replies, load_persona, parse_persona, persona_data
 from pet.persona.save import dumps
 
 pytestmark = pytest.mark.real_encoder
@@ -202,3 +202,34 @@ def test_a_trip_given_up_gets_no_wish_for_a_good_trip(text):
     reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
     app.close()
     assert reply.text not in trips.say["zh"] + trips.say["en"]
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    # round 35's spent chat set: homesick and low got "挺好的！就是壳有点痒" (how_are_you, the loose topic)
+    ("今天突然特别想家", "lonely"),
+    ("missing home a lot lately", "lonely"),
+    ("今天心情有点低落", "sad"),
+    # ...while coming home and asking how the pet is keep theirs
+    ("终于到家了", "back_home"),
+    ("今天心情如何", "how_are_you"),
+])
+def test_the_default_pets_topics_tell_missing_home_and_a_low_mood(text, topic):
+    found = replies.bank(load_persona("xiaoqian")).match(text)
+    assert found is not None and found.replies.topic == topic
+
+
+@pytest.mark.parametrize(("text", "mood"), [
+    ("today was great, feeling good", 1), ("今天心情很好", 1), ("我考过了！！开心到飞起", 1),
+    ("what a day, i'm beat", -1), ("i'm not feeling great", -1), ("今天不开心", -1), ("今天突然特别想家", -1),
+    ("终于到家了", 0), ("how are you?", 0), ("tired but happy", 0),
+])
+def test_a_messages_mood_is_read_by_its_words(text, mood):
+    assert replies.mood(text) == mood
+
+
+@pytest.mark.parametrize("text", ["today was great, feeling good", "feeling pretty good today"])
+def test_a_glad_message_gets_no_line_of_a_low_topic(text):
+    # the encoder put the first nearest "what a day, i'm beat" (tired): "You worked hard! Time to flop and do nothing."
+    found = replies.bank(load_persona("xiaoqian")).match(text)
+    assert found is None or replies.mood(found.example) >= 0
+    assert replies.bank(load_persona("xiaoqian")).match("what a day, i'm beat").replies.topic == "tired"

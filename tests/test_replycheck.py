@@ -816,6 +816,43 @@ def test_the_prompts_rules_said_back_are_a_program_line(reply, rules):
     assert (replycheck.PROGRAM in found(reply, message="my phone's at 1%", language=language)) is rules
 
 
+@pytest.mark.parametrize(("reply", "copied"), [
+    # round 35's spent chat set: the small model copied the prompt's clock line and days together into small talk
+    ("Sure, here's the ordered way to takeout again:\n\n- 30 days together\n- 2026-12-29 10:45 (UTC+08:30)", True),
+    ("Today's pavement melts on the anniversary (30 days together).", True),
+    ("Training for a half marathon in October 2026-12-31 18:00 (UTC+08:01).", True),
+    ("今天是特殊：一个 anniversary (365天 together)。", True),
+    ("The person's hat was lost on the bridge.", True),
+    ("Hold onto it! The person was so windswept.", True),
+    ("Hold onto it! The person who invented hats would be proud.", False),
+    ("We've been together 30 days now, and I love it!", False),
+    ("See you at 10:45!", False), ("Happy anniversary, you!", False), ("Be a kind person today.", False),
+])
+def test_the_prompts_clock_and_days_together_copied_are_a_program_line(reply, copied):
+    assert (replycheck.copies_prompt_facts(reply) is not None) is copied
+    language = replycheck.detect_language(reply)
+    assert (replycheck.PROGRAM in found(reply, message="so hot today the pavement is melting",
+                                        language=language)) is copied
+
+
+def test_the_clocks_answer_in_a_tool_result_is_not_a_copy_of_the_prompt():
+    told = ("Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)",)
+    assert replycheck.copies_prompt_facts("It's Tuesday 2026-12-01 09:30 (UTC+08:00)!", told) is None
+    assert replycheck.copies_prompt_facts("It's Tuesday 2026-12-02 09:30 (UTC+08:00)!", told) is not None
+    checker = Checker("what time is it", "en", XIAOQIAN)
+    assert replycheck.PROGRAM not in checker.problems("It's Tuesday 2026-12-01 09:30 (UTC+08:00)!", told).problems
+    assert replycheck.PROGRAM in checker.problems("It's Tuesday 2026-12-01 09:30 (UTC+08:00)!").problems
+
+
+def test_a_reply_copying_the_prompts_clock_is_retried():
+    model = _Holding(["Today's pavement melts on the anniversary (30 days together).",
+                      "Hot enough to cook a crayfish! Stay in the shade."])
+    app = make_app(model)
+    events = run(app, "so hot today the pavement is melting")
+    app.close()
+    assert shown(events) == "Hot enough to cook a crayfish! Stay in the shade."
+
+
 def test_a_sentence_that_may_say_the_rules_back_is_held_until_it_ends():
     checker = Checker("my phone's at 1% and i'm choosing to spend it on you", "en", XIAOQIAN)
     assert checker.hold_at("Aww! You are the person's pet") == len("Aww! ")

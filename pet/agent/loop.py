@@ -150,6 +150,13 @@ def _pointing(clause: str, message: str) -> bool:
         _ASKS_IF_REMEMBERED.search(clause) or message.rstrip().endswith(("?", "？")))
 
 
+def _asking(text: str) -> str:
+    """The sentences of `text` that end in a question mark, when it has others too; else all of it."""
+    said = capture.sentences(text)
+    asking = [sentence for sentence in said if sentence.rstrip().endswith(("?", "？"))]
+    return " ".join(asking) if asking and len(asking) < len(said) else text
+
+
 def _keeps_what_came_before(text: str) -> bool:
     """The message ends by asking to keep what it said before, and asks nothing ("my dog is called Rex. remember
     his name pls", "我家狗叫旺财，记住它的名字哦")."""
@@ -1050,10 +1057,13 @@ class Agent:
             # pet's name, not what the pet remembers of the person; "write me a workout plan" asks for
             # something new
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
-        if route.intent == "recall" and not capture.names_the_person(text) and not replycheck.asks_recall(text) and (
-                not _ASKS_BACK.search(text) and not self._known(text) and not self._near(text)):
+        asked = _asking(text)
+        if route.intent == "recall" and not capture.names_the_person(asked) and not replycheck.asks_recall(text) and (
+                not _ASKS_BACK.search(text) and not self._known(asked) and not self._near(asked)):
             # "what's the capital of Canada?" is near questions for a memory, but asks nothing of the person's, and
-            # no memory holds its words or is near it in meaning ("房东叫啥来着" is near "landlord is Mr. Pereira")
+            # no memory holds its words or is near it in meaning ("房东叫啥来着" is near "landlord is Mr. Pereira");
+            # of a message of several sentences, the question's ("what do crayfish eat? i got you some pellets
+            # from the shop", round 35's spent chat set: "No memories match that.")
             return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent == "recall" and _ADVICE.search(text) and not replycheck.asks_recall(text) and not (
                 _TOLD.search(text)) and not self._known(text):
@@ -1631,7 +1641,8 @@ class Agent:
                 if check is not None and check.unsupported(final):
                     yield from self._figures_in_code(turn, shown_before, gate, final)
                     return
-                found = checks.problems(final) if final else replycheck.Found(())
+                found = checks.problems(final, [m.content for m in turn.messages if m.role == "tool"]) if (
+                    final) else replycheck.Found(())
                 if found and not corrected and step + 1 < self.config.max_model_calls:
                     # One retry for all guards together: a narrow note, the bad reply unseen.
                     log.info("reply guard: %s; retrying", ", ".join(found.problems))

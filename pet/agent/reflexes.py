@@ -1253,7 +1253,7 @@ def _with_context(request: Reflex, context: list[str]) -> Reflex:
 _LEADING_FILLER = re.compile(
     r"^(?:(?:hey|hi|hello|ok|okay|so|um|uh|well|yo|oh|fyi|btw|heads up|actually|also|anyway|anyways|by the way|wait|hmm|quick one|quick question|quick q"
     r"|buddy|dude|pal"
-    r"|xiaoqian|qianqian)\b[\s,:：!！~～-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外|顺便|顺带)[\s,，:：!！~～]*"
+    r"|xiaoqian|qianqian)\b[\s,:：!！~～.。-]*|(?:小钳|钳钳|喂|嘿|那个|嗯|好的|对了|另外|顺便|顺带)[\s,，:：!！~～]*"
     # the first of several requests: "first remember …, then add …", "先记住…，再加个待办…"
     r"|(?:first(?: of all)?|firstly)\b[\s,]*(?=(?:pls |please )?(?:remember|save|note|add|put|set|remind|forget|delete"
     r"|check|cancel|calculate|work out|list|show)\s+\w)"

@@ -649,6 +649,28 @@ _CALL_AS_TEXT = re.compile(r"""\{\s*["']name["']\s*:\s*["'][^"']*["']\s*,\s*["']
 _SPEAKER_LABEL = re.compile(r"(?<=\S)\s+(?:你|我|用户|主人|小钳|User|You|Me|Person|\{\{user\}\}|\{\{char\}\})\s*[:：]\s*\S")
 
 
+#: the prompt's clock line and days together (pet.persona.prompt), copied into small talk: "Sure, here's the ordered
+#: way to takeout again: - 30 days together - 2026-12-29 10:45 (UTC+08:30)", "Today's pavement melts on the anniversary
+#: (30 days together).", "Training for a half marathon in October 2026-12-31 18:00 (UTC+08:01)." (round 35's spent chat
+#: set, the small model)
+_PROMPT_FACT = re.compile(r"\(UTC\s*[+\-−]\s*\d|\b\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}\b|\banniversary\s*\("
+                          r"|\(\s*\d+\s*(?:days?|天)\s*together\s*\)"
+                          # and its name for the person, opening a sentence: "The person's hat was lost on the bridge."
+                          r"|(?:^|[.!?。！？]\s*)the person(?:['’]s\b|\s+(?:is|was|has|had|feels|felt|said|says|likes|loves"
+                          r"|works|lives|went|wants|seems)\b)", re.IGNORECASE)
+
+
+def copies_prompt_facts(reply: str, told: Sequence[str] = ()) -> re.Match[str] | None:
+    """Where the reply copies the prompt's clock line or days together, as no message or tool result of the turn
+    (`told`) said them: the time tool's own answer is "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)"."""
+    found = _PROMPT_FACT.search(reply)
+    if found is None:
+        return None
+    if _letters(found.group()) and any(_letters(found.group()) in _letters(text) for text in told):
+        return None
+    return found
+
+
 def program_line(reply: str) -> re.Match[str] | None:
     """Where the reply writes one of the program's result lines, numbered memories and all, a tool call as text,
     or a speaker's label as in a scene of example dialogue."""
@@ -856,9 +878,10 @@ def reintroduces(reply: str, persona: Persona, *, message: str, said: Sequence[s
 
 def problems(reply: str, *, message: str, language: str, persona: Persona,
              memories: Sequence[str] = (), small: bool = False, lately: Sequence[str] = (),
-             heard: Sequence[str] = ()) -> Found:
+             heard: Sequence[str] = (), told: Sequence[str] = ()) -> Found:
     """Every check the whole reply fails; with `small` (a small model's
-    reply), a document or form opened as an assistant does too."""
+    reply), a document or form opened as an assistant does too. `told`: the
+    tool results of the turn."""
     found = []
     if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language, message, persona,
                                                                (*memories, *lately, *heard)):
@@ -876,7 +899,8 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(CATCHPHRASE)
     if wrong_name(reply, message, persona, memories):
         found.append(NAME)
-    if program_line(reply) or program_aside(reply, persona) or says_its_rules(reply):
+    if program_line(reply) or program_aside(reply, persona) or says_its_rules(reply) or copies_prompt_facts(
+            reply, (message, *told)):
         found.append(PROGRAM)
     return Found(tuple(found))
 
@@ -986,9 +1010,10 @@ class Checker:
     #: the person's messages before this one, newest last
     heard: tuple[str, ...] = ()
 
-    def problems(self, reply: str) -> Found:
+    def problems(self, reply: str, told: Sequence[str] = ()) -> Found:
+        """`told`: the tool results of the turn so far."""
         return problems(reply, message=self.message, language=self.language, persona=self.persona,
-                        memories=self.memories, small=self.small, lately=self.said, heard=self.heard)
+                        memories=self.memories, small=self.small, lately=self.said, heard=self.heard, told=told)
 
     def hold_at(self, text: str) -> int | None:
         return hold_at(text, message=self.message, language=self.language, persona=self.persona,

@@ -13,12 +13,19 @@ the model as before. The agent uses this only when its brain is a small one
 A topic's line is not one said lately in the conversation while another is
 left (then the one said longest ago): the lines are taken in turn, from a
 place set by the message.
+
+The encoder hears what a message is about more than how it feels: "today was
+great, feeling good" is nearest "what a day, i'm beat", and "今天心情很好" near
+"心情低落". A message that says it is glad is never answered by a topic whose
+nearest example says the opposite, nor the other way round (`mood`, a few
+words of each in each language).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -31,6 +38,24 @@ log = logging.getLogger(__name__)
 FLOOR = 0.62
 #: ...and by how much that must beat the nearest example of every other topic
 MARGIN = 0.05
+
+
+#: words of a low mood, and of a glad one (a glad word after a word of not is a low one: "not good", "不开心")
+_LOW = re.compile(
+    r"\b(?:sad|tired|exhausted|beat|drained|awful|terrible|horrible|down|low|blah|meh|upset|angry|mad|stressed|lonely"
+    r"|sick|worst|hate|cry|crying|anxious|worried|nervous|depressed|miserable|bored|homesick|ugh)\b"
+    r"|\b(?:not|never|n't|no)\s+(?:\w+\s+)?(?:good|great|happy|fine|ok|okay|well)\b"
+    r"|难过|伤心|累|困|烦|丧|低落|不开心|不高兴|不好|不太好|不舒服|糟|生气|焦虑|紧张|孤单|寂寞|想哭|郁闷|崩溃|难受|病|想家|无聊",
+    re.IGNORECASE)
+_GLAD = re.compile(r"\b(?:good|great|awesome|amazing|happy|glad|excited|fantastic|wonderful|best|fun|nice|yay|proud"
+                   r"|relaxed|perfect)\b|开心|高兴|很好|超好|不错|棒|爽|幸福|快乐|兴奋|满意|舒服", re.IGNORECASE)
+
+
+def mood(text: str) -> int:
+    """-1 when `text` says a low mood and no glad one, 1 for the other way round, else 0."""
+    low = _LOW.search(text) is not None
+    glad = _GLAD.search(_LOW.sub(" ", text)) is not None
+    return (glad and not low) - (low and not glad)
 
 
 @dataclass(frozen=True)
@@ -77,6 +102,8 @@ class Bank:
         if top < floor or lead < margin:
             return None
         nearest = int(np.argmax(np.where(self._owners == order[0], cosines, -2.0)))
+        if mood(text) * mood(self._texts[nearest]) < 0:
+            return None  # "today was great, feeling good" is no "what a day, i'm beat"
         return Match(self.replies[int(order[0])], top, lead, self._texts[nearest])
 
 
