@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from pet.agent import replycheck
 from pet.app import build
 from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
@@ -212,6 +213,8 @@ def test_a_trip_given_up_gets_no_wish_for_a_good_trip(text):
     # ...while coming home and asking how the pet is keep theirs
     ("终于到家了", "back_home"),
     ("今天心情如何", "how_are_you"),
+    # round 35's spent chat set: 'I'm not sure what you mean by "knock knock". Could you explain it to me?'
+    ("knock knock!!", "knock_knock"), ("咚咚咚咚", "knock_knock"),
 ])
 def test_the_default_pets_topics_tell_missing_home_and_a_low_mood(text, topic):
     found = replies.bank(load_persona("xiaoqian")).match(text)
@@ -233,3 +236,29 @@ def test_a_glad_message_gets_no_line_of_a_low_topic(text):
     found = replies.bank(load_persona("xiaoqian")).match(text)
     assert found is None or replies.mood(found.example) >= 0
     assert replies.bank(load_persona("xiaoqian")).match("what a day, i'm beat").replies.topic == "tired"
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("how old are you now, in crayfish years?", True), ("what's your age", True), ("你几岁了？", True),
+    ("你多大了", True), ("你多大年纪", True), ("你今年几岁", True),
+    ("how old is my sister?", False), ("how old are you going to be next year", False), ("你多大的房子", False),
+    ("你几岁的时候学会游泳的", False), ("小钳你多大了呀？", True),
+])
+def test_the_pets_age_asked(text, asks):
+    assert replycheck.asks_pet_age(text) is asks
+
+
+def test_the_pets_age_is_the_days_it_lived_with_the_person():
+    # round 35's spent chat set: "I am 17 years old, as a crayfish." on day 365
+    import datetime as dt
+
+    app, model = _app("on", ["(the model)"] * 4)
+    first = [e for e in app.agent.run(app.new_conversation(), "how old are you?") if isinstance(e, Reply)][-1].text
+    start = app.agent.clock()
+    app.agent.clock = lambda: start + dt.timedelta(days=365)
+    later = [e for e in app.agent.run(app.new_conversation(), "你几岁了？") if isinstance(e, Reply)][-1].text
+    app.agent.clock = lambda: start + dt.timedelta(days=1)
+    one = [e for e in app.agent.run(app.new_conversation(), "how old r u") if isinstance(e, Reply)][-1].text
+    app.close()
+    assert model.calls == []
+    assert "zero days" in first and "365天" in later and "for 1 day," in one

@@ -63,6 +63,8 @@ from pet.memory.recall import about_the_person, best_matches, read_id, stem
 from pet.memory.recall import words as recall_words
 from pet.persona import replies
 from pet.persona.greeting import first_of_day, greeting
+from pet.persona.growth import days_together
+from pet.persona.messages import say
 from pet.persona.model import Persona
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, simplified_chars
 from pet.tools.facts import (
@@ -979,6 +981,11 @@ class Agent:
     def _own_line(self, turn: _Turn, text: str, loose: bool = False) -> str | None:
         """The persona's own line for small talk it has one for (pet.persona.replies), not one
         it said lately; None when the message is no such small talk."""
+        if replycheck.asks_pet_age(text) and not replycheck.asks_recall(text):
+            days = days_together(self.pet.adopted_on, self.clock().astimezone(self.persona.zone()))
+            turn.trace.reflex = "own age"
+            span = f"{days}天" if self.persona.language(turn.language) == "zh" else f"{days} day{'s' if days != 1 else ''}"
+            return say("own_age" if days else "own_age_new", turn.language, self.persona, span=span)
         match = self._own_match(text, loose)
         if match is None:
             return None

@@ -752,6 +752,15 @@ def asks_pet_name(message: str) -> bool:
     return bool(_NAME_QUESTION.search(message)) and not _THEIR_NAME_QUESTION.search(message)
 
 
+_AGE_QUESTION = re.compile(r"\bhow old (?:are|r) (?:you|u|ya)\b(?!\s+(?:going|gonna) to)|\bwhat(?:['’]s| is) your age\b"
+                           r"|你(?:今年|现在)?(?:几岁|多少岁|多大年纪|多大)(?:了|啦)?[啊呀呢吗]?\s*(?:[?？!！。~～]|$)|你的年龄", re.IGNORECASE)
+
+
+def asks_pet_age(message: str) -> bool:
+    """The message asks how old the pet is ("how old are you now, in crayfish years?", "你几岁了")."""
+    return _AGE_QUESTION.search(message) is not None
+
+
 def asks_species_name(message: str, persona: Persona, as_a_pet: bool = False) -> bool:
     """The message asks the pet's name by what it is ("if my friend asks what my crayfish is called…",
     "朋友问我养的小龙虾叫什么"): the person has one pet, this one. `as_a_pet`: or as "my pet", "我的宠物" (for a person

@@ -66,6 +66,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "我叫{name}，是住在你电脑里的{species}！",
         "en": "I'm {name}, {a_species} who lives on your computer!",
     },
+    # ... to "how old are you?": the days it has lived with the person (a small model made up "I am 17 years old, as a
+    # crayfish." on day 365, round 35's spent chat set)
+    "own_age": {
+        "zh": "跟你一起过了{span}啦，这就是{name}的年纪！",
+        "en": "I've lived with you for {span}, so that's my age!",
+    },
+    "own_age_new": {
+        "zh": "{name}今天才搬进来，才零天大呢！",
+        "en": "I only moved in today, so I'm zero days old!",
+    },
     # ... when the person took the request back ("帮我记一下…哎呀 不对 不用记 当我没说") and the reply still claimed it done.
     "taken_back": {
         "zh": "好，当我没听见～",
