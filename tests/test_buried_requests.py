@@ -1140,3 +1140,28 @@ def test_a_question_of_several_sentences_is_for_a_memory_only_when_the_asking_on
 def test_a_greeting_ended_by_a_full_stop_is_no_part_of_what_is_recalled():
     calls, results, _ = _told("hi. what's my dog called?", memory="my dog is called Rex")
     assert calls == ["recall"] and "Rex" in results[0].content and '"' not in results[0].content.split("\n")[0]
+
+
+@pytest.mark.parametrize("text, memory, kept", [
+    # round 35's spent tools set: the new value said beside a memory deleted, in no request of its own
+    ("forget that my fav band is khruangbin, it's hiatus kaiyote now", "favorite band is Khruangbin",
+     "favorite band is hiatus kaiyote"),
+    ("scrap the note that my favorite tea is earl grey, it's jasmine now", "favorite tea is earl grey",
+     "favorite tea is jasmine"),
+    ("我搬到西湖区了，把滨江那条删了，记新的", "住在滨江区", "我搬到西湖区了"),
+    ("forget my old address on Elm Street, I live at 14 Birch Lane now", "lives at 9 Elm Street",
+     "I live at 14 Birch Lane now"),
+])
+def test_a_new_value_said_beside_a_memory_deleted_is_kept(text, memory, kept):
+    calls, results, memories = _told(text, memory=memory)
+    assert calls == ["forget", "remember"] and all(r.ok for r in results) and memories == [kept]
+
+
+@pytest.mark.parametrize("text, memory", [
+    ("forget the gym one, I'm so done with it", "goes to the gym on Halsey street"),
+    ("delete the thing about my sister, she hates when I talk about her", "my sister Amy is a nurse"),
+    ("把牙医那条删了", "牙医是周医生"),
+])
+def test_a_memory_deleted_with_no_new_value_keeps_nothing_new(text, memory):
+    calls, results, memories = _told(text, memory=memory)
+    assert calls == ["forget"] and results[0].ok and memories == []

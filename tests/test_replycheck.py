@@ -1040,6 +1040,10 @@ def test_a_parent_said_back_in_chinese_is_said_in_full():
     ("这周天天熬夜，眼睛红得像兔子", "今天眼睛是红的，像一只兔子。"),
     ("中午吃了一份超辣的麻辣烫，嘴巴到现在还在烧", "中午吃了麻辣香烫时，嘴里还烧着。"),
     ("just finished setting up your tank and my back is wrecked", "You have set up your tank and your back is wrecked."),
+    # round 35's spent chat set, read loosely as neither asks back nor opens glad (LOOSE_AGAIN_AT)
+    ("我考过了！！开心到飞起", "你考到了！开心得飞起来。"),
+    ("这个周末打算在家大扫除", "下周，我打算在家里大清扫。"),
+    ("喜欢的人有对象了，难受", "你有喜欢的人，但很不舒服。"),
 ])
 def test_a_message_said_again_in_other_words_is_an_echo(message, reply):
     assert replycheck.says_again(reply, message)
@@ -1052,6 +1056,10 @@ def test_a_message_said_again_in_other_words_is_an_echo(message, reply):
     ("i have two cats", "Nice! I have two cats too, Tom and Tomcat."),  # it shares
     ("明天又要加班，老板真是个魔鬼", "辛苦啦！要不要本钳帮你夹一下老板？"),  # a reply of its own
     ("hi!", "Hi!"),
+    # as loosely: it asks back, opens glad, or answers a greeting
+    ("这个周末打算在家大扫除", "好主意！你计划周末来个大扫除？"),
+    ("thinking of learning to bake bread this winter", "I'm glad you're interested in learning to bake bread this winter!"),
+    ("one year since i brought you home! happy adoption day", "Happy adoption day!"),
 ])
 def test_an_answer_a_reaction_or_a_reply_of_its_own_is_no_echo(message, reply):
     assert not replycheck.says_again(reply, message)

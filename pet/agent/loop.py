@@ -152,6 +152,42 @@ def _pointing(clause: str, message: str) -> bool:
         _ASKS_IF_REMEMBERED.search(clause) or message.rstrip().endswith(("?", "？")))
 
 
+#: a forget tool's line on what it forgot (pet.tools.memory): "Forgot memory #1: favorite band is Khruangbin (/undo
+#: brings it back)", "已忘掉 #2：住在滨江区（/undo 可以找回）"
+_FORGOT = re.compile(r"#\d+\s*[:：]\s*(?P<content>.+?)\s*[(（]/undo")
+#: a clause that gives only the new value, its subject the memory forgotten: "it's hiatus kaiyote now", "现在是韩医生"
+_VALUE_ONLY = re.compile(r"^\W*(?:but\s+|and\s+)?(?:now\s+)?(?:it['’]?s|its|it is|they['’]re)\s+(?:now\s+)?(?P<en>.+?)"
+                         r"(?:\s+now)?(?:\s+instead)?\W*$"
+                         r"|^\W*(?:现在|新的)(?:是|叫|换成了?|改成了?)(?P<zh>.+?)了?\W*$", re.IGNORECASE)
+#: the verb before a memory's value: "favorite band is Khruangbin", "牙医是周医生"
+_BEFORE_VALUE = re.compile(r"^(?P<head>.*?\b(?:is|are)\s+|.*?(?:是|叫))\S", re.IGNORECASE)
+
+
+def _new_value(message: str, calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> ToolCall | None:
+    """A memory forgotten in code, when the message also says what is true now and asks nothing else ("forget my old
+    address on Elm Street, I live at 14 Birch Lane now", "我搬到西湖区了，把滨江那条删了，记新的"; round 35's spent
+    tools set): a remember call of the fact said in another clause, or of the new value in the old memory's words
+    ("forget that my fav band is khruangbin, it's hiatus kaiyote now" → "favorite band is hiatus kaiyote"). None else."""
+    if not calls or any(call.name != "forget" for call in calls) or not all(result.ok for result in results):
+        return None
+    reader = capture.reader()
+    forgotten = [m.group("content") for m in (_FORGOT.search(r.content) for r in results) if m]
+    if reader is None or len(forgotten) != 1:
+        return None
+    named = [str(call.arguments.get("what", "")) for call in calls]
+    rest = [part for part in reflexes.clauses(message)
+            if not asks_deleting(part) and not any(what and what in part for what in named)]
+    head = _BEFORE_VALUE.match(forgotten[0])
+    for part in rest:
+        value = _VALUE_ONLY.match(part)
+        if value and head:
+            return ToolCall("remember", {"content": head.group("head") + (value.group("en") or value.group("zh"))})
+        facts = [fact for fact, _, kind in reader.facts(part) if kind not in capture.PASSING]
+        if facts and not value:
+            return ToolCall("remember", {"content": without_chat_words(facts[0])})
+    return None
+
+
 def _asking(text: str) -> str:
     """The sentences of `text` that end in a question mark, when it has others too; else all of it."""
     said = capture.sentences(text)
@@ -1279,10 +1315,14 @@ class Agent:
                 call = self._message_slots(tool, text)
             if call is None:
                 return False
-            results = yield from self._execute(turn, "", (call,))
+            results = list((yield from self._execute(turn, "", (call,))))
             if turn.asking:
                 yield from self._finish(turn, turn.asking, streamed=False)
                 return True
+            new = _new_value(turn.tool_context.message, (call,), results)
+            if new is not None:
+                # the new value said beside ("scrap the note that my favorite tea is earl grey, it's jasmine now")
+                results += yield from self._execute(turn, "", (new,), person=True)
             template = "\n".join(plain_result(r) for r in results)
             worded = self._word(turn, template) if all(r.ok for r in results) else None
             yield from self._finish(turn, worded or template, streamed=False)
@@ -1880,8 +1920,13 @@ class Agent:
             yield from self._move_reminder(turn, reflex)
             return
         # the person's own precise words: nothing to confirm
-        results = yield from self._execute(turn, "", reflex.calls, person=True)
-        template = plain_lines(reflex.calls, results, turn.language)
+        calls, results = list(reflex.calls), list((yield from self._execute(turn, "", reflex.calls, person=True)))
+        new = _new_value(turn.tool_context.message, calls, results)
+        if new is not None:
+            # the new value said beside ("forget that my fav band is khruangbin, it's hiatus kaiyote now")
+            calls.append(new)
+            results += yield from self._execute(turn, "", (new,), person=True)
+        template = plain_lines(calls, results, turn.language)
         worded = self._word(turn, template) if all(r.ok for r in results) else None
         yield from self._finish(turn, worded or template, streamed=False)
 
