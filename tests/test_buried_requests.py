@@ -1165,3 +1165,26 @@ def test_a_new_value_said_beside_a_memory_deleted_is_kept(text, memory, kept):
 def test_a_memory_deleted_with_no_new_value_keeps_nothing_new(text, memory):
     calls, results, memories = _told(text, memory=memory)
     assert calls == ["forget"] and results[0].ok and memories == []
+
+
+@pytest.mark.parametrize("text, memory, query", [
+    # round 35's spent chat set: answered by the model without the memory
+    ("remember what i'm scared of?", "I'm scared of deep water", "what i'm scared of"),
+    ("do you remember what i'm scared of?", "I'm scared of deep water", None),
+    ("what am i training for, remember?", "training for a half marathon in October", None),
+    ("我在哪上班，记得吗？", "在国贸上班", None),
+])
+def test_a_question_whether_the_pet_remembers_recalls(text, memory, query):
+    calls, results, memories = _told(text, memory=memory)
+    assert calls == ["recall"] and memory in results[0].content and memories == [memory]
+    if query is not None:
+        assert not results[0].content.startswith("About")  # the query is the question's own words
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("my shoe size is 43. remember that?", "my shoe size is 43"),  # asked to keep, as a question
+    ("我的鞋码是43，记住了吗？", "我的鞋码是43"),
+])
+def test_a_fact_then_remember_asked_still_keeps_it(text, kept):
+    calls, _, memories = _told(text)
+    assert calls == ["remember"] and memories == [kept]

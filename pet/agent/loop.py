@@ -159,6 +159,10 @@ _FORGOT = re.compile(r"#\d+\s*[:：]\s*(?P<content>.+?)\s*[(（]/undo")
 _VALUE_ONLY = re.compile(r"^\W*(?:but\s+|and\s+)?(?:now\s+)?(?:it['’]?s|its|it is|they['’]re)\s+(?:now\s+)?(?P<en>.+?)"
                          r"(?:\s+now)?(?:\s+instead)?\W*$"
                          r"|^\W*(?:现在|新的)(?:是|叫|换成了?|改成了?)(?P<zh>.+?)了?\W*$", re.IGNORECASE)
+#: a clause asking to keep the new one: "记新的", "remember the new one"
+_KEEP_NEW = re.compile(r"记(?:住|下|上)?新的|\b(?:remember|save|keep|note)\s+(?:the\s+)?new\s+(?:one|value)\b", re.IGNORECASE)
+#: a word that says what is so now
+_NOW = re.compile(r"\bnow\b|现在|如今|目前", re.IGNORECASE)
 #: the verb before a memory's value: "favorite band is Khruangbin", "牙医是周医生"
 _BEFORE_VALUE = re.compile(r"^(?P<head>.*?\b(?:is|are)\s+|.*?(?:是|叫))\S", re.IGNORECASE)
 
@@ -178,12 +182,15 @@ def _new_value(message: str, calls: Sequence[ToolCall], results: Sequence[ToolRe
     rest = [part for part in reflexes.clauses(message)
             if not asks_deleting(part) and not any(what and what in part for what in named)]
     head = _BEFORE_VALUE.match(forgotten[0])
+    # a fact said beside is the new value when it says it is now so, or the message asks to keep the new one
+    # ("记新的"); not the reason for deleting ("我戒咖啡了 之前说爱喝美式那条清掉吧", "我那只仓鼠送人了，它的名字你可以忘了")
+    keeps_new = any(reflexes.points_back(part) or reflexes.points_at(part) or _KEEP_NEW.search(part) for part in rest)
     for part in rest:
         value = _VALUE_ONLY.match(part)
         if value and head:
             return ToolCall("remember", {"content": head.group("head") + (value.group("en") or value.group("zh"))})
         facts = [fact for fact, _, kind in reader.facts(part) if kind not in capture.PASSING]
-        if facts and not value:
+        if facts and not value and (keeps_new or _NOW.search(part)):
             return ToolCall("remember", {"content": without_chat_words(facts[0])})
     return None
 
@@ -199,10 +206,18 @@ def _keeps_what_came_before(text: str) -> bool:
     """The message ends by asking to keep what it said before, and asks nothing ("my dog is called Rex. remember
     his name pls", "我家狗叫旺财，记住它的名字哦")."""
     parts = reflexes.clauses(text)
-    return len(parts) > 1 and _pointing(parts[-1], text) and not _ASKS_IF_REMEMBERED.search(parts[-1])
+    # (not after a question for what was kept: "what am i training for, remember?", round 35's spent chat set)
+    return len(parts) > 1 and _pointing(parts[-1], text) and not _ASKS_IF_REMEMBERED.search(parts[-1]) and not (
+        text.rstrip().endswith(("?", "？")) and _QUESTION_WORD.search(" ".join(parts[:-1])))
 
 
 #: a question whether the pet remembers, not a request to: "can you remember its name", "你还记得它的名字吗"
+#: a question whether the pet remembers something of the person's: "remember what i'm scared of?", "do you remember
+#: where i parked?"
+_REMEMBER_WHAT = re.compile(r"^\W*(?:(?:hey|so|and|ok|wait)\W+)*(?:(?:do|did|can|d['’]?)\s*(?:you|u|ya)\s+(?:still\s+)?)?"
+                            r"(?:remember|recall)\s+(?:what|who|where|when|which|how)\b.*[?？]\W*$", re.IGNORECASE)
+#: a question word: "what am i training for", "我在哪上班"
+_QUESTION_WORD = re.compile(r"^\W*(?:what|where|who|when|which|how)\b|什么|啥|哪|谁|几|多少", re.IGNORECASE)
 _ASKS_IF_REMEMBERED = re.compile(r"^\W*(?:can|could|do|did|will|would|d'?you)\s+(?:you|u|ya)\b|(?:吗|么|不|没)\W*$|还记得|记得吗",
                                  re.IGNORECASE)
 
@@ -1083,6 +1098,10 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model decides, as without it
             log.warning("intent routing failed: %s", exc)
             return None
+        if route.intent is None and _REMEMBER_WHAT.search(text) and capture.names_the_person(text):
+            # "remember what i'm scared of?", "do you remember what i'm scared of?": the router was torn between small
+            # talk and a question for a memory (round 35's spent chat set: answered without the memory)
+            return dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         if route.intent == "recall" and _keeps_what_came_before(text):
             # "my dog is called Rex. remember his name" is near "what's my dog's name?" but tells it and asks to keep it
             return dataclasses.replace(route, intent="remember", tool="remember", slots="fact")

@@ -378,6 +378,8 @@ _RECALL = [
     # "you remember where im from?": the question word stays, it says what is asked (round 25's spent chat set)
     re.compile(r"^(?:do )?(?:you|u|ya) (?:still )?(?:remember|recall|know) (?P<x>(?:what|who|where|when|how|which) "
                r"(?:i'?m|i)\b.+?)\s*[?？]?$", _I),
+    # ...and with no "you", asked: "remember what i'm scared of?" (round 35's spent chat set)
+    re.compile(r"^(?:remember|recall) (?P<x>(?:what|who|where|when|how|which) (?:i'?m|i)\b.+?)\s*[?？]$", _I),
     # "do you remember my fav band", "u remember my sister's name?" (round 25's spent chat set: the model named a band)
     re.compile(r"^(?:do )?(?:you|u|ya) (?:still )?(?:remember|recall) (?P<x>my\b.+?)\s*[?？]?$", _I),
     re.compile(r"^remind me (?:what|who|where|when|how|which) (?P<x>my\b.+?)(?: was| is| were| are)?(?:[,.].*)?$", _I),
