@@ -822,6 +822,7 @@ def test_the_prompts_rules_said_back_are_a_program_line(reply, rules):
     ("Today's pavement melts on the anniversary (30 days together).", True),
     ("Training for a half marathon in October 2026-12-31 18:00 (UTC+08:01).", True),
     ("今天是特殊：一个 anniversary (365天 together)。", True),
+    ("今天是星期六，上午9:30（UTC+8:00）。", True),
     ("The person's hat was lost on the bridge.", True),
     ("Hold onto it! The person was so windswept.", True),
     ("Hold onto it! The person who invented hats would be proud.", False),
@@ -1096,6 +1097,22 @@ def test_a_claim_to_remember_small_talk_nobody_asked_to_keep_gives_the_topics_li
     assert any(text.endswith(line) for line in topics["plans_and_trips"]["zh"]), text
     text, _ = _refused_twice("记住：下个月去青岛玩几天", "好的，我记住了！")  # asked to keep: the pet says what it did
     assert not any(text.endswith(line) for line in topics["plans_and_trips"]["zh"]), text
+
+
+@pytest.mark.real_encoder
+def test_a_claim_to_remember_a_request_to_write_gives_the_writing_line():
+    # round 35's spent chat set: "帮我做一个考研复习计划吧" got only "（其实我还没记下来。说“记住……”我就记。）"
+    text, _ = _refused_twice("帮我做一个考研复习计划吧", "好的，我记住了！")
+    assert text == replycheck.say("off_script_writing", "zh", XIAOQIAN)
+
+
+@pytest.mark.parametrize(("reply", "document"), [
+    # round 35's spent chat set: a plan by days with no "sure" before it
+    ("Here is a 3-day itinerary for Seoul:\n\nDay 1: Arrival and Arrival\n- Arrival at the airport.\n- A walk.", True),
+    ("Here's the plan: we nap all day!", False), ("Here is my favourite recipe: snails.", False),
+])
+def test_a_plan_opened_with_here_is_is_a_document(reply, document):
+    assert replycheck.template_reply(reply) is document
 
 
 # --- found by the review of the above --------------------------------------------------------------------------------

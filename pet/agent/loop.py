@@ -1694,6 +1694,9 @@ class Agent:
                     # small talk nobody asked the pet to keep ("下个月想去青岛玩几天" → "好的，我记住了", seen using the
                     # page): its topic's own line, not a notice that nothing was kept
                     own = self._own_line(turn, turn.tool_context.message, loose=True)
+                    if own is None and replycheck.asks_to_write(turn.tool_context.message):
+                        # "帮我做一个考研复习计划吧" (round 35's spent chat set: "（其实我还没记下来…）")
+                        own = say("off_script_writing", turn.language, self.persona)
                     if own is not None:
                         yield from self._finish(turn, own, streamed=False)
                         return

@@ -535,7 +535,8 @@ def assistant_speak(reply: str) -> re.Match[str] | None:
 #: for, in a line ("Sure! Here's a joke for you: …"), are not; nor is a model that can write the
 #: itinerary held to this (Checker.small).
 _TEMPLATE_OPENING = re.compile(
-    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?\b(?:here(?:['’]s| is| are)|below (?:is|are))\b[^\n]{0,60}?"
+    # (or with none: "Here is a 3-day itinerary for Seoul:\n\nDay 1: …\n- Arrival…", round 35's spent chat set)
+    r"^\W*(?:(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?)?\b(?:here(?:['’]s| is| are)|below (?:is|are))\b[^\n]{0,60}?"
     r"\b(?:itinerary|plan|template|letter|schedule|recipe|menu|guide|outline|draft|essay|report|resume|cv|email"
     r"|proposal|program|workout|routine|meal|diet|budget|checklist|steps?|what you can say"
     r"|toast|speech|caption|summary|script|announcement|invitation"
@@ -669,7 +670,7 @@ _SPEAKER_LABEL = re.compile(r"(?<=\S)\s+(?:你|我|用户|主人|小钳|User|You
 #: way to takeout again: - 30 days together - 2026-12-29 10:45 (UTC+08:30)", "Today's pavement melts on the anniversary
 #: (30 days together).", "Training for a half marathon in October 2026-12-31 18:00 (UTC+08:01)." (round 35's spent chat
 #: set, the small model)
-_PROMPT_FACT = re.compile(r"\(UTC\s*[+\-−]\s*\d|\b\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}\b|\banniversary\s*\("
+_PROMPT_FACT = re.compile(r"[(（]\s*UTC\s*[+\-−]\s*\d|\b\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}\b|\banniversary\s*\("
                           r"|\(\s*\d+\s*(?:days?|天)\s*together\s*\)"
                           # and its name for the person, opening a sentence: "The person's hat was lost on the bridge."
                           r"|(?:^|[.!?。！？]\s*)the person(?:['’]s\b|\s+(?:is|was|has|had|feels|felt|said|says|likes|loves"
