@@ -1161,6 +1161,9 @@ def test_a_new_value_said_beside_a_memory_deleted_is_kept(text, memory, kept):
     ("forget the gym one, I'm so done with it", "goes to the gym on Halsey street"),
     ("delete the thing about my sister, she hates when I talk about her", "my sister Amy is a nurse"),
     ("把牙医那条删了", "牙医是周医生"),
+    # what says only that the old one is no more (the review of 2026-12-06)
+    ("forget my gym schedule, it's over now", "gym schedule is Mon Wed Fri"),
+    ("forget the wifi password, it's changed now", "wifi password is fish1234"),
 ])
 def test_a_memory_deleted_with_no_new_value_keeps_nothing_new(text, memory):
     calls, results, memories = _told(text, memory=memory)
@@ -1188,3 +1191,15 @@ def test_a_question_whether_the_pet_remembers_recalls(text, memory, query):
 def test_a_fact_then_remember_asked_still_keeps_it(text, kept):
     calls, _, memories = _told(text)
     assert calls == ["remember"] and memories == [kept]
+
+
+def test_undo_after_a_new_value_kept_in_place_of_a_deleted_one_takes_both_back():
+    # the review of 2026-12-06: both bands were kept after /undo
+    app, _ = _app()
+    app.agent.memories.remember(app.agent.pet.id, "favorite band is Khruangbin")
+    conversation = app.new_conversation()
+    _turn(app, conversation, "forget that my fav band is khruangbin, it's hiatus kaiyote now")
+    _, _, reply = _turn(app, conversation, "/undo")
+    kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert kept == ["favorite band is Khruangbin"] and "hiatus kaiyote" in reply

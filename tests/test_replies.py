@@ -208,13 +208,10 @@ def test_a_trip_given_up_gets_no_wish_for_a_good_trip(text):
 @pytest.mark.parametrize(("text", "topic"), [
     # round 35's spent chat set: homesick and low got "挺好的！就是壳有点痒" (how_are_you, the loose topic)
     ("今天突然特别想家", "lonely"),
-    ("missing home a lot lately", "lonely"),
     ("今天心情有点低落", "sad"),
     # ...while coming home and asking how the pet is keep theirs
     ("终于到家了", "back_home"),
     ("今天心情如何", "how_are_you"),
-    # round 35's spent chat set: 'I'm not sure what you mean by "knock knock". Could you explain it to me?'
-    ("knock knock!!", "knock_knock"), ("咚咚咚咚", "knock_knock"),
 ])
 def test_the_default_pets_topics_tell_missing_home_and_a_low_mood(text, topic):
     found = replies.bank(load_persona("xiaoqian")).match(text)
@@ -225,6 +222,9 @@ def test_the_default_pets_topics_tell_missing_home_and_a_low_mood(text, topic):
     ("today was great, feeling good", 1), ("今天心情很好", 1), ("我考过了！！开心到飞起", 1),
     ("what a day, i'm beat", -1), ("i'm not feeling great", -1), ("今天不开心", -1), ("今天突然特别想家", -1),
     ("终于到家了", 0), ("how are you?", 0), ("tired but happy", 0),
+    # negations (the review of 2026-12-06)
+    ("今天不是很开心", -1), ("身体不太舒服", -1), ("i don't feel great today", -1), ("didn't have a good day", -1),
+    ("i'm not in a good mood", -1), ("我想家里的猫了", 0),
 ])
 def test_a_messages_mood_is_read_by_its_words(text, mood):
     assert replies.mood(text) == mood
@@ -242,6 +242,7 @@ def test_a_glad_message_gets_no_line_of_a_low_topic(text):
     ("how old are you now, in crayfish years?", True), ("what's your age", True), ("你几岁了？", True),
     ("你多大了", True), ("你多大年纪", True), ("你今年几岁", True),
     ("how old is my sister?", False), ("how old are you going to be next year", False), ("你多大的房子", False),
+    ("how old are you guys' kids?", False), ("how old are you when you get your license?", False),
     ("你几岁的时候学会游泳的", False), ("小钳你多大了呀？", True),
 ])
 def test_the_pets_age_asked(text, asks):

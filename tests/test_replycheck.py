@@ -823,9 +823,9 @@ def test_the_prompts_rules_said_back_are_a_program_line(reply, rules):
     ("Training for a half marathon in October 2026-12-31 18:00 (UTC+08:01).", True),
     ("今天是特殊：一个 anniversary (365天 together)。", True),
     ("今天是星期六，上午9:30（UTC+8:00）。", True),
-    ("The person's hat was lost on the bridge.", True),
-    ("Hold onto it! The person was so windswept.", True),
-    ("Hold onto it! The person who invented hats would be proud.", False),
+    # (not a story's "the person", nor an anniversary wished: the review of 2026-12-06)
+    ("Once upon a time there was a lighthouse. The person was lonely there.", False),
+    ("Happy anniversary (one year!)", False),
     ("We've been together 30 days now, and I love it!", False),
     ("See you at 10:45!", False), ("Happy anniversary, you!", False), ("Be a kind person today.", False),
 ])
@@ -839,10 +839,17 @@ def test_the_prompts_clock_and_days_together_copied_are_a_program_line(reply, co
 def test_the_clocks_answer_in_a_tool_result_is_not_a_copy_of_the_prompt():
     told = ("Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)",)
     assert replycheck.copies_prompt_facts("It's Tuesday 2026-12-01 09:30 (UTC+08:00)!", told) is None
-    assert replycheck.copies_prompt_facts("It's Tuesday 2026-12-02 09:30 (UTC+08:00)!", told) is not None
+    # ...in its own words too (the review of 2026-12-06)
+    assert replycheck.copies_prompt_facts("It is 9:30 am in Shanghai (UTC+8).", told) is None
+    assert replycheck.copies_prompt_facts("It's Tuesday 2026-12-02 09:30 (UTC+08:00)!") is not None
     checker = Checker("what time is it", "en", XIAOQIAN)
     assert replycheck.PROGRAM not in checker.problems("It's Tuesday 2026-12-01 09:30 (UTC+08:00)!", told).problems
     assert replycheck.PROGRAM in checker.problems("It's Tuesday 2026-12-01 09:30 (UTC+08:00)!").problems
+
+
+def test_a_streamed_reply_is_held_where_it_copies_the_prompts_clock():
+    checker = Checker("so hot today the pavement is melting", "en", XIAOQIAN)
+    assert checker.hold_at("Melting! Today is 2026-12-29 10:45 (UTC+08:00") == len("Melting! ")
 
 
 def test_a_reply_copying_the_prompts_clock_is_retried():
@@ -1059,6 +1066,10 @@ def test_a_message_said_again_in_other_words_is_an_echo(message, reply):
     ("hi!", "Hi!"),
     # as loosely: it asks back, opens glad, or answers a greeting
     ("这个周末打算在家大扫除", "好主意！你计划周末来个大扫除？"),
+    # cheering the person on (the review of 2026-12-06)
+    ("i passed my driving test", "You passed your driving test! Congrats!"),
+    ("我终于把论文写完了", "论文写完啦，太厉害了！"),
+    ("my exam is tomorrow and i'm nervous", "Exams are scary, but you've prepared. You'll do great tomorrow."),
     ("thinking of learning to bake bread this winter", "I'm glad you're interested in learning to bake bread this winter!"),
     ("one year since i brought you home! happy adoption day", "Happy adoption day!"),
 ])
@@ -1108,8 +1119,12 @@ def test_a_claim_to_remember_a_request_to_write_gives_the_writing_line():
 
 @pytest.mark.parametrize(("reply", "document"), [
     # round 35's spent chat set: a plan by days with no "sure" before it
-    ("Here is a 3-day itinerary for Seoul:\n\nDay 1: Arrival and Arrival\n- Arrival at the airport.\n- A walk.", True),
+    ("Here is a 3-day itinerary for Seoul:\n\nDay 1: Arrival and Arrival\n- Arrival at the airport, take a flight to "
+     "Seoul from your home.\n- Take a short walk around the city's landmarks.", True),
     ("Here's the plan: we nap all day!", False), ("Here is my favourite recipe: snails.", False),
+    # the pet's own playful lists (the review of 2026-12-06)
+    ("Here's my plan for the weekend:\n- nap\n- snack\n- nap again!", False),
+    ("Here are the steps I'd take:\n1. breathe\n2. drink water", False),
 ])
 def test_a_plan_opened_with_here_is_is_a_document(reply, document):
     assert replycheck.template_reply(reply) is document

@@ -163,6 +163,11 @@ _VALUE_ONLY = re.compile(r"^\W*(?:but\s+|and\s+)?(?:now\s+)?(?:it['’]?s|its|it
 _KEEP_NEW = re.compile(r"记(?:住|下|上)?新的|\b(?:remember|save|keep|note)\s+(?:the\s+)?new\s+(?:one|value)\b", re.IGNORECASE)
 #: a word that says what is so now
 _NOW = re.compile(r"\bnow\b|现在|如今|目前", re.IGNORECASE)
+#: ...which says only that the old one is no more: "it's over now", "it's changed now", "it's not him anymore" (the
+#: review of 2026-12-06)
+_NOT_A_VALUE = re.compile(r"(?:not|no|over|done|changed|different|gone|old|outdated|wrong|a mess|messed|broken|cancell?ed"
+                          r"|finished|dead|expired|invalid|history|irrelevant|moot|new|another|something else|someone else"
+                          r"|somewhere else)\b|别的|其他|新的|不一样|不是|没了|变了|过期|作废", re.IGNORECASE)
 #: the verb before a memory's value: "favorite band is Khruangbin", "牙医是周医生"
 _BEFORE_VALUE = re.compile(r"^(?P<head>.*?\b(?:is|are)\s+|.*?(?:是|叫))\S", re.IGNORECASE)
 
@@ -187,8 +192,9 @@ def _new_value(message: str, calls: Sequence[ToolCall], results: Sequence[ToolRe
     keeps_new = any(reflexes.points_back(part) or reflexes.points_at(part) or _KEEP_NEW.search(part) for part in rest)
     for part in rest:
         value = _VALUE_ONLY.match(part)
-        if value and head:
-            return ToolCall("remember", {"content": head.group("head") + (value.group("en") or value.group("zh"))})
+        said = value and (value.group("en") or value.group("zh"))
+        if said and head and not _NOT_A_VALUE.match(said):
+            return ToolCall("remember", {"content": head.group("head") + said})
         facts = [fact for fact, _, kind in reader.facts(part) if kind not in capture.PASSING]
         if facts and not value and (keeps_new or _NOW.search(part)):
             return ToolCall("remember", {"content": without_chat_words(facts[0])})
@@ -436,6 +442,7 @@ class MemoryBook(MemorySource, Protocol):
     the person's /undo and /approve."""
 
     def restore(self, pet_id: int, memory_id: int | None = None) -> MemoryRecord | None: ...
+    def forget(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
     def approve(self, pet_id: int, memory_id: int) -> MemoryRecord | None: ...
     def listing(self, pet_id: int, *, status: str | None = None, forgotten: bool = False,
                 limit: int = 500) -> list[MemoryRecord]: ...
@@ -2037,13 +2044,38 @@ class Agent:
             record = self.memories.restore(self.pet.id)
             if record is None:
                 return "没有可以撤销的忘记。" if zh else "There is no forgotten memory to bring back."
-            return f"想起来了 #{record.id}：{record.content}" if zh else f"Restored memory #{record.id}: {record.content}"
+            line = f"想起来了 #{record.id}：{record.content}" if zh else f"Restored memory #{record.id}: {record.content}"
+            for kept_id in self._kept_instead(conversation_id, record.id):
+                # the new value kept in its place goes with it ("forget that my fav band is khruangbin, it's hiatus
+                # kaiyote now", then /undo: the review of 2026-12-06 found both bands kept)
+                gone = self.memories.forget(self.pet.id, kept_id)
+                if gone is not None:
+                    line += f"\n已忘掉 #{gone.id}：{gone.content}" if zh else f"\nForgot memory #{gone.id}: {gone.content}"
+            return line
         memory_id = read_id(reflex.argument)
         record = self.memories.approve(self.pet.id, memory_id) if memory_id is not None else None
         if record is None:
             return (f"没有编号为 {reflex.argument} 的记忆。" if zh
                     else f"There is no memory {reflex.argument}; the Memory tab lists the pending ones.")
         return f"好，#{record.id} 确认记下：{record.content}" if zh else f"Approved memory #{record.id}: {record.content}"
+
+    def _kept_instead(self, conversation_id: int | None, restored: int) -> list[int]:
+        """The memories the turn before this /undo kept in the place of the one it forgot (_new_value), when that
+        one is `restored`."""
+        if conversation_id is None:
+            return []
+        recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
+        kept: list[int] = []
+        forgot: list[int] = []
+        for stored in reversed(recent[:-1]):  # the last is this /undo
+            message = stored.message
+            if message.role == "user":
+                break
+            if message.role == "tool" and stored.status == "ok" and message.name in ("remember", "forget"):
+                found = re.search(r"#(\d+)", message.content)
+                if found:
+                    (kept if message.name == "remember" else forgot).append(int(found.group(1)))
+        return kept if forgot == [restored] else []
 
     def _last_noted(self, conversation_id: int | None) -> list[int]:
         """The memories noted in the latest turn that noted any, unless a

@@ -392,6 +392,11 @@ LOOSE_AGAIN_AT = 0.62
 _WISHES = re.compile(r"\bhappy\b.{0,30}\b(?:day|birthday|anniversary|new year|holidays?)\b|快乐", re.IGNORECASE)
 #: a reply that asks back, or opens glad for the person
 _ASKS_BACK_IN_REPLY = re.compile(r"[?？]|吗|呢")
+#: a reply that cheers the person on, wherever in it: "You passed your driving test! Congrats!", "论文写完啦，太厉害了！"
+_CHEERS = re.compile(r"\b(?:congrat\w*|good luck|well done|great job|proud|amazing|awesome|wonderful|fantastic|you did it"
+                     r"|you(?:['’]ve)? got this|you can do it|hooray|you['’]ll (?:do|be) (?:great|fine|ok|okay|amazing|brilliant))\b"
+                     r"|恭喜|加油|厉害|真棒|好棒|太棒|一定(?:没问题|行|可以)|祝你|别担心|会好的",
+                     re.IGNORECASE)
 _GLAD_OPEN = re.compile(r"^\W*(?:i'?m (?:so |really )?(?:glad|happy|excited)|glad|good idea|great idea|(?:that )?sounds"
                         r"|好主意|听起来|真好|好呀|好啊)", re.IGNORECASE)
 #: ...and from which the start of a reply, while it streams, is held as maybe that ("下周我去青" reads 0.49 near
@@ -444,7 +449,7 @@ def says_again(reply: str, message: str, at: float = RESTATES_AT) -> bool:
     if cosine >= at:
         return True
     return at == RESTATES_AT and cosine >= LOOSE_AGAIN_AT and not (
-        _ASKS_BACK_IN_REPLY.search(reply) or _GLAD_OPEN.match(reply) or _GREETS.search(message)
+        _ASKS_BACK_IN_REPLY.search(reply) or _GLAD_OPEN.match(reply) or _CHEERS.search(reply) or _GREETS.search(message)
         or _WISHES.search(message))
 
 
@@ -535,8 +540,7 @@ def assistant_speak(reply: str) -> re.Match[str] | None:
 #: for, in a line ("Sure! Here's a joke for you: …"), are not; nor is a model that can write the
 #: itinerary held to this (Checker.small).
 _TEMPLATE_OPENING = re.compile(
-    # (or with none: "Here is a 3-day itinerary for Seoul:\n\nDay 1: …\n- Arrival…", round 35's spent chat set)
-    r"^\W*(?:(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?)?\b(?:here(?:['’]s| is| are)|below (?:is|are))\b[^\n]{0,60}?"
+    r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?\b(?:here(?:['’]s| is| are)|below (?:is|are))\b[^\n]{0,60}?"
     r"\b(?:itinerary|plan|template|letter|schedule|recipe|menu|guide|outline|draft|essay|report|resume|cv|email"
     r"|proposal|program|workout|routine|meal|diet|budget|checklist|steps?|what you can say"
     r"|toast|speech|caption|summary|script|announcement|invitation"
@@ -554,7 +558,8 @@ _TEMPLATE_OPENING = re.compile(
 )
 #: ...an assistant's "here it is:" before a plan by days ("Sure, here's a 3-day trip to Seoul:\nDay 1: …", "…五天攻略
 #: 如下：\n\n第一天：…", the spent chat set of round 26)
-_HERE_IT_IS = re.compile(r"^\W*(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?\bhere(?:['’]s| is| are)\b"
+#: (or with nothing before: "Here is a 3-day itinerary for Seoul:\n\nDay 1: …", round 35's spent chat set)
+_HERE_IT_IS = re.compile(r"^\W*(?:(?:sure|certainly|of course|absolutely|okay|ok)\b[^\n]{0,120}?)?\bhere(?:['’]s| is| are)\b"
                          r"[^\n]{0,80}?[:：]|(?:如下|以下是|下面是)[^\n]{0,20}?[:：]", re.IGNORECASE)
 _DAY_OF_A_PLAN = re.compile(r"\bday\s*(?:1|one)\s*[:：-]|第[一1]天\s*[:：]", re.IGNORECASE)
 #: a document's block: a heading, a rule, a list item, bold or a brace opening a line
@@ -670,21 +675,19 @@ _SPEAKER_LABEL = re.compile(r"(?<=\S)\s+(?:你|我|用户|主人|小钳|User|You
 #: way to takeout again: - 30 days together - 2026-12-29 10:45 (UTC+08:30)", "Today's pavement melts on the anniversary
 #: (30 days together).", "Training for a half marathon in October 2026-12-31 18:00 (UTC+08:01)." (round 35's spent chat
 #: set, the small model)
-_PROMPT_FACT = re.compile(r"[(（]\s*UTC\s*[+\-−]\s*\d|\b\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}\b|\banniversary\s*\("
-                          r"|\(\s*\d+\s*(?:days?|天)\s*together\s*\)"
-                          # and its name for the person, opening a sentence: "The person's hat was lost on the bridge."
-                          r"|(?:^|[.!?。！？]\s*)the person(?:['’]s\b|\s+(?:is|was|has|had|feels|felt|said|says|likes|loves"
-                          r"|works|lives|went|wants|seems)\b)", re.IGNORECASE)
+_PROMPT_FACT = re.compile(r"[(（]\s*UTC\s*[+\-−]\s*\d|\b\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}\b"
+                          r"|\banniversary\s*\(\s*\d+\s*(?:days?|天)|\(\s*\d+\s*(?:days?|天)\s*together\s*\)", re.IGNORECASE)
+#: a tool's result that tells the time (the clock's: "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)")
+_TELLS_TIME = re.compile(r"\bUTC\b|\d{4}-\d{1,2}-\d{1,2}|\d{4}年\d{1,2}月\d{1,2}日")
 
 
 def copies_prompt_facts(reply: str, told: Sequence[str] = ()) -> re.Match[str] | None:
-    """Where the reply copies the prompt's clock line or days together, as no message or tool result of the turn
-    (`told`) said them: the time tool's own answer is "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)"."""
+    """Where the reply copies the prompt's clock line or days together, when neither the message nor a tool result
+    of the turn (`told`) tells the time: the clock's own answer is "Tuesday 2026-12-01 09:30 (Asia/Shanghai,
+    UTC+08:00)"."""
     found = _PROMPT_FACT.search(reply)
-    if found is None:
-        return None
-    if _letters(found.group()) and any(_letters(found.group()) in _letters(text) for text in told):
-        return None
+    if found is None or any(_TELLS_TIME.search(text) for text in told):
+        return None  # (the reply may word the clock's answer its own way: "9:30 pm in New York (UTC-5)")
     return found
 
 
@@ -769,7 +772,8 @@ def asks_pet_name(message: str) -> bool:
     return bool(_NAME_QUESTION.search(message)) and not _THEIR_NAME_QUESTION.search(message)
 
 
-_AGE_QUESTION = re.compile(r"\bhow old (?:are|r) (?:you|u|ya)\b(?!\s+(?:going|gonna) to)|\bwhat(?:['’]s| is) your age\b"
+_AGE_QUESTION = re.compile(r"\bhow old (?:are|r) (?:you|u|ya)(?:\s+now)?(?:[,\s]+in (?:crayfish|human|pet|\w+) years)?"
+                           r"(?:\s+(?:now|again|exactly|anyway|lol|haha))?\s*(?:[?？!.~]|$)|\bwhat(?:['’]s| is) your age\b"
                            r"|你(?:今年|现在)?(?:几岁|多少岁|多大年纪|多大)(?:了|啦)?[啊呀呢吗]?\s*(?:[?？!！。~～]|$)|你的年龄", re.IGNORECASE)
 
 
@@ -971,7 +975,8 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             or reintroduces(text, persona, message=message, said=lately)):
         return 0  # maybe the pet's last line, its introduction or the program's aside again: held, checked whole
     starts = []
-    for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text), says_its_rules(text)):
+    for match in (assistant_speak(text), wrong_name(text, message, persona), program_line(text), says_its_rules(text),
+                  copies_prompt_facts(text, (message,))):
         if match:
             starts.append(match.start())
     tail = max(text.rfind(mark) for mark in _SENTENCE_MARKS) + 1
