@@ -183,6 +183,14 @@ def test_a_claim_backed_by_a_successful_call_is_not_counted():
     assert verdict.false_claims == frozenset() and verdict.passed
 
 
+def test_a_claim_to_have_kept_what_the_pet_noted_is_not_counted():
+    # round 34's spent set: "本钳记住啦：你现在不喝美式了，改喝拿铁了！" after the note step updated the memory
+    noted = turn(("note", {"content": "我现在不喝美式了，改喝拿铁了"}), reply="本钳记住啦：你现在不喝美式了！")
+    assert judge(case(tools=["forget", "remember"]), noted, FIXED_NOW).false_claims == frozenset()
+    failed = turn(("note", {"content": "x"}, False), reply="本钳记住啦！")
+    assert judge(case(tools=["remember"]), failed, FIXED_NOW).false_claims == {"remember"}
+
+
 def test_reminder_time_is_judged_by_parsing_when_at_the_fixed_clock():
     pytest.importorskip("pet.tools.when")
     c = case(tools=["set_reminder"], args={"set_reminder": {"text": {"contains_any": ["mom"]},

@@ -130,7 +130,12 @@ def is_question(text: str) -> bool:
 
 
 def false_claims(turn: Turn) -> frozenset[str]:
-    return frozenset(claimed_actions(turn.reply) - {c.name for c in successful(turn)})
+    """What the reply says was done that no successful call did; a fact noted without being asked (the "note" step)
+    is kept as surely as by remember ("本钳记住啦：你现在不喝美式了，改喝拿铁了！" after it updated the memory)."""
+    done = {c.name for c in successful(turn)}
+    if "note" in done:
+        done.add("remember")
+    return frozenset(claimed_actions(turn.reply) - done)
 
 
 def arguments_right(case: Case, turn: Turn, now: dt.datetime, problems: list[str]) -> bool:
