@@ -1199,6 +1199,7 @@ def test_undo_after_a_new_value_kept_in_place_of_a_deleted_one_takes_both_back()
     app.agent.memories.remember(app.agent.pet.id, "favorite band is Khruangbin")
     conversation = app.new_conversation()
     _turn(app, conversation, "forget that my fav band is khruangbin, it's hiatus kaiyote now")
+    _turn(app, conversation, "so hot today the pavement is melting")  # (seen using the page: a turn between)
     _, _, reply = _turn(app, conversation, "/undo")
     kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
     app.close()

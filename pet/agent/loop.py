@@ -2060,8 +2060,8 @@ class Agent:
         return f"好，#{record.id} 确认记下：{record.content}" if zh else f"Approved memory #{record.id}: {record.content}"
 
     def _kept_instead(self, conversation_id: int | None, restored: int) -> list[int]:
-        """The memories the turn before this /undo kept in the place of the one it forgot (_new_value), when that
-        one is `restored`."""
+        """The memories the turn that forgot `restored` (the one this /undo brings back) kept in its place
+        (_new_value)."""
         if conversation_id is None:
             return []
         recent = self.conversations.history(conversation_id, limit=self.config.history_messages)
@@ -2070,7 +2070,10 @@ class Agent:
         for stored in reversed(recent[:-1]):  # the last is this /undo
             message = stored.message
             if message.role == "user":
-                break
+                if forgot == [restored]:
+                    return kept
+                kept, forgot = [], []  # the turn before (a /undo may come a few turns after the deletion)
+                continue
             if message.role == "tool" and stored.status == "ok" and message.name in ("remember", "forget"):
                 found = re.search(r"#(\d+)", message.content)
                 if found:
