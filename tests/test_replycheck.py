@@ -1068,6 +1068,7 @@ def test_a_message_said_again_in_other_words_is_an_echo(message, reply):
     ("这个周末打算在家大扫除", "好主意！你计划周末来个大扫除？"),
     # cheering the person on (the review of 2026-12-06)
     ("i passed my driving test", "You passed your driving test! Congrats!"),
+    ("a short one then", "Fine, a short one."),  # it agrees to what was asked
     ("我终于把论文写完了", "论文写完啦，太厉害了！"),
     ("my exam is tomorrow and i'm nervous", "Exams are scary, but you've prepared. You'll do great tomorrow."),
     ("thinking of learning to bake bread this winter", "I'm glad you're interested in learning to bake bread this winter!"),
