@@ -224,7 +224,7 @@ def test_the_default_pets_topics_tell_missing_home_and_a_low_mood(text, topic):
     ("终于到家了", 0), ("how are you?", 0), ("tired but happy", 0),
     # negations (the review of 2026-12-06)
     ("今天不是很开心", -1), ("身体不太舒服", -1), ("i don't feel great today", -1), ("didn't have a good day", -1),
-    ("i'm not in a good mood", -1), ("我想家里的猫了", 0),
+    ("i'm not in a good mood", -1), ("我想家里的猫了", 0), ("不好意思，今天好开心", 1),
 ])
 def test_a_messages_mood_is_read_by_its_words(text, mood):
     assert replies.mood(text) == mood

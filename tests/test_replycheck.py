@@ -1145,6 +1145,11 @@ def test_sympathy_and_agreement_are_no_echo(message, reply):
     assert not replycheck.says_again(reply, message)
 
 
+def test_agreeing_opens_with_the_word_of_yes_not_with_a_word_that_starts_like_it():
+    assert replycheck._GLAD_OPEN.match("行，来个短的。") and replycheck._GLAD_OPEN.match("Fine, a short one.")
+    assert replycheck._GLAD_OPEN.match("行李箱又丢了。") is None and replycheck._GLAD_OPEN.match("Finely chopped!") is None
+
+
 @pytest.mark.real_encoder
 @pytest.mark.parametrize("message", ["我出车祸了", "our dog was put to sleep", "我考砸了", "my grandfather passed"])
 def test_bad_news_gets_no_topic_line_in_place_of_a_reply(message):

@@ -400,7 +400,7 @@ _CHEERS = re.compile(r"\b(?:congrat\w*|good luck|well done|great job|proud|amazi
 #: (or agrees to what was asked: "Fine, a short one." to "a short one then", seen in a test of the page)
 _GLAD_OPEN = re.compile(r"^\W*(?:i'?m (?:so |really )?(?:glad|happy|excited)|glad|good idea|great idea|(?:that )?sounds"
                         r"|fine\b|ok\b|okay\b|sure\b|alright\b|all right\b|deal\b"
-                        r"|好主意|听起来|真好|好呀|好啊|好的|好吧|行|没问题)", re.IGNORECASE)
+                        r"|好主意|听起来|真好|好呀|好啊|好的|好吧|行(?=[！!，,。～~\s]|$)|没问题)", re.IGNORECASE)
 #: ...and from which the start of a reply, while it streams, is held as maybe that ("下周我去青" reads 0.49 near
 #: "下个月想去青岛玩几天", "哇，太棒了" 0.12 near "今天被客户夸了，开心到原地转圈")
 HOLD_AGAIN_AT = 0.45

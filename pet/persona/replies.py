@@ -46,7 +46,7 @@ _LOW = re.compile(
     r"|sick|worst|hate|cry|crying|anxious|worried|nervous|depressed|miserable|bored|homesick|ugh)\b"
     r"|\b(?:not|never|no)\s+(?:\w+\s+){0,3}(?:good|great|happy|fine|ok|okay|well)\b"
     r"|n['’]?t\s+(?:\w+\s+){0,3}(?:good|great|happy|fine|ok|okay|well)\b"
-    r"|难过|伤心|累|困|烦|丧|低落|不(?:太|是很|怎么|大|很)?(?:开心|高兴|好|舒服)|糟|生气|焦虑|紧张|孤单|寂寞|想哭|郁闷|崩溃"
+    r"|难过|伤心|累|困|烦|丧|低落|不(?:太|是很|怎么|大|很)?(?:开心|高兴|好(?!意思)|舒服)|糟|生气|焦虑|紧张|孤单|寂寞|想哭|郁闷|崩溃"
     r"|难受|病|想家(?!里)|无聊",
     re.IGNORECASE)
 _GLAD = re.compile(r"\b(?:good|great|awesome|amazing|happy|glad|excited|fantastic|wonderful|best|fun|nice|yay|proud"
