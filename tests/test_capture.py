@@ -44,6 +44,15 @@ pytestmark = [pytest.mark.real_encoder,
     ("I deleted Instagram, best decision ever", "I deleted Instagram, best decision ever"),
     # a day told with a lasting fact in it, or a change on that day
     ("Handed in my notice today. I'm a freelance translator now.", "I'm a freelance translator now"),
+    # news just before the fact that goes on with it, not kept by itself, goes into the same memory; a greeting,
+    # a cheer or a question beside it does not (round 36's spent set kept "her name is Niangao" alone)
+    ("we adopted a calico from a shelter in Putuo today! her name is Niangao",
+     "we adopted a calico from a shelter in Putuo today! her name is Niangao"),
+    ("驾照终于考下来了！！科目二挂了两次，第三次过的", "驾照终于考下来了！！科目二挂了两次，第三次过的"),
+    ("hi xiaoqian! I work as a nurse", "I work as a nurse"), ("好开心！我考上研究生了", "我考上研究生了"),
+    ("I work as a nurse. what should I cook tonight?", "I work as a nurse"),
+    # an initial ends no sentence
+    ("favourite author is Ursula K. Le Guin", "favourite author is Ursula K. Le Guin"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book
@@ -248,6 +257,8 @@ def test_a_new_habit_without_a_word_of_change_is_kept_beside_the_old(book):
 
 def test_a_decimal_point_ends_no_sentence():
     assert capture.sentences("每斤6.8元，我买了5斤。Then I paid $4.75.") == ["每斤6.8元，我买了5斤。", "Then I paid $4.75."]
+    assert capture.sentences("I love Ursula K. Le Guin. So do I. OK.") == [
+        "I love Ursula K. Le Guin.", "So do I.", "OK."]
 
 
 def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():

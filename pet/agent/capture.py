@@ -77,6 +77,10 @@ UNSAID_TOLD_FLOOR = 0.7
 #: rounds 5 to 28, 0.55 rather than 0.6 notes one more fact and one more non-fact. With round 29 it reads 0.548 and
 #: is no longer noted; 0.5 would note one more fact and three more non-facts of rounds 5 to 29, so the floor stays)
 CLAUSE_FLOOR = 0.55
+#: the least probability the learned reading gives a sentence beside a kept fact, not kept by itself, for it
+#: to go into the same memory (news sentences of round 36's spent set: 0.65 to 0.94; "hi xiaoqian!" 0.29, "I did
+#: it!" 0.27, "好开心！" 0.004)
+BESIDE_FLOOR = 0.5
 #: the fewest words of such a sentence (of two letters or more), or Chinese characters
 TOLD_WORDS = 3
 #: kinds of sentence that are no lasting fact
@@ -624,6 +628,7 @@ class Reader:
         if joking(text) or declines_keeping(text):
             return found
         said = sentences(text)
+        kept_at: list[int] = []
         for at, sentence in enumerate(said):
             if given_up(sentence, said[at + 1] if at + 1 < len(said) else ""):
                 sentence = without_given_up(sentence)
@@ -673,7 +678,46 @@ class Reader:
             fact = memory_fact(sentence).rstrip(".。!！~～ ")
             if len(fact) >= 2:
                 found.append((fact, vector, kind))
-        return found
+                kept_at.append(at)
+        return self._with_news_beside(said, found, kept_at)
+
+    def _with_news_beside(self, said: list[str], found: list[tuple[str, np.ndarray, str]],
+                          kept_at: list[int]) -> list[tuple[str, np.ndarray, str]]:
+        """Each fact with the sentence just before or after it that tells news the learned reading is
+        fairly sure of but that was not kept by itself ("we adopted a calico from a shelter in Putuo today!
+        her name is Niangao", "驾照终于考下来了！！科目二挂了两次，第三次过的", "quit Red Bull cold turkey.
+        jasmine tea all day now": round 36's spent set kept the second alone, or the first). A sentence
+        goes with one fact only, the one after it first."""
+        taken = set(kept_at)
+        joined: list[tuple[str, np.ndarray, str]] = []
+        for (fact, vector, kind), at in zip(found, kept_at):
+            parts = [fact]
+            if at > 0 and at - 1 not in taken and self._news_beside(said[at - 1]):
+                parts.insert(0, said[at - 1].strip())
+                taken.add(at - 1)
+            if at + 1 < len(said) and at + 1 not in taken and self._news_beside(said[at + 1]):
+                parts.append(said[at + 1].strip())
+                taken.add(at + 1)
+            if len(parts) > 1:
+                gap = "" if detect_language(fact) == "zh" else " "
+                fact = memory_fact(gap.join(part if part[-1] in ".。!！?？~～" else part + ("。" if gap == "" else ".")
+                                            for part in parts[:-1]) + gap + parts[-1]).rstrip(".。!！~～ ")
+                vector = self.vector(fact)
+                whole = self.kind(vector)
+                kind = kind if whole in PASSING else whole
+            joined.append((fact, vector, kind))
+        return joined
+
+    def _news_beside(self, sentence: str) -> bool:
+        """Whether a sentence beside a kept fact tells news of it: the learned reading gives it at least
+        BESIDE_FLOOR, and it asks nothing."""
+        text = sentence.strip()
+        if self.told is None or len(text) < 2 or text.endswith(("?", "？")) or self._asks(text) or dated(text) or (
+                given_up(text) or joking(text) or arithmetic.expression_in(text)):
+            return False
+        vector = self.vector(text)
+        return (stated.fact_probability(self.told, vector) >= BESIDE_FLOOR
+                and self.router.route(text, vector).intent in (None, intents.NOTE, intents.CHAT))
 
     def _lasting(self, clause: str) -> bool:
         """The clause states a lasting fact on its own ("我的猫叫豆腐"; not "好激动")."""
