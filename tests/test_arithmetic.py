@@ -287,10 +287,22 @@ def test_numbers_that_are_no_sum_are_left_alone(text):
         # why or when a result said holds: a riddle, no sum asked (round 29's spent set computed 1+1)
         ("1+1什么情况下等于3 哈哈", None), ("how come 2+2=5 in that book", None), ("1+1为什么等于2", None),
         ("算一下23*47 为什么我总算错", "23*47"),  # a sum asked beside a why (the review of 2026-12-05)
+        # a sum said with its result asks nothing (round 36's spent set computed 三乘七); one checked does, and so
+        # does another sum after it
+        ("三乘七等于二十一，这个我还是会的哈哈", None), ("2+2=4 duh", None), ("12*12=144 right?", "12*12"),
+        ("3乘7等于21吗", "3*7"), ("算一下 25*4=100 对吧", "25*4"), ("1+1=2, what about 25*4", "25*4"),
     ],
 )
 def test_an_expression_is_found_anywhere_in_a_message(text, expression):
     assert arithmetic.expression_in(text) == expression
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("三乘七等于二十一，这个我还是会的哈哈", False), ("7 times 8 is 56, easy", False), ("2+2=4 duh", False),
+    ("三乘七等于多少", True), ("3乘7等于21吗", True), ("1+1=2, what about 25*4", True),
+])
+def test_a_sum_said_with_its_result_asks_for_none(text, asks):
+    assert arithmetic.asks_a_sum(text) is asks
 
 
 @pytest.mark.parametrize("text", [";", " ; ", "; ;", "then", "then then", "，", "再", ";?"])

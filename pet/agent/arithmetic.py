@@ -1426,8 +1426,18 @@ def asks_a_sum(text: str) -> bool:
     """The message asks for a result in some form: a sum read whole or within it, a question, a word of working it
     out ("算", "how much", "多少"), of an operation or a conversion ("add those up", "split that three ways", "convert 10
     miles to km", "72 fahrenheit to celsius", "18 percent", "再乘以3", "100美元换成人民币")."""
-    return bool(read(text.strip()) is not None or expression_in(text) or re.search(r"[?？]", text)
-                or _COMPUTE_ASKED.search(text) or _OPERATION_ASKED.search(text))
+    if read(text.strip()) is not None or expression_in(text):
+        return True
+    if _answered(text):
+        return False  # "三乘七等于二十一，这个我还是会的哈哈": its operation word asks nothing
+    return bool(re.search(r"[?？]", text) or _COMPUTE_ASKED.search(text) or _OPERATION_ASKED.search(text))
+
+
+def _answered(text: str) -> bool:
+    """A sum said with its result, nothing asked about it."""
+    words = _zh_operators(_zh_numerals(text))
+    return any(_RESULT_SAID.match(words, found.end()) and not _CHECKED.search(words, found.end())
+               for found in re.finditer(_EXPR, words))
 
 
 #: words of an operation or a conversion, asked without a sum written out
@@ -1454,6 +1464,10 @@ _ASKS = r"(?:(?<![a-z])(?:what(?:'s| is)?|whats|how much|tell me|give me|calc(?:
 _ASKS_BEFORE = re.compile(_ASKS + r"[^,.;!?，。；！？]{0,20}$", _I)
 _ASKS_AFTER = re.compile(r"[^,.;!?，。；！？]{0,12}?" + _ASKS, _I)
 
+#: a result said right after a sum ("= 21", "等于二十一" once the numerals are digits, "is 56")…
+_RESULT_SAID = re.compile(rf"\s*(?:=|＝|等于|\b(?:is|equals|makes)\b)\s*(?:-?{_NUM}(?![\d.])|[零一二两三四五六七八九十百千万]+)", _I)
+#: …and a question after it, which asks to check it ("12*12=144 right?", "3乘7等于21吗", "对不对")
+_CHECKED = re.compile(r"[?？]|吗|对吧|对不对|是不是|\b(?:right|correct)\b", _I)
 
 #: asks why or when a result holds, not what it is
 _WHY_SO = re.compile(r"什么情况下|为什么|为啥|怎么会|怎么可能|凭什么|\b(?:why|how come|in what (?:case|world|situation))\b", _I)
@@ -1479,6 +1493,8 @@ def expression_in(text: str) -> str | None:
         words = re.sub(pattern, f" {symbol} ", words, flags=_I)
     for found in re.finditer(_EXPR, words):
         candidate = found.group().strip()
+        if _RESULT_SAID.match(words, found.end()) and not _CHECKED.search(words, found.end()):
+            continue  # the result said with it, nothing asked: "三乘七等于二十一，这个我还是会的哈哈", "2+2=4 duh"
         asks = _ASKS_BEFORE.search(words[: found.start()]) or _ASKS_AFTER.match(words, found.end())
         if asks and re.search(r"\d\s*[-+*/×÷xX^＋－＊／%]\s*[\d(-]", candidate) and not _DATE_LIKE.match(candidate):
             return candidate
