@@ -388,6 +388,24 @@ def test_a_day_of_the_month_said_alone(text, at):
     assert parse_when(text, NOW, SHANGHAI).at == at
 
 
+@pytest.mark.parametrize(("text", "at"), [
+    # a holiday on a fixed date names its day (round 36's spent set set "on christmas eve at 6pm" for today, and
+    # asked whether "元旦那天上午10点" meant tomorrow)
+    ("on christmas eve at 6pm", local(12, 24, 18, 0)), ("christmas day at 9am", local(12, 25, 9, 0)),
+    ("on christmas at 9am", local(12, 25, 9, 0)), ("new years eve at 11pm", local(12, 31, 23, 0)),
+    ("valentine's day at 7pm", datetime(2027, 2, 14, 19, 0, tzinfo=SHANGHAI)),
+    ("元旦上午10点", datetime(2027, 1, 1, 10, 0, tzinfo=SHANGHAI)), ("平安夜晚上8点", local(12, 24, 20, 0)),
+    ("圣诞节早上9点", local(12, 25, 9, 0)),
+])
+def test_a_holiday_names_its_day(text, at):
+    assert parse_when(text, NOW, SHANGHAI).at == at
+
+
+@pytest.mark.parametrize("text", ["buy a christmas tree at 6pm", "下午6点买情人节礼物", "圣诞老人的衣服下午3点去取"])
+def test_a_thing_of_a_holiday_names_no_day(text):
+    assert find_when(text, NOW, SHANGHAI).at.date() == NOW.date()
+
+
 def test_the_end_of_the_calendar_is_too_far_away_not_a_crash():
     with pytest.raises(InvalidTime, match="too far away"):
         parse_when("9999-12-31 midnight", NOW, SHANGHAI)

@@ -104,6 +104,28 @@ _EN_WORDS = "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
 _HOUR = r"(?:\d{1,2}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)"
 _WEEKDAYS = "|".join(_EN_WEEKDAYS)
 _MONTHS = "|".join(sorted(_EN_MONTHS, key=len, reverse=True))
+#: days of the year named by a holiday on a fixed date (not the lunar ones: 春节, 中秋 move): (month, day)
+_HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "new year's eve": (12, 31),
+             "new year's day": (1, 1), "valentine's day": (2, 14), "halloween": (10, 31),
+             "平安夜": (12, 24), "圣诞节": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "跨年夜": (12, 31),
+             "情人节": (2, 14), "万圣节": (10, 31), "愚人节": (4, 1), "劳动节": (5, 1), "儿童节": (6, 1),
+             "妇女节": (3, 8), "教师节": (9, 10)}
+#: a holiday named as a day: "christmas eve", "new years day", "on christmas", "元旦那天"; not as a thing of it
+#: ("a christmas tree", "情人节礼物", "圣诞老人")
+_HOLIDAY = (r"\b(?P<en>(?:christmas|xmas)\s+(?:eve|day)|new\s+year'?s?'?\s+(?:eve|day)|valentine'?s?'?\s+day"
+            r"|(?<=\bon\s)(?:christmas|xmas|halloween))\b"
+            r"|(?P<zh>平安夜|圣诞节?|元旦|跨年夜|情人节|万圣节|愚人节|劳动节|儿童节|妇女节|教师节)"
+            r"(?!晚会|礼物|快乐|老人|树|贺卡|大餐|活动|的|节)")
+
+
+def _holiday(m: re.Match[str]) -> dict:
+    said = m["zh"] or re.sub(r"\s+", " ", m["en"].lower()).replace("xmas", "christmas")
+    said = re.sub(r"new years?'?s?'? ", "new year's ", said)
+    said = re.sub(r"valentines?'?s?'? ", "valentine's ", said)
+    month, day = _HOLIDAYS[said]
+    return {"day": _Day(month=month, day=day)}
+
+
 # words that may follow a bare "at 8"; any other word ("at 3 desks") means it is not a time
 #: tomorrow as chat writes it too ("remind me tmrw at 7:40am")
 _TOMORROW = r"(?:tomorrow|tmrw|tmr|tmrrw|2moro|2morrow|tomorow|tommorow|tommorrow)"
@@ -334,6 +356,7 @@ _RULES: list[tuple[str, _Builder]] = [
     (rf"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mo>{_MONTHS})\b\.?"
      rf"(?:,?\s+(?P<y>\d{{4}})\b)?",
      lambda m, t: _date(m, _EN_MONTHS[m["mo"].lower()])),
+    (_HOLIDAY, lambda m, t: _holiday(m)),
     (rf"\b(?:(?:every|each)\s*day|daily)\b|\b(?:every|each)\s+(?:(?P<p>morning|afternoon|evening|night)|"
      rf"(?P<wd>{_WEEKDAYS}))\b", _en_repeat),
     # Chinese
