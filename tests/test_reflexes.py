@@ -619,6 +619,24 @@ def test_requests_worded_in_other_orders(text, reflex):
     assert found is not None and [(c.name, c.arguments) for c in found.calls] == [reflex]
 
 
+@pytest.mark.parametrize("text, when", [
+    # the hour said is the event's; the reminder comes that much sooner (round 36's spent set set it at 14:30)
+    ("1月8号下午两点半有个 interview，帮我设个 reminder，提前半小时提醒我", "2027-01-08 14:00"),
+    ("明天下午3点开会，提前20分钟提醒我", "2026-11-30 14:40"), ("明天上午10点有个会，提前一刻钟提醒我", "2026-11-30 09:45"),
+    ("my flight is tomorrow at 9am, remind me 2 hours before to leave", "2026-11-30 07:00"),
+    ("remind me 15 minutes before the 3pm meeting", "2026-11-29 14:45"),
+    ("remind me tomorrow at 9am to leave early", "tomorrow at 9am"),  # "early" is part of the task
+])
+def test_a_reminder_some_time_before_the_hour_said(text, when):
+    found = match(text)
+    assert found is not None and [c.arguments["when"] for c in found.calls] == [when]
+
+
+def test_a_reminder_before_an_hour_that_comes_too_soon_is_a_question():
+    found = match("remind me 30 minutes before my 10:30am call")
+    assert found is not None and not found.calls and "past" in found.reply
+
+
 def test_a_reminder_let_go_by_its_task_named_after_it():
     assert reflexes.lets_a_reminder_go("不用提醒我给妈打电话了，刚打过") == "给妈打电话"
     assert reflexes.lets_a_reminder_go("别再提醒我喝水了，烦死了") == "喝水"

@@ -16,7 +16,7 @@ from typing import Sequence
 from pet.agent import arithmetic
 from pet.agent.replycheck import asks_pet_name, sentences
 from pet.events import ToolCall
-from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
+from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, zh_int
 from pet.tools.facts import (
     asks_deleting,
     declines_keeping,
@@ -620,10 +620,45 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
                 return Reflex("remind", reply=(f"你先说{first}，又说{second}——到底几点提醒你{_yours_zh(what)}？" if zh else
                                                f"You said {first}, then {second}: what time should I remind you "
                                                f"{_yours(what)}?"), needs_time=(what, ""))
+    early = _EARLY.search(rest)
+    if early is not None and (early.end() <= when.span[0] or early.start() >= when.span[1]):
+        # "1月8号下午两点半有个 interview，…提前半小时提醒我", "remind me 15 minutes before": the hour said is the
+        # event's, the reminder comes that much sooner (round 36's spent set set it at the event's own hour)
+        at = when.at - dt.timedelta(minutes=_lead_minutes(early))
+        if at <= now:
+            return Reflex("remind", reply="那时候已经过了，要换个时间吗？" if zh else
+                          "That would be in the past: what time should I remind you?")
+        blank = rest[: early.start()] + " " * (early.end() - early.start()) + rest[early.end():]
+        task = _task(blank, when.span, zh)
+        if task:
+            return Reflex("remind", _call("set_reminder", text=task, when=at.astimezone(zone).strftime("%Y-%m-%d %H:%M")))
     task = _task(rest, when.span, zh)
     if not task:
         return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
     return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
+
+
+#: a reminder asked for some time before the hour said: "提前半小时", "提前20分钟", "提前一刻钟", "15 minutes before",
+#: "an hour early", "half an hour ahead"
+_EARLY = re.compile(
+    r"提前\s*(?:(?P<zn>[0-9]+|[一二两三四五六七八九十]+)\s*[个個]?\s*(?P<zu>分钟|分|小时|小時|钟头)|(?P<zhalf>半)\s*[个個]?\s*(?:小时|小時|钟头)"
+    r"|(?P<zq>一刻钟?))"
+    r"|\b(?:(?P<en>[0-9]+|an?|one|two|three|five|ten|fifteen|twenty|thirty|forty-five)\s*(?P<eu>min(?:ute)?s?|hours?|hrs?)"
+    r"|(?P<ehalf>half an hour))\s+(?:before(?:hand)?|early|earlier|ahead|in advance|prior)\b", re.IGNORECASE)
+_EN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "five": 5, "ten": 10, "fifteen": 15, "twenty": 20,
+              "thirty": 30, "forty-five": 45}
+
+
+def _lead_minutes(early: re.Match[str]) -> int:
+    """The minutes an `_EARLY` match says."""
+    if early["zhalf"] or early["ehalf"]:
+        return 30
+    if early["zq"]:
+        return 15
+    count = early["zn"] or early["en"]
+    number = int(count) if count.isdecimal() else _EN_COUNTS.get(count.lower()) or zh_int(count)
+    unit = (early["zu"] or early["eu"]).lower()
+    return number * (1 if unit.startswith(("分", "min")) else 60)
 
 
 #: a day said again as "that day", with the reminder's own hour beside it: "…is aug 2 at 10:15am, remind me that
