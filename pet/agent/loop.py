@@ -1356,10 +1356,12 @@ class Agent:
         reflex = reflexes.slots(route.intent or "", tool.name, route.slots, text, now, self.persona.zone())
         if reflex is None and tool.name == "remember" and route.slots == "fact":
             reflex = self._kept_before(turn.tool_context.message, text)
-        if reflex is None and tool.name == "calculate" and arithmetic.counted(text) >= 2:
+        if reflex is None and tool.name == "calculate" and arithmetic.counted(text) >= 2 and arithmetic.asks_a_sum(text):
             # a sum in words the calculator's reader does not know: the model answers, and a figure it
             # states that neither the message nor a tool gave is held (figures.Asked.unread); a question
-            # of fact with one number or none ("how many ounces in a cup?") is the model's
+            # of fact with one number or none ("how many ounces in a cup?") is the model's, and so is a sum
+            # said with its result ("三乘七等于二十一，这个我还是会的哈哈" was asked to be written as a sum, seen
+            # using the page)
             turn.unread_sum = True
         if reflex is None:
             return False
