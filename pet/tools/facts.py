@@ -19,10 +19,8 @@ _I = re.IGNORECASE
 _LEAD = [
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+)?)?"
-        # ("note to self" before "note"; an aside in brackets after it: "note to self (well, note to you lol): …",
-        # round 36's spent set kept nothing)
-        r"(?:remember|note to self|note(?: down)?|memori[sz]e|keep in mind|don'?t forget|do not forget"
-        r"|make a (?:mental )?note(?!\s+(?:of|to)\b))\b(?:\s*\([^()]{0,40}\))?"
+        r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget"
+        r"|make a (?:mental )?note(?!\s+(?:of|to)\b))\b"
         # ("…, remember instead that i work at Kestrel Labs now")
         r"(?:\s*一下)?(?:\s+instead)?(?:\s+that\b)?\s*[:：,，-]?\s*",
         _I,
