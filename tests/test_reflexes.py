@@ -609,17 +609,6 @@ def test_deleting_and_cancelling_in_other_words(text, calls):
     assert (reflex and [(c.name, c.arguments) for c in reflex.calls]) == calls
 
 
-@pytest.mark.parametrize("text, calls", [
-    # what to forget named as a matter ("的事"), with the reason after it (round 36's spent set made no call)
-    ("小雨的事别记了，我们分手了", [("forget", {"what": "小雨"})]), ("关于搬家的事不用记了", [("forget", {"what": "搬家"})]),
-    ("这事别记了吧", None),  # names nothing: no forget of "这"
-    ("小雨的事别记了？", None),
-])
-def test_a_matter_not_to_be_kept_is_forgotten(text, calls):
-    reflex = match(text)
-    assert (reflex and [(c.name, c.arguments) for c in reflex.calls]) == calls
-
-
 @pytest.mark.parametrize("text, reflex", [
     # round 32's spent set: the list named before the thing, and a wait said before it
     ("帮我记到待办里：给房东转账", ("add_todo", {"text": "给房东转账"})),

@@ -148,10 +148,9 @@ _FORGET.extend([
     # "yeet the trumpet lessons thing", "ditch the old-flat one"
     re.compile(r"^(?:pls |please |just )?(?:wipe|scrap|ditch|bin|nuke|yeet|toss|trash)\s+the\s+(?P<x>[^?.!;]+?)\s+"
                r"(?:thing|bit|one|memory|note)[\s.!~]*$", _I),
-    # "瑜伽馆那条别记了", "前任那条不用记了", "小雨的事别记了，我们分手了" (round 36's spent set; not "考试成绩那个作废了",
-    # news)
-    re.compile(r"^(?:关于)?(?P<x>[^，,。？?]+?)(?:的)?(?:那条|这条|那件事|这件事|事情|事)(?:记录|记忆|信息)?(?:你)?(?:就)?"
-               r"(?:别记了|别记着了|不用记了|不要记了|别存了|不用存了)(?:吧|啦)?(?:[。！!]*$|[，,。！!][^？?]*$)"),
+    # "瑜伽馆那条别记了", "前任那条不用记了" (not "考试成绩那个作废了", news)
+    re.compile(r"^(?:关于)?(?P<x>[^，,。？?]+?)(?:的)?(?:那条|这条)(?:记录|记忆|信息)?(?:你)?(?:就)?"
+               r"(?:别记了|别记着了|不用记了|不要记了|别存了|不用存了)(?:吧|啦)?[。！!]*$"),
     re.compile(
         r"^(?:that|the) (?:memory|note) (?:about|that says|saying) (?P<x>.+?) (?:is wrong|is outdated|isn't true|is old)"
         r"[^a-z]*(?:pls |please )?(?:remove|delete|forget|wipe|drop|erase) it\b.*$",
@@ -277,8 +276,7 @@ def deletes_a_reminder(text: str) -> bool:
 
 
 _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有",
-                 "把", "那条", "这条", "that one", "this one", "这", "那", "这件", "那件"}
-# (x of "…，把那条删了": "把"; of "这事别记了吧": "这")
+                 "把", "那条", "这条", "that one", "this one"}  # (x of "…，把那条删了": "把")
 _CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
 
 
