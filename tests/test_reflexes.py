@@ -625,7 +625,16 @@ def test_requests_worded_in_other_orders(text, reflex):
     ("明天下午3点开会，提前20分钟提醒我", "2026-11-30 14:40"), ("明天上午10点有个会，提前一刻钟提醒我", "2026-11-30 09:45"),
     ("my flight is tomorrow at 9am, remind me 2 hours before to leave", "2026-11-30 07:00"),
     ("remind me 15 minutes before the 3pm meeting", "2026-11-29 14:45"),
-    ("remind me tomorrow at 9am to leave early", "tomorrow at 9am"),  # "early" is part of the task
+    ("remind me half an hour before my 4pm dentist appointment", "2026-11-29 15:30"),
+    ("remind me 1.5 hours before my 3pm flight", "2026-11-29 13:30"),
+    # a time before said in the task, or away from the asking, is the task's (the review of 2026-12-06)
+    ("remind me tomorrow at 9am to leave early", "tomorrow at 9am"),
+    ("remind me tomorrow at 9am to leave 15 minutes early", "tomorrow at 9am"),
+    ("remind me at 8am tomorrow to take the pill 30 minutes before breakfast", "at 8am tomorrow"),
+    ("明天早上6点提醒我提前两小时到机场", "明天早上6点"), ("明天我提前半小时下班，下午5点提醒我去接孩子", "下午5点"),
+    ("明天早上8点提醒我，会议提前半小时了", "明天早上8点"),
+    # a habit keeps its hour (its reminders are set again each day)
+    ("每天早上8点开会，提前10分钟提醒我", "每天早上8点"),
 ])
 def test_a_reminder_some_time_before_the_hour_said(text, when):
     found = match(text)
@@ -635,6 +644,13 @@ def test_a_reminder_some_time_before_the_hour_said(text, when):
 def test_a_reminder_before_an_hour_that_comes_too_soon_is_a_question():
     found = match("remind me 30 minutes before my 10:30am call")
     assert found is not None and not found.calls and "past" in found.reply
+
+
+@pytest.mark.parametrize("text", ["明天下午3点的飞机，提前一两个小时提醒我", "明天下午3点开会，提前两三分钟提醒我",
+                                  "明天下午3点开会，提前十十分钟提醒我"])
+def test_how_long_before_said_as_no_one_number_is_a_question(text):
+    found = match(text)
+    assert found is not None and not found.calls and found.reply == "要提前多久提醒你？"
 
 
 def test_a_reminder_let_go_by_its_task_named_after_it():

@@ -620,15 +620,25 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
                 return Reflex("remind", reply=(f"你先说{first}，又说{second}——到底几点提醒你{_yours_zh(what)}？" if zh else
                                                f"You said {first}, then {second}: what time should I remind you "
                                                f"{_yours(what)}?"), needs_time=(what, ""))
-    early = _EARLY.search(rest)
-    if early is not None and (early.end() <= when.span[0] or early.start() >= when.span[1]):
-        # "1月8号下午两点半有个 interview，…提前半小时提醒我", "remind me 15 minutes before": the hour said is the
-        # event's, the reminder comes that much sooner (round 36's spent set set it at the event's own hour)
-        at = when.at - dt.timedelta(minutes=_lead_minutes(early))
+    # (read in the whole message, where the asking verb still is; cut from `rest`, which may be without it)
+    early = _EARLY.search(text)
+    lead = (early["lead"] or early["elead"]) if early is not None else ""
+    at_lead = rest.find(lead) if lead else -1
+    if at_lead >= 0 and (at_lead + len(lead) <= when.span[0] or at_lead >= when.span[1]) and (
+            when.repeat == "none") and not any(day and not clock and (end <= when.span[0] or start >= when.span[1])
+                                              for start, end, day, clock in spans(rest)):
+        assert early is not None
+        # "1月8号下午两点半有个 interview，…提前半小时提醒我", "remind me 15 minutes before the 3pm meeting": the hour
+        # said is the event's, the reminder comes that much sooner (round 36's spent set set it at the event's own
+        # hour). Not of a habit, nor when another day is said apart from the hour ("…my 11am meeting tomorrow")
+        minutes = _lead_minutes(early)
+        if minutes is None:  # "提前一两个小时": how long is not one number
+            return Reflex("remind", reply="要提前多久提醒你？" if zh else "How long before should I remind you?")
+        at = when.at - dt.timedelta(minutes=minutes)
         if at <= now:
             return Reflex("remind", reply="那时候已经过了，要换个时间吗？" if zh else
                           "That would be in the past: what time should I remind you?")
-        blank = rest[: early.start()] + " " * (early.end() - early.start()) + rest[early.end():]
+        blank = rest[:at_lead] + " " * len(lead) + rest[at_lead + len(lead):]
         task = _task(blank, when.span, zh)
         if task:
             return Reflex("remind", _call("set_reminder", text=task, when=at.astimezone(zone).strftime("%Y-%m-%d %H:%M")))
@@ -638,27 +648,34 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
     return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
 
 
-#: a reminder asked for some time before the hour said: "提前半小时", "提前20分钟", "提前一刻钟", "15 minutes before",
-#: "an hour early", "half an hour ahead"
+#: a reminder asked for some time before the hour said, next to the asking: "提前半小时提醒我", "提前20分钟叫我",
+#: "remind me 15 minutes before", "remind me an hour early" (not "leave 15 minutes early", "提前两小时到机场")
+_LEAD_EN = (r"(?:(?<![\w.-])(?P<en>[0-9]+(?:\.[0-9]+)?|an?|one|two|three|five|ten|fifteen|twenty|thirty|forty-five)"
+            r"\s*(?P<eu>min(?:ute)?s?|hours?|hrs?)|(?P<ehalf>half an hour))")
 _EARLY = re.compile(
-    r"提前\s*(?:(?P<zn>[0-9]+|[一二两三四五六七八九十]+)\s*[个個]?\s*(?P<zu>分钟|分|小时|小時|钟头)|(?P<zhalf>半)\s*[个個]?\s*(?:小时|小時|钟头)"
-    r"|(?P<zq>一刻钟?))"
-    r"|\b(?:(?P<en>[0-9]+|an?|one|two|three|five|ten|fifteen|twenty|thirty|forty-five)\s*(?P<eu>min(?:ute)?s?|hours?|hrs?)"
-    r"|(?P<ehalf>half an hour))\s+(?:before(?:hand)?|early|earlier|ahead|in advance|prior)\b", re.IGNORECASE)
+    r"(?P<lead>提前\s*(?:(?P<zn>[0-9]+|[一二两三四五六七八九十]+)\s*[个個]?\s*(?P<zu>分钟|分|小时|小時|钟头)"
+    r"|(?P<zhalf>半)\s*[个個]?\s*(?:小时|小時|钟头)|(?P<zq>一刻钟?)))\s*(?:[的地])?(?=提醒|叫|喊|通知|remind)"
+    rf"|\b(?:remind|ping|tell|alert|text)\s+me\s+(?P<elead>{_LEAD_EN}\s+(?:before(?:hand)?|early|earlier|ahead|in advance"
+    r"|prior))\b", re.IGNORECASE)
 _EN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "five": 5, "ten": 10, "fifteen": 15, "twenty": 20,
               "thirty": 30, "forty-five": 45}
 
 
-def _lead_minutes(early: re.Match[str]) -> int:
-    """The minutes an `_EARLY` match says."""
+def _lead_minutes(early: re.Match[str]) -> int | None:
+    """The minutes an `_EARLY` match says; None when they are no one number ("一两个小时", "两三分钟")."""
     if early["zhalf"] or early["ehalf"]:
         return 30
     if early["zq"]:
         return 15
     count = early["zn"] or early["en"]
-    number = int(count) if count.isdecimal() else _EN_COUNTS.get(count.lower()) or zh_int(count)
+    if early["zn"] and len(count) > 1 and "十" not in count and not count.isdecimal():
+        return None  # two numerals side by side: a guess between them
+    try:
+        number = float(count) if count[0].isdigit() else float(_EN_COUNTS.get(count.lower()) or zh_int(count))
+    except ValueError:
+        return None  # "十十"
     unit = (early["zu"] or early["eu"]).lower()
-    return number * (1 if unit.startswith(("分", "min")) else 60)
+    return round(number * (1 if unit.startswith(("分", "min")) else 60))
 
 
 #: a day said again as "that day", with the reminder's own hour beside it: "…is aug 2 at 10:15am, remind me that
