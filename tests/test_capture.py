@@ -51,6 +51,8 @@ pytestmark = [pytest.mark.real_encoder,
     ("驾照终于考下来了！！科目二挂了两次，第三次过的", "驾照终于考下来了！！科目二挂了两次，第三次过的"),
     ("hi xiaoqian! I work as a nurse", "I work as a nurse"), ("好开心！我考上研究生了", "我考上研究生了"),
     ("I work as a nurse. what should I cook tonight?", "I work as a nurse"),
+    # …nor news of something else, the next sentence opening with the person (the review of 2026-12-06)
+    ("We finally bought a house! I'm allergic to peanuts btw.", "I'm allergic to peanuts btw"),
     # an initial ends no sentence
     ("favourite author is Ursula K. Le Guin", "favourite author is Ursula K. Le Guin"),
 ])
@@ -259,6 +261,8 @@ def test_a_decimal_point_ends_no_sentence():
     assert capture.sentences("每斤6.8元，我买了5斤。Then I paid $4.75.") == ["每斤6.8元，我买了5斤。", "Then I paid $4.75."]
     assert capture.sentences("I love Ursula K. Le Guin. So do I. OK.") == [
         "I love Ursula K. Le Guin.", "So do I.", "OK."]
+    assert capture.sentences("My blood type is O. I'm allergic to peanuts.") == [
+        "My blood type is O.", "I'm allergic to peanuts."]
 
 
 def test_a_run_of_marks_ends_one_sentence_and_marks_alone_are_none():

@@ -262,9 +262,18 @@ def sentences(text: str) -> list[str]:
         if close and found:
             found[-1] += close.group().strip()
             piece = piece[close.end():]
-        if piece and _SAYS.search(piece):
+        if found and _INITIAL.search(found[-1]) and piece[:1].isupper():
+            found[-1] += " " + piece.strip()  # a middle initial: "favourite author is Ursula K. Le Guin"
+        elif piece and _SAYS.search(piece):
             found.append(piece.strip())
     return found
+
+
+#: a sentence that opens with the person says something of its own, not more of the one before
+_OPENS_WITH_THE_PERSON = re.compile(r"(?:i|i'm|i’m|im|i've|i’ve|i'd|i'll|my|me|mine)\b|我", re.IGNORECASE)
+#: a name's middle initial ends a piece: "Ursula K." (round 36's spent set kept "favourite author is Ursula K"; not
+#: "my blood type is O.", "I take vitamin D.": the word before is no name)
+_INITIAL = re.compile(r"\b[A-Z][a-z]+ [A-Z]\.$")
 
 
 def about(text: str, context: str = "") -> frozenset[str]:
@@ -684,18 +693,21 @@ class Reader:
     def _with_news_beside(self, said: list[str], found: list[tuple[str, np.ndarray, str]],
                           kept_at: list[int]) -> list[tuple[str, np.ndarray, str]]:
         """Each fact with the sentence just before or after it that tells news the learned reading is
-        fairly sure of but that was not kept by itself ("we adopted a calico from a shelter in Putuo today!
-        her name is Niangao", "驾照终于考下来了！！科目二挂了两次，第三次过的", "quit Red Bull cold turkey.
-        jasmine tea all day now": round 36's spent set kept the second alone, or the first). A sentence
-        goes with one fact only, the one after it first."""
+        fairly sure of but that was not kept by itself, when the second of the two goes on from the first
+        (it does not open with the person: "we adopted a calico from a shelter in Putuo today! her name is
+        Niangao", "驾照终于考下来了！！科目二挂了两次，第三次过的", "quit Red Bull cold turkey. jasmine tea all
+        day now": round 36's spent set kept the second alone, or the first; not "We finally bought a house!
+        I'm allergic to peanuts btw."). A sentence goes with one fact only, the first to reach it."""
         taken = set(kept_at)
         joined: list[tuple[str, np.ndarray, str]] = []
         for (fact, vector, kind), at in zip(found, kept_at):
             parts = [fact]
-            if at > 0 and at - 1 not in taken and self._news_beside(said[at - 1]):
+            if at > 0 and at - 1 not in taken and not _OPENS_WITH_THE_PERSON.match(said[at].strip()) and (
+                    self._news_beside(said[at - 1])):
                 parts.insert(0, said[at - 1].strip())
                 taken.add(at - 1)
-            if at + 1 < len(said) and at + 1 not in taken and self._news_beside(said[at + 1]):
+            if at + 1 < len(said) and at + 1 not in taken and not _OPENS_WITH_THE_PERSON.match(said[at + 1].strip()) and (
+                    self._news_beside(said[at + 1])):
                 parts.append(said[at + 1].strip())
                 taken.add(at + 1)
             if len(parts) > 1:
