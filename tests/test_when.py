@@ -396,12 +396,18 @@ def test_a_day_of_the_month_said_alone(text, at):
     ("valentine's day at 7pm", datetime(2027, 2, 14, 19, 0, tzinfo=SHANGHAI)),
     ("元旦上午10点", datetime(2027, 1, 1, 10, 0, tzinfo=SHANGHAI)), ("平安夜晚上8点", local(12, 24, 20, 0)),
     ("圣诞节早上9点", local(12, 25, 9, 0)),
+    # as phones type them, and more of them (the review of 2026-12-06)
+    ("on new year’s eve at 11pm", local(12, 31, 23, 0)), ("halloween at 7pm", datetime(2027, 10, 31, 19, 0, tzinfo=SHANGHAI)),
+    ("平安夜的晚上8点", local(12, 24, 20, 0)), ("国庆节上午9点", datetime(2027, 10, 1, 9, 0, tzinfo=SHANGHAI)),
 ])
 def test_a_holiday_names_its_day(text, at):
     assert parse_when(text, NOW, SHANGHAI).at == at
 
 
-@pytest.mark.parametrize("text", ["buy a christmas tree at 6pm", "下午6点买情人节礼物", "圣诞老人的衣服下午3点去取"])
+@pytest.mark.parametrize("text", ["buy a christmas tree at 6pm", "下午6点买情人节礼物", "圣诞老人的衣服下午3点去取",
+                                  "下午3点圣诞节目彩排", "下午3点元旦联欢会彩排", "at 3pm, christmas eve menu planning",
+                                  "七夕情人节晚上8点", "白色情人节晚上8点", "the day before valentine's day at 6pm",
+                                  "the halloween party at 5pm"])
 def test_a_thing_of_a_holiday_names_no_day(text):
     assert find_when(text, NOW, SHANGHAI).at.date() == NOW.date()
 

@@ -107,19 +107,22 @@ _MONTHS = "|".join(sorted(_EN_MONTHS, key=len, reverse=True))
 #: days of the year named by a holiday on a fixed date (not the lunar ones: 春节, 中秋 move): (month, day)
 _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "new year's eve": (12, 31),
              "new year's day": (1, 1), "valentine's day": (2, 14), "halloween": (10, 31),
-             "平安夜": (12, 24), "圣诞节": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "跨年夜": (12, 31),
-             "情人节": (2, 14), "万圣节": (10, 31), "愚人节": (4, 1), "劳动节": (5, 1), "儿童节": (6, 1),
-             "妇女节": (3, 8), "教师节": (9, 10)}
-#: a holiday named as a day: "christmas eve", "new years day", "on christmas", "元旦那天"; not as a thing of it
-#: ("a christmas tree", "情人节礼物", "圣诞老人")
-_HOLIDAY = (r"\b(?P<en>(?:christmas|xmas)\s+(?:eve|day)|new\s+year'?s?'?\s+(?:eve|day)|valentine'?s?'?\s+day"
-            r"|(?<=\bon\s)(?:christmas|xmas|halloween))\b"
-            r"|(?P<zh>平安夜|圣诞节?|元旦|跨年夜|情人节|万圣节|愚人节|劳动节|儿童节|妇女节|教师节)"
-            r"(?!晚会|礼物|快乐|老人|树|贺卡|大餐|活动|的|节)")
+             "平安夜": (12, 24), "圣诞夜": (12, 24), "圣诞节": (12, 25), "圣诞": (12, 25), "元旦": (1, 1),
+             "跨年夜": (12, 31), "情人节": (2, 14), "万圣节": (10, 31), "愚人节": (4, 1), "劳动节": (5, 1),
+             "儿童节": (6, 1), "妇女节": (3, 8), "教师节": (9, 10), "国庆节": (10, 1)}
+#: a holiday named as a day: "christmas eve", "new year’s day", "on christmas", "halloween at 7pm", "元旦那天",
+#: "平安夜的晚上"; not a thing of it ("christmas eve menu planning", "情人节礼物", "圣诞节目", "元旦联欢会"), another
+#: holiday of the name ("七夕情人节", "白色情人节") or a day before or after it ("the day before valentine's day")
+_HOLIDAY = (r"(?<!before )(?<!after )\b(?P<en>(?:christmas|xmas)\s+(?:eve|day)|new\s+year['’]?s?['’]?\s+(?:eve|day)"
+            r"|valentine['’]?s?['’]?\s+day|halloween|(?<=\bon\s)(?:christmas|xmas))\b"
+            r"(?!['’]s\b|\s+(?!(?:at|on|to|and|i|we|remind|please|pls|morning|afternoon|evening|night|this|next|from"
+            r"|for|in)\b)[a-z])"
+            r"|(?<!七夕|白色)(?P<zh>平安夜|圣诞夜|圣诞节?|元旦|跨年夜|情人节|万圣节|愚人节|劳动节|儿童节|妇女节|教师节|国庆节)"
+            r"(?!晚会|礼物|快乐|老人|树|贺卡|大餐|活动|目|联欢|假期|前|后|节|的(?!早上|上午|中午|下午|晚上|傍晚))")
 
 
 def _holiday(m: re.Match[str]) -> dict:
-    said = m["zh"] or re.sub(r"\s+", " ", m["en"].lower()).replace("xmas", "christmas")
+    said = m["zh"] or re.sub(r"\s+", " ", m["en"].lower().replace("’", "'")).replace("xmas", "christmas")
     said = re.sub(r"new years?'?s?'? ", "new year's ", said)
     said = re.sub(r"valentines?'?s?'? ", "valentine's ", said)
     month, day = _HOLIDAYS[said]
