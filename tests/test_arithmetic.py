@@ -291,6 +291,10 @@ def test_numbers_that_are_no_sum_are_left_alone(text):
         # does another sum after it
         ("三乘七等于二十一，这个我还是会的哈哈", None), ("2+2=4 duh", None), ("12*12=144 right?", "12*12"),
         ("3乘7等于21吗", "3*7"), ("算一下 25*4=100 对吧", "25*4"), ("1+1=2, what about 25*4", "25*4"),
+        # checked in other words, or asked before it; a question in another clause is not about it (the review of
+        # 2026-12-06)
+        ("3*7=21 对么", "3*7"), ("3*7=21 没错吧", "3*7"), ("is 3*7=21", "3*7"), ("how much is 12*12=144", "12*12"),
+        ("三乘七等于二十一，今天晚上吃什么？", None), ("25*4=100, 25*8=?", "25*8"),
     ],
 )
 def test_an_expression_is_found_anywhere_in_a_message(text, expression):

@@ -1436,8 +1436,7 @@ def asks_a_sum(text: str) -> bool:
 def _answered(text: str) -> bool:
     """A sum said with its result, nothing asked about it."""
     words = _zh_operators(_zh_numerals(text))
-    return any(_RESULT_SAID.match(words, found.end()) and not _CHECKED.search(words, found.end())
-               for found in re.finditer(_EXPR, words))
+    return any(_said_with_result(words, found) for found in re.finditer(_EXPR, words))
 
 
 #: words of an operation or a conversion, asked without a sum written out
@@ -1466,8 +1465,19 @@ _ASKS_AFTER = re.compile(r"[^,.;!?，。；！？]{0,12}?" + _ASKS, _I)
 
 #: a result said right after a sum ("= 21", "等于二十一" once the numerals are digits, "is 56")…
 _RESULT_SAID = re.compile(rf"\s*(?:=|＝|等于|\b(?:is|equals|makes)\b)\s*(?:-?{_NUM}(?![\d.])|[零一二两三四五六七八九十百千万]+)", _I)
-#: …and a question after it, which asks to check it ("12*12=144 right?", "3乘7等于21吗", "对不对")
-_CHECKED = re.compile(r"[?？]|吗|对吧|对不对|是不是|\b(?:right|correct)\b", _I)
+#: …and a question in its clause, which asks to check it ("12*12=144 right?", "3乘7等于21吗", "对不对", "is 3*7=21")
+_CHECKED = re.compile(r"[?？]|吗|么|吧|对不对|是不是|\b(?:right|correct)\b", _I)
+_CLAUSE_AFTER = re.compile(r"[^，,。.!！;；?？\n]*[?？]?")
+_ASKED_BEFORE = re.compile(r"(?:\b(?:is|does|do|what(?:'s| is)?|whats|how much is|check|calc(?:ulate)?)|算|验算|检查)\W*$", _I)
+
+
+def _said_with_result(words: str, found: re.Match[str]) -> bool:
+    """The sum `found` in `words` is said with its result and nothing in its clause asks about it."""
+    result = _RESULT_SAID.match(words, found.end())
+    if result is None or _ASKED_BEFORE.search(words[: found.start()]):
+        return False
+    clause = _CLAUSE_AFTER.match(words, result.end())
+    return not _CHECKED.search(clause.group() if clause else "")
 
 #: asks why or when a result holds, not what it is
 _WHY_SO = re.compile(r"什么情况下|为什么|为啥|怎么会|怎么可能|凭什么|\b(?:why|how come|in what (?:case|world|situation))\b", _I)
@@ -1493,7 +1503,7 @@ def expression_in(text: str) -> str | None:
         words = re.sub(pattern, f" {symbol} ", words, flags=_I)
     for found in re.finditer(_EXPR, words):
         candidate = found.group().strip()
-        if _RESULT_SAID.match(words, found.end()) and not _CHECKED.search(words, found.end()):
+        if _said_with_result(words, found):
             continue  # the result said with it, nothing asked: "三乘七等于二十一，这个我还是会的哈哈", "2+2=4 duh"
         asks = _ASKS_BEFORE.search(words[: found.start()]) or _ASKS_AFTER.match(words, found.end())
         if asks and re.search(r"\d\s*[-+*/×÷xX^＋－＊／%]\s*[\d(-]", candidate) and not _DATE_LIKE.match(candidate):
