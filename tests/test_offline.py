@@ -163,7 +163,13 @@ def session(workdir: Path) -> dict[str, Any]:
     def lap(step: str) -> None:
         facts["seconds"][step] = round(time.perf_counter() - started, 1)
 
-    app = build(load_settings({"brain": "embedded"}))
+    from pet.persona.model import local_zone
+
+    # The daily brief job twelve hours away (the default pet lives in this machine's zone), so that
+    # the scheduler cannot send it by itself during the session: CI that ran across 09:00 got the
+    # scheduler's brief before the todo was added, and the one asked for below was then "sent already".
+    far = (dt.datetime.now(local_zone()) + dt.timedelta(hours=12)).strftime("%H:%M")
+    app = build(load_settings({"brain": "embedded", "brief_time": far}))
     assert app.brain.tier == "embedded", app.brain.reason
     server = start_in_thread(app, port=0)
     client = None
