@@ -447,3 +447,15 @@ def test_days_ahead_at_an_hour_past_a_year_is_too_far_not_a_crash(text):
     # review: "N days later at an hour" skipped the one-year limit (an OverflowError out of the turn)
     with pytest.raises(TimeProblem):
         find_when(text, NOW, SHANGHAI)
+
+
+@pytest.mark.parametrize(("text", "at"), [
+    # the week said apart from its weekday, as 下周三 (round 37's spent set set "wednesday next week at 3pm" for
+    # today); NOW is a Sunday: "next week" is the week from tomorrow, Monday Nov 30
+    ("wednesday next week at 3pm", local(12, 2, 15, 0)), ("monday of next week at 9am", local(11, 30, 9, 0)),
+    ("next week on friday at 6pm", local(12, 4, 18, 0)), ("next week friday at 6pm", local(12, 4, 18, 0)),
+    ("下周三下午3点", local(12, 2, 15, 0)),
+])
+def test_a_weekday_of_next_week_said_in_any_order(text, at):
+    assert parse_when(text, NOW, SHANGHAI).at == at
+    assert find_when(f"remind me {text} to call mom", NOW, SHANGHAI).at == at
