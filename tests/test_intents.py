@@ -359,6 +359,9 @@ def test_several_requests_each_understood_run_in_order_without_the_model(text, t
     ("when's Arlo's birthday? also add 'buy present for Arlo' to my list", "Arlo's birthday is March 3",
      ["recall", "add_todo"], "buy present for Arlo"),
     ("我妈喜欢什么花来着？顺便todo里加个“给妈妈订花”", "我妈喜欢百合花", ["recall", "add_todo"], "给妈妈订花"),
+    # ...and with "and put", which a reflex read as the to-do alone (round 37's spent set dropped the question)
+    ("when is Jonah's birthday again? and put 'get Jonah a gift' on my todos", "best friend Jonah's birthday is March 12",
+     ["recall", "add_todo"], "get Jonah a gift"),
 ])
 def test_a_question_for_a_memory_and_a_todo_both_run(text, memory, tools, todo, tmp_path):
     model = ScriptedModel([])  # any model call would raise
@@ -367,6 +370,30 @@ def test_a_question_for_a_memory_and_a_todo_both_run(text, memory, tools, todo, 
     events = list(app.agent.run(app.current_conversation(), text))
     assert [e.call.name for e in events if isinstance(e, ToolStarted)] == tools
     assert memory in events[-1].text and todo in events[-1].text
+
+
+def test_one_of_the_reminders_just_listed_is_cancelled_by_pointing_at_it(tmp_path):
+    # round 37's spent set: "把看牙医那个取消了" was torn between forgetting and cancelling; the model answered
+    model = ScriptedModel([])  # any model call would raise
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet, now = app.agent.pet.id, app.clock()
+    app.reminders.add(pet, "看牙医", now + dt.timedelta(days=2))
+    app.reminders.add(pet, "交房租", now + dt.timedelta(days=3))
+    events = list(app.agent.run(app.current_conversation(), "帮我列一下提醒，然后把看牙医那个取消了"))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_reminders", "cancel_reminder"]
+    assert [r.text for r in app.reminders.pending(pet)] == ["交房租"]
+    app.close()
+
+
+@pytest.mark.parametrize("text", ["帮我列一下提醒，然后把那个订单取消了", "show me my reminders. my flight got cancelled, that one"])
+def test_a_cancel_that_points_at_no_reminder_just_listed_cancels_none(text, tmp_path):
+    model = ScriptedModel(["好的。" if "订单" in text else "Oh no."] * 4)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    app.reminders.add(pet, "看牙医", app.clock() + dt.timedelta(days=2))
+    list(app.agent.run(app.current_conversation(), text))
+    assert [r.text for r in app.reminders.pending(pet)] == ["看牙医"]
+    app.close()
 
 
 def test_several_requests_where_one_is_not_understood_go_to_the_model():

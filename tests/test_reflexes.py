@@ -1445,3 +1445,12 @@ def test_a_result_after_a_list_stands_apart_from_its_last_item():
                ToolResult("b", "add_todo", True, "Added to the todo list: call the plumber (2 open items)")]
     shown = plain_lines(calls, results, "en")
     assert shown == "Todo list:\n1. 交水费\n\nAdded to the todo list: call the plumber (2 open items)"
+
+
+def test_a_comma_between_thousands_is_no_clause_mark():
+    # round 37's spent set: "what's 17% of 3,400?" was cut before 400, and the sum was asked back
+    now = dt.datetime(2044, 2, 26, 10, 0, tzinfo=dt.timezone.utc)
+    found = reflexes.match("what's the date today, and also what's 17% of 3,400?", now, dt.timezone.utc)
+    assert found is not None and [(c.name, c.arguments) for c in found.calls] == [
+        ("get_current_time", {}), ("calculate", {"expression": "17 / 100 * 3400"})]
+    assert reflexes.clauses("add milk,eggs to my todo list")[0] == "add milk"  # a comma between words still is

@@ -1096,10 +1096,11 @@ def test_small_talk_said_back_twice_gets_its_topics_own_line():
 
 
 @pytest.mark.real_encoder  # (the persona's topics are read by meaning)
-def test_sad_news_gets_no_topic_line_in_place_of_a_reply():
+def test_sad_news_gets_no_other_topics_line_in_place_of_a_reply():
+    # "my grandma's in hospital and i can't visit" is near "visiting my parents": a trip line was said to it
     text, topics = _refused_twice("my grandma's in hospital and i can't visit her this week",
                                   "Your grandma's in hospital and you can't visit her this week.")
-    assert not any(text.endswith(line) for lines in topics.values() for line in lines.get("en", ())), text
+    assert any(text.endswith(line) for line in topics["someone_ill"]["en"]), text
 
 
 @pytest.mark.real_encoder
@@ -1151,10 +1152,13 @@ def test_agreeing_opens_with_the_word_of_yes_not_with_a_word_that_starts_like_it
 
 
 @pytest.mark.real_encoder
-@pytest.mark.parametrize("message", ["我出车祸了", "our dog was put to sleep", "我考砸了", "my grandfather passed"])
-def test_bad_news_gets_no_topic_line_in_place_of_a_reply(message):
+@pytest.mark.parametrize("message, topic", [("我出车祸了", None), ("our dog was put to sleep", "loss"), ("我考砸了", "setback"),
+                                            ("my grandfather passed", "loss")])
+def test_bad_news_gets_no_topic_line_in_place_of_a_reply_but_one_of_sad_news(message, topic):
     text, topics = _refused_twice(message, message)  # (the model says it back, twice)
-    assert not any(text.endswith(line) for lines in topics.values() for line in lines.get("en", ()) + lines.get("zh", ()))
+    said = {name for name, lines in topics.items() for line in lines.get("en", ()) + lines.get("zh", ())
+            if text.endswith(line)}
+    assert said == ({topic} if topic else set()), text
 
 
 @pytest.mark.real_encoder
@@ -1175,6 +1179,12 @@ def test_its_own_name_asked_in_other_words(message):
 @pytest.mark.parametrize("message, sad", [
     ("my grandfather passed", True), ("my grandfather passed last week", True), ("my dog passed away", True),
     ("我出车祸了", True), ("I passed my exam!", False), ("I PASSED!!", False), ("i just passed!", False),
+    ("didn't get the job. they went with someone internal", True), ("考研没考上，差了三分", True), ("面试没过。", True),
+    ("my mum's in hospital", True), ("grandpa was taken to the hospital", True),
+    # a hospital or a funeral home as a workplace, "没过" as "not yet" (round 37's spent memory set)
+    ("my mum's been a pharmacist at a hospital in guiyang for like thirty years", False),
+    ("Big news: I left the funeral home. I'm a presenter at the planetarium here now", False),
+    ("我还没过生日呢", False), ("没过多久他就来了", False),
 ])
 def test_sad_news_is_told_from_good_news(message, sad):
     assert replycheck.sad_news(message) is sad

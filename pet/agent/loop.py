@@ -297,6 +297,18 @@ NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
 
+#: words of calling off (a reminder): "取消", "撤掉", "cancel"
+_CANCELS = re.compile(r"取消|撤(?:掉|了|销)|\bcancel|\bcall (?:it )?off\b", re.IGNORECASE)
+#: the persona's topics of sad news (a death, someone close ill, a setback): their lines answer only a message that
+#: tells sad news, and such a message at the loose floor (the model said "I'm glad you're feeling real!" to a death)
+_SAD_TOPICS = frozenset({"loss", "someone_ill", "setback"})
+#: ...at this floor: of the spent chat and memory sets, "Big news: I left the funeral home. I'm a presenter at the
+#: planetarium here now" was 0.50 near a loss, "my grandpa's in hospital and i can't visit" 0.56
+SAD_TOPIC = 0.55
+#: cheers: no sad news is told with them
+_CHEERS = re.compile(r"[!！]{2}")
+
+
 def _examples(topic: replies.Replies) -> list[str]:
     """A reply topic's examples, every language's."""
     return [example for examples in topic.when.values() for example in examples]
@@ -898,6 +910,14 @@ class Agent:
             route_first = self._route(text)
             if route_first is not None and route_first.intent == "recall":
                 reflex = None
+        if reflex is not None and reflex.calls and reflex.intent != "multi" and self.config.reflexes and (
+                reflexes.asks_beside(text)):
+            # a question beside the one request a reflex read ("when is Jonah's birthday again? and put 'get Jonah a
+            # gift' on my todos" added the todo and dropped the question, round 37's spent set): both, when the
+            # question is one a memory answers
+            handled = yield from self._several(turn, text, now)
+            if handled:
+                return
         if reflex is not None:
             if reflex.needs_time is not None:
                 self._needs_time[conversation_id] = (reflex.needs_time, now)
@@ -995,7 +1015,7 @@ class Agent:
     def _own_match(self, text: str, loose: bool = False) -> replies.Match | None:
         """The topic of the persona's own lines `text` is small talk of, when it is no question
         about the person (see _own_line); `loose`: the nearest topic at LOOSE_TOPIC and LOOSE_LEAD, for a
-        reply the model could not give, when the message is no sad news."""
+        reply the model could not give (of sad news, only a topic of sad news: _SAD_TOPICS)."""
         # its own name asked "again" ("欸 你名字是啥来着 我又忘了", "wait remind me what im supposed to call
         # you") is its own line's business too: the model misspells it ("I'm Xiaoqians") or muddles whose
         # name it is ("你的名字是 Xiaoqian")
@@ -1005,9 +1025,17 @@ class Agent:
             return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them
         found = replies.bank(self.persona)
         try:
-            if loose and replycheck.sad_news(text):
-                return None  # "my grandma's in hospital and i can't visit" is near "visiting my parents": no trip line
-            match = (found.match(text, LOOSE_TOPIC, LOOSE_LEAD) if loose else found.match(text)) if found is not None else None
+            if found is None:
+                match = None
+            elif replycheck.sad_news(text):
+                # a line of sad news at the loose floor ("面试又挂了，这是第五家"); no line of another topic on the
+                # way out ("my grandma's in hospital and i can't visit" is near "visiting my parents": no trip line)
+                match = found.match(text)
+                if match is None or match.replies.topic not in _SAD_TOPICS:
+                    near = found.match(text, SAD_TOPIC, LOOSE_LEAD)
+                    match = near if near is not None and near.replies.topic in _SAD_TOPICS else None if loose else match
+            else:
+                match = found.match(text, LOOSE_TOPIC, LOOSE_LEAD) if loose else found.match(text)
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
@@ -1019,6 +1047,11 @@ class Agent:
                          None) if found is not None else None
             match = replies.Match(topic, 1.0, 1.0) if topic is not None else match
         if match is None:
+            return None
+        if match.replies.topic in _SAD_TOPICS and (not replycheck.sad_news(text) or _CHEERS.search(text)
+                                                   or replies.mood(text) > 0):
+            # "passed my driving test on the third try" is near "flunked my driving test"; "i PASSED my exam!!!! i
+            # was so sure i failed" tells of a fail
             return None
         if match.replies.topic == "plans_and_trips" and (_LET_IT_GO.search(text) or capture.gives_up(text)):
             return None  # "本来想周末去爬山的……算了，太累了" has no trip to wish well (seen using the page)
@@ -1263,6 +1296,17 @@ class Agent:
             routed = True
             route = self._route(_asked(part, text))
             tool = self.tools.get(route.tool or "") if route is not None else None
+            if (route is None or route.intent in (None, intents.CHAT, intents.NOTE)) and self.tools.get("recall") and (
+                    self._asks_kept(part, route) or route is not None and route.intent is None and route.nearest == "recall"
+                    and (self._known(part) or self._near(part, CLOSE_MEMORY))):
+                # a question for one thing a memory holds ("when is Jonah's birthday again?"), beside a request
+                route, tool = intents.Route("recall", "recall", "message", 1.0, 1.0, "recall"), self.tools.get("recall")
+            elif (route is not None and route.intent is None and steps and steps[-1][1][-1].name == "list_reminders"
+                    and reflexes.points_at_one(part) and (asks_deleting(part) or _CANCELS.search(part))):
+                # one of the reminders just listed, let go ("帮我列一下提醒，然后把看牙医那个取消了": the router was torn
+                # between forgetting and cancelling, round 37's spent set)
+                route = intents.Route("cancel_reminder", "cancel_reminder", "message", 1.0, 1.0, "cancel_reminder")
+                tool = self.tools.get("cancel_reminder")
             if (route is None or route.intent in (None, intents.CHAT, intents.NOTE)) and reflexes.aside(part, most=6):
                 asides += 1  # a short reason between requests: "forget that i work at Brightline, i quit. remember…"
                 continue

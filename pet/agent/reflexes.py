@@ -869,7 +869,8 @@ _CLAUSES = re.compile(
     # (a dash with spaces around it, not between numbers: "forget that i live in Leeds - moved to Bristol…", round 33)
     r"\s*(?:,?\s+(?:and|then|also)\s+(?:then\s+|also\s+)?|[,;]\s+|[?!]\s+|(?<![\d)）])\s+[-–—]+\s+(?![\d(（]|[a-z]+\()"
     rf"|\.{NOT_AFTER_TITLE}\s+)"
-    r"|\s*[，,；;。？?！!]\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
+    # (a comma between thousands is no clause mark: "what's 17% of 3,400?" was cut before 400, round 37's spent set)
+    r"|\s*(?:[，；;。？?！!]|,(?!(?<=\d,)\d{3}(?!\d)))\s*(?:并且?|再(?!见)|然后|还有|顺便|同时|另外)?\s*"
     # chat Chinese leaves out the comma ("几点了 顺便…"): after a space only the plain connectors, not 再 or
     # 还有 ("明天早上 再提醒我", "距离放假 还有几天" are one request)
     r"|(?<=\S)\s+(?:并且|然后|顺便|另外)\s*"
@@ -1809,6 +1810,11 @@ _NOT_ASKING_TO_KEEP = re.compile(
     r"|没必要|不用|不要|别|无所谓|不必|记不住|记不记|说过|讲过|知道|吗|吧|[?？]", _I)
 
 
+def points_at_one(clause: str) -> bool:
+    """The clause points at one of a list without a number: "把取药那个删了", "delete the dentist one"."""
+    return _POINTS_AT_ONE.search(clause) is not None
+
+
 def points_at(clause: str) -> bool:
     """The clause points at something said before, with no number of its own, and asks ("keep that in your
     noggin", "lock that in", "把这个刻进你的小脑瓜"): of a clause the router reads as a request to remember, its fact
@@ -1863,6 +1869,18 @@ def request_form(clause: str) -> bool:
 def clauses(text: str) -> list[str]:
     """The clauses of a message, split where a second request may start."""
     return [c.strip() for c in _split(" ".join(text.split()))]
+
+
+def asks_beside(text: str) -> bool:
+    """Whether a message of a few clauses asks a question in one of them and a request in another ("when is Jonah's
+    birthday again? and put 'get Jonah a gift' on my todos"): several requests, if the question is one."""
+    parts = clauses(text)
+    asked = _ASKED_BEFORE_MORE.search(text) is not None or any(_QUESTION_END.search(part) for part in parts[:-1])
+    return 1 < len(parts) <= MOST_CLAUSES and asked and any(request_form(part) for part in parts)
+
+
+#: a question mark with more words after it
+_ASKED_BEFORE_MORE = re.compile(r"[?？]+\s*(?=\S)")
 
 
 def one_request(text: str) -> bool:

@@ -1151,11 +1151,13 @@ _NOT_TOLD_BACK = re.compile(r"\b(?:you|your|yours|you're|u|ur|yourself|mine|ours
 _SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away"
                        # ("my grandfather passed", not "I passed my exam")
                        r"|(?<!\bi )(?<!\bwe )(?<!\bjust )(?<!\bfinally )passed(?=\s*(?:$|[.!?,;~]|last\b|this\b|yesterday\b|today\b|recently\b|in (?:his|her) sleep))|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
-                       r"|hurt|funeral|depress\w*|miscarriage|dumped|failed|rejected|hospital|hospitali[sz]ed|put down"
+                       r"|hurt|funeral(?! home| parlou?r| director)|depress\w*|miscarriage|dumped|failed|rejected"
+                       r"|(?:in|into|to|from) (?:the )?hospital|hospitali[sz]ed|put down"
                        r"|put to sleep|stroke|icu|surgery|accident|crash(?:ed)?|robbed|stolen|ran away|splitting up|split up"
-                       r"|flunked|bombed)\b"
+                       r"|flunked|bombed|didn['’]?t get (?:the job|in|into|picked|chosen|selected))\b"
                        r"|裁|辞退|开除|去世|过世|不在了|走了|病|癌|分手|失恋|离婚|丢了|住院|受伤|难过|伤心|葬礼|失业|没了|挂了|失败|被拒"
-                       r"|中风|车祸|手术|被偷|被盗|考砸|挂科|跑了|出事", re.IGNORECASE)
+                       r"|中风|车祸|手术|被偷|被盗|考砸|挂科|跑了|出事|没考上|没上岸|落榜|被甩|没(?:通)?过(?=$|[，。！!,.~～…])",
+                       re.IGNORECASE)
 
 
 def told_back(facts: Sequence[str], language: str) -> str | None:
