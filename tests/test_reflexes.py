@@ -1454,3 +1454,15 @@ def test_a_comma_between_thousands_is_no_clause_mark():
     assert found is not None and [(c.name, c.arguments) for c in found.calls] == [
         ("get_current_time", {}), ("calculate", {"expression": "17 / 100 * 3400"})]
     assert reflexes.clauses("add milk,eggs to my todo list")[0] == "add milk"  # a comma between words still is
+
+
+@pytest.mark.parametrize("text, item", [
+    # the list named in English before a Chinese request (round 37's spent set: nothing was added)
+    ("todo 加一个：给妈妈打电话", "给妈妈打电话"), ("todo加一条 买牛奶", "买牛奶"), ("to-do 加个：交水费", "交水费"),
+    ("待办加个交水费", "交水费"),
+])
+def test_a_todo_added_with_the_list_named_in_either_language(text, item):
+    now = dt.datetime(2044, 2, 26, 10, 0, tzinfo=dt.timezone.utc)
+    found = reflexes.match(text, now, dt.timezone.utc)
+    assert found is not None and [(c.name, c.arguments) for c in found.calls] == [("add_todo", {"text": item})]
+    assert reflexes.match("todo 加起来有二十多条了", now, dt.timezone.utc) is None

@@ -295,3 +295,13 @@ def test_good_or_no_news_gets_no_line_of_sad_news(text):
     reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
     app.close()
     assert not any(line in reply.text for line in sad), reply.text
+
+
+def test_no_cheerful_hello_comes_before_sad_news():
+    # seen on the page: "Hello! I'm Xiaoqian … nice to meet you!\n\nThat's a heavy thing to carry…"
+    model = ScriptedModel(["(the model)"] * 4)
+    app = build(load_settings({"canned_replies": "on", "greeting": True}), brain=model, scheduler="off")
+    loss = next(r for r in app.agent.persona.replies if r.topic == "loss").say["en"]
+    reply = [e for e in app.agent.run(app.new_conversation(), "my grandma passed away last night") if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text in loss  # the line alone (the day's greeting is not said that day)

@@ -878,7 +878,9 @@ class Agent:
         turn = _Turn(conversation_id, language, context.messages,
                      self._tool_context(conversation_id, user_message_id, language, text), trace,
                      memories=tuple(m.content for m in context.memories))
-        hello = self._greeting(now, language, user_message_id) if self.config.greeting else None
+        # (no cheerful hello before sad news: "Hello! … nice to meet you!\n\nThat's a heavy thing to carry", seen on the page)
+        hello = self._greeting(now, language, user_message_id) if self.config.greeting and not (
+            replycheck.sad_news(text)) else None
         if hello:
             turn.prefix = hello + "\n\n"
             yield TextDelta(turn.prefix)
@@ -1024,10 +1026,11 @@ class Agent:
         if not naming and (replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text))):
             return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them
         found = replies.bank(self.persona)
+        sad = replycheck.sad_news(text) and not _CHEERS.search(text) and replies.mood(text) <= 0
         try:
             if found is None:
                 match = None
-            elif replycheck.sad_news(text):
+            elif sad:
                 # a line of sad news at the loose floor ("面试又挂了，这是第五家"); no line of another topic on the
                 # way out ("my grandma's in hospital and i can't visit" is near "visiting my parents": no trip line)
                 match = found.match(text)
@@ -1048,8 +1051,7 @@ class Agent:
             match = replies.Match(topic, 1.0, 1.0) if topic is not None else match
         if match is None:
             return None
-        if match.replies.topic in _SAD_TOPICS and (not replycheck.sad_news(text) or _CHEERS.search(text)
-                                                   or replies.mood(text) > 0):
+        if match.replies.topic in _SAD_TOPICS and not sad:
             # "passed my driving test on the third try" is near "flunked my driving test"; "i PASSED my exam!!!! i
             # was so sure i failed" tells of a fail
             return None

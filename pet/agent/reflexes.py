@@ -459,7 +459,8 @@ _TODO = [
     # "帮我加个待办：…", also named in English ("先帮我加个to-do：订搬家公司")
     re.compile(rf"^{_POLITE_ZH}(?:添加|加|记)(?:[一两二三四五几]|[0-9]+)?[个条项件]?\s?(?:待办(?:事项)?|to-?do|todo)"
                rf"(?!\s*(?:list|清单|列表))[：:，,\s]*(?P<x>.+?){_END}$", _I),
-    re.compile(rf"^待办(?:事项|清单)?(?:里)?(?:加|添加)一[条个项][：:，,\s]*(?P<x>.+?){_END}$"),
+    # (the list named in English too: "todo 加一个：给妈妈打电话", round 37's spent set)
+    re.compile(rf"^(?:待办|to-?do\s*)(?:事项|清单)?(?:里)?(?:加|添加)(?:一[条个项]|个(?![人税体性案子头]))[：:，,\s]*(?P<x>.+?){_END}$", _I),
     # (also after a first request: "…，再把交钢琴学费加到todo", round 34's spent set)
     re.compile(rf"^(?:再|然后|顺便|另外|还要|还有)?{_POLITE_ZH}把(?P<x>.+?)(?:加到|加入|加进|添加到|添加进|放进|放到|写进|写到|记到|记进)"
                rf"(?:我的)?(?:待办|(?<![a-z])to-?do(?![a-z]))(?:事项|清单|列表|\s?list)?(?:里|中)?{_END}$", _I),
