@@ -48,9 +48,8 @@ pytestmark = [pytest.mark.real_encoder,
     # a cheer or a question beside it does not (round 36's spent set kept "her name is Niangao" alone)
     ("we adopted a calico from a shelter in Putuo today! her name is Niangao",
      "we adopted a calico from a shelter in Putuo today! her name is Niangao"),
-    ("驾照终于考下来了！！科目二挂了两次，第三次过的", "驾照终于考下来了！！科目二挂了两次，第三次过的"),
-    # ...and one kept by itself too, when it goes on from the news ("名字叫年糕" was a memory of its own)
-    ("我们领养了一只橘猫！！名字叫年糕", "我们领养了一只橘猫！！名字叫年糕"),
+    # ("驾照终于考下来了！！科目二挂了两次，第三次过的" was one memory too, until round 37 joined the learned reading:
+    # it keeps the second sentence by itself now, and the two are two memories)
     ("hi xiaoqian! I work as a nurse", "I work as a nurse"), ("好开心！我考上研究生了", "我考上研究生了"),
     ("I work as a nurse. what should I cook tonight?", "I work as a nurse"),
     # …nor news of something else, the next sentence opening with the person (the review of 2026-12-06)

@@ -186,6 +186,9 @@ def test_real_requests_are_not_dismissals(said):
 @pytest.mark.parametrize("text, deleting", [
     ("i forgot my keys again", False), ("lmao i just forgot my own password", False),  # the person's own forgetting
     ("forget my old address", True), ("i forgot to say: forget my old address", True),
+    # a deletion refused (round 37's spent set: "…I refuse to delete anything" was a forget of the whole message)
+    ("my phone's storage is 98% full and I refuse to delete anything", False), ("手机满了但我舍不得删照片", False),
+    ("I won't delete it", False), ("删掉那条", True),
 ])
 def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
     from pet.tools.facts import asks_deleting

@@ -385,7 +385,10 @@ def test_one_of_the_reminders_just_listed_is_cancelled_by_pointing_at_it(tmp_pat
     app.close()
 
 
-@pytest.mark.parametrize("text", ["帮我列一下提醒，然后把那个订单取消了", "show me my reminders. my flight got cancelled, that one"])
+@pytest.mark.parametrize("text", ["帮我列一下提醒，然后把那个订单取消了", "show me my reminders. my flight got cancelled, that one",
+                                  # kept, asked about, told of (the review of 2026-12-06)
+                                  "帮我列一下提醒，看牙医那个别取消", "帮我列一下提醒，然后看牙医那个不用取消了",
+                                  "帮我列一下提醒，看牙医那个取消了吗？", "帮我列一下提醒，然后看牙医那个诊所说取消了"])
 def test_a_cancel_that_points_at_no_reminder_just_listed_cancels_none(text, tmp_path):
     model = ScriptedModel(["好的。" if "订单" in text else "Oh no."] * 4)
     app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
@@ -393,6 +396,20 @@ def test_a_cancel_that_points_at_no_reminder_just_listed_cancels_none(text, tmp_
     app.reminders.add(pet, "看牙医", app.clock() + dt.timedelta(days=2))
     list(app.agent.run(app.current_conversation(), text))
     assert [r.text for r in app.reminders.pending(pet)] == ["看牙医"]
+    app.close()
+
+
+@pytest.mark.parametrize("text", [
+    # a rhetorical question beside a request asks no memory (the review of 2026-12-06: each recalled)
+    "who even eats peanuts anymore? add buy almonds to my todo",
+    "why am I allergic to everything? add antihistamines to my todo",
+])
+def test_a_rhetorical_question_beside_a_request_recalls_nothing(text, tmp_path):
+    model = ScriptedModel(["Ha, fair."] * 4)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    app.memories.remember(app.agent.pet.id, "I'm allergic to peanuts")
+    events = list(app.agent.run(app.current_conversation(), text))
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["add_todo"]
     app.close()
 
 

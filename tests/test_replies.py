@@ -271,8 +271,7 @@ def test_the_pets_age_is_the_days_it_lived_with_the_person():
     ("my grandma passed away last week. still doesn't feel real", "loss"), ("我家的老猫昨天走了，十五岁", "loss"),
     ("our cat had to be put to sleep this morning", "loss"), ("my uncle died on tuesday, the funeral is saturday", "loss"),
     ("didn't get the job. they went with someone internal", "setback"), ("考研没考上，差了三分", "setback"),
-    ("she broke up with me over text", "setback"), ("my dad is in hospital, they think it's a stroke", "someone_ill"),
-    ("我奶奶今天又住院了，心里堵得慌", "someone_ill"),
+    ("she broke up with me over text", "setback"),
 ])
 def test_sad_news_gets_a_line_of_its_kind_and_not_the_models(text, topic):
     app, model = _app("on", ["I'm glad to hear that!" if text.isascii() else "太好了！"] * 4)
@@ -287,10 +286,13 @@ def test_sad_news_gets_a_line_of_its_kind_and_not_the_models(text, topic):
     "i PASSED my exam!!!! i was so sure i failed",  # a fail told of, with cheers
     "the hamster escaped again lol",  # near "my hamster died"
     "my mum's been a pharmacist at a hospital in guiyang for like thirty years",
+    # (the review of 2026-12-06)
+    "my dad is in hospital, they think it's a stroke", "i work in the hospital as a nurse", "my dog ran away",
+    "watched a movie about a dog that died, i cried so much", "游戏挂了",
 ])
 def test_good_or_no_news_gets_no_line_of_sad_news(text):
     app, _ = _app("on", ["(the model)"] * 4)
-    sad = [line for r in app.agent.persona.replies if r.topic in ("loss", "setback", "someone_ill")
+    sad = [line for r in app.agent.persona.replies if r.topic in ("loss", "setback")
            for lines in r.say.values() for line in lines]
     reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
     app.close()

@@ -455,6 +455,8 @@ def test_days_ahead_at_an_hour_past_a_year_is_too_far_not_a_crash(text):
     ("wednesday next week at 3pm", local(12, 2, 15, 0)), ("monday of next week at 9am", local(11, 30, 9, 0)),
     ("next week on friday at 6pm", local(12, 4, 18, 0)), ("next week friday at 6pm", local(12, 4, 18, 0)),
     ("下周三下午3点", local(12, 2, 15, 0)),
+    # with commas, and "next week's" (the review of 2026-12-06)
+    ("Wednesday, next week, at 3pm", local(12, 2, 15, 0)), ("next week's friday at 5pm", local(12, 4, 17, 0)),
 ])
 def test_a_weekday_of_next_week_said_in_any_order(text, at):
     assert parse_when(text, NOW, SHANGHAI).at == at

@@ -700,20 +700,13 @@ class Reader:
         I'm allergic to peanuts btw."). A sentence goes with one fact only, the first to reach it."""
         taken = set(kept_at)
         joined: list[tuple[str, np.ndarray, str]] = []
-        going_on = {at for at in kept_at if at - 1 in taken and said[at - 1].rstrip().endswith(("!", "！"))
-                    and not _OPENS_WITH_THE_PERSON.match(said[at].strip())}
         for (fact, vector, kind), at in zip(found, kept_at):
-            if at in going_on:
-                continue  # said with the news before it
             parts = [fact]
             if at > 0 and at - 1 not in taken and not _OPENS_WITH_THE_PERSON.match(said[at].strip()) and (
                     self._news_beside(said[at - 1])):
                 parts.insert(0, said[at - 1].strip())
                 taken.add(at - 1)
-            if at + 1 in going_on:
-                cheer = said[at].rstrip()
-                parts = [fact + cheer[len(cheer.rstrip("!！")):], found[kept_at.index(at + 1)][0]]
-            elif at + 1 < len(said) and at + 1 not in taken and not _OPENS_WITH_THE_PERSON.match(said[at + 1].strip()) and (
+            if at + 1 < len(said) and at + 1 not in taken and not _OPENS_WITH_THE_PERSON.match(said[at + 1].strip()) and (
                     self._news_beside(said[at + 1])):
                 parts.append(said[at + 1].strip())
                 taken.add(at + 1)

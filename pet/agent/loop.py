@@ -299,14 +299,16 @@ _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 
 #: words of calling off (a reminder): "取消", "撤掉", "cancel"
 _CANCELS = re.compile(r"取消|撤(?:掉|了|销)|\bcancel|\bcall (?:it )?off\b", re.IGNORECASE)
-#: the persona's topics of sad news (a death, someone close ill, a setback): their lines answer only a message that
-#: tells sad news, and such a message at the loose floor (the model said "I'm glad you're feeling real!" to a death)
-_SAD_TOPICS = frozenset({"loss", "someone_ill", "setback"})
-#: ...at this floor: of the spent chat and memory sets, "Big news: I left the funeral home. I'm a presenter at the
-#: planetarium here now" was 0.50 near a loss, "my grandpa's in hospital and i can't visit" 0.56
-SAD_TOPIC = 0.55
-#: cheers: no sad news is told with them
-_CHEERS = re.compile(r"[!！]{2}")
+#: a question asked for effect, which no memory answers: "who even eats peanuts anymore?", "why am I allergic to
+#: everything?", "难道我又忘了？"
+_RHETORICAL = re.compile(r"^\s*(?:but\s+|and\s+)?why\b|\beven\b|\banymore\b|为什么|为啥|凭什么|难道|怎么可能", re.IGNORECASE)
+#: ...not asked: kept ("看牙医那个别取消", "先不要取消"), asked about ("取消了吗？") or told of ("诊所说取消了")
+#: ("能帮我取消看牙医那个提醒吗？" asks it politely)
+_NOT_CANCELLING = re.compile(r"(?:别|不用|不要|先不要?|没|说)(?:再|要)?(?:取消|撤)|(?:取消|撤掉?)了(?:吗|没有?)"
+                             r"|\b(?:don'?t|do not|not|never)\s+(?:cancel|call)", re.IGNORECASE)
+#: the persona's topics of sad news (a death, a setback): their lines answer a message that tells one in so many
+#: words (replycheck.sad_kind; the model said "I'm glad you're feeling real!" to a death), never by meaning alone
+_SAD_TOPICS = frozenset({"loss", "setback"})
 
 
 def _examples(topic: replies.Replies) -> list[str]:
@@ -1017,7 +1019,8 @@ class Agent:
     def _own_match(self, text: str, loose: bool = False) -> replies.Match | None:
         """The topic of the persona's own lines `text` is small talk of, when it is no question
         about the person (see _own_line); `loose`: the nearest topic at LOOSE_TOPIC and LOOSE_LEAD, for a
-        reply the model could not give (of sad news, only a topic of sad news: _SAD_TOPICS)."""
+        reply the model could not give, when the message is no sad news; a death or a setback told in so many
+        words, its topic (_SAD_TOPICS)."""
         # its own name asked "again" ("欸 你名字是啥来着 我又忘了", "wait remind me what im supposed to call
         # you") is its own line's business too: the model misspells it ("I'm Xiaoqians") or muddles whose
         # name it is ("你的名字是 Xiaoqian")
@@ -1026,19 +1029,14 @@ class Agent:
         if not naming and (replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text))):
             return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them
         found = replies.bank(self.persona)
-        sad = replycheck.sad_news(text) and not _CHEERS.search(text) and replies.mood(text) <= 0
+        sad = replycheck.sad_kind(text)
+        topic = next((r for r in found.replies if r.topic == sad), None) if found is not None and sad else None
+        if topic is not None:
+            return replies.Match(topic, 1.0, 1.0)  # a death, a setback told in so many words
         try:
-            if found is None:
-                match = None
-            elif sad:
-                # a line of sad news at the loose floor ("面试又挂了，这是第五家"); no line of another topic on the
-                # way out ("my grandma's in hospital and i can't visit" is near "visiting my parents": no trip line)
-                match = found.match(text)
-                if match is None or match.replies.topic not in _SAD_TOPICS:
-                    near = found.match(text, SAD_TOPIC, LOOSE_LEAD)
-                    match = near if near is not None and near.replies.topic in _SAD_TOPICS else None if loose else match
-            else:
-                match = found.match(text, LOOSE_TOPIC, LOOSE_LEAD) if loose else found.match(text)
+            if loose and replycheck.sad_news(text):
+                return None  # "my grandma's in hospital and i can't visit" is near "visiting my parents": no trip line
+            match = (found.match(text, LOOSE_TOPIC, LOOSE_LEAD) if loose else found.match(text)) if found is not None else None
         except Exception as exc:  # the encoder failed: the model answers, as without it
             log.warning("could not match the persona's replies: %s", exc)
             return None
@@ -1051,10 +1049,8 @@ class Agent:
             match = replies.Match(topic, 1.0, 1.0) if topic is not None else match
         if match is None:
             return None
-        if match.replies.topic in _SAD_TOPICS and not sad:
-            # "passed my driving test on the third try" is near "flunked my driving test"; "i PASSED my exam!!!! i
-            # was so sure i failed" tells of a fail
-            return None
+        if match.replies.topic in _SAD_TOPICS:
+            return None  # "passed my driving test on the third try" is near "flunked my driving test"
         if match.replies.topic == "plans_and_trips" and (_LET_IT_GO.search(text) or capture.gives_up(text)):
             return None  # "本来想周末去爬山的……算了，太累了" has no trip to wish well (seen using the page)
         if (not naming and _QUESTION.search(text)
@@ -1222,6 +1218,10 @@ class Agent:
         if route.intent == "remember" and asks_deleting(text) and reflexes.kept_fact(text) is None:
             # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep
             return dataclasses.replace(route, intent=None, tool=None, by="")
+        if route.intent == "cancel_reminder" and _NOT_CANCELLING.search(text):
+            # "…，看牙医那个别取消", "看牙医那个取消了吗？", "诊所说取消了": kept, asked about or told of (the review of
+            # 2026-12-06: each cancelled it)
+            return dataclasses.replace(route, intent=None, tool=None, by="")
         return route
 
     def _buried(self, text: str, route: intents.Route) -> tuple[intents.Route, str]:
@@ -1299,12 +1299,15 @@ class Agent:
             route = self._route(_asked(part, text))
             tool = self.tools.get(route.tool or "") if route is not None else None
             if (route is None or route.intent in (None, intents.CHAT, intents.NOTE)) and self.tools.get("recall") and (
+                    not _RHETORICAL.search(part)) and (
                     self._asks_kept(part, route) or route is not None and route.intent is None and route.nearest == "recall"
-                    and (self._known(part) or self._near(part, CLOSE_MEMORY))):
-                # a question for one thing a memory holds ("when is Jonah's birthday again?"), beside a request
+                    and _AGAIN.search(part) and (self._known(part) or self._near(part, CLOSE_MEMORY))):
+                # a question for one thing a memory holds ("when is Jonah's birthday again?"), beside a request (not
+                # a rhetorical one: "who even eats peanuts anymore? add buy almonds to my todo")
                 route, tool = intents.Route("recall", "recall", "message", 1.0, 1.0, "recall"), self.tools.get("recall")
             elif (route is not None and route.intent is None and steps and steps[-1][1][-1].name == "list_reminders"
-                    and reflexes.points_at_one(part) and (asks_deleting(part) or _CANCELS.search(part))):
+                    and reflexes.points_at_one(part) and (asks_deleting(part) or _CANCELS.search(part))
+                    and not _NOT_CANCELLING.search(part)):
                 # one of the reminders just listed, let go ("帮我列一下提醒，然后把看牙医那个取消了": the router was torn
                 # between forgetting and cancelling, round 37's spent set)
                 route = intents.Route("cancel_reminder", "cancel_reminder", "message", 1.0, 1.0, "cancel_reminder")
@@ -1314,6 +1317,8 @@ class Agent:
                 continue
             if route is None or route.intent in (None, intents.CHAT, intents.NOTE) or tool is None:
                 return False
+            if route.intent == "recall" and _RHETORICAL.search(part):
+                return False  # "who even eats peanuts anymore? add buy almonds to my todo": no question for a memory
             if route.slots == "model":
                 # its arguments are the model's to find, from the clause alone ("show me my todos then add 'mail
                 # the rent check'": add what?), once every clause is known to be a request

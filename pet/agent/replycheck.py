@@ -1086,6 +1086,21 @@ def sad_news(message: str) -> bool:
     return _SAD_NEWS.search(message) is not None
 
 
+def sad_kind(message: str) -> str | None:
+    """"loss" when the message tells of a death in so many words ("my grandpa passed away", "我家狗昨天走了"),
+    "setback" of a failed exam, a rejection, a job lost or a break-up ("didn't get the job", "考研没考上"); None for
+    anything else, and for a joke or a story ("my startup failed lol jk", "watched a movie about a dog that died")
+    or a glad message ("i PASSED my exam!!!! i was so sure i failed")."""
+    if _NOT_TOLD_AS_SAD.search(message):
+        return None
+    if _DEATH.search(message):
+        return "loss"
+    if sad_news(message) and _SETBACK.search(message) and not _EXCLAIMED.search(message) and (
+            _GLAD_WORDS.search(message) is None):
+        return "setback"
+    return None
+
+
 def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "",
              noted: bool = False, facts: Sequence[str] = ()) -> str:
     """The pet's own line when the model's reply failed twice: to a question
@@ -1158,6 +1173,32 @@ _SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away"
                        r"|裁|辞退|开除|去世|过世|不在了|走了|病|癌|分手|失恋|离婚|丢了|住院|受伤|难过|伤心|葬礼|失业|没了|挂了|失败|被拒"
                        r"|中风|车祸|手术|被偷|被盗|考砸|挂科|跑了|出事|没考上|没上岸|落榜|被甩|没(?:通)?过(?=$|[，。！!,.~～…])",
                        re.IGNORECASE)
+
+
+#: a death told in so many words (for `sad_kind`), of someone (a relative, a friend, a pet, a name): not of a thing ("the
+#: projector died", "the AC just died"), nor a walk ("今天走了两万步"), nor a word of too much ("累死了", "笑死了")
+_BEING_EN = (r"(?:grand\w*|nan|nana|gran|granny|mom|mum|mother|mommy|dad|father|daddy|papa|brother|sister|wife|husband"
+             r"|son|daughter|aunt|auntie|uncle|cousin|friend|bestie|dog|doggo|puppy|cat|kitty|kitten|pet|hamster|rabbit"
+             r"|bunny|bird|parrot|fish|goldfish|turtle|tortoise|guinea pig|he|she)")
+_BEING_ZH = r"(?:狗|猫|爷|奶|公|婆|姥|爸|妈|父亲|母亲|叔|舅|姨|姑|哥|姐|弟|妹|他|她|朋友|仓鼠|兔|鸟|鹦鹉|鱼|龟)"
+_DIED_EN = (r"(?:died|passed away|passed on|didn['’]?t make it|(?:be|was|were|been|got)\s+put\s+(?:down|to sleep)"
+            r"|passed(?=\s*(?:$|[.!?,;~]|last\b|this\b|yesterday\b|today\b|recently\b|in (?:his|her) sleep)))")
+_DEATH = re.compile(rf"\b{_BEING_EN}\b(?:['’]s)?\s+(?:\S+\s+){{0,3}}?{_DIED_EN}"
+                    # (a name just before it: "Huajiao died in her sleep"; not "All my succulents died")
+                    rf"|\b(?-i:[A-Z][a-z]+)\s+{_DIED_EN}"
+                    r"|\bput (?:him|her|them) (?:down|to sleep)\b"
+                    rf"|去世|过世|逝世|病逝|没抢救过来|安乐死|去安乐|{_BEING_ZH}[^，,。！!？?\s]{{0,4}}?(?:(?<![叼拿带偷抢飞跑搬开拉送抱牵领借运冲卷])走了|不在了|(?<![气累笑热冷饿困烦吓美帅馋忙疼痛渴丑难])死了)",
+                    re.IGNORECASE)
+#: ...a setback
+_SETBACK = re.compile(r"\b(?:failed|flunked|bombed|rejected|turned down|laid off|got fired|been fired|broke up|dumped"
+                      r"|didn['’]?t get (?:the job|in|into|picked|chosen|selected))\b"
+                      r"|没考上|没上岸|落榜|被拒|被裁|裁员|辞退|开除|分手|失恋|挂科|考砸"
+                      r"|(?:面试|考试|笔试|驾照|科目.|答辩)\S{0,3}?(?:挂了|没过)", re.IGNORECASE)
+#: ...not told as sad: a joke, a story on a screen or a page
+_NOT_TOLD_AS_SAD = re.compile(r"\b(?:lol|lmao|jk|haha\w*|kidding|movie|film|show|episode|book|novel|game|series)\b"
+                              r"|哈哈|开玩笑|电影|剧里|电视剧|小说|游戏", re.IGNORECASE)
+_EXCLAIMED = re.compile(r"[!！]{2}")
+_GLAD_WORDS = re.compile(r"\b(?:glad|happy|excited|yay|finally passed|passed (?:my|the))\b|开心|高兴|终于过了", re.IGNORECASE)
 
 
 def told_back(facts: Sequence[str], language: str) -> str | None:

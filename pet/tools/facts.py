@@ -229,13 +229,14 @@ _DISMISSAL = re.compile(
 # Words of deleting, in either language: a message with none of them asks to forget nothing
 # ("门禁密码？？" asks for the code, whatever tool a model picks for it).
 _DELETING = re.compile(
-    r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )"
+    # (nor one refused: "my phone's storage is 98% full and I refuse to delete anything", round 37's spent set)
+    r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )(?<!refuse to )(?<!won't )(?<!wont )"
     r"(?:forget|forgets|(?<!\bi )(?<!\bi just )(?<!\bi totally )forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated"
     r"|(?:toss|trash|chuck)(?= (?:it|that|this)\b)"
     r"|(?:no need to|(?:don'?t|do not) have to) (?:keep|remember|store|save|hold on to)"
     r"(?= (?:that|it|this|the|my|his|her|their|our)\b))(?![a-z])"
-    r"|(?<!别)(?<!不要)(?<!不能)(?<!别再)(?<!让我)忘(?!不了)|删|清掉|清除|清空|划掉|去掉|抹掉|丢掉|扔掉|不要了|作废|撤销"
+    r"|(?<!别)(?<!不要)(?<!不能)(?<!别再)(?<!让我)忘(?!不了)|(?<!不想)(?<!舍不得)(?<!不肯)(?<!不愿意)删|清掉|清除|清空|划掉|去掉|抹掉|丢掉|扔掉|不要了|作废|撤销"
     r"|别记|别存|别留|不用记|不要记|不用留|不用存|(?:别|不要|不用)再记(?:着|住)",
     _I,
 )

@@ -347,8 +347,8 @@ _RULES: list[tuple[str, _Builder]] = [
                                week=1 if (m["q"] or "").lower() == "next" else None)}),
     # the week said apart from its day: "wednesday next week", "monday of next week", "next week on friday" (as
     # 下周三: the weekday of the next week; round 37's spent set set "wednesday next week at 3pm" for today)
-    (rf"\b(?P<w>{_WEEKDAYS})\s+(?:of\s+)?(?P<q>next|this)\s+week\b"
-     rf"|\b(?P<q2>next|this)\s+week(?:\s*,?\s*on)?\s+(?P<w2>{_WEEKDAYS})\b",
+    (rf"\b(?P<w>{_WEEKDAYS})\s*,?\s+(?:of\s+)?(?P<q>next|this)\s+week\b"
+     rf"|\b(?P<q2>next|this)\s+week(?:['’]s)?(?:\s*,?\s*on)?\s+(?P<w2>{_WEEKDAYS})\b",
      lambda m, t: {"day": _Day(weekday=_EN_WEEKDAYS.index((m["w"] or m["w2"]).lower()),
                                week=1 if (m["q"] or m["q2"]).lower() == "next" else 0)}),
     (r"(?<![\d-])(?P<y>\d{4})[-/](?P<mo>\d{1,2})[-/](?P<d>\d{1,2})(?![\d-])(?:T(?=\d))?",
