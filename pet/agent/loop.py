@@ -300,12 +300,13 @@ _MARKER_PREFIXES = ("```", "<tool_call>", "Action:")
 #: words of calling off (a reminder): "取消", "撤掉", "cancel"
 _CANCELS = re.compile(r"取消|撤(?:掉|了|销)|\bcancel|\bcall (?:it )?off\b", re.IGNORECASE)
 #: a question asked for effect, which no memory answers: "who even eats peanuts anymore?", "why am I allergic to
-#: everything?", "难道我又忘了？"
-_RHETORICAL = re.compile(r"^\s*(?:but\s+|and\s+)?why\b|\beven\b|\banymore\b|为什么|为啥|凭什么|难道|怎么可能", re.IGNORECASE)
-#: ...not asked: kept ("看牙医那个别取消", "先不要取消"), asked about ("取消了吗？") or told of ("诊所说取消了")
-#: ("能帮我取消看牙医那个提醒吗？" asks it politely)
-_NOT_CANCELLING = re.compile(r"(?:别|不用|不要|先不要?|没|说)(?:再|要)?(?:取消|撤)|(?:取消|撤掉?)了(?:吗|没有?)"
-                             r"|\b(?:don'?t|do not|not|never)\s+(?:cancel|call)", re.IGNORECASE)
+#: everything?", "难道我又忘了？" (not "do you even remember my sister's name?", "why am I allergic to peanuts again?")
+_RHETORICAL = re.compile(r"^\s*(?:but\s+|and\s+)?why\b(?!.*\bagain\b)|^\s*who\s+even\b|为什么|为啥|凭什么|难道|怎么可能",
+                         re.IGNORECASE)
+#: ...not asked: kept ("看牙医那个别取消", "先不要取消") or asked about ("取消了吗？"); not what someone else did ("医生说取消了，
+#: 把看牙医的提醒删掉吧" asks it) nor a polite question ("能帮我取消看牙医那个提醒吗？")
+_NOT_CANCELLING = re.compile(r"(?:别|不用|不要|先不要?)(?:再)?(?:取消|撤)|(?:取消|撤掉?)了(?:吗|没有?)[?？]?$"
+                             r"|\b(?:don'?t|do not|never)\s+cancel\b", re.IGNORECASE)
 #: the persona's topics of sad news (a death, a setback): their lines answer a message that tells one in so many
 #: words (replycheck.sad_kind; the model said "I'm glad you're feeling real!" to a death), never by meaning alone
 _SAD_TOPICS = frozenset({"loss", "setback"})
@@ -882,7 +883,7 @@ class Agent:
                      memories=tuple(m.content for m in context.memories))
         # (no cheerful hello before sad news: "Hello! … nice to meet you!\n\nThat's a heavy thing to carry", seen on the page)
         hello = self._greeting(now, language, user_message_id) if self.config.greeting and not (
-            replycheck.sad_news(text)) else None
+            replycheck.sad_kind(text)) else None
         if hello:
             turn.prefix = hello + "\n\n"
             yield TextDelta(turn.prefix)
