@@ -307,3 +307,17 @@ def test_no_cheerful_hello_comes_before_sad_news():
     reply = [e for e in app.agent.run(app.new_conversation(), "my grandma passed away last night") if isinstance(e, Reply)][-1]
     app.close()
     assert reply.text in loss  # the line alone (the day's greeting is not said that day)
+
+
+@pytest.mark.parametrize("text, said", [("我外婆住院了", False), ("my grandpa is sick", False),
+                                        ("do your claws hurt when you pinch stuff?", True)])
+def test_sad_news_of_someone_gets_no_line_of_a_glad_topic(text, said, monkeypatch):
+    # round 38's chat set: "我外公今天走了" was nearest "bored" and got "要不要听钳钳讲个笑话？"; here every message is made
+    # nearest that topic, and only the question to the pet may have its line
+    app, _ = _app("on", ["(the model)"] * 4)
+    bored = next(r for r in app.agent.persona.replies if r.topic == "bored")
+    monkeypatch.setattr(replies.Bank, "match", lambda self, text, *args, **kwargs: replies.Match(bored, 0.9, 0.3))
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    lines = bored.say["zh"] + bored.say["en"]
+    assert (reply.text in lines) is said, reply.text

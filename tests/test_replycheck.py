@@ -1222,6 +1222,8 @@ def test_sad_news_is_told_from_good_news(message, sad):
     ('我养了十年的狗没了', "loss"),
     ('my great-grandma passed away yesterday', "loss"),
     ('我爷爷上个月去世了', "loss"),
+    # a grandparent who 走了 (round 38's chat set: "我外公今天走了" got the offer of a joke), not to somewhere
+    ('我外公今天走了', "loss"), ('爷爷走了，回老家了', None),
     ("didn't get the job. they went with someone internal", "setback"),
     ('考研没考上，差了三分', "setback"),
     ('面试又挂了，这是第五家', "setback"),

@@ -310,6 +310,10 @@ _NOT_CANCELLING = re.compile(r"(?:别|不用|不要|先不要?)(?:再)?(?:取消
 #: the persona's topics of sad news (a death, a setback): their lines answer a message that tells one in so many
 #: words (replycheck.sad_kind; the model said "I'm glad you're feeling real!" to a death), never by meaning alone
 _SAD_TOPICS = frozenset({"loss", "setback"})
+#: the persona's topics that may answer a message of sad news they are nearest (a low mood, an illness, worry, anger);
+#: no other's line does ("我外公今天走了" is no time for a joke)
+_TO_THE_PET = re.compile(r"\b(?:you|your|yours|u|ur)\b|你|您", re.IGNORECASE)
+_LOW_TOPICS = frozenset({"sad", "sick", "lonely", "anxious", "stressed", "tired", "angry"})
 
 
 def _examples(topic: replies.Replies) -> list[str]:
@@ -1052,6 +1056,10 @@ class Agent:
             return None
         if match.replies.topic in _SAD_TOPICS:
             return None  # "passed my driving test on the third try" is near "flunked my driving test"
+        if match.replies.topic not in _LOW_TOPICS and replycheck.sad_news(text) and not _TO_THE_PET.search(text):
+            # round 38's chat set: "我外公今天走了" got "要不要听钳钳讲个笑话？" (bored); sad news told of someone is
+            # no time for a joke (but "do your claws hurt when you pinch stuff?" asks the pet)
+            return None
         if match.replies.topic == "plans_and_trips" and (_LET_IT_GO.search(text) or capture.gives_up(text)):
             return None  # "本来想周末去爬山的……算了，太累了" has no trip to wish well (seen using the page)
         if (not naming and _QUESTION.search(text)

@@ -1194,6 +1194,8 @@ _LOSS = re.compile(
     rf"|^(?:i\s+|we\s+)?lost\s+(?:my|our)\s+(?:[\w'’-]+\s+){{0,1}}?{_KIN_EN}\s+(?:today|yesterday|this|last)\b"
     # "奶奶昨晚过世了" (words of death only), "我家的老猫昨天走了" (a pet's: a person who 走了 may have left)
     r"|(?:去世|过世|逝世|病逝|离世|没抢救过来|没能挺过来)"
+    # a grandparent who 走了, not to somewhere ("我外公今天走了"; not "爷爷走了，回老家了")
+    r"|(?:外公|外婆|爷爷|奶奶|姥姥|姥爷)[^，,。！!？?\s]{0,4}?走了(?![，,。\s]*(?:回|去|出|到))"
     rf"|(?:我家|我的|我养|家里|老家|陪了我)[^，,。！!？?\s]{{0,10}}?{_PET_ZH}[^，,。！!？?\s把]{{0,6}}?(?:走了|死了(?!都)|死掉了|没了"
     r"|去喵星了|去汪星了|被?安乐了)",
     re.IGNORECASE)
