@@ -310,9 +310,10 @@ _NOT_CANCELLING = re.compile(r"(?:别|不用|不要|先不要?)(?:再)?(?:取消
 #: the persona's topics of sad news (a death, a setback): their lines answer a message that tells one in so many
 #: words (replycheck.sad_kind; the model said "I'm glad you're feeling real!" to a death), never by meaning alone
 _SAD_TOPICS = frozenset({"loss", "setback"})
-#: the persona's topics that may answer a message of sad news they are nearest (a low mood, an illness, worry, anger);
-#: no other's line does ("我外公今天走了" is no time for a joke)
+#: a message that speaks to the pet ("do your claws hurt when you pinch stuff?")
 _TO_THE_PET = re.compile(r"\b(?:you|your|yours|u|ur)\b|你|您", re.IGNORECASE)
+#: the persona's topics that may answer a message of sad news they are nearest (a low mood, an illness, worry, anger);
+#: no other's line does, unless the message speaks to the pet ("我外公今天走了" is no time for a joke)
 _LOW_TOPICS = frozenset({"sad", "sick", "lonely", "anxious", "stressed", "tired", "angry"})
 
 
@@ -1228,8 +1229,7 @@ class Agent:
             # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep
             return dataclasses.replace(route, intent=None, tool=None, by="")
         if route.intent == "cancel_reminder" and _NOT_CANCELLING.search(text):
-            # "…，看牙医那个别取消", "看牙医那个取消了吗？", "诊所说取消了": kept, asked about or told of (the review of
-            # 2026-12-06: each cancelled it)
+            # "…，看牙医那个别取消", "看牙医那个取消了吗？": kept or asked about (the review of 2026-12-06: each cancelled it)
             return dataclasses.replace(route, intent=None, tool=None, by="")
         return route
 
