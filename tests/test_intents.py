@@ -287,6 +287,38 @@ def test_a_routed_todo_the_model_fills_with_words_not_said_takes_the_persons_wor
     assert started.name == "add_todo" and "laundry" in started.arguments["text"]
 
 
+def test_a_routed_forget_the_model_fills_with_the_schemas_own_description_takes_the_persons_words(tmp_path):
+    # round 38's spent set, the small model: forget "the memory's id, or words from it"
+    model = ScriptedModel([Completion(text="", tool_calls=(call("forget", what="the memory's id, or words from it"),)),
+                           "Done!"], repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    cello, _ = app.memories.remember(pet, "I'm learning the cello")
+    tea, _ = app.memories.remember(pet, "my favourite tea is oolong")
+    text = "i quit the cello, you can wipe that from memory"
+    events = list(app.agent.run(app.current_conversation(), text))
+    [started] = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started.name == "forget" and "cello" in started.arguments["what"]
+    assert [m.id for m in app.memories.listing(pet, status="active")] == [tea.id] != [cello.id]
+
+
+@pytest.mark.parametrize("value, message, copied", [
+    ("the memory's id, or words from it", "i quit the cello, you can wipe that from memory", True),
+    ("words from it", "forget the thing about my ex", True),
+    ("The memory's ID.", "wipe the cello one", True),
+    ("cello", "i quit the cello, you can wipe that from memory", False),
+    ("words from it", "forget the words from it", False),  # the person's own words
+    ("it", "forget it", False),  # one word: left to the other checks
+])
+def test_an_argument_copied_from_the_schemas_description_is_not_the_persons(value, message, copied):
+    from pet.agent.loop import description_copied
+
+    schema = {"type": "object", "properties": {"what": {"type": "string",
+                                                        "description": "the memory's id, or words from it"}},
+              "required": ["what"]}
+    assert description_copied(value, schema, message) is copied
+
+
 @pytest.mark.parametrize("value, said, made_up", [
     ("clean the closet", ["add laundry to my list of stuff to do"], True),
     ("clean the closet", ["add the laundry to the list"], True),  # sharing only "the" is sharing nothing

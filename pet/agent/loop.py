@@ -498,6 +498,31 @@ def _example_copied(value: str, schema: str, said: Sequence[str]) -> bool:
         return True
 
 
+def _descriptions(schema: Any) -> Iterator[str]:
+    """Every "description" a JSON schema holds, at any depth."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "description" and isinstance(value, str):
+                yield value
+            else:
+                yield from _descriptions(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _descriptions(value)
+
+
+def description_copied(value: str, schema: Any, message: str) -> bool:
+    """Whether a tool argument is (part of) the schema's own description of an argument, not the person's words:
+    "i quit the cello, you can wipe that from memory" filled as forget "the memory's id, or words from it" (round
+    38's spent set, the small model). Two words or more (or four Chinese characters), in no way said in the message."""
+    quoted = " ".join(value.strip().strip("\"'“”‘’.。").casefold().split())
+    if len(re.findall(r"[a-z0-9']+", quoted)) < 2 and cjk_count(quoted) < 4:
+        return False
+    if quoted in " ".join(message.casefold().split()):
+        return False
+    return any(quoted in " ".join(text.casefold().split()) for text in _descriptions(schema))
+
+
 def _shows_number(line: str, number: int) -> bool:
     """`line` says `number` in digits of any script ("#12", "１２", "١٢")."""
     wanted = str(number)
@@ -1516,7 +1541,10 @@ class Agent:
         shown = [text, *(m.content for m in turn.messages if m.role in ("tool", "assistant") and m.content)]
         # what the person and the pet said so far ("add that to my list" takes its words from before)
         said = [*shown, *(m.content for m in turn.messages if m.role == "user" and m.content)]
+        tool = self.tools.get(call.name)
         for value in call.arguments.values():
+            if isinstance(value, str) and tool is not None and description_copied(value, tool.parameters, text):
+                return True
             if isinstance(value, str) and about_the_person(value) and not about_the_person(text):
                 return True
             if isinstance(value, str) and invented(value, said):
@@ -1858,6 +1886,10 @@ class Agent:
                 arguments.get("type") == "object" and set(arguments) <= _SCHEMA_KEYS):
             return True
         message = turn.tool_context.message
+        tool = self.tools.get(call.name)
+        if tool is not None and any(isinstance(value, str) and description_copied(value, tool.parameters, message)
+                                    for value in arguments.values()):
+            return True  # the schema's description of the argument as the argument
         shown = [message, *(m.content for m in turn.messages if m.role in ("tool", "assistant") and m.content)]
         for key in ("what", "which"):
             found = read_id(arguments[key]) if isinstance(arguments.get(key), str) else None
