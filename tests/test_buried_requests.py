@@ -664,6 +664,35 @@ def test_a_sum_asked_runs_with_the_models_figures(text, asked, right):
     assert calls == ["calculate"] and results[0].ok and right in results[0].content
 
 
+@pytest.mark.parametrize("asked, right", [
+    # a sum in words routed to the calculator that no reader takes: the model writes it, of the message's figures
+    (call("calculate", expression="(3 * 74 + 39) / 4"), "65.25"),
+    # ...and a figure nobody said is not run: the model answers in words instead
+    (call("calculate", expression="(3 * 80 + 39) / 4"), None),
+])
+def test_a_sum_in_words_the_router_sends_to_the_calculator_is_written_by_the_model(asked, right):
+    text = "we rented a van for 3 days at 74 a day plus 39 for insurance, split between 4 of us — how much each?"
+    app, model = _app(Completion(text="", tool_calls=(asked,)), "(the model)")
+    calls, results, reply = _turn(app, app.new_conversation(), text)
+    app.close()
+    if right is None:
+        assert not [r for r in results if r.ok and "80" in r.content]
+    else:
+        assert calls == ["calculate"] and results[0].ok and right in results[0].content and right in reply
+        assert len(model.calls) == 1  # the result is the reply: no second call to word it
+
+
+def test_a_models_sum_is_made_of_the_messages_figures_and_a_units():
+    from pet.agent.loop import sum_of_said
+
+    assert sum_of_said("40*52", "how many hours do i work in a year if it's 40 a week?")
+    assert sum_of_said("7 * 3600", "how many seconds are in a 7-hour shift")
+    assert not sum_of_said("(14 + 9) * 4", "four meetings back to back")
+    assert not sum_of_said("60 * 24", "how long is a day")  # nothing the message says
+    assert not sum_of_said("365", "how many days until 365?")  # no sum
+    assert not sum_of_said(None, "3 plus 4")
+
+
 @pytest.mark.parametrize("said, text, asked, right", [
     # the review of 2026-12-05: a conversion, and sums of figures said before, asked in words
     ((), "convert 10 miles to km", call("calculate", expression="10 * 1.609"), "16.09"),

@@ -148,6 +148,12 @@ def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
     ("Keep it down, the baby's sleeping.", None), ("save it, I don't want to hear it", None),
     ("write that down, you're hilarious", None), ("keep that away, it's gross", None),
     ("记录一下今天的心情", None), ("存款又少了，烦", None),
+    # why it is told now is not the fact, and asks nothing by itself
+    ("oh and before i forget, my niece Priyanka turns six on june 14 — keep that in mind.",
+     "my niece Priyanka turns six on june 14"),
+    ("before i forget, remember that my pin is 4412", "my pin is 4412"),
+    ("before i forget, i was going to tell you about my trip", None),
+    ("can u remember for me that my gym closes at 10 on sundays", "my gym closes at 10 on sundays"),
 ])
 def test_a_message_asks_to_keep_a_fact(said, fact):
     from pet.agent.reflexes import kept_fact

@@ -302,6 +302,25 @@ def test_a_routed_forget_the_model_fills_with_the_schemas_own_description_takes_
     assert [m.id for m in app.memories.listing(pet, status="active")] == [tea.id] != [cello.id]
 
 
+@pytest.mark.parametrize("text, kept", [
+    ("long day. oh and before i forget, my niece Priyanka turns six on june 14 — keep that in mind. anyway what's new "
+     "with you", "my niece Priyanka turns six on june 14"),
+    ("今天加班到九点累死了……对了你记着，我老板姓邱，下次我提他你别搞混。好了我去洗澡了", "我老板姓邱"),
+    ("I can't remember where I left my keys. Can you believe it? So annoying.", None),
+    ("remember when we went to the beach? good times. i miss it", None),
+])
+def test_one_sentence_asking_to_keep_a_fact_among_talk_is_the_request(text, kept, tmp_path):
+    model = ScriptedModel(["Sure!"], repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    events = list(app.agent.run(app.current_conversation(), text))
+    started = [e.call for e in events if isinstance(e, ToolStarted) and e.call.name == "remember"]
+    if kept is None:
+        assert not started
+    else:
+        assert len(started) == 1 and kept in started[0].arguments["content"]
+        assert "what's new" not in started[0].arguments["content"] and "洗澡" not in started[0].arguments["content"]
+
+
 @pytest.mark.parametrize("value, message, copied", [
     ("the memory's id, or words from it", "i quit the cello, you can wipe that from memory", True),
     ("words from it", "forget the thing about my ex", True),

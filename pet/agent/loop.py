@@ -511,16 +511,60 @@ def _descriptions(schema: Any) -> Iterator[str]:
             yield from _descriptions(value)
 
 
+#: a quoted example in a schema's description
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」')
+
+
 def description_copied(value: str, schema: Any, message: str) -> bool:
     """Whether a tool argument is (part of) the schema's own description of an argument, not the person's words:
     "i quit the cello, you can wipe that from memory" filled as forget "the memory's id, or words from it" (round
     38's spent set, the small model). Two words or more (or four Chinese characters), in no way said in the message."""
     quoted = " ".join(value.strip().strip("\"'“”‘’.。").casefold().split())
-    if len(re.findall(r"[a-z0-9']+", quoted)) < 2 and cjk_count(quoted) < 4:
+    if len(re.findall(r"[a-z0-9']+", quoted)) < 3 and cjk_count(quoted) < 4:
         return False
     if quoted in " ".join(message.casefold().split()):
         return False
-    return any(quoted in " ".join(text.casefold().split()) for text in _descriptions(schema))
+    # (an example the description quotes may be meant: "call mom" for a request to call one's mother, `_example_copied`)
+    return any(quoted in " ".join(_QUOTED.sub(" ", text).casefold().split()) for text in _descriptions(schema))
+
+
+#: figures a sum in words may need that nobody says: a unit's parts (60 minutes, 24 hours, 7 days, 12 months, 52 weeks,
+#: 365 days, 100 for a percent, 1,000 for a kilo-, 3,600 seconds) and the small numbers of a root or a power
+UNIT_FIGURES = frozenset({1.0, 2.0, 3.0, 7.0, 12.0, 24.0, 52.0, 60.0, 100.0, 365.0, 1000.0, 3600.0})
+
+
+def sum_of_said(expression: Any, message: str) -> bool:
+    """Whether the model's expression for a sum in words is made of the message's figures and a unit's
+    (`UNIT_FIGURES`), one of the message's at least: "(3 * 74 + 39) / 4" for "a van for 3 days at 74 a day plus 39
+    for insurance, split between 4 of us", "40 * 52" for "how many hours do i work in a year if it's 40 a week?",
+    never a figure of its own making."""
+    if not isinstance(expression, str):
+        return False
+    said = arithmetic.said_numbers(message)
+    written = [float(figure) for figure in re.findall(r"[0-9]+(?:\.[0-9]+)?", expression.replace(",", ""))]
+    return len(written) >= 2 and any(figure in said for figure in written) and all(
+        figure in said or figure in UNIT_FIGURES for figure in written)
+
+
+#: what may stand around a sentence: spaces and marks
+_PUNCTUATION = " \t\n.,;:!?…~。，；：！？、～—–-\"'“”‘’"
+
+
+def _kept_sentence(text: str, now: dt.datetime, zone: dt.tzinfo) -> str | None:
+    """The one sentence of a message of several that asks to keep a fact, when the others ask for nothing ("long day.
+    oh and before i forget, my niece Priyanka turns six on june 14 — keep that in mind. anyway what's new with you");
+    None for a message of one sentence, of two such, or with another request in it."""
+    parts = capture.sentences(text)
+    if len(parts) < 2:
+        return None
+    kept = [part for part in parts if (fact := reflexes.kept_fact(part)) is not None and (
+        fact.strip(_PUNCTUATION) != part.strip(_PUNCTUATION))]  # (a fact kept whole is a bare fact: "My dad is a fisherman;")
+    if len(kept) != 1 or any(
+            reflexes.asks_for_a_tool(part) or (found := reflexes.match(part, now, zone)) is not None and found.calls
+            or any(reflexes.request_form(clause) for clause in reflexes.clauses(part))
+            for part in parts if part is not kept[0]):
+        return None  # ("我侄子叫乐乐，你记一下。下周一是他生日，下周一早上九点提醒我给他发红包": two requests)
+    return kept[0]
 
 
 def _shows_number(line: str, number: int) -> bool:
@@ -937,6 +981,13 @@ class Agent:
         if reflex is None and needs_time is not None and self.config.reflexes:
             # the answer to "what time should I remind you?": "9am"
             reflex = reflexes.answered_time(needs_time, text, now, self.persona.zone())
+        if reflex is not None and reflex.intent == "remember" and self.config.reflexes and (
+                kept := _kept_sentence(text, now, self.persona.zone())) is not None and (
+                again := reflexes.match(kept, now, self.persona.zone(), language)) is not None and (
+                again.intent == "remember"):
+            # the request is one sentence among talk: its fact alone ("今天搬家累死了，箱子堆了一屋子。对了你帮我记住新家门禁密码是
+            # 7203，别忘了" kept the whole message, seen on round 12's spent set)
+            reflex = again
         if reflex is not None and reflex.intent == "recall" and self._asks_name(text):
             reflex = None  # "我家小龙虾叫什么来着" asks the pet's own name, not a memory
         route_first = None
@@ -968,6 +1019,12 @@ class Agent:
             # "nvm about the dentist one, they moved it, drop that reminder" lets a reminder go, not the talk
             text, one = dropped, True
             route = dataclasses.replace(route, intent="cancel_reminder", tool="cancel_reminder", slots="message")
+        if route is not None and route.intent in (None, intents.CHAT, intents.NOTE, "remember") and (
+                reflexes.kept_fact(text) is None) and (kept := _kept_sentence(text, now, self.persona.zone())) is not None:
+            # one sentence of several asks to keep a fact, the others are talk ("今天加班到九点累死了……对了你记着，我老板姓邱，
+            # 下次我提他你别搞混。好了我去洗澡了", round 38's spent set): that sentence is the request
+            text, one = kept, True
+            route = dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if route is not None and one and (route.intent == intents.NOTE or route.intent is None and route.nearest
                                           == "remember" or route.intent in (None, intents.CHAT) and (
                                               reflexes.asks_keeping(text)) and not reflexes.opens_a_question(text)
@@ -1442,7 +1499,16 @@ class Agent:
         if reflex is None and tool.name == "remember" and route.slots == "fact":
             reflex = self._kept_before(turn.tool_context.message, text)
         if reflex is None and tool.name == "calculate" and arithmetic.counted(text) >= 2 and arithmetic.asks_a_sum(text):
-            # a sum in words the calculator's reader does not know: the model answers, and a figure it
+            # a sum in words the calculator's reader does not know: the model writes it for the calculator, held
+            # to the tool's schema, when every figure of it is one the message says or a unit's own ("we rented a
+            # van for 3 days at 74 a day plus 39 for insurance, split between 4 of us", round 38's spent set)
+            call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
+            if call is not None and sum_of_said(call.arguments.get("expression"), turn.tool_context.message):
+                results = list((yield from self._execute(turn, "", (call,))))
+                if all(result.ok for result in results):
+                    yield from self._finish(turn, "\n".join(plain_result(r) for r in results), streamed=False)
+                    return True
+            # else the model answers, and a figure it
             # states that neither the message nor a tool gave is held (figures.Asked.unread); a question
             # of fact with one number or none ("how many ounces in a cup?") is the model's, and so is a sum
             # said with its result ("三乘七等于二十一，这个我还是会的哈哈" was asked to be written as a sum, seen

@@ -20,7 +20,7 @@ _LEAD = [
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+)?)?"
         r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget"
-        r"|make a (?:mental )?note(?!\s+(?:of|to)\b))\b"
+        r"|make a (?:mental )?note(?!\s+(?:of|to)\b))\b(?:\s+for me(?=\s+that\b))?"
         # ("…, remember instead that i work at Kestrel Labs now")
         r"(?:\s*一下)?(?:\s+instead)?(?:\s+that\b)?\s*[:：,，-]?\s*",
         _I,
@@ -31,7 +31,7 @@ _LEAD = [
                r"(?:\s*一下|点儿?(?=[\s，,：:。！!]|$))?[：:，,\s]*"),
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
     re.compile(
-        r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?)?"
         # ("save that for me, I'll eat it later" is about a thing: a colon says it asks)
         r"(?!save (?:this|that|it) for me\s*[,，])"
         r"(?:keep track of|hold on ?to|hang on ?to|store|file away|don'?t lose|jot down|write down|note down"
@@ -70,6 +70,11 @@ _OTHER_WORDS = [
     re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?记一记[：:，,]\s*"),
 ]
 _LEAD += _OTHER_WORDS
+#: words before a fact asked to be kept that only say why it is told now: "oh and before i forget, my niece turns six on
+#: june 14 — keep that in mind" (round 38's spent set); by themselves they ask nothing ("before i forget, i was going to
+#: tell you about my trip")
+_WHY_NOW = re.compile(r"^(?:(?:oh|and|also|btw|by the way|so|ok|okay|anyway|anyways)[,\s]+)*(?:before i forget"
+                      r"|while i remember|while i'm at it)\s*[:：,，—–-]+\s*(?=\S)", _I)
 # "it: my wifi is hunter2", "这个：…" (a pronoun standing for what follows)
 _BARE_PRONOUN = re.compile(r"^(?:it|that|this|这个|这件事|这)\s*[:：,，]\s*", _I)
 _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$"
@@ -104,7 +109,7 @@ _ZH_TAIL_END = (r"(?:点儿?|一下)?(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|
 _TAIL = [
     re.compile(
         r"[\s,.;:!—–-]*\b(?:(?:and|so|please|pls|plz|ok|okay|now|just|btw|by the way)[,\s]+)*"
-        r"(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+        r"(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?)?"
         r"(?<!\bi )(?<!\bwe )(?<!\bwill )(?<!'ll )(?<!\bto )(?<!\bcan )"  # "…, I'll remember that": the person's own
         r"(?:keep (?:it|that|this) in mind|remember (?:it|that|this)|don'?t forget (?:it|that|this)"
         r"|do not forget (?:it|that|this)|note (?:it|that|this)(?: down)?|make a note of (?:it|that|this)"
@@ -166,6 +171,9 @@ def memory_fact(text: str) -> str:
     ("keep it in mind", "don't forget", "记住了吗", "记一下"), surrounding quotes
     or a bare pronoun. Empty when nothing is left ("remember it")."""
     text = said = " ".join(text.split())
+    opened = _WHY_NOW.sub("", text, count=1)
+    if opened != text and any(pattern.match(opened) for pattern in _LEAD):
+        text = opened  # "before i forget, remember that my pin is 4412"
     text = _ASKED_FORM.sub(r"\g<thing> \g<verb> \g<value>", text, count=1)
     while True:
         before = text
@@ -207,7 +215,7 @@ _CHAT_HEAD = re.compile(r"^(?:(?:the |most |an? )?important (?:thing|bit|part)|h
 def without_chat_words(text: str) -> str:
     """`text` without a word of chat at its end ("…Dr. Lindqvist btw") or a label at its start ("important thing —
     …")."""
-    return _CHAT_HEAD.sub("", _CHAT_TAIL.sub("", text))
+    return _WHY_NOW.sub("", _CHAT_HEAD.sub("", _CHAT_TAIL.sub("", text)), count=1)
 
 
 # what a fact is kept for, and nothing else: "for when she visits" (from "…, so remember that for when she visits");
