@@ -91,3 +91,18 @@ def test_a_remark_near_a_request_word_deletes_nothing_and_commands_stay_as_typed
     memories = [m.content for m in app.memories.recent(app.first_pet().record.id, limit=10)]
     app.close()
     assert "wifi password: Forge-Remeber" in memories
+
+
+@end_to_end
+def test_a_misspelt_forget_deletes_what_it_names():
+    # round 38's spent set: the forget tool found no word of forgetting in "forgett" and deleted nothing
+    app = _app()
+    conversation = app.new_conversation()
+    pet = app.first_pet().record.id
+    app.memories.remember(pet, "my phone number is 555-0142")
+    app.memories.remember(pet, "I play badminton")
+    events = list(app.agent.run(conversation, "forgett my old phone number, it's not mine anymore"))
+    left = [m.content for m in app.memories.recent(pet, limit=10)]
+    app.close()
+    assert "forget" in _tools(events)
+    assert left == ["I play badminton"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Protocol, Sequence
 
+from pet.agent.spelling import mend
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
 from pet.memory.recall import about_the_person, best_matches, query_terms, read_id, score
@@ -120,8 +121,8 @@ def _asked_to_delete(ctx: ToolContext) -> bool:
     """Whether the person asked to forget or delete something: in this message, or in the one before
     it when this one answers the pet's "which one?" ("#3", "对，就是那条"); a command ("/yes" to a
     forget the person was shown, "/forget 3") is their word too."""
-    if ctx.message.lstrip().startswith("/") or asks_deleting(ctx.message):
-        return True
+    if ctx.message.lstrip().startswith("/") or asks_deleting(ctx.message) or asks_deleting(mend(ctx.message)):
+        return True  # ("forgett my old phone number, it's not mine anymore": round 38's spent set)
     said = ctx.person_words.rstrip()
     if said.endswith(ctx.message.strip()):
         said = said[: len(said) - len(ctx.message.strip())]
