@@ -321,6 +321,20 @@ def test_one_sentence_asking_to_keep_a_fact_among_talk_is_the_request(text, kept
         assert "what's new" not in started[0].arguments["content"] and "洗澡" not in started[0].arguments["content"]
 
 
+@pytest.mark.parametrize("filled", ["删掉", "delete it", "forget that one"])
+def test_a_routed_forget_the_model_fills_with_the_asking_alone_takes_the_persons_words(filled, tmp_path):
+    # round 38's spent set, the small model: "删掉" for which memory to forget
+    model = ScriptedModel([Completion(text="", tool_calls=(call("forget", what=filled),)), "好的"], repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    pet = app.agent.pet.id
+    nickname, _ = app.memories.remember(pet, "用户的网名叫夜猫子阿杰")
+    app.memories.remember(pet, "用户喜欢周杰伦")
+    events = list(app.agent.run(app.current_conversation(), "那个网名我早不用了，别再记着了，删掉删掉"))
+    [started] = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started.name == "forget" and "网名" in started.arguments["what"]
+    assert nickname.id not in [m.id for m in app.memories.listing(pet, status="active")]
+
+
 @pytest.mark.parametrize("value, message, copied", [
     ("the memory's id, or words from it", "i quit the cello, you can wipe that from memory", True),
     ("words from it", "forget the thing about my ex", True),

@@ -511,6 +511,13 @@ def _descriptions(schema: Any) -> Iterator[str]:
             yield from _descriptions(value)
 
 
+#: words that only ask to delete or cancel, naming nothing: "删掉", "delete it", "forget that one"
+_ONLY_ASKING = re.compile(
+    r"(?:(?:please|pls|just|delete|forget|remove|erase|wipe|cancel|drop|clear|scrap|it|that|this|them|those|one"
+    r"|删掉|删除|删了|删|忘掉|忘了|忘记|取消|清掉|去掉|请|帮我|把|这个|那个|这条|那条|它|吧|了)[\s,，.。!！~]*)+",
+    re.IGNORECASE)
+
+
 #: a quoted example in a schema's description
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」')
 
@@ -988,6 +995,10 @@ class Agent:
             # the request is one sentence among talk: its fact alone ("今天搬家累死了，箱子堆了一屋子。对了你帮我记住新家门禁密码是
             # 7203，别忘了" kept the whole message, seen on round 12's spent set)
             reflex = again
+        if reflex is not None and len(reflex.calls) == 1 and reflex.calls[0].name in ("forget", "cancel_reminder") and (
+                _ONLY_ASKING.fullmatch(str(next(iter(reflex.calls[0].arguments.values()), "")).strip())):
+            # the asking read as what to delete ("我的网名别再记着了，删掉删掉" as forget "删掉"): the words before it say what
+            reflex = None
         if reflex is not None and reflex.intent == "recall" and self._asks_name(text):
             reflex = None  # "我家小龙虾叫什么来着" asks the pet's own name, not a memory
         route_first = None
@@ -1611,6 +1622,9 @@ class Agent:
         for value in call.arguments.values():
             if isinstance(value, str) and tool is not None and description_copied(value, tool.parameters, text):
                 return True
+            if isinstance(value, str) and call.name in ("forget", "cancel_reminder") and _ONLY_ASKING.fullmatch(
+                    value.strip()):
+                return True  # the asking, not what: "那个网名我早不用了，别再记着了，删掉删掉" filled as "删掉" (round 38's spent set)
             if isinstance(value, str) and about_the_person(value) and not about_the_person(text):
                 return True
             if isinstance(value, str) and invented(value, said):
