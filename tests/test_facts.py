@@ -154,6 +154,9 @@ def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
     ("before i forget, remember that my pin is 4412", "my pin is 4412"),
     ("before i forget, i was going to tell you about my trip", None),
     ("can u remember for me that my gym closes at 10 on sundays", "my gym closes at 10 on sundays"),
+    # "ya" and "ur" for "your" (round 38's spent set)
+    ("store this in ya memory: my blood type is O negative", "my blood type is O negative"),
+    ("put this in ur memory, my blood type is O negative", "my blood type is O negative"),
 ])
 def test_a_message_asks_to_keep_a_fact(said, fact):
     from pet.agent.reflexes import kept_fact

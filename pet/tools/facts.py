@@ -35,10 +35,10 @@ _LEAD = [
         # ("save that for me, I'll eat it later" is about a thing: a colon says it asks)
         r"(?!save (?:this|that|it) for me\s*[,，])"
         r"(?:keep track of|hold on ?to|hang on ?to|store|file away|don'?t lose|jot down|write down|note down"
-        r"|remember|memori[sz]e|(?:save|commit|put)(?=\s+\w+\s+(?:for me|(?:to|in) (?:your )?memory)))"
+        r"|remember|memori[sz]e|(?:save|commit|put)(?=\s+\w+\s+(?:for me|(?:to|in) (?:(?:your|ur|ya|yr) )?memory)))"
         r"\s+(?:this|that|it)(?:\s+one)?"
         # "save this for me: …", "commit this to memory, …", "put this in your memory bank: …"
-        r"(?:\s+(?:away|down|for me|somewhere|to (?:your )?memory|in (?:your )?memory(?: bank)?))*\s*[:：,，-]+\s*",
+        r"(?:\s+(?:away|down|for me|somewhere|to (?:(?:your|ur|ya|yr) )?memory|in (?:(?:your|ur|ya|yr) )?memory(?: bank)?))*\s*[:：,，-]+\s*",
         _I,
     ),
     re.compile(r"^i (?:want|need) you to remember\b(?:\s+that\b)?\s*[:：,，-]?\s*", _I),
@@ -55,7 +55,7 @@ _OTHER_WORDS = [
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey|yo)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?)?"
         r"(?:(?:store|save|log|file|stash|record|keep|bookmark|don'?t let|do not let)\s+(?:this|that)\b"
         r"(?:\s+(?!(?:is|was|are|i|i'm|my)\b)[\w'’-]+){0,5}?"
-        r"(?:\s+(?:for me|somewhere|about me|on file|on record|slip your mind|(?:in|to) (?:your|ur) "
+        r"(?:\s+(?:for me|somewhere|about me|on file|on record|slip your mind|(?:in|to) (?:your|ur|ya|yr) "
         r"(?:memory|memories|head|brain|notes?|files?)|in that [\w-]+ (?:brain|head)))"
         # a colon or a dash: after a comma it is banter as often ("write that down, you're hilarious",
         # "save that for me, I'll eat it later")
@@ -117,8 +117,8 @@ _TAIL = [
         # in other words, after the fact: "…, keep that in ur head for me", "…, file that away", "…, save
         # that somewhere pls" (not "save that for me", which is as often about a thing: "…, I'll eat it later")
         # ("…, save that somewhere in ur little crayfish brain", "…, dont let me forget that")
-        r"|keep (?:it|that|this) in (?:your|ur) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin)|file (?:it|that|this) away"
-        r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)(?: in (?:your|ur) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin))?"
+        r"|keep (?:it|that|this) in (?:your|ur|ya|yr) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin)|file (?:it|that|this) away"
+        r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)(?: in (?:your|ur|ya|yr) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin))?"
         r"|(?:hang|hold) on ?to (?:it|that|this)|(?:don'?t|do not) let me forget (?:it|that|this)"
         # "…btw, pls don't lose that" (round 30's spent set)
         r"|(?:don'?t|do not) lose (?:it|that|this))" + _TAIL_END,
