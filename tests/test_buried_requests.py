@@ -691,6 +691,11 @@ def test_a_models_sum_is_made_of_the_messages_figures_and_a_units():
     assert not sum_of_said("60 * 24", "how long is a day")  # nothing the message says
     assert not sum_of_said("365", "how many days until 365?")  # no sum
     assert not sum_of_said(None, "3 plus 4")
+    # every figure said is in it, itself or as a share: one left out is a sum misread
+    van = "we rented a van for 3 days at 74 a day plus 39 for insurance, split between 4 of us — how much each?"
+    assert sum_of_said("(3*74+39)/4", van) and not sum_of_said("(74 + 39) * 4", van)
+    assert not sum_of_said("(45 + 38) * 2 / 3", "算下三门的平均分：45、38、52")
+    assert sum_of_said("12000*0.3*12", "我月薪12000，每个月存百分之三十，一年能存多少")
 
 
 @pytest.mark.parametrize("said, text, asked, right", [

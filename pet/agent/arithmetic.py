@@ -1545,6 +1545,15 @@ def _span_unit(word: str) -> str:
     return _SPAN_OF.get(word.lower()) or word.lower().rstrip("s")
 
 
+def figures_in(message: str) -> list[float]:
+    """The numbers a message says, in digits, words or Chinese numerals, each once, in order."""
+    found: list[float] = []
+    for figure in re.findall(r"[0-9]+(?:\.[0-9]+)?", _in_digits(message).replace(",", "")):
+        if float(figure) not in found:
+            found.append(float(figure))
+    return found
+
+
 def said_numbers(message: str) -> frozenset[float]:
     """The numbers a message says, in digits, words or Chinese numerals, and
     what it says them as: a percentage as a share (15% → 0.15, 1.15, 0.85),

@@ -549,7 +549,13 @@ def sum_of_said(expression: Any, message: str) -> bool:
         return False
     said = arithmetic.said_numbers(message)
     written = [float(figure) for figure in re.findall(r"[0-9]+(?:\.[0-9]+)?", expression.replace(",", ""))]
-    return len(written) >= 2 and any(figure in said for figure in written) and all(
+    # ...and every figure the message says is in it, as itself or as a share: a figure left out is a sum misread
+    # ("(74 + 39) * 4" for the van, its 3 days left out; "(45 + 38) * 2 / 3" for the average of 45, 38 and 52: round
+    # 38's and 36's spent sets, the small model)
+    used = all(any(abs(figure - value) < 1e-9 for figure in written
+                   for value in (given, given / 100, 1 + given / 100, 1 - given / 100))
+               for given in arithmetic.figures_in(message))
+    return used and len(written) >= 2 and any(figure in said for figure in written) and all(
         figure in said or figure in UNIT_FIGURES for figure in written)
 
 
