@@ -208,6 +208,21 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     assert store.count(pet) == 2
 
 
+@pytest.mark.parametrize(("text", "changed"), [
+    # a thing no longer done with the thing between (round 38's spent set read no change in the first)
+    ("我不干纹身了，考上了嵊泗枸杞岛气象站的观测员", True), ("我弟不当厨师了", True), ("半马不跑了", True),
+    ("周五晚上不去合唱团了", True), ("我转行做程序员了", True),
+    ("本来想周末去青城山，算了，不去了", False), ("上夜班之后离不开咖啡了", False), ("腰扛不住了", False),
+    ("反正也用不上了", False), ("我不知道", False),
+    # ...and in English, given up or lost in other words
+    ("Rabbit heads are dead to me", True), ("Had to give Tuanzi to my cousin Lu", True),
+    ("the monstera didn't survive the move", True), ("he's done with chess", True),
+    ("I'm dating Lin Ke", False), ("I gave my cousin a hug", False),
+])
+def test_a_change_is_read_in_its_everyday_words(text, changed):
+    assert capture.says_change(text) is changed
+
+
 @pytest.mark.parametrize(("old", "new"), [
     # words of change inside other words (found by a review): 不考虑 holds 不考, "dropped my pick"
     ("我在考研，目标是北大", "我不考虑出国读书，太贵了"),
