@@ -136,6 +136,8 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "我最近在学什么手艺",
     "我养的狗叫什么来着",
     "我最好的朋友是谁",
+    # ...asked as "A not A" (round 38's spent set noted it)
+    "蜕的时候疼不疼啊",
 ])
 def test_what_is_not_a_fact_about_the_person_is_not_noted(book, text):
     store, pet = book

@@ -427,9 +427,10 @@ def names_the_person(sentence: str) -> bool:
     return bool(table.person & set(_WORDS.findall(lowered)))
 
 
-#: a Chinese question by its last words, without its mark: "…叫什么来着", "…在学什么手艺", "…是谁", "生日几号"
+#: a Chinese question by its last words, without its mark: "…叫什么来着", "…在学什么手艺", "…是谁", "生日几号", "蜕的时候疼不疼啊"
+#: (round 38's spent set noted it; not "一动不动")
 #: (not "没什么知觉", "走哪吹哪", "聊几句", "爬山骑行什么的": no fact of the spent sets ends so)
-_ZH_ASKS = re.compile(r"(?:吗|来着|(?<![没不为])(?:什么|啥)(?!的)[\u4e00-\u9fff]{0,2}|哪儿|哪里|哪个|在哪|去哪|谁"
+_ZH_ASKS = re.compile(r"(?:(?<!一)([\u4e00-\u9fff])[不没]\1(?:啊|呀|呢|哇|嘛)?|吗|来着|(?<![没不为])(?:什么|啥)(?!的)[\u4e00-\u9fff]{0,2}|哪儿|哪里|哪个|在哪|去哪|谁"
                       r"|多少[\u4e00-\u9fff]?|几(?:点|号|岁))[\s。.~～…]*$")
 
 
