@@ -430,6 +430,11 @@ def test_several_requests_each_understood_run_in_order_without_the_model(text, t
     # ...and asked with "even" (the second review of 2026-12-06: the question was dropped)
     ("do you even remember my sister's name? add call Lena to my todo", "my sister's name is Lena",
      ["recall", "add_todo"], "call Lena"),
+    # ...and asked again as a request between them (round 38's spent set went to the model)
+    ("我房东叫啥？帮我查一下，再加个待办：给房东发消息问修热水器", "我房东姓周，叫周建国", ["recall", "add_todo"],
+     "给房东发消息问修热水器"),
+    ("where does my sister live? look it up, and add send Mia a postcard to my todos", "my sister Mia lives in Porto",
+     ["recall", "add_todo"], "send Mia a postcard"),
 ])
 def test_a_question_for_a_memory_and_a_todo_both_run(text, memory, tools, todo, tmp_path):
     model = ScriptedModel([])  # any model call would raise

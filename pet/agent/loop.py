@@ -518,6 +518,12 @@ _ONLY_ASKING = re.compile(
     re.IGNORECASE)
 
 
+#: a clause that only asks to look up what the question before it asked: "帮我查一下", "look it up"
+_LOOK_IT_UP = re.compile(r"(?:(?:please|pls|can you|could you|and)\s+)*(?:look (?:it|that) up|check(?: for me| that| it)?"
+                         r"|find out)(?:\s+(?:for me|please|pls))*[\s.!,，。！]*"
+                         r"|(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:查|找|看)(?:一下|一查|查|找|看)?(?:吧|呗)?[\s，,。！!~]*", re.IGNORECASE)
+
+
 #: a quoted example in a schema's description
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」')
 
@@ -1420,6 +1426,8 @@ class Agent:
                 # between forgetting and cancelling, round 37's spent set)
                 route = intents.Route("cancel_reminder", "cancel_reminder", "message", 1.0, 1.0, "cancel_reminder")
                 tool = self.tools.get("cancel_reminder")
+            if steps and steps[-1][1][-1].name == "recall" and _LOOK_IT_UP.fullmatch(part.strip()):
+                continue  # the question asked again as a request: "我房东叫啥？帮我查一下，再加个待办：…" (round 38's spent set)
             if (route is None or route.intent in (None, intents.CHAT, intents.NOTE)) and reflexes.aside(part, most=6):
                 asides += 1  # a short reason between requests: "forget that i work at Brightline, i quit. remember…"
                 continue
