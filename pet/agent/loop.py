@@ -1531,7 +1531,8 @@ class Agent:
             if call is not None and sum_of_said(call.arguments.get("expression"), turn.tool_context.message):
                 results = list((yield from self._execute(turn, "", (call,))))
                 if all(result.ok for result in results):
-                    yield from self._finish(turn, "\n".join(plain_result(r) for r in results), streamed=False)
+                    template = "\n".join(plain_result(r) for r in results)
+                    yield from self._finish(turn, self._word(turn, template) or template, streamed=False)
                     return True
             # else the model answers, and a figure it
             # states that neither the message nor a tool gave is held (figures.Asked.unread); a question
