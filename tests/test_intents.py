@@ -308,8 +308,13 @@ def test_a_routed_forget_the_model_fills_with_the_schemas_own_description_takes_
     ("今天加班到九点累死了……对了你记着，我老板姓邱，下次我提他你别搞混。好了我去洗澡了", "我老板姓邱"),
     ("I can't remember where I left my keys. Can you believe it? So annoying.", None),
     ("remember when we went to the beach? good times. i miss it", None),
+    # a saying or a moment told to keep is no fact of the person's (the review of 2026-12-06)
+    ("today was ok. remember, you're my best friend", None), ("今天失恋了。记住，男人都不是好东西。哈哈哈", None),
+    ("wow ok. remember this moment, i finally beat the boss level!!! so happy", None),
+    ("lol my coworker keeps saying keep that in mind. it's her catchphrase. weird right", None),
 ])
 def test_one_sentence_asking_to_keep_a_fact_among_talk_is_the_request(text, kept, tmp_path):
+    # (a fact beside it stays in what is kept: "remember my anniversary is june 3. also my wife's birthday is aug 9")
     model = ScriptedModel(["Sure!"], repeat_last=True)
     app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
     events = list(app.agent.run(app.current_conversation(), text))
@@ -319,6 +324,18 @@ def test_one_sentence_asking_to_keep_a_fact_among_talk_is_the_request(text, kept
     else:
         assert len(started) == 1 and kept in started[0].arguments["content"]
         assert "what's new" not in started[0].arguments["content"] and "洗澡" not in started[0].arguments["content"]
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("remember my anniversary is june 3. also my wife's birthday is aug 9", "wife's birthday is aug 9"),
+    ("记住我老婆生日八月九号。她喜欢百合花", "百合花"),
+])
+def test_a_fact_beside_the_one_asked_to_be_kept_is_kept_too(text, kept, tmp_path):
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}),
+                brain=ScriptedModel(["Sure!"], repeat_last=True))
+    events = list(app.agent.run(app.current_conversation(), text))
+    contents = " ".join(e.call.arguments.get("content", "") for e in events if isinstance(e, ToolStarted))
+    assert kept in contents
 
 
 @pytest.mark.parametrize("filled", ["删掉", "delete it", "forget that one"])

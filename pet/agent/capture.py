@@ -403,11 +403,15 @@ _NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?
                            r"[\u4e00-\u9fff]{0,6}?|去[\u4e00-\u9fff]{1,6}?)了|转行|改行")
 
 
+#: ...for a while only: "今晚不练了，太累了", "这周三不上课了，教练请假" (the review of 2026-12-06)
+_FOR_NOW_ZH = re.compile(r"今天|今晚|今儿|这周|这星期|这礼拜|这次|这回|明天|暂时|这几天|先不")
+
+
 def says_change(text: str) -> bool:
     """The words say something changed: "I quit the gym", "现在改坐地铁"."""
     lowered, language = text.lower(), detect_language(text)
     table = words().get(language)
-    if language == "zh" and _NO_LONGER_ZH.search(lowered):
+    if language == "zh" and _NO_LONGER_ZH.search(lowered) and not _FOR_NOW_ZH.search(lowered):
         return True
     return table is not None and any(_has(lowered, w, language) for w in table.changes)
 

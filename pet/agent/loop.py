@@ -569,6 +569,15 @@ def sum_of_said(expression: Any, message: str) -> bool:
 _PUNCTUATION = " \t\n.,;:!?…~。，；：！？、～—–-\"'“”‘’"
 
 
+def _keeps_the_asking(reflex: reflexes.Reflex, sentence: str) -> bool:
+    """Whether a remember reflex's fact holds the words that ask to keep it, said in `sentence` before the fact
+    ("今天搬家累死了，箱子堆了一屋子。对了你帮我记住新家门禁密码是7203" kept whole): its reading went wrong."""
+    fact = reflexes.kept_fact(sentence) or ""
+    at = sentence.find(fact) if fact else -1
+    asking = sentence[:at].strip(_PUNCTUATION) if at > 0 else ""
+    return bool(asking) and any(asking in str(call.arguments.get("content", "")) for call in reflex.calls)
+
+
 def _kept_sentence(text: str, now: dt.datetime, zone: dt.tzinfo) -> str | None:
     """The one sentence of a message of several that asks to keep a fact, when the others ask for nothing ("long day.
     oh and before i forget, my niece Priyanka turns six on june 14 — keep that in mind. anyway what's new with you");
@@ -583,6 +592,15 @@ def _kept_sentence(text: str, now: dt.datetime, zone: dt.tzinfo) -> str | None:
             or any(reflexes.request_form(clause) for clause in reflexes.clauses(part))
             for part in parts if part is not kept[0]):
         return None  # ("我侄子叫乐乐，你记一下。下周一是他生日，下周一早上九点提醒我给他发红包": two requests)
+    reader = capture.reader()
+    if reader is None or any(reader.facts(part) for part in parts if part is not kept[0]):
+        return None  # another fact beside it is the person's too: "remember my gym locker is 214. it's on the second floor"
+    fact = reflexes.kept_fact(kept[0]) or ""
+    if re.match(r"(?:this|that|these|those)\b|[这那]", fact, re.IGNORECASE) or not reader.facts(fact):
+        # a fact about the person, as the noting reads them: not a saying told to keep ("今天失恋了。记住，男人都不是好东西。
+        # 哈哈哈", "today was ok. remember, you're my best friend": the review of 2026-12-06 found them kept), nor a
+        # moment pointed at ("wow ok. remember this moment, i finally beat the boss level!!!")
+        return None
     return kept[0]
 
 
@@ -1002,6 +1020,7 @@ class Agent:
             reflex = reflexes.answered_time(needs_time, text, now, self.persona.zone())
         if reflex is not None and reflex.intent == "remember" and self.config.reflexes and (
                 kept := _kept_sentence(text, now, self.persona.zone())) is not None and (
+                _keeps_the_asking(reflex, kept)) and (
                 again := reflexes.match(kept, now, self.persona.zone(), language)) is not None and (
                 again.intent == "remember"):
             # the request is one sentence among talk: its fact alone ("今天搬家累死了，箱子堆了一屋子。对了你帮我记住新家门禁密码是
