@@ -679,6 +679,7 @@ def test_a_sum_in_words_the_router_sends_to_the_calculator_is_written_by_the_mod
         assert not [r for r in results if r.ok and "80" in r.content]
     else:
         assert calls == ["calculate"] and results[0].ok and right in results[0].content and right in reply
+        assert "=" in reply  # the sum is shown with its result: a misread one can be seen
 
 
 def test_a_models_sum_is_made_of_the_messages_figures_and_a_units():
@@ -695,6 +696,20 @@ def test_a_models_sum_is_made_of_the_messages_figures_and_a_units():
     assert sum_of_said("(3*74+39)/4", van) and not sum_of_said("(74 + 39) * 4", van)
     assert not sum_of_said("(45 + 38) * 2 / 3", "算下三门的平均分：45、38、52")
     assert sum_of_said("12000*0.3*12", "我月薪12000，每个月存百分之三十，一年能存多少")
+    # a unit's figure only where the message names the unit; figures apart are two (the review of 2026-12-06)
+    assert not sum_of_said("(45 + 38 + 52) / 2", "算下三门的平均分：45、38、52")
+    assert sum_of_said("(1200 + 180) / 3", "我跟室友合租，房租1200，水电180，三个人平摊每人多少")
+    assert sum_of_said("7 * 3600", "how many seconds are in a 7-hour shift")
+
+
+def test_a_sum_told_in_passing_is_not_worked_out():
+    # the review of 2026-12-06: the model, asked first to write it as a sum, gave "90 / 3", and the reply was the number;
+    # not asked so, this model answers the talk
+    app, _ = _app("She sounds lovely!")
+    calls, _, reply = _turn(app, app.new_conversation(),
+                            "the bill was 90 and we were going to split it 3 ways, but my friend paid. so nice of her right?")
+    app.close()
+    assert "calculate" not in calls and reply == "She sounds lovely!"
 
 
 @pytest.mark.parametrize("said, text, asked, right", [

@@ -1545,10 +1545,16 @@ def _span_unit(word: str) -> str:
     return _SPAN_OF.get(word.lower()) or word.lower().rstrip("s")
 
 
+def _without_thousands(text: str) -> str:
+    """`text` with the commas between thousands taken out ("3,400" → "3400"), not those between figures ("房租120，水电80"
+    is "120,80" once normalised: two figures, the review of 2026-12-06)."""
+    return re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
+
+
 def figures_in(message: str) -> list[float]:
     """The numbers a message says, in digits, words or Chinese numerals, each once, in order."""
     found: list[float] = []
-    for figure in re.findall(r"[0-9]+(?:\.[0-9]+)?", _in_digits(message).replace(",", "")):
+    for figure in re.findall(r"[0-9]+(?:\.[0-9]+)?", _without_thousands(_in_digits(message))):
         if float(figure) not in found:
             found.append(float(figure))
     return found
@@ -1558,7 +1564,7 @@ def said_numbers(message: str) -> frozenset[float]:
     """The numbers a message says, in digits, words or Chinese numerals, and
     what it says them as: a percentage as a share (15% → 0.15, 1.15, 0.85),
     a Chinese discount as a share (打八折 → 0.8)."""
-    text = _in_digits(message).replace(",", "")
+    text = _without_thousands(_in_digits(message))
     values = {float(m.group()) for m in re.finditer(r"[0-9]+(?:\.[0-9]+)?", text)}
     values |= {value for pattern, value in _SAID_AS if pattern.search(message)}
     shares = {v / 100 for v in values} | {1 + v / 100 for v in values} | {1 - v / 100 for v in values if v < 100}

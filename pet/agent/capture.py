@@ -399,8 +399,8 @@ def _roles(text: str, pets: bool = False) -> frozenset[str]:
 
 #: a thing no longer done, said in Chinese with the thing between: "我不干纹身了" (round 38's spent set), "不当厨师了",
 #: "半马不跑了", "周五晚上不去合唱团了" (not a plan dropped: "算了，不去了"; not "离不开咖啡了", "腰扛不住了")
-_NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?(?:(?:干|做|当|养|玩|学|跑|练|喝|吃|打|用|弹|画|写|追|抽|骑|上|跳|考)"
-                           r"[\u4e00-\u9fff]{0,6}?|去[\u4e00-\u9fff]{1,6}?)了|转行|改行")
+_NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?(?:(?:干|做|当|养|玩|学|跑|练|喝|吃|打(?![扰算])|弹|画|写|追|抽|骑|上|跳|考)"
+                           r"[\u4e00-\u9fff]{0,6}?|(?:去|用)[\u4e00-\u9fff]{1,6}?)了|转行|改行")
 
 
 #: ...for a while only: "今晚不练了，太累了", "这周三不上课了，教练请假" (the review of 2026-12-06)

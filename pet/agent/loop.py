@@ -541,14 +541,34 @@ def description_copied(value: str, schema: Any, message: str) -> bool:
     return any(quoted in " ".join(_QUOTED.sub(" ", text).casefold().split()) for text in _descriptions(schema))
 
 
-#: figures a sum in words may need that nobody says: a unit's parts (60 minutes, 24 hours, 7 days, 12 months, 52 weeks,
-#: 365 days, 100 for a percent, 1,000 for a kilo-, 3,600 seconds) and the small numbers of a root or a power
-UNIT_FIGURES = frozenset({1.0, 2.0, 3.0, 7.0, 12.0, 24.0, 52.0, 60.0, 100.0, 365.0, 1000.0, 3600.0})
+#: figures a sum in words may need that nobody says, each allowed by the words that call for it: a unit's parts (60
+#: minutes, 24 hours, 7 days, 12 months, 52 weeks, 365 days, 3,600 seconds), 100 for a percent, 1,000 for a kilo-, the
+#: small numbers of a root or a power
+UNIT_FIGURES: tuple[tuple[frozenset[float], re.Pattern[str]], ...] = tuple(
+    (frozenset(figures), re.compile(words, re.IGNORECASE)) for figures, words in (
+        ({60.0}, r"\b(?:minute|min|second|sec|hour|hr)s?\b|分钟|秒|小时|钟头"),
+        ({24.0}, r"\b(?:day|hour|hr)s?\b|天|小时|日"),
+        ({7.0}, r"\b(?:week|wk)s?\b|周|星期|礼拜"),
+        ({12.0}, r"\b(?:month|year|yr)s?\b|月|年"),
+        ({52.0}, r"\b(?:week|year)s?\b|周|年"),
+        ({365.0}, r"\b(?:year|yr)s?\b|年"),
+        ({3600.0}, r"\b(?:second|sec)s?\b|秒"),
+        ({100.0}, r"%|percent|per cent|百分|成|折"),
+        ({1000.0}, r"\b(?:kilo\w*|thousand|km|kg|k)\b|千|公里|公斤"),
+        ({1.0, 2.0, 3.0}, r"\b(?:square|squared|cube|cubed|root|power)\b|平方|立方|开方|次方|根号"),
+    ))
+#: a message that asks a result in so many words, not a sum told in passing ("the bill was 90 and we were going to
+#: split it 3 ways, but my friend paid. so nice of her right?", the review of 2026-12-06)
+_ASKS_A_RESULT = re.compile(
+    r"\bhow (?:much|many|long|far|old)\b|\bwhat(?:'s| is| was| are| do| does| did)?\b.{0,30}\b(?:total|sum|average|percent|"
+    r"each|per|cost|left|make|earn|save|come to)\b|\bby what\b|\b(?:calculat\w*|work out|compute|figure out)\b|"
+    r"\b(?:each|apiece|per (?:person|head)|average|altogether|in total)\s*[?？]|多少|几(?:个|天|次|小时|分钟|块|元|年|月|周|倍)|"
+    r"算|平均|一共|总共|每人|平摊|百分之几", re.IGNORECASE)
 
 
 def sum_of_said(expression: Any, message: str) -> bool:
-    """Whether the model's expression for a sum in words is made of the message's figures and a unit's
-    (`UNIT_FIGURES`), one of the message's at least: "(3 * 74 + 39) / 4" for "a van for 3 days at 74 a day plus 39
+    """Whether the model's expression for a sum in words is made of the message's figures and those its units call
+    for (`UNIT_FIGURES`), one of the message's at least: "(3 * 74 + 39) / 4" for "a van for 3 days at 74 a day plus 39
     for insurance, split between 4 of us", "40 * 52" for "how many hours do i work in a year if it's 40 a week?",
     never a figure of its own making."""
     if not isinstance(expression, str):
@@ -561,8 +581,9 @@ def sum_of_said(expression: Any, message: str) -> bool:
     used = all(any(abs(figure - value) < 1e-9 for figure in written
                    for value in (given, given / 100, 1 + given / 100, 1 - given / 100))
                for given in arithmetic.figures_in(message))
+    units = frozenset().union(*(figures for figures, words in UNIT_FIGURES if words.search(message)))
     return used and len(written) >= 2 and any(figure in said for figure in written) and all(
-        figure in said or figure in UNIT_FIGURES for figure in written)
+        figure in said or figure in units for figure in written)
 
 
 #: what may stand around a sentence: spaces and marks
@@ -1546,11 +1567,12 @@ class Agent:
             # a sum in words the calculator's reader does not know: the model writes it for the calculator, held
             # to the tool's schema, when every figure of it is one the message says or a unit's own ("we rented a
             # van for 3 days at 74 a day plus 39 for insurance, split between 4 of us", round 38's spent set)
-            call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name])
+            call = self._model_slots(turn, [spec for spec in specs if spec.name == tool.name]) if (
+                _ASKS_A_RESULT.search(text)) else None
             if call is not None and sum_of_said(call.arguments.get("expression"), turn.tool_context.message):
                 results = list((yield from self._execute(turn, "", (call,))))
                 if all(result.ok for result in results):
-                    template = "\n".join(plain_result(r) for r in results)
+                    template = plain_lines((call,), results, turn.language)  # "(3 * 74 + 39) / 4 = 65.25"
                     yield from self._finish(turn, self._word(turn, template) or template, streamed=False)
                     return True
             # else the model answers, and a figure it
