@@ -1466,3 +1466,46 @@ def test_a_todo_added_with_the_list_named_in_either_language(text, item):
     found = reflexes.match(text, now, dt.timezone.utc)
     assert found is not None and [(c.name, c.arguments) for c in found.calls] == [("add_todo", {"text": item})]
     assert reflexes.match("todo 加起来有二十多条了", now, dt.timezone.utc) is None
+
+
+@pytest.mark.parametrize("text, what", [
+    # a forget asked in other words, after a reason or alone (round 39's spent set: the model answered, nothing forgotten)
+    ("仓鼠送人了，关于糯米的都忘了吧", "糯米"),
+    ("有关旺财的都别记了", "旺财"),
+    ("我戒咖啡了，别再记着我爱喝美式了", "我爱喝美式"),
+    ("不用再记着我的旧地址了", "我的旧地址"),
+    ("i'm vegan now, you can forget the bit about steak", "steak"),
+    ("just forget the part about my ex", "my ex"),
+    ("stop remembering that i like jazz, i'm over it", "i like jazz"),
+    ("you don't have to remember the gym code anymore", "the gym code"),
+])
+def test_a_forget_in_other_words_names_what_to_forget(text, what):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == [("forget", {"what": what})]
+
+
+@pytest.mark.parametrize("text", [
+    "关于那次旅行的事我都忘了", "关于他的我都忘了", "别再记着他了", "你记得关于糯米的那些吗",
+    "i keep remembering that trip, it was amazing", "i dont need to remember anything today lol",
+])
+def test_talk_of_forgetting_in_those_words_forgets_nothing(text):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is None or "forget" not in [c.name for c in reflex.calls]
+
+
+def test_one_of_the_reminders_just_listed_is_let_go_by_a_word_of_letting_go():
+    reflex = reflexes.match("show me my reminders and then kill the one about the car wash", NOW, ZONE)
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == [
+        ("list_reminders", {}), ("cancel_reminder", {"which": "the car wash"})]
+
+
+@pytest.mark.parametrize("text, content", [("我不吃香菜的，以后记住啊", "我不吃香菜的"), ("我对芒果过敏，下次记住哦", "我对芒果过敏")])
+def test_a_fact_then_remember_it_from_now_on_is_kept(text, content):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and [(c.name, c.arguments) for c in reflex.calls] == [("remember", {"content": content})]
+
+
+@pytest.mark.parametrize("text", ["can u remind me whats still on my todo list", "remind me whats on my todo list"])
+def test_remind_me_whats_on_the_list_lists_it(text):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is not None and [c.name for c in reflex.calls] == ["list_todos"]

@@ -117,7 +117,7 @@ _REMEMBER = [
         r"^(?P<x>[^?？]+?)\s*[.!,;]\s*(?:please\s+)?(?:don't|do not|dont) forget (?:that|this|it)[\s.!]*$", _I
     ),
     re.compile(
-        r"^(?P<x>[^?？]+?)\s*[，,。！!]\s*(?:请|帮我|你)?(?:要)?(?:记一下|记住|记下来|记下|记着|记好|别忘了)"
+        r"^(?P<x>[^?？]+?)\s*[，,。！!]\s*(?:请|帮我|你)?(?:以后|下次|今后)?(?:可|一定)?(?:要)?(?:记一下|记住|记下来|记下|记着|记好|别忘了)"
         r"(?:了|啦|哦|啊|吧|呀|哈|喔)?[。！!~～\s]*$"
     ),
     re.compile(r"^(?:以后|今后)?(?:要)?记得(?P<x>我.+?)$"),
@@ -176,6 +176,32 @@ _FORGET.extend([
                r"(?:忘了|忘掉了?|删了|删掉了?|不用记了)(?![吗没])(?:吧|啦|哦)?[。！!~～\s]*$"),
     re.compile(r"^关于(?P<x>[^，,。？?我]{1,20}?)的(?:事|记忆|那些)(?:你)?(?:就|也|都)*(?:给)?"
                r"(?:忘掉|删掉|删了|删除|抹掉|清掉|清除|清空)(?![吗没])(?:吧|啦)?(?:[，,。！!~～\s]|$)"),
+    # what it is about, then let go of all of it, after a reason or alone: "仓鼠送人了，关于糯米的都忘了吧",
+    # "有关旺财的都别记了" (round 39's spent set); not what the person forgot: "关于他的我都忘了" (news; 吧 is stripped
+    # with the fillers before this is read)
+    re.compile(r"^(?:[^，,。？?]+[，,。！!]\s*)?(?:关于|有关)(?P<x>[^，,。？?我]{1,20}?)的(?:事|记忆|那些|一切)?(?:你)?(?:就|也|都|全)+"
+               r"(?:(?:忘了|忘掉|删了|删掉|清掉)(?![吗没])(?:吧|啦)?|别记了|别记着了|不用记了|不要记了|别存了|不用存了)"
+               r"[。！!~～\s]*$"),
+    # not to keep it any more: "我戒咖啡了，别再记着我爱喝美式了", "不用再记着我的旧地址了"; something the pet keeps
+    # (two characters at least: not "别再记着他了", nor "别记着了" alone)
+    re.compile(r"^(?:[^，,。？?]+[，,。！!]\s*)?(?:你)?(?:就)?(?:别|不要|不用|甭)再?(?:记着|记住|记得|存着)(?P<x>[^，,。？?]{2,30}?)了"
+               r"(?:吧|啊|哦|哈)?[。！!~～\s]*$"),
+    # "i'm vegan now, you can forget the bit about steak", "just forget the part about my ex"
+    re.compile(
+        r"^(?:.*?[.!?;,]\s*)?(?:(?:you|u) can |(?:you|u) may |just |feel free to |go ahead and )(?:forget|delete|erase|drop|wipe)"
+        r"\s+(?:the\s+|that\s+)?(?:note|memory|thing|stuff|bit|part|info)\s+(?:about|on|of|regarding)\s+(?P<x>[^?.!;]+)",
+        _I,
+    ),
+    # "stop remembering that i like jazz, i'm over it", "no need to remember my old number anymore",
+    # "you don't have to remember the gym code anymore"
+    re.compile(r"^(?:.*?[.!?;,]\s*)?(?:pls |please |just |u can |you can )?stop remembering(?: that| about)?\s+(?P<x>[^?.!;,]+)",
+               _I),
+    re.compile(r"^(?:.*?[.!?;,]\s*)?(?:(?:there's |theres |there is )?no need to|(?:you|u) (?:don't|dont|do not) (?:need|have) to)"
+               r" remember\s+(?P<x>[^?.!;,]+?)\s+(?:anymore|any more)\b", _I),
+    # one of a list, pointed at with a word of letting go: "…and then kill the one about the car wash" (round 39's spent
+    # set; after the reminders are listed it cancels that reminder, see `reminders_deleted`)
+    re.compile(r"^(?:.*?[.!?;,]\s*)?(?:and\s+)?(?:then\s+)?(?:pls |please |just )?(?:kill|nuke|ditch|scrap|nix|axe|bin|drop|delete|remove)"
+               r"\s+the\s+one\s+(?:about|for|with|on)\s+(?P<x>[^?.!;,]+)", _I),
 ])
 #: the person forgot, or deleted, a thing themselves: "结果我把这个忘了", "wifi密码 我把它忘了", "我把那个删了" (news, not a request)
 _I_FORGOT = re.compile(r"(?<![帮给替让叫请])我(?:已经|又|总是?|老是?|都|竟然|居然|早就)?把[^，,。？?]{0,12}?(?:给)?"
@@ -391,7 +417,7 @@ _RECALL = [
 #: "提醒我一下家里wifi密码是多少": reminded of a thing kept, not at a time
 _REMIND_ME_OF = re.compile(r"^(?:你)?(?:再)?提醒(?:我)?(?:一下)?[,，:：\s]*(?P<x>[^，,。？?]{2,}?)(?:是)?(?:多少|什么|啥|哪里|哪儿|哪天|几号)"
                            r"(?:来着)?[？?]?$")
-_REMIND_WHAT = re.compile(r"^remind me,?\s+(?P<asked>)(?:what|who|which)\b", _I)
+_REMIND_WHAT = re.compile(r"^remind me,?\s+(?P<asked>)(?:what|who|which)(?:'?s)?\b", _I)
 _REMIND_VERBS_EN = (r"remind me|ping me|nudge me|alert me|buzz me|text me|wake me(?: up)?"
                     r"|give me a (?:heads[- ]up|shout|nudge|ping)|let me know")
 _REMIND_EN = re.compile(rf"^{_POLITE_EN}(?:remind me|set (?:a|an) (?:reminder|alarm))\b\s*(?P<rest>.+?){_END}$", _I)
@@ -961,7 +987,7 @@ _LOOKS_LIKE_REQUEST = re.compile(
 )
 
 #: a deletion that points back at one of a list without naming it: "把取药那个删了", "delete the dentist one"
-_POINTS_AT_ONE = re.compile(r"那个|那一个|那条|这个|这条|\b(?:that|the \w+) one\b", re.IGNORECASE)
+_POINTS_AT_ONE = re.compile(r"那个|那一个|那条|这个|这条|\b(?:that|the \w+) one\b|\bthe one (?:about|for|with|on)\b", re.IGNORECASE)
 _NAMES_A_MEMORY = re.compile(r"记忆|记住的|\bmemor(?:y|ies)\b|\bremember", re.IGNORECASE)
 
 
