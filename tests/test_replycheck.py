@@ -113,6 +113,17 @@ def test_echo(reply, message, echo):
     assert is_echo(reply, message) is echo
 
 
+@pytest.mark.parametrize("reply, message, taken", [
+    # a first clause of three content words is enough (the page, 2026-12-06)
+    ("I am a Nurse and work nightly, which means I have the flexibility to be in the middle of the day and not "
+     "feel overwhelmed.", "I'm a nurse and I work night shifts, so I'm always tired", True),
+    ("I'm a crayfish and I never sleep, but night shifts sound rough!", "I'm a nurse and I work night shifts", False),
+    ("I'm a crayfish, I live in your computer, and I love you.", "I'm a nurse, I live in Leeds", False),
+])
+def test_the_persons_words_in_a_first_clause_are_taken_over(reply, message, taken):
+    assert replycheck.takes_over(reply, message) is taken
+
+
 def test_recital_is_two_memories_restated_when_not_asked():
     recital = "你最喜欢喝乌龙茶，还养了一只叫团子的柯基！"
     assert restated(recital, MEMORIES) == ["我最喜欢喝乌龙茶", "我养了一只叫团子的柯基"]
@@ -184,6 +195,9 @@ def test_recall_questions(message, asks):
     "Do you have any specific plans, or need help with something?", "我被设计成陪你聊天的。",
     # the page, 2026-12-05 (to "my sister Mei just moved to Lisbon, so jealous")
     "Sorry, I'm not sure what you mean by \"my mother Mei\" or if she moved. Could you rephrase your question?",
+    # the page, 2026-12-06 (to "I'm a nurse and I work night shifts, so I'm always tired")
+    "If you need any assistance with your job or your personal life, please don't hesitate to ask me.",
+    "Please don't hesitate to ask me.", "Feel free to reach out to me anytime!",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -540,6 +554,11 @@ def test_the_pet_taking_a_word_of_the_message_as_its_name_is_retried():
     assert wrong_name("I'm Mochi, a fluffy cat!", "my cat is called Mochi", XIAOQIAN)
     assert wrong_name("我是小钳，一只小龙虾！", "我养了一只灵缇，叫面条", XIAOQIAN) is None
     assert wrong_name("面条真是个好名字！", "我养了一只灵缇，叫面条", XIAOQIAN) is None
+    # ...or the person's name garbled (seen on the page), but not another name nor a word of one letter changed
+    assert wrong_name("你好！我是阿安，一只名叫豆巴的科基。", "我叫阿宁，我养了一只叫豆包的柯基", XIAOQIAN)
+    assert wrong_name("Hi! I'm Lyn, a nurse.", "hi! I'm Lin, I work as a nurse", XIAOQIAN)
+    assert wrong_name("你好阿宁！我是小钳～", "我叫阿宁，我养了一只叫豆包的柯基", XIAOQIAN) is None
+    assert wrong_name("我是小钳，豆包好可爱！", "我叫阿宁，我养了一只叫豆包的柯基", XIAOQIAN) is None
     model = _Holding(["面条！我是面条，一只灵缇。", "面条这名字好可爱！"])  # as the embedded brain
     app = make_app(model)
     events = run(app, "我养了一只灵缇，叫面条")
@@ -1312,3 +1331,50 @@ def test_sad_news_is_told_from_good_news(message, sad):
 ])
 def test_a_death_or_a_setback_is_told_in_so_many_words(message, kind):
     assert replycheck.sad_kind(message) == kind
+
+
+@pytest.mark.parametrize("reply, message, problem", [
+    # round 39's spent chat set (the small model), each passed by the checks before: the prompt's name for the person
+    ("The person is getting a puppy next week, likely on Sunday.", "guess who's getting a puppy next week 🐶🐶🐶",
+     replycheck.PROGRAM),
+    ("I call myself \"Xiaoqian\", the crayfish who lives on this person’s computer as their pet.",
+     "hey what do you call yourself again", replycheck.PROGRAM),
+    # ...a date and the days together as an age
+    ("You have 2026-12-19 at the work site, counting 804 boxes (lost twice).",
+     "inventory day at work, counted 4000 boxes and lost count twice", replycheck.PROGRAM),
+    ("You are now 365 days old and that's a lot.", "finally sunny. sat on a bench for an hour like a lizard",
+     replycheck.PROGRAM),
+    # ...a helpdesk's refusals
+    ("I'm very sorry, I can no longer assist with this request.", "ok so today. first the printer jammed",
+     replycheck.ASSISTANT),
+    ("I'm not sure what the manager is doing, so I cannot answer this question.",
+     "my manager scheduled a meeting about having fewer meetings. i cant", replycheck.ASSISTANT),
+    ("抱歉，我不太了解你的问题。", "考考你，我最喜欢听谁的歌", replycheck.ASSISTANT),
+    # ...the person's words as the pet's, though the message did not open with them
+    # (round 38's: "so tired. moving boxes all day, my arms are jelly")
+    ("I'm feeling a bit tired, but moving boxes all day is just one way to stay organized and connected.",
+     "so tired. moving boxes all day, my arms are jelly", replycheck.ECHO),
+])
+def test_what_the_small_model_said_to_round_39_is_caught(reply, message, problem):
+    language = replycheck.detect_language(message)
+    assert problem in found(reply, message=message, language=language)
+
+
+@pytest.mark.parametrize("reply, message", [
+    ("The person who sold it to you was nice!", "i bought a bike from a guy online"),
+    ("我住得习惯很不错，谢谢你！", "早上好！来我家一周啦，住得习惯不"),
+    ("呜呜抱歉，我没明白你的意思～你是说豆豆还是豆腐呀？", "豆豆今天好乖"),
+    ("I'm a crayfish, I never sleep!", "so tired i could sleep standing up like a horse"),
+])
+def test_talk_like_those_is_not_caught(reply, message):
+    language = replycheck.detect_language(message)
+    assert found(reply, message=message, language=language) == ()
+
+
+@pytest.mark.parametrize("facts, language, back", [
+    (["I RAN MY FIRST 10K WITHOUT STOPPING"], "en", "you ran your first 10k without stopping"),
+    (["我爸查出来高血压，我好担心他"], "zh", None),
+    (["I'm so worried about my dad's results"], "en", None),
+])
+def test_what_is_said_back_is_not_shouted_nor_a_worry(facts, language, back):
+    assert replycheck.told_back(facts, language) == back

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
-from typing import Sequence
+from typing import Collection, Sequence
 
 from pet.persona.messages import say
 from pet.persona.model import Persona
@@ -55,12 +55,15 @@ ECHO_UNITS, ECHO_UNITS_SHARE = 4, 0.8
 #: a first sentence in the first person, as the message is, with at least this share of its pieces the
 #: message's, says the person's words about themselves as the pet's own (is_echo)
 ECHO_SELF_SHARE = 0.4
+#: ...and the content words the first clause of a sentence must have for that clause alone to be read so
+CLAUSE_UNITS = 3
 #: a sentence that starts with the speaker ("I'm …", "我是…")
 _SELF = re.compile(r"(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNORECASE)
 #: …unless it says "me too": "我也喜欢吃火锅！" shares a liking, it takes nothing
 _TOO = re.compile(r"\b(?:too|also|as well|either|wish|would love to|wanna|want to|could)\b|也|同样|要是|真想|好想",
                   re.IGNORECASE)  # (or wishes it did: "I wish I could go hiking in the mountains!")
 #: …or speaks to the person: "I hope your interview goes well!", "我知道啦，你是律所的翻译！"
+_SELF_ANYWHERE = re.compile(r"\b(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNORECASE)
 _TO_YOU = re.compile(r"\b(?:you|your|you're|yours|u|ur)\b|你|您", re.IGNORECASE)
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
 #: "hi" → "Hi!" is a greeting, not an echo
@@ -83,6 +86,13 @@ _ASSISTANT = re.compile(
     r"|\bI(?:['’]m| am)? ?(?:sorry|afraid),? (?:but )?I (?:can(?:['’]t|not)|am unable to|won['’]t) (?:help|assist|provide|"
     r"do|answer|engage|fulfil)"
     r"|\bI can(?:['’]t|not) (?:assist|help) with (?:that|this)\b"
+    # (round 39's spent chat set, the small and tiny models: "I'm very sorry, I can no longer assist with this request.",
+    # "…so I cannot answer this question.", "抱歉，我不太了解你的问题。")
+    r"|\bI(?:['’]m| am)? ?(?:very |so |really |truly )?sorry,? (?:but )?I (?:can no longer|can['’]?t|cannot) "
+    r"(?:help|assist|provide|do|answer)\b"
+    r"|\bI (?:can['’]?t|cannot|can not|am unable to) answer (?:this|that|your) (?:question|request)\b"
+    r"|\bassist (?:you )?with (?:this|that|your) (?:request|question|query)\b"
+    r"|抱歉[，,]?\s*我(?:不太|不是很|没有?|不)(?:明白|理解|懂|清楚|了解)你的(?:问题|需求)"
     r"|\bI(?:['’]m| am) (?:not able|unable) to (?:help|assist|provide)\b"
     r"|\bI can only (?:assist|help|provide|respond)\b|\btext-based (?:responses?|assistant|AI)\b"
     # an offer of service (round 25's spent chat set, to "3 hrs of sleep. send help": "Sure, I can assist you with
@@ -121,8 +131,11 @@ _ASSISTANT = re.compile(
     r"|\bhere(?:['’]s| is) (?:a|an|the|my) (?:[\w-]+ ){0,3}(?:response|reply)\b"
     r"|\b(?:response|reply|answer|version|translation) in (?:English|Chinese|Mandarin)\b"
     r"|\bI(?:['’]d| would) be (?:happy|glad|more than happy|delighted) to (?:help|assist)\b"
-    r"|\b(?:(?:don['’]t|do not) hesitate|feel free) to (?:ask|reach out|contact(?: me| us)?|let me know)"
+    r"|\b(?:(?:don['’]t|do not) hesitate|feel free) to (?:ask|reach out|contact|let me know)(?: (?:to )?(?:me|us))?"
     r"(?:\s+(?:if|anytime|any time|whenever)\b|\s*[.!~]*\s*$)"
+    # (seen on the page, to "I'm a nurse and I work night shifts…": "If you need any assistance with your job or your
+    # personal life, please don't hesitate to ask me.")
+    r"|\bif you (?:need|require|want) (?:any )?(?:further |more |additional )?assistance\b"
     r"|\bwhat (?:would|do) you (?:like|need|want) (?:assistance|help) with\b|\bI hope (?:this|that) helps\b"
     r"|\bI (?:don['’]t|do not) have access to (?:real[- ]time|current|up[- ]to[- ]date|live|personal|your personal)"
     r" (?:data|information|info|details)\b"
@@ -461,7 +474,12 @@ def _takes_over(first: str, message: str) -> bool:
     both speak in the first person, the sentence neither speaks to the person
     ("I'm sorry your cat is sick") nor says "me too", and much of it is the message's."""
     first = first.strip()
-    if not (_SELF.match(message.strip()) and _SELF.match(first)) or _TOO.search(first) or _TO_YOU.search(first):
+    # (the message's first person anywhere: "so tired i could sleep standing up like a horse" → "I'm really tired today,
+    # and I could probably sleep like horses.", round 39's spent chat set)
+    # (but an answer to a question may take its words: "我住得习惯很不错" to "来我家一周啦，住得习惯不")
+    speaks_of_self = _SELF.match(message.strip()) or (_SELF_ANYWHERE.search(message) and not _ASKS.search(message)
+                                                      and not re.search(r"不[?？]?\s*$", message))
+    if not (speaks_of_self and _SELF.match(first)) or _TOO.search(first) or _TO_YOU.search(first):
         return False
     mine = _units(first)
     return len(mine) >= ECHO_UNITS // 2 and len(mine & _units(message)) >= ECHO_SELF_SHARE * len(mine)
@@ -479,7 +497,9 @@ def _takes_over_in(sentence: str, said: str) -> bool:
     if _takes_over(sentence, said):
         return True
     parts = _CLAUSE_BREAK.split(sentence, maxsplit=1)
-    return (len(parts) > 1 and len(_units(parts[0])) >= ECHO_UNITS and not _ASKS.search(said)
+    # (three words of content are enough for a clause: "I am a Nurse and work nightly, which means I have…" to
+    # "I'm a nurse and I work night shifts, so I'm always tired", seen on the page)
+    return (len(parts) > 1 and len(_units(parts[0])) >= CLAUSE_UNITS and not _ASKS.search(said)
             and not _TOO.search(sentence) and _takes_over(parts[0], said))
 
 
@@ -677,7 +697,10 @@ _SPEAKER_LABEL = re.compile(r"(?<=\S)\s+(?:你|我|用户|主人|小钳|User|You
 #: way to takeout again: - 30 days together - 2026-12-29 10:45 (UTC+08:30)", "Today's pavement melts on the anniversary
 #: (30 days together).", "Training for a half marathon in October 2026-12-31 18:00 (UTC+08:01)." (round 35's spent chat
 #: set, the small model)
-_PROMPT_FACT = re.compile(r"[(（]\s*UTC\s*[+\-−]\s*\d|\b\d{4}-\d{1,2}-\d{1,2}[ T]\d{1,2}:\d{2}\b"
+_PROMPT_FACT = re.compile(r"[(（]\s*UTC\s*[+\-−]\s*\d|\b\d{4}-\d{1,2}-\d{1,2}\b"
+                          # (the bare date too: "You have 2026-12-19 at the work site, counting 804 boxes", round 39's
+                          # spent chat set; and the days together as an age: "You are now 365 days old and…")
+                          r"|\b(?:you are|you're|i am|i'm) now \d+ days? old\b"
                           r"|\banniversary\s*\(\s*\d+\s*(?:days?|天)|\(\s*\d+\s*(?:days?|天)\s*together\s*\)", re.IGNORECASE)
 #: a tool's result that tells the time (the clock's: "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)")
 _TELLS_TIME = re.compile(r"\bUTC\b|\d{4}-\d{1,2}-\d{1,2}|\d{4}年\d{1,2}月\d{1,2}日")
@@ -696,7 +719,16 @@ def copies_prompt_facts(reply: str, told: Sequence[str] = ()) -> re.Match[str] |
 def program_line(reply: str) -> re.Match[str] | None:
     """Where the reply writes one of the program's result lines, numbered memories and all, a tool call as text,
     or a speaker's label as in a scene of example dialogue."""
-    return _PROGRAM_LINE.search(reply) or _CALL_AS_TEXT.search(reply) or _SPEAKER_LABEL.search(reply)
+    return (_PROGRAM_LINE.search(reply) or _CALL_AS_TEXT.search(reply) or _SPEAKER_LABEL.search(reply)
+            or _THE_PERSON.search(reply))
+
+
+#: the prompt's name for whom the pet talks to, copied: "The person is getting a puppy next week", "…the person told
+#: you: …", "the crayfish who lives on this person's computer" (round 39's chat set, measured, the small model); not
+#: someone else so called ("the person who sold it to you", "the person next to me")
+_THE_PERSON = re.compile(r"\bthis person(?:['’]s)?\b(?!\s+(?:who|that|which|whom|whose|next|behind|in front|at|on|in|from"
+                         r"|with|you|i)\b)|\bthe person(?:['’]s\b|\s+(?:told|tells|said|says|is|has|gave|gives|wants|asked"
+                         r"|feels|will|likes|loves|just|mentioned)\b)", re.IGNORECASE)
 
 
 #: the prompt's own rules, which a small model says back as its reply ("You are the person's pet friend, not an
@@ -830,7 +862,8 @@ def wrong_name(reply: str, message: str, persona: Persona, memories: Sequence[st
         # someone else ("面条！我是面条，一只灵缇。" to "我养了一只灵缇，叫面条")
         theirs = {_name_of(m) for pattern in (_SELF_NAMED, _INTRODUCED, _GIVEN_NAME) for said in (message, *memories)
                   for m in pattern.finditer(said)}
-        found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs]
+        # (or that name garbled: "你好！我是阿安，一只名叫豆巴的科基。" to "我叫阿宁，我养了一只叫豆包的柯基", seen on the page)
+        found += [m for m in _SELF_NAMED_ASKED.finditer(reply) if _name_of(m) in theirs or _garbled(_name_of(m), theirs)]
         # "Hello Lukas!" to "my boyfriend is called Lukas": the person greeted by someone else's name
         own = {_name_of(m) for pattern in (_SELF_NAMED, _SELF_NAMED_ASKED) for m in pattern.finditer(message)}
         others = set() if _SAY_HELLO.search(message) else {_name_of(m) for m in _PERSON_NAMED.finditer(message)} - own
@@ -842,6 +875,13 @@ def wrong_name(reply: str, message: str, persona: Persona, memories: Sequence[st
         if not _is_own_name(_name_of(match), persona):
             return match
     return None
+
+
+def _garbled(name: str, names: Collection[str]) -> bool:
+    """`name` is one of `names` with one letter or character changed: "阿安" for 阿宁, "Lyn" for Lin (the small model
+    garbles the person's name as it takes it for its own)."""
+    return any(len(name) == len(other) >= 2 and sum(a != b for a, b in zip(name.casefold(), other.casefold())) == 1
+               for other in names)
 
 
 def _name_of(match: re.Match[str]) -> str:
@@ -1226,6 +1266,12 @@ _GLAD_WORDS = re.compile(r"\b(?:glad|happy|excited|yay|relieved|finally passed|p
                          r"|开心|高兴|终于过了|自由|解脱|爽", re.IGNORECASE)
 
 
+#: worry, which said back cheerfully reads as careless too: "本钳记住啦：你爸爸查出来高血压，你好担心他！" (round 39's spent
+#: chat set)
+_WORRY = re.compile(r"\b(?:worried|worrying|anxious|scared|afraid|diagnosed)\b|担心|害怕|焦虑|心疼|血压|血糖|糖尿|发烧|骨折|查出",
+                    re.IGNORECASE)
+
+
 def told_back(facts: Sequence[str], language: str) -> str | None:
     """What the pet noted, said to the person ("我在医院当护士，天天上夜班" → "你在医院当护士，天天上夜班", "I'm Maya, I
     work as a bus driver" → "you're Maya, you work as a bus driver"); None when there is none, it is long, sad
@@ -1233,7 +1279,12 @@ def told_back(facts: Sequence[str], language: str) -> str | None:
     said = []
     for fact in facts:
         fact = _HELLO_FIRST.sub("", fact.strip()).strip().rstrip("。.!！~～…,，;；")
-        if (not fact or _NOT_TOLD_BACK.search(fact) or _SAD_NEWS.search(fact)
+        capitals = sum(c.isupper() for c in fact)
+        if capitals > 0.5 * sum(c.isascii() and c.isalpha() for c in fact):
+            # shouted: "I RAN MY FIRST 10K WITHOUT STOPPING" is said back as "you ran your first 10k…", not "you RAN MY
+            # FIRST…" (round 39's spent chat set)
+            fact = fact.lower()
+        if (not fact or _NOT_TOLD_BACK.search(fact) or _SAD_NEWS.search(fact) or _WORRY.search(fact)
                 or detect_language(fact, default=language) != language):
             return None
         if language == "zh":
