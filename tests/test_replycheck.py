@@ -30,6 +30,7 @@ from pet.app import build
 from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
 from pet.events import Reply, TextDelta
+from pet.persona.messages import say
 from pet.persona.model import load_persona
 
 XIAOQIAN = load_persona("xiaoqian")
@@ -1378,3 +1379,18 @@ def test_talk_like_those_is_not_caught(reply, message):
 ])
 def test_what_is_said_back_is_not_shouted_nor_a_worry(facts, language, back):
     assert replycheck.told_back(facts, language) == back
+
+
+@pytest.mark.parametrize("message, language", [
+    ("我爸查出来高血压，我好担心他", "zh"), ("my grandma's in hospital. they think it's her heart", "en"),
+    ("I'm so worried about my exam results", "en"),
+])
+def test_a_worry_gets_a_gentle_stand_in_noted_or_not(message, language):
+    # (seen on the page: "本钳记住啦～再跟我多说一点？" to a father's high blood pressure)
+    for noted in (False, True):
+        line = replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message, noted=noted,
+                                   facts=[message] if noted else ())
+        assert line == say("off_script_worried", language, XIAOQIAN)
+        assert replycheck.is_stand_in(line, XIAOQIAN)
+    assert replycheck.stand_in("en", XIAOQIAN, replycheck.Found((ECHO,)), "so glad, my grandma is out of hospital!",
+                               noted=True) != say("off_script_worried", "en", XIAOQIAN)

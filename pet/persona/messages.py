@@ -55,6 +55,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "嗯嗯，{name}记下啦：{fact}。再跟我多说一点？",
         "en": "Got it, I'll keep that in mind: {fact}. Tell me more?",
     },
+    # ... to news that worries the person or saddens them ("我爸查出来高血压，我好担心他"): gently, kept or not (a cheerful
+    # "noted!" read as careless on the page)
+    "off_script_worried": {
+        "zh": "听起来你很担心……我在这儿陪着你。想多说说吗？",
+        "en": "That sounds worrying… I'm right here with you. Want to talk about it?",
+    },
     # ... to a request to write a plan, a letter, a recipe (the model wrote an assistant's document).
     "off_script_writing": {
         "zh": "写这么正经的东西，{name}的小脑袋装不下……不过我可以陪你一起想！你最想先弄哪一部分？",
