@@ -54,6 +54,20 @@ def test_what_vanished_gives_way_to_the_pets_latest_conversation():
         app.close()
 
 
+def test_a_new_conversation_over_an_empty_one_is_that_one():
+    # (seen on the page: "New conversation" on a conversation nothing was said in left an empty one on the list)
+    app, page = make()
+    try:
+        one = page.open(None)
+        assert page.new(one) == one
+        app.conversations.append(one["conversation"], Message("user", "about tea"))
+        two = page.new(one)
+        assert two["conversation"] != one["conversation"] and page.new(two) == two
+        assert [v for _, v in page.listing(two)[0]] == [two["conversation"], one["conversation"]]
+    finally:
+        app.close()
+
+
 def test_the_list_is_newest_first_titled_by_first_words_and_dated():
     app, page = make()
     try:

@@ -231,7 +231,13 @@ class ChatPage:
     # -- the conversation list --------------------------------------------------------------
 
     def new(self, session: Session | None) -> Session:
-        runtime, _ = self.resolve(session)
+        """A new conversation; the page's own when nothing was said in it yet (a new one over an empty one left an
+        empty "New conversation" on the list, seen on the page)."""
+        runtime, current = self.resolve(session)
+        record = self.app.conversations.get(current)
+        if (record is not None and record.deleted_at is None and not record.title
+                and not any(m.role == "user" for m in self.app.conversations.history(current, chat_only=True))):
+            return self.session(runtime, current)
         conversation = self.app.conversations.create(runtime.record.id)
         return self.session(runtime, conversation)
 
