@@ -60,6 +60,8 @@ def test_a_new_conversation_over_an_empty_one_is_that_one():
     try:
         one = page.open(None)
         assert page.new(one) == one
+        app.conversations.append(one["conversation"], Message("assistant", "Hello! (the day's greeting)"))
+        assert page.new(one) == one
         app.conversations.append(one["conversation"], Message("user", "about tea"))
         two = page.new(one)
         assert two["conversation"] != one["conversation"] and page.new(two) == two

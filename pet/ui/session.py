@@ -236,7 +236,7 @@ class ChatPage:
         runtime, current = self.resolve(session)
         record = self.app.conversations.get(current)
         if (record is not None and record.deleted_at is None and not record.title
-                and not any(m.role == "user" for m in self.app.conversations.history(current, chat_only=True))):
+                and not any(m.message.role == "user" for m in self.app.conversations.history(current, chat_only=True))):
             return self.session(runtime, current)
         conversation = self.app.conversations.create(runtime.record.id)
         return self.session(runtime, conversation)
