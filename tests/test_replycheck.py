@@ -1394,3 +1394,18 @@ def test_a_worry_gets_a_gentle_stand_in_noted_or_not(message, language):
         assert replycheck.is_stand_in(line, XIAOQIAN)
     assert replycheck.stand_in("en", XIAOQIAN, replycheck.Found((ECHO,)), "so glad, my grandma is out of hospital!",
                                noted=True) != say("off_script_worried", "en", XIAOQIAN)
+
+
+@pytest.mark.real_encoder
+@pytest.mark.parametrize("message, reply, again", [
+    # a joke told, riddle and answer, said back (round 39's spent chat set, the small model)
+    ("why did the scarecrow win an award? bc he was outstanding in his field",
+     "The scarecrow won an award because he was outstanding in his field.", True),
+    ("冷笑话时间：小龙虾为什么不去健身房？因为它已经很有钳了 哈哈哈", "小龙虾之所以不去健身是因为因为它已经有钳，而且钳已经很硬。", True),
+    # ...not a laugh at it
+    ("why did the scarecrow win an award? bc he was outstanding in his field", "Haha! Outstanding in his field, I love it!",
+     False),
+    ("冷笑话时间：小龙虾为什么不去健身房？因为它已经很有钳了 哈哈哈", "哈哈哈，钳钳笑得钳子都抖了！", False),
+])
+def test_a_joke_told_and_said_back_is_a_restatement(message, reply, again):
+    assert replycheck.says_again(reply, message) is again

@@ -431,6 +431,11 @@ _ASKS_OR_BIDS = re.compile(
     r"|let'?s)\b|\b(?:what|whats|how|why|should|could|can|would|do you|did you|tell me|show me)\b", re.IGNORECASE)
 
 
+#: a riddle the message asks and answers itself: a joke told, which asks nothing ("why did the scarecrow win an award? bc
+#: he was outstanding in his field" → "The scarecrow won an award because he was outstanding in his field.", round 39's
+#: spent chat set)
+_RIDDLE_ANSWERED = re.compile(r"[?？]\s*(?:because|bc|cuz|coz|'cause|因为)", re.IGNORECASE)
+
 _HEARD: dict[tuple[int, str], object] = {}
 
 
@@ -447,7 +452,8 @@ def _heard(encoder: object, message: str) -> object:
 def says_again(reply: str, message: str, at: float = RESTATES_AT) -> bool:
     """The reply says a message that asks nothing again in other words, as the sentence encoder reads them
     (RESTATES_AT): "明天又要加班，老板真是个魔鬼" → "老板真是个魔鬼，明天又要加班了…". False without the encoder."""
-    if _too_short_to_echo(message) or _ASKS_OR_BIDS.search(message) or not _letters(reply) or sad_news(message):
+    if (_too_short_to_echo(message) or (_ASKS_OR_BIDS.search(message) and not _RIDDLE_ANSWERED.search(message))
+            or not _letters(reply) or sad_news(message)):
         return False  # (sympathy for sad news says its words again: "I am sorry your dog passed away.")
     if _TOO.search(reply) or _REACTS.match(reply) or _AGREES.search(reply):
         return False  # "Nice! I have two cats too", "猫咪好可爱，我喜欢！", "It really is a beautiful day!": it shares,
