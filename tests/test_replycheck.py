@@ -1409,3 +1409,9 @@ def test_a_worry_gets_a_gentle_stand_in_noted_or_not(message, language):
 ])
 def test_a_joke_told_and_said_back_is_a_restatement(message, reply, again):
     assert replycheck.says_again(reply, message) is again
+
+
+def test_a_joke_said_back_twice_gets_a_laugh():
+    line = replycheck.stand_in("en", XIAOQIAN, replycheck.Found((ECHO,)),
+                               "why did the scarecrow win an award? bc he was outstanding in his field")
+    assert line == say("off_script_laugh", "en", XIAOQIAN) and replycheck.is_stand_in(line, XIAOQIAN)

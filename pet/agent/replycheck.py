@@ -1161,6 +1161,8 @@ def stand_in(language: str, persona: Persona, found: Found | None = None, messag
         return say("own_name", language, persona)
     if found is not None and ASSISTANT in found.problems and asks_to_write(message):
         return say("off_script_writing", language, persona)
+    if _RIDDLE_ANSWERED.search(message):
+        return say("off_script_laugh", language, persona)  # a joke told, said back twice
     if (_WORRY.search(message) or _SAD_NEWS.search(message)) and not _GLAD_WORDS.search(message):
         return say("off_script_worried", language, persona)  # not "本钳记住啦～" to "我爸查出来高血压，我好担心他"
     if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
@@ -1177,7 +1179,7 @@ def is_stand_in(text: str, persona: Persona) -> bool:
     text = text.strip()
     for lang in persona.languages:
         if text in (say("off_script", lang, persona), say("off_script_noted", lang, persona),
-                    say("off_script_worried", lang, persona)):
+                    say("off_script_worried", lang, persona), say("off_script_laugh", lang, persona)):
             return True
         head, _, tail = say("off_script_noted_fact", lang, persona, fact="\0").partition("\0")
         if len(text) > len(head) + len(tail) and text.startswith(head) and text.endswith(tail):

@@ -61,6 +61,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "听起来你很担心……我在这儿陪着你。想多说说吗？",
         "en": "That sounds worrying… I'm right here with you. Want to talk about it?",
     },
+    # ... to a joke the person told, riddle and answer (the model said it back)
+    "off_script_laugh": {
+        "zh": "哈哈哈！被你逗乐了～还有吗？",
+        "en": "Haha! That one got me. Got another?",
+    },
     # ... to a request to write a plan, a letter, a recipe (the model wrote an assistant's document).
     "off_script_writing": {
         "zh": "写这么正经的东西，{name}的小脑袋装不下……不过我可以陪你一起想！你最想先弄哪一部分？",
