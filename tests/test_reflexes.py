@@ -1509,3 +1509,17 @@ def test_a_fact_then_remember_it_from_now_on_is_kept(text, content):
 def test_remind_me_whats_on_the_list_lists_it(text):
     reflex = reflexes.match(text, NOW, ZONE)
     assert reflex is not None and [c.name for c in reflex.calls] == ["list_todos"]
+
+
+@pytest.mark.parametrize("text", [
+    # the review of 2026-12-06: news of forgetting, someone else's words, a list that is not the reminders
+    "毕业十年了，有关大学的都忘了", "喝断片了，关于昨晚的全忘了", "他失忆了，关于他老婆的都忘了",
+    "老师说，关于这道题的都别记了", "朋友劝我，别再记着前任了", "我告诉自己，不要再记着那段感情了",
+    "lol i told my brother, you can forget the bit about the money", "stop remembering that stuff, she told me",
+    "the test got cancelled, no need to remember the formulas anymore lol",
+    "which movie should i see? drop the one about the war, too sad", "we had three drafts. nix the one about the dog",
+    "又忘带钥匙了，下次一定要记住啊", "老师说这个公式很重要，以后要记住",
+])
+def test_talk_near_the_new_forget_and_keep_words_asks_nothing(text):
+    reflex = reflexes.match(text, NOW, ZONE)
+    assert reflex is None or not {"forget", "remember", "cancel_reminder"} & {c.name for c in reflex.calls}

@@ -321,19 +321,3 @@ def test_sad_news_of_someone_gets_no_line_of_a_glad_topic(text, said, monkeypatc
     app.close()
     lines = bored.say["zh"] + bored.say["en"]
     assert (reply.text in lines) is said, reply.text
-
-
-@pytest.mark.parametrize(("text", "topic"), [
-    # round 39's spent chat set: the small model made up a forecast ("明天不会下雨，我会带一个伞")
-    ("明天会下雨吗？要不要带伞", "weather_question"),
-    ("is it gonna snow this weekend?", "weather_question"),
-    # ...while weather told, liking rain, and the weekend's plans are not asked for a forecast
-    ("雨好大", "raining"),
-    ("do you like rain?", "raining"),
-    ("so hot today, like 35 degrees", None),
-    ("any plans for the weekend?", None),
-])
-def test_the_weather_asked_for_is_not_made_up(text, topic):
-    found = replies.bank(load_persona("xiaoqian")).match(text)
-    assert (found.replies.topic if found is not None and found.replies.topic in ("weather_question", "raining")
-            else None) == topic

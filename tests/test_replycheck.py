@@ -198,7 +198,7 @@ def test_recall_questions(message, asks):
     "Sorry, I'm not sure what you mean by \"my mother Mei\" or if she moved. Could you rephrase your question?",
     # the page, 2026-12-06 (to "I'm a nurse and I work night shifts, so I'm always tired")
     "If you need any assistance with your job or your personal life, please don't hesitate to ask me.",
-    "Please don't hesitate to ask me.", "Feel free to reach out to me anytime!",
+    "Please don't hesitate to ask me.",
 ])
 def test_assistant_speak_and_refusals(reply):
     assert assistant_speak(reply) is not None
@@ -1382,8 +1382,7 @@ def test_what_is_said_back_is_not_shouted_nor_a_worry(facts, language, back):
 
 
 @pytest.mark.parametrize("message, language", [
-    ("我爸查出来高血压，我好担心他", "zh"), ("my grandma's in hospital. they think it's her heart", "en"),
-    ("I'm so worried about my exam results", "en"),
+    ("我爸查出来高血压，我好担心他", "zh"), ("I'm so worried about my exam results", "en"), ("my grandpa passed away", "en"),
 ])
 def test_a_worry_gets_a_gentle_stand_in_noted_or_not(message, language):
     # (seen on the page: "本钳记住啦～再跟我多说一点？" to a father's high blood pressure)
@@ -1415,3 +1414,44 @@ def test_a_joke_said_back_twice_gets_a_laugh():
     line = replycheck.stand_in("en", XIAOQIAN, replycheck.Found((ECHO,)),
                                "why did the scarecrow win an award? bc he was outstanding in his field")
     assert line == say("off_script_laugh", "en", XIAOQIAN) and replycheck.is_stand_in(line, XIAOQIAN)
+
+
+
+@pytest.mark.parametrize("reply, message", [
+    # the review of 2026-12-06 (after round 39): good replies the new checks threw away
+    ("I'm so sorry, I can't do much from inside your computer, but I'm right here with you.",
+     "my grandpa passed away last night"),
+    ("I'm really sorry, I can't help the rain stop, but I can keep you company!", "it's raining again"),
+    ("What! The person has no manners. Earplugs time?", "my neighbor plays drums at 3am"),
+    ("Ooh! Is this person cute? Tell me more!", "i think someone has a crush on me"),
+    ("I love beach days with family! Did you build a sandcastle?", "just got back from the beach with my family"),
+    ("我最喜欢动物园了！看到熊猫了吗？", "周末我带女儿去动物园了"),
+    ("Ooh, I can't answer that question, I'm just a crayfish! Who do you hope wins?", "who will win the game tonight"),
+    ("Never feel stupid! Feel free to ask me anytime!", "sorry if that was a stupid question"),
+    ("抱歉，我不太明白你的问题……但是钳钳会陪着你！", "你说人活着是为了什么"),
+])
+def test_good_replies_the_review_found_thrown_away_pass(reply, message):
+    assert found(reply, message=message, language=replycheck.detect_language(message)) == ()
+
+
+@pytest.mark.parametrize("message, language", [
+    ("why did my dog have to die? because the vet missed it", "en"), ("为什么我这么难过？因为我奶奶去世了", "zh"),
+    ("why was i late again? because the bus broke down. so annoying", "en"),
+])
+def test_no_laugh_for_a_sad_or_annoyed_question_answered(message, language):
+    assert replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message) != say(
+        "off_script_laugh", language, XIAOQIAN)
+
+
+@pytest.mark.parametrize("message, language", [
+    ("我查出来怀孕了！", "zh"), ("我是个音响发烧友", "zh"), ("我爸血压终于正常了", "zh"),
+    ("im not worried at all, the interview went great", "en"),
+    ("i was diagnosed with ADHD last year and meds help a lot", "en"),
+])
+def test_no_worried_line_for_good_or_plain_news(message, language):
+    assert replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message, noted=True,
+                               facts=[message]) != say("off_script_worried", language, XIAOQIAN)
+
+
+def test_a_name_in_capitals_is_said_back_as_written():
+    assert replycheck.told_back(["I am AJ"], "en") == "you are AJ"

@@ -63,6 +63,8 @@ _SELF = re.compile(r"(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNORECASE)
 _TOO = re.compile(r"\b(?:too|also|as well|either|wish|would love to|wanna|want to|could)\b|也|同样|要是|真想|好想",
                   re.IGNORECASE)  # (or wishes it did: "I wish I could go hiking in the mountains!")
 #: …or speaks to the person: "I hope your interview goes well!", "我知道啦，你是律所的翻译！"
+_OWN_LIKING = re.compile(r"\W*(?:i|i'd|i would)\s+(?:really\s+)?(?:love|adore|like|enjoy)\b|\W*我(?:也|最|超|好)?(?:喜欢|爱)",
+                         re.IGNORECASE)
 _SELF_ANYWHERE = re.compile(r"\b(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNORECASE)
 _TO_YOU = re.compile(r"\b(?:you|your|you're|yours|u|ur)\b|你|您", re.IGNORECASE)
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
@@ -89,10 +91,10 @@ _ASSISTANT = re.compile(
     # (round 39's spent chat set, the small and tiny models: "I'm very sorry, I can no longer assist with this request.",
     # "…so I cannot answer this question.", "抱歉，我不太了解你的问题。")
     r"|\bI(?:['’]m| am)? ?(?:very |so |really |truly )?sorry,? (?:but )?I (?:can no longer|can['’]?t|cannot) "
-    r"(?:help|assist|provide|do|answer)\b"
-    r"|\bI (?:can['’]?t|cannot|can not|am unable to) answer (?:this|that|your) (?:question|request)\b"
+    r"(?:assist|provide|answer|help (?:you )?with (?:this|that|your))\b"
+    r"|\bI (?:cannot|can not|am unable to) answer (?:this|your) (?:question|request)\b"
     r"|\bassist (?:you )?with (?:this|that|your) (?:request|question|query)\b"
-    r"|抱歉[，,]?\s*我(?:不太|不是很|没有?|不)(?:明白|理解|懂|清楚|了解)你的(?:问题|需求)"
+    r"|^\W*抱歉[，,]?\s*我(?:不太|不是很|没有?|不)(?:明白|理解|懂|清楚|了解)你的(?:问题|需求)[。.！!]?\s*$"
     r"|\bI(?:['’]m| am) (?:not able|unable) to (?:help|assist|provide)\b"
     r"|\bI can only (?:assist|help|provide|respond)\b|\btext-based (?:responses?|assistant|AI)\b"
     # an offer of service (round 25's spent chat set, to "3 hrs of sleep. send help": "Sure, I can assist you with
@@ -131,8 +133,9 @@ _ASSISTANT = re.compile(
     r"|\bhere(?:['’]s| is) (?:a|an|the|my) (?:[\w-]+ ){0,3}(?:response|reply)\b"
     r"|\b(?:response|reply|answer|version|translation) in (?:English|Chinese|Mandarin)\b"
     r"|\bI(?:['’]d| would) be (?:happy|glad|more than happy|delighted) to (?:help|assist)\b"
-    r"|\b(?:(?:don['’]t|do not) hesitate|feel free) to (?:ask|reach out|contact|let me know)(?: (?:to )?(?:me|us))?"
+    r"|\b(?:(?:don['’]t|do not) hesitate|feel free) to (?:ask|reach out|contact(?: me| us)?|let me know)"
     r"(?:\s+(?:if|anytime|any time|whenever)\b|\s*[.!~]*\s*$)"
+    r"|\b(?:don['’]t|do not) hesitate to (?:ask|reach out to|contact) (?:me|us)\b"
     # (seen on the page, to "I'm a nurse and I work night shifts…": "If you need any assistance with your job or your
     # personal life, please don't hesitate to ask me.")
     r"|\bif you (?:need|require|want) (?:any )?(?:further |more |additional )?assistance\b"
@@ -483,8 +486,10 @@ def _takes_over(first: str, message: str) -> bool:
     # (the message's first person anywhere: "so tired i could sleep standing up like a horse" → "I'm really tired today,
     # and I could probably sleep like horses.", round 39's spent chat set)
     # (but an answer to a question may take its words: "我住得习惯很不错" to "来我家一周啦，住得习惯不")
+    # (nor the pet's own liking: "I love beach days with family!" to "just got back from the beach with my family")
     speaks_of_self = _SELF.match(message.strip()) or (_SELF_ANYWHERE.search(message) and not _ASKS.search(message)
-                                                      and not re.search(r"不[?？]?\s*$", message))
+                                                      and not re.search(r"不[?？]?\s*$", message)
+                                                      and not _OWN_LIKING.match(first))
     if not (speaks_of_self and _SELF.match(first)) or _TOO.search(first) or _TO_YOU.search(first):
         return False
     mine = _units(first)
@@ -732,9 +737,15 @@ def program_line(reply: str) -> re.Match[str] | None:
 #: the prompt's name for whom the pet talks to, copied: "The person is getting a puppy next week", "…the person told
 #: you: …", "the crayfish who lives on this person's computer" (round 39's chat set, measured, the small model); not
 #: someone else so called ("the person who sold it to you", "the person next to me")
-_THE_PERSON = re.compile(r"\bthis person(?:['’]s)?\b(?!\s+(?:who|that|which|whom|whose|next|behind|in front|at|on|in|from"
-                         r"|with|you|i)\b)|\bthe person(?:['’]s\b|\s+(?:told|tells|said|says|is|has|gave|gives|wants|asked"
-                         r"|feels|will|likes|loves|just|mentioned)\b)", re.IGNORECASE)
+_THE_PERSON = re.compile(r"\bthis person['’]s (?:computer|pc|laptop|desktop|screen)\b"
+                         r"|\b(?:the|this) person (?:told|tells|said|says|mentioned) (?:you|me)\b", re.IGNORECASE)
+#: ...and, when the message names no one else, "the person" as the subject: "The person is getting a puppy next week",
+#: "The person gave you a bag of seeds" (not "The person has no manners" of a neighbour)
+_THE_PERSON_SUBJECT = re.compile(r"\bthe person(?:['’]s\b|\s+(?:is|has|gave|gives|wants|feels|will|likes|loves|just)\b)",
+                                 re.IGNORECASE)
+_SOMEONE_ELSE = re.compile(r"\b(?:someone|somebody|stranger|neighbou?rs?|friends?|guy|girl|man|woman|boss|coworker|"
+                           r"colleague|he|she|they|him|her|them|person|people|mom|mum|dad|sister|brother|kid|baby)\b"
+                           r"|他|她|别人|有人|朋友|同事|老板|邻居", re.IGNORECASE)
 
 
 #: the prompt's own rules, which a small model says back as its reply ("You are the person's pet friend, not an
@@ -978,7 +989,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
     if wrong_name(reply, message, persona, memories):
         found.append(NAME)
     if program_line(reply) or program_aside(reply, persona) or says_its_rules(reply) or copies_prompt_facts(
-            reply, (message, *told)):
+            reply, (message, *told)) or (_THE_PERSON_SUBJECT.search(reply) and not _SOMEONE_ELSE.search(message)):
         found.append(PROGRAM)
     return Found(tuple(found))
 
@@ -1161,10 +1172,11 @@ def stand_in(language: str, persona: Persona, found: Found | None = None, messag
         return say("own_name", language, persona)
     if found is not None and ASSISTANT in found.problems and asks_to_write(message):
         return say("off_script_writing", language, persona)
-    if _RIDDLE_ANSWERED.search(message):
-        return say("off_script_laugh", language, persona)  # a joke told, said back twice
-    if (_WORRY.search(message) or _SAD_NEWS.search(message)) and not _GLAD_WORDS.search(message):
+    if (_WORRIED.search(message) or sad_kind(message)) and not _GLAD_WORDS.search(message):
         return say("off_script_worried", language, persona)  # not "本钳记住啦～" to "我爸查出来高血压，我好担心他"
+    if _RIDDLE_ANSWERED.search(message) and (_LAUGHS.search(message) or not _SELF_ANYWHERE.search(message)) and (
+            not sad_news(message)):  # (a riddle about the person is a complaint: "why was i late again? because…")
+        return say("off_script_laugh", language, persona)  # a joke told, said back twice
     if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
         back = told_back(facts, persona.language(language))  # (a pet of one language says its line in that one)
         if back:
@@ -1283,6 +1295,13 @@ _WORRY = re.compile(r"\b(?:worried|worrying|anxious|scared|afraid|diagnosed)\b|�
                     re.IGNORECASE)
 
 
+#: worry said in so many words, not denied ("im not worried at all", "别担心"), for the gentle stand-in
+_WORRIED = re.compile(r"(?<!not )(?<!n't )(?<!nt )(?<!never )\b(?:worried|worrying|anxious|scared)\b|(?<![不别没])(?:担心|害怕|焦虑)",
+                      re.IGNORECASE)
+#: a joke's laugh: the riddle told is a joke only with one
+_LAUGHS = re.compile(r"\b(?:lol|lmao|haha\w*|hehe|joke|pun)\b|哈哈|嘿嘿|笑话|冷笑话|😂|🤣|😆", re.IGNORECASE)
+
+
 def told_back(facts: Sequence[str], language: str) -> str | None:
     """What the pet noted, said to the person ("我在医院当护士，天天上夜班" → "你在医院当护士，天天上夜班", "I'm Maya, I
     work as a bus driver" → "you're Maya, you work as a bus driver"); None when there is none, it is long, sad
@@ -1290,8 +1309,7 @@ def told_back(facts: Sequence[str], language: str) -> str | None:
     said = []
     for fact in facts:
         fact = _HELLO_FIRST.sub("", fact.strip()).strip().rstrip("。.!！~～…,，;；")
-        capitals = sum(c.isupper() for c in fact)
-        if capitals > 0.5 * sum(c.isascii() and c.isalpha() for c in fact):
+        if len(re.findall(r"\b[A-Z][A-Z0-9']+\b", fact)) >= 4:
             # shouted: "I RAN MY FIRST 10K WITHOUT STOPPING" is said back as "you ran your first 10k…", not "you RAN MY
             # FIRST…" (round 39's spent chat set)
             fact = fact.lower()
