@@ -783,6 +783,16 @@ def test_an_unsure_forget_names_the_candidates_and_deletes_nothing():
     assert app.memories.count(app.pet.id) == 2
 
 
+@pytest.mark.real_encoder
+def test_a_forget_that_finds_nothing_asks_about_nothing_far_from_it():
+    # (seen on the page: "还没有忘掉：是指 #4 my sister had her baby 吗？" to "我戒咖啡了，别再记着我爱喝美式了")
+    app = make_app(ScriptedModel([ValueError("no wording")] * 4))
+    app.memories.remember(app.pet.id, "my sister had her baby")
+    events = turn(app, "我戒咖啡了，别再记着我爱喝美式了")
+    assert "#1" not in events[-1].text and "没有记忆对得上" in events[-1].text
+    assert app.memories.count(app.pet.id) == 1
+
+
 # --- the claim guard ------------------------------------------------------------------
 
 

@@ -45,6 +45,9 @@ AGREED_FIT = 0.35
 #: near and nearer than the next by this much. On the forget cases of the spent tool-use sets of rounds 15
 #: to 23 (107, three memories each) the nearest always held a word of the one meant; 83 pass these floors
 CLEAR_NEAR, CLEAR_LEAD = 0.35, 0.25
+#: the least likeness of a memory a forget asks about when its words found none: "do you mean #4 'my sister had her
+#: baby'?" to "别再记着我爱喝美式了" (0.26, seen on the page) asks about nothing the person meant
+FORGET_GUESS_FLOOR = 0.3
 #: memories a recall lists at most: found for a topic, or known about the person
 RECALL_LIMIT, OVERVIEW_LIMIT = 8, 12
 #: memories close in meaning that a recall offers at most as guesses, beside what its words found
@@ -254,7 +257,7 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
             named = _named(ctx)
             if named is not None:
                 return named
-            near = store.guesses(ctx.pet_id, what, 2)
+            near = store.guesses(ctx.pet_id, what, 2, floor=FORGET_GUESS_FLOOR)
             clear = _clearly_nearest(what, ctx) if near else None
             if clear is not None:
                 return clear
