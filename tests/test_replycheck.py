@@ -1455,3 +1455,15 @@ def test_no_worried_line_for_good_or_plain_news(message, language):
 
 def test_a_name_in_capitals_is_said_back_as_written():
     assert replycheck.told_back(["I am AJ"], "en") == "you are AJ"
+
+
+
+@pytest.mark.parametrize("reply, message, taken", [
+    # a clause of the person's said back word for word as the pet's (seen on the page)
+    ("Hi! I'm an auntie.", "my sister had her baby!! a girl, 3.2kg, i'm an auntie!!", True),
+    ("我当小姨啦！", "我姐生了个女儿，我当小姨啦", True),
+    ("I'm so happy for you!", "i'm so happy!! got the job", False),
+    ("I'm an auntie too!", "my sister had her baby!! i'm an auntie!!", False),
+])
+def test_a_clause_of_the_persons_said_back_word_for_word_is_taken(reply, message, taken):
+    assert replycheck.takes_over(reply, message) is taken

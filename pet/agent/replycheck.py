@@ -518,8 +518,25 @@ def takes_over(reply: str, message: str, memories: Sequence[str] = ()) -> bool:
     """A sentence of the reply, any of them, says the person's words about themselves as the pet's own: the
     message's ("你好，小林。我在北京做产品经理。" to "我叫小林，在北京做产品经理", seen with the small model) or a
     memory's, which are the person's too ("我是一名软件工程师" with "我是一名软件工程师，养了两只猫" kept)."""
-    return any(_takes_over_in(sentence, said) for sentence in sentences(reply) or [reply]
+    return any(_takes_over_in(sentence, said) or _says_a_clause(sentence, said) for sentence in sentences(reply) or [reply]
                for said in (message, *memories))
+
+
+#: where the person's message parts into clauses, for `_says_a_clause`
+_CLAUSES_OF = re.compile(r"[,，.。!！?？;；~～…]+")
+
+
+def _says_a_clause(sentence: str, said: str) -> bool:
+    """The sentence is one of the person's first-person clauses word for word: "Hi! I'm an auntie." to "my sister had her
+    baby!! a girl, 3.2kg, i'm an auntie!!" (seen on the page; too short for the likeness of words)."""
+    mine = _letters(sentence)
+    if len(mine) < CLAUSE_LETTERS or not _SELF.match(sentence.strip()) or _TOO.search(sentence):
+        return False
+    return any(_letters(clause) == mine for clause in _CLAUSES_OF.split(said) if _SELF.match(clause.strip()))
+
+
+#: the fewest letters of a clause said back word for word that `_says_a_clause` reads
+CLAUSE_LETTERS = 6
 
 
 #: words that say who speaks, in every first-person sentence: no content ("I'm a crayfish, I never get tired." to "I'm
