@@ -534,3 +534,9 @@ def test_costs_not_all_added_up_are_not_split_as_one_bill(text):
 def test_no_change_between_then_and_now_where_not_asked_or_not_two(text):
     reading = arithmetic.read(text)
     assert reading is None or not reading.expression or "-" not in reading.expression
+
+
+def test_a_figure_longer_than_any_sum_is_not_read():
+    # (a 10,000-character message of nines took seconds through every reading; the number fuzz timed out under load)
+    assert arithmetic.read("what is " + "9" * (arithmetic.MOST_DIGITS + 1) + " + 1") is None
+    assert arithmetic.read("what is " + "9" * arithmetic.MOST_DIGITS + " + 1") is not None
