@@ -1467,3 +1467,23 @@ def test_a_name_in_capitals_is_said_back_as_written():
 ])
 def test_a_clause_of_the_persons_said_back_word_for_word_is_taken(reply, message, taken):
     assert replycheck.takes_over(reply, message) is taken
+
+
+
+@pytest.mark.parametrize("reply, message, problem", [
+    # round 40's spent chat set (the small model), passed by the checks of round 39's
+    ("Today is special: an anniversary (today is 365 days together).", "k", replycheck.PROGRAM),
+    ("The person asked for help with training, which was actually somewhat fine today.",
+     "work was actually kinda fine today? weird", replycheck.PROGRAM),
+    ("The person might be planning a weekend getaway to Japan.", "any ideas for this weekend? im bored",
+     replycheck.PROGRAM),
+    ("Sure! I'm glad to hear you're back. How can we help today?", "hiii its me again, missed u today",
+     replycheck.ASSISTANT),
+])
+def test_what_the_small_model_said_to_round_40_is_caught(reply, message, problem):
+    assert problem in found(reply, message=message, language="en")
+
+
+def test_the_person_someone_else_is_may_still_be_talked_of():
+    assert found("Ooh, the person might just like you back!", message="i think someone has a crush on me",
+                 language="en") == ()

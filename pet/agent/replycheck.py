@@ -82,7 +82,7 @@ _ASSISTANT = re.compile(
     r"\bas an? (?:AI|artificial intelligence|language model|virtual assistant|assistant)\b"
     r"|\bI(?:['’]m| am) (?:just )?(?:an? )?(?:AI|artificial intelligence|language model|virtual assistant)\b"
     r"|\bAI (?:language )?model\b"
-    r"|\bhow (?:can|may|could) I (?:help|assist)(?: you)?\b|\bhow (?:can|may|could) we (?:help|assist) you\b"
+    r"|\bhow (?:can|may|could) I (?:help|assist)(?: you)?\b|\bhow (?:can|may|could) we (?:help|assist)(?: you\b| today\b)"
     r"|\bI(?:['’]m| am) (?:always )?here to (?:help|assist)\b|\bwe(?:['’]re| are) (?:always )?here to (?:help|assist) you\b"
     r"|\b(?:is there )?anything (?:else )?I can (?:help|assist|do for you)\b"
     r"|\bI(?:['’]m| am)? ?(?:sorry|afraid),? (?:but )?I (?:can(?:['’]t|not)|am unable to|won['’]t) (?:help|assist|provide|"
@@ -729,6 +729,9 @@ _PROMPT_FACT = re.compile(r"[(（]\s*UTC\s*[+\-−]\s*\d|\b\d{4}-\d{1,2}-\d{1,2}
                           # (the bare date too: "You have 2026-12-19 at the work site, counting 804 boxes", round 39's
                           # spent chat set; and the days together as an age: "You are now 365 days old and…")
                           r"|\b(?:you are|you're|i am|i'm) now \d+ days? old\b"
+                          # (and the anniversary line in other words: "Today is special: an anniversary (today is 365
+                          # days together).", round 40's spent chat set)
+                          r"|\btoday is special: an anniversary\b|\(\s*today is \d+ days together\s*\)"
                           r"|\banniversary\s*\(\s*\d+\s*(?:days?|天)|\(\s*\d+\s*(?:days?|天)\s*together\s*\)", re.IGNORECASE)
 #: a tool's result that tells the time (the clock's: "Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)")
 _TELLS_TIME = re.compile(r"\bUTC\b|\d{4}-\d{1,2}-\d{1,2}|\d{4}年\d{1,2}月\d{1,2}日")
@@ -758,7 +761,8 @@ _THE_PERSON = re.compile(r"\bthis person['’]s (?:computer|pc|laptop|desktop|sc
                          r"|\b(?:the|this) person (?:told|tells|said|says|mentioned) (?:you|me)\b", re.IGNORECASE)
 #: ...and, when the message names no one else, "the person" as the subject: "The person is getting a puppy next week",
 #: "The person gave you a bag of seeds" (not "The person has no manners" of a neighbour)
-_THE_PERSON_SUBJECT = re.compile(r"\bthe person(?:['’]s\b|\s+(?:is|has|gave|gives|wants|feels|will|likes|loves|just)\b)",
+_THE_PERSON_SUBJECT = re.compile(r"\bthe person(?:['’]s\b|\s+(?:is|has|gave|gives|wants|feels|will|likes|loves|just|asked"
+                                 r"|might|may|doesn['’]t|does|did)\b)",
                                  re.IGNORECASE)
 _SOMEONE_ELSE = re.compile(r"\b(?:someone|somebody|stranger|neighbou?rs?|friends?|guy|girl|man|woman|boss|coworker|"
                            r"colleague|he|she|they|him|her|them|person|people|mom|mum|dad|sister|brother|kid|baby)\b"
