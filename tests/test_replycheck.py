@@ -1484,6 +1484,6 @@ def test_what_the_small_model_said_to_round_40_is_caught(reply, message, problem
     assert problem in found(reply, message=message, language="en")
 
 
-def test_the_person_someone_else_is_may_still_be_talked_of():
+def test_someone_else_may_still_be_called_the_person():
     assert found("Ooh, the person might just like you back!", message="i think someone has a crush on me",
                  language="en") == ()
