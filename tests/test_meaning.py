@@ -344,6 +344,7 @@ def test_the_recall_tool_offers_its_guesses_as_guesses(store, pet_id):
         return registry.execute(ToolCall("recall", {"query": query}), replace(context, language=language)).content
 
     assert recall("hair?") == (f"Nothing I remember matches that; the closest I have:\n#{cut}: {GUESSED[0]}")
-    assert recall("发型", "zh") == f"关于“发型”，没有对得上的记忆；最接近的是：\n#{cut}: {GUESSED[0]}"
+    # ("发型" finds it: the memory's kind is the kind asked about, since round 40's hair and tattoos joined kinds.txt)
+    assert recall("理发", "zh") == f"关于“理发”，没有对得上的记忆；最接近的是：\n#{cut}: {GUESSED[0]}"
     assert recall("dog") == "No memories match 'dog'."
     assert recall("cello").startswith("About 'cello', I remember:\n#2: I play the cello")
