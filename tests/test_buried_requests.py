@@ -1252,3 +1252,27 @@ def test_undo_after_a_new_value_kept_in_place_of_a_deleted_one_takes_both_back()
     kept = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
     app.close()
     assert kept == ["favorite band is Khruangbin"] and "hiatus kaiyote" in reply
+
+
+@pytest.mark.parametrize("text, kept", [
+    # round 40's spent set kept the reason given for asking ("i always blank on it", "别让我又找半天"), not the fact
+    ("the wifi password is tulip99, remember that cuz i lose it all the time", "the wifi password is tulip99"),
+    ("my dentist is Dr Okafor, remember that bc i never can", "my dentist is Dr Okafor"),
+    ("my bike lock code is 4471, note that down in case i forget", "my bike lock code is 4471"),
+    ("车位是负二层A-33，记一下不然我又找不到", "车位是负二层A-33"),
+    ("储物柜是C-17号，记下来免得我忘", "储物柜是C-17号"),
+    ("快递柜取件码是5521，帮我记着，以免我又忘", "快递柜取件码是5521"),
+])
+def test_a_request_to_keep_with_its_reason_after_it_keeps_the_fact_before_it(text, kept):
+    calls, _, memories = _told(text)
+    assert calls == ["remember"] and memories == [kept]
+
+
+@pytest.mark.parametrize("text, kept", [
+    # a fact that opens with such a word is still the fact
+    ("remember that because of my knee i can't run", "because of my knee i can't run"),
+    ("记住我不吃香菜，不然你又推荐错", "我不吃香菜，不然你又推荐错"),
+])
+def test_a_fact_with_a_reason_in_it_is_kept_whole(text, kept):
+    calls, _, memories = _told(text)
+    assert calls == ["remember"] and memories == [kept]

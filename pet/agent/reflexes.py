@@ -1746,7 +1746,8 @@ def _labelled(request: Reflex, clauses: list[str], found: list[Reflex | None]) -
         return None
     content = str(request.calls[0].arguments.get("content", ""))
     at = next(i for i, f in enumerate(found) if f is request)
-    if at == 0 or re.search(r"\d", content) or (cjk_count(content) > 6 or len(content.split()) > 3):
+    if at == 0 or re.search(r"\d", content) or (cjk_count(content) > 6 or len(content.split()) > 3) and not only_a_reason(
+            content):
         return None
     before = _after_topic_shift(_clean(" ".join(clauses[:at])))
     if not re.search(r"\d", before) and not re.search(r"[是叫姓在]|\b(?:is|are|was|called|named)\b", before, _I):
@@ -1842,7 +1843,19 @@ def points_back(clause: str) -> bool:
     it", "你要记住哦"): its fact is elsewhere in the message."""
     clause = _strip_fillers(" ".join(clause.split()))
     fact = memory_fact(clause)
-    return fact != clause and (not _clean(fact) or only_pronoun(_clean(fact)))
+    return fact != clause and (not _clean(fact) or only_pronoun(_clean(fact)) or only_a_reason(fact))
+
+
+#: what follows a request to keep that gives its reason, not the fact: "the wifi password is tulip99, remember that CUZ I
+#: LOSE IT all the time", "车位是A-33，记一下不然我又找不到" (round 40's spent set kept the reason)
+_REASON = re.compile(r"(?:down\s+)?(?:cuz|coz|cause|'cause|because(?!\s+of\b)|bc|b/c|so (?:that|i|u|you)\b|or else|otherwise"
+                     r"|in case i)\b|免得|省得|省的|不然|要不然|要不|否则|以免|以防|别让我|好让我", _I)
+
+
+def only_a_reason(fact: str) -> bool:
+    """What is left of a request to keep after its asking words is only why it is asked ("cuz i lose it all the time",
+    "别让我又找半天"): the fact was said before it."""
+    return _REASON.match(_clean(fact)) is not None
 
 
 def names_by_pronoun(clause: str) -> bool:
@@ -1995,7 +2008,7 @@ def kept_fact(text: str) -> str | None:
     "我会记一下，到时候再说": what is left is no fact)."""
     text = " ".join(text.split())
     fact = _clean(memory_fact(text))
-    if len(fact) < 2 or fact == _clean(text) or _TO_DO.match(fact) or _QUESTION_END.search(fact):
+    if len(fact) < 2 or fact == _clean(text) or _TO_DO.match(fact) or _QUESTION_END.search(fact) or only_a_reason(fact):
         return None
     if _OWNED_BY_PRONOUN.fullmatch(_clean(_strip_fillers(fact))):
         return None  # "remember her name pls": what was said before it is the fact
