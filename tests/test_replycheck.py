@@ -1487,3 +1487,24 @@ def test_what_the_small_model_said_to_round_40_is_caught(reply, message, problem
 def test_someone_else_may_still_be_called_the_person():
     assert found("Ooh, the person might just like you back!", message="i think someone has a crush on me",
                  language="en") == ()
+
+
+@pytest.mark.parametrize("message, reply, echo", [
+    # round 41's spent chat set: a short message said back as the whole reply
+    ("k", "k", True),
+    ("嗯", "嗯", True),
+    ("knock knock", "Knock knock!", True),
+    ("ok", "OK!", True),
+    # a greeting or a laugh may come back as it came
+    ("hi", "Hi!", False),
+    ("yo", "yo", False),
+    ("早", "早！", False),
+    ("哈哈哈", "哈哈哈", False),
+    ("lol", "lol", False),
+    # more than the message is no echo
+    ("k", "Okay! What are you up to?", False),
+    ("嗯", "嗯嗯，怎么啦？", False),
+    ("knock knock", "Who's there?", False),
+])
+def test_a_short_message_is_echoed_only_by_its_very_words(message, reply, echo):
+    assert is_echo(reply, message) is echo

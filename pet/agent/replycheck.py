@@ -67,6 +67,8 @@ _OWN_LIKING = re.compile(r"\W*(?:i|i'd|i would)\s+(?:really\s+)?(?:love|adore|li
                          re.IGNORECASE)
 _SELF_ANYWHERE = re.compile(r"\b(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNORECASE)
 _TO_YOU = re.compile(r"\b(?:you|your|you're|yours|u|ur)\b|你|您", re.IGNORECASE)
+#: a laugh, which may be laughed back: "haha" → "Haha!", "哈哈哈" → "哈哈哈"
+_LAUGHS = re.compile(r"^\W*(?:(?:ha|he|hi)+h?|lol+|lmf?ao+|rofl|xd+|呵+|嘿+|哈+|嘻+|hhh+)\W*$", re.IGNORECASE)
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
 #: "hi" → "Hi!" is a greeting, not an echo
 ECHO_MIN_CHARS = 4
@@ -370,9 +372,10 @@ def is_echo(reply: str, message: str) -> bool:
     word and more follows. "Six times seven is 42." to "six times seven?" adds
     the answer and is no echo."""
     said = _letters(message)
-    if _too_short_to_echo(message):
-        return False
     answer = _letters(reply)
+    if _too_short_to_echo(message):
+        # only the very words back: "k" → "k", "嗯" → "嗯" (round 41's spent chat set); not a greeting or a laugh
+        return bool(said) and answer == said and not _GREETS.search(message) and not _LAUGHS.match(message)
     if not answer:
         return False
     if _new_letters(answer, said) <= ECHO_NEW_SHARE * len(answer) and len(answer) - _new_letters(answer, said) >= (
