@@ -1501,6 +1501,8 @@ def test_someone_else_may_still_be_called_the_person():
     ("早", "早！", False),
     ("哈哈哈", "哈哈哈", False),
     ("lol", "lol", False),
+    ("Bye", "Bye!", False),
+    ("晚安", "晚安～", False),
     # more than the message is no echo
     ("k", "Okay! What are you up to?", False),
     ("嗯", "嗯嗯，怎么啦？", False),

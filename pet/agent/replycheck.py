@@ -69,6 +69,9 @@ _SELF_ANYWHERE = re.compile(r"\b(?:i|i'm|im|i am|i've|my)\b|我(?!们)", re.IGNO
 _TO_YOU = re.compile(r"\b(?:you|your|you're|yours|u|ur)\b|你|您", re.IGNORECASE)
 #: a laugh, which may be laughed back: "haha" → "Haha!", "哈哈哈" → "哈哈哈"
 _LAUGHS = re.compile(r"^\W*(?:(?:ha|he|hi)+h?|lol+|lmf?ao+|rofl|xd+|呵+|嘿+|哈+|嘻+|hhh+)\W*$", re.IGNORECASE)
+#: a goodbye, which may be said back: "Bye" → "Bye!", "晚安" → "晚安～"
+_PARTS = re.compile(r"^\W*(?:(?:good\s*)?bye(?:\s*bye)?|good\s*night|night|nite|gn|see\s*(?:ya|you)|cya|ttyl|later"
+                    r"|拜拜|再见|晚安|回见|886)\W*$", re.IGNORECASE)
 #: a message shorter than this (letters, after dropping punctuation) cannot be echoed:
 #: "hi" → "Hi!" is a greeting, not an echo
 ECHO_MIN_CHARS = 4
@@ -375,7 +378,8 @@ def is_echo(reply: str, message: str) -> bool:
     answer = _letters(reply)
     if _too_short_to_echo(message):
         # only the very words back: "k" → "k", "嗯" → "嗯" (round 41's spent chat set); not a greeting or a laugh
-        return bool(said) and answer == said and not _GREETS.search(message) and not _LAUGHS.match(message)
+        return bool(said) and answer == said and not (_GREETS.search(message) or _LAUGHS.match(message)
+                                                      or _PARTS.match(message))
     if not answer:
         return False
     if _new_letters(answer, said) <= ECHO_NEW_SHARE * len(answer) and len(answer) - _new_letters(answer, said) >= (
