@@ -1262,6 +1262,8 @@ def test_undo_after_a_new_value_kept_in_place_of_a_deleted_one_takes_both_back()
     ("车位是负二层A-33，记一下不然我又找不到", "车位是负二层A-33"),
     ("储物柜是C-17号，记下来免得我忘", "储物柜是C-17号"),
     ("快递柜取件码是5521，帮我记着，以免我又忘", "快递柜取件码是5521"),
+    # a digit in the reason (the review of 2026-12-06: the reason was kept)
+    ("my locker is 221, remember that cuz i forget it like 3 times a week", "my locker is 221"),
 ])
 def test_a_request_to_keep_with_its_reason_after_it_keeps_the_fact_before_it(text, kept):
     calls, _, memories = _told(text)
@@ -1272,6 +1274,12 @@ def test_a_request_to_keep_with_its_reason_after_it_keeps_the_fact_before_it(tex
     # a fact that opens with such a word is still the fact
     ("remember that because of my knee i can't run", "because of my knee i can't run"),
     ("记住我不吃香菜，不然你又推荐错", "我不吃香菜，不然你又推荐错"),
+    # a fact after the reason, or a word of reason that is no reason (the review of 2026-12-06: nothing was kept)
+    ("remember cuz i keep forgetting: my locker is 221", "cuz i keep forgetting: my locker is 221"),
+    ("remember in case i'm late, my spare key is under the mat", "in case i'm late, my spare key is under the mat"),
+    ("remember because my doctor said so, i can't have caffeine", "because my doctor said so, i can't have caffeine"),
+    ("remember BC is where my parents live", "BC is where my parents live"),
+    ("remember cause of the leak was the dishwasher hose", "cause of the leak was the dishwasher hose"),
 ])
 def test_a_fact_with_a_reason_in_it_is_kept_whole(text, kept):
     calls, _, memories = _told(text)

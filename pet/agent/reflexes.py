@@ -1746,8 +1746,8 @@ def _labelled(request: Reflex, clauses: list[str], found: list[Reflex | None]) -
         return None
     content = str(request.calls[0].arguments.get("content", ""))
     at = next(i for i, f in enumerate(found) if f is request)
-    if at == 0 or re.search(r"\d", content) or (cjk_count(content) > 6 or len(content.split()) > 3) and not only_a_reason(
-            content):
+    if at == 0 or not only_a_reason(content) and (re.search(r"\d", content) or cjk_count(content) > 6
+                                                  or len(content.split()) > 3):
         return None
     before = _after_topic_shift(_clean(" ".join(clauses[:at])))
     if not re.search(r"\d", before) and not re.search(r"[是叫姓在]|\b(?:is|are|was|called|named)\b", before, _I):
@@ -1848,14 +1848,19 @@ def points_back(clause: str) -> bool:
 
 #: what follows a request to keep that gives its reason, not the fact: "the wifi password is tulip99, remember that CUZ I
 #: LOSE IT all the time", "车位是A-33，记一下不然我又找不到" (round 40's spent set kept the reason)
-_REASON = re.compile(r"(?:down\s+)?(?:cuz|coz|cause|'cause|because(?!\s+of\b)|bc|b/c|so (?:that|i|u|you)\b|or else|otherwise"
-                     r"|in case i)\b|免得|省得|省的|不然|要不然|要不|否则|以免|以防|别让我|好让我", _I)
+_REASON = re.compile(r"(?:down\s+)?(?:cuz|coz|'cause|because(?!\s+of\b)|b/c|bc(?=\s+(?:i|u|you|it|that|my|we|then)\b)"
+                     r"|so (?:that|i|u)\b|or else|otherwise|in case i)\b"
+                     r"|免得|省得|省的|不然|要不然|要不(?!要)|否则|以免|以防|别让我(?:又|再|忘)|好让我", _I)
+#: ...unless a fact follows it after a break: "remember cuz i keep forgetting: my locker is 221", "remember in case i'm
+#: late, my spare key is under the mat" (the review of 2026-12-06)
+_THEN_A_FACT = re.compile(r"[:：,，;；]\s*\S")
 
 
 def only_a_reason(fact: str) -> bool:
     """What is left of a request to keep after its asking words is only why it is asked ("cuz i lose it all the time",
     "别让我又找半天"): the fact was said before it."""
-    return _REASON.match(_clean(fact)) is not None
+    rest = _clean(fact)
+    return _REASON.match(rest) is not None and not _THEN_A_FACT.search(rest)
 
 
 def names_by_pronoun(clause: str) -> bool:
