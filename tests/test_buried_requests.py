@@ -1139,7 +1139,13 @@ def test_a_day_said_alone_before_the_question_is_its_day(text):
 
 
 def test_ping_in_a_reminders_task_stays_as_said():
-    called = _called("今晚8点提醒我看看谁在群里ping我了")
+    # at a fixed morning: by the real clock "今晚8点" is past from 20:00 on, and the test failed then (CI at 20:30 UTC)
+    morning = dt.datetime(2026, 12, 6, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    app = build(load_settings({"reflexes": True, "greeting": False}), brain=ScriptedModel(["(the model)"] * 6),
+                scheduler="off", clock=lambda: morning)
+    events = list(app.agent.run(app.new_conversation(), "今晚8点提醒我看看谁在群里ping我了"))
+    app.close()
+    called = [(e.call.name, e.call.arguments) for e in events if isinstance(e, ToolStarted)]
     assert called == [("set_reminder", {"text": "看看谁在群里ping我了", "when": "今晚8点"})]
 
 
