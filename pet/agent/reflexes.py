@@ -1746,8 +1746,10 @@ def _labelled(request: Reflex, clauses: list[str], found: list[Reflex | None]) -
         return None
     content = str(request.calls[0].arguments.get("content", ""))
     at = next(i for i, f in enumerate(found) if f is request)
-    if at == 0 or not only_a_reason(content) and (re.search(r"\d", content) or cjk_count(content) > 6
-                                                  or len(content.split()) > 3):
+    # a number or many words say a fact of its own, unless they only give the reason for asking ("…cuz i forget it like
+    # 3 times a week")
+    says_its_own = re.search(r"\d", content) or cjk_count(content) > 6 or len(content.split()) > 3
+    if at == 0 or (says_its_own and not only_a_reason(content)):
         return None
     before = _after_topic_shift(_clean(" ".join(clauses[:at])))
     if not re.search(r"\d", before) and not re.search(r"[是叫姓在]|\b(?:is|are|was|called|named)\b", before, _I):
