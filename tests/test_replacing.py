@@ -22,7 +22,9 @@ def test_the_shipped_weights_are_built_from_the_spent_sets_there_are():
 
 def test_only_rounds_whose_note_says_spent_are_learned_from(tmp_path):
     for number, status in ((3, "**Status:** all three sets are **spent**"), (12, "Status: all spent."),
-                           (4, "**Status: untouched, not measured.**")):
+                           (4, "**Status: untouched, not measured.**"),
+                           (42, "These sets were written blind and are unspent.\n\n**Status: untouched.**"),
+                           (43, "**Status:** not spent yet")):
         folder = tmp_path / f"round{number}"
         folder.mkdir()
         (folder / "README.md").write_text(f"# Sets (round {number})\n\n{status}\n", encoding="utf-8")

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import sys
 import threading
 from dataclasses import dataclass
@@ -96,9 +97,17 @@ def spent_sets(folder: Path = SETS) -> list[Path]:
     found = []
     for case_file in folder.glob("round*/memory_heldout.jsonl"):
         note = case_file.parent / "README.md"
-        if note.is_file() and "spent" in note.read_text(encoding="utf-8")[:600].lower():
+        if note.is_file() and _says_spent(note.read_text(encoding="utf-8")[:600]):
             found.append(case_file)
     return sorted(found, key=lambda path: int(path.parent.name.removeprefix("round")))
+
+
+def _says_spent(head: str) -> bool:
+    """A note's status line says spent ("unspent" and "not spent" elsewhere in the note do not count)."""
+    for line in head.lower().splitlines():
+        if "status" in line:
+            return bool(re.search(r"\bspent\b", line)) and not re.search(r"\bnot (yet )?spent\b", line)
+    return False
 
 
 def digest(paths: list[Path]) -> str:
