@@ -14,6 +14,7 @@ from pet.brain.scripted import ScriptedModel, call
 from pet.config import load_settings
 from pet.events import Completion, ConversationStarted, Notice, Reply, TextDelta, ToolFinished, ToolStarted
 from pet.tools.when import parse_when
+from pet.ui.render import apply_event
 
 ZONE = ZoneInfo("Asia/Shanghai")
 NOW = dt.datetime(2026, 11, 29, 10, 15, tzinfo=ZONE)  # a Sunday morning
@@ -820,6 +821,31 @@ def test_false_claim_twice_is_replaced_by_an_honest_line():
     assert "haven't saved that yet" in stored and "I'll remember" not in stored
 
 
+@pytest.mark.parametrize("script, shown", [
+    # the page showed "Noted! I savok" (the unfinished "I sav" of a claim, then the retry), stored as "Noted! I sav ok"
+    (["Noted! I saved it.", "ok cool"], "Noted! ok cool"),
+    (["Wow, what a day. I saved it to memory.", "Cool cool."], "Wow, what a day. Cool cool."),
+    (["哇，好厉害。我已经记住了！", "继续加油呀～"], "哇，好厉害。继续加油呀～"),
+])
+def test_a_retry_after_a_shown_start_is_shown_as_it_is_stored(script, shown):
+    app = make_app(ScriptedModel(script), reflexes=False)
+    events = turn(app, "哈" if "哇" in shown else "k")
+    chat: list = []
+    for event in events:
+        apply_event(chat, event, app.tools, "en")
+    stored = app.conversations.history(app.current_conversation())[-1].message.content
+    assert [m["content"] for m in chat if not m.get("notice")] == [stored] and stored == shown
+
+
+@pytest.mark.parametrize("shown, joint", [
+    ("Noted! I sav", "… "), ("Noted!", " "), ("Noted! ", ""), ("Sure, ", "… "), ("我已经", "…"), ("好的。", ""), ("", ""),
+])
+def test_what_comes_between_a_shown_start_and_its_retry(shown, joint):
+    from pet.agent.loop import _after_shown
+
+    assert _after_shown(shown) == joint
+
+
 def test_a_true_claim_passes():
     model = ScriptedModel([Completion("", (call("remember", content="likes jazz"),)), "Got it, I'll remember that!"])
     app = make_app(model, reflexes=False)
@@ -901,6 +927,8 @@ def test_the_honest_line_is_not_itself_a_claim(action, language):
     ("已加入待办，一个 交房租。", True),  # copied from an earlier result, said to "我对花生过敏" (seen on the page)
     ("Added to the todo list: buy bread", True),
     ("I've added it to your list!", True),
+    ("Got it, I added it to your todos.", True), ("Added to your todos!", True), ("已经加到你的待办里了", True),
+    ("I added extra sparkle to my shell today", False),
     ("要不要加到待办里？", False),
     ("Want me to add that to your todo list?", False),
 ])

@@ -104,9 +104,9 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),    # the model copying the program's own result ("已加入待办，一个 交房租。" to "我对花生过敏", seen on the page)
     "add_todo": re.compile(
-        r"\b(?:added|put) (?:it |that |this )?(?:to|on) (?:your|the) (?:todo|to-do) list\b"
-        r"|\bI(?:'ve| have)\s+(?:now\s+|already\s+)?added\b"
-        r"|(?<![没不])(?:已(?:经)?(?:加入|加到|加进|添加到?)待办|加(?:到|进)(?:了)?待办(?:里|清单)?[了啦])",
+        r"\b(?:added|put) (?:it |that |this )?(?:to|on) (?:your|the) (?:todos?|to-dos?)(?: list)?\b"
+        r"|\bI(?:'ve| have)\s+(?:now\s+|already\s+)?added\b|\bI added (?:it|that|this) (?:to|on)\b"
+        r"|(?<![没不])(?:已(?:经)?(?:加入|加到|加进|添加到?)(?:你的)?待办|加(?:到|进)(?:了)?(?:你的)?待办(?:里|清单)?[了啦])",
         re.IGNORECASE,
     ),
 }
@@ -123,7 +123,9 @@ def claimed_actions(text: str) -> set[str]:
 
 _CLAIM_START = re.compile(
     r"\bI(?:'ll| will|'ve| have)\b|\bI\s+(?:remembered|memori|noted|saved|stored|wrote|forgot|deleted|erased|removed)"
-    r"|\b(?:saved|stored|noted|reminder|alarm|added|forgot)\b|记|忘|删|抹掉|存[下好]|提醒|闹钟|待办",
+    r"|\b(?:saved|stored|noted|reminder|alarm|added|forgot)\b|记|忘|删|抹掉|存[下好]|提醒|闹钟|待办"
+    # a word still arriving after "I" ("Noted! I sav" was shown, then held as "I saved it.")
+    r"|\bI\s+[a-z]*$|我[\u4e00-\u9fff]{0,3}$|已经?$",
     re.IGNORECASE,
 )
 

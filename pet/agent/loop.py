@@ -414,6 +414,20 @@ class _Turn:
         return min((at for at in holds if at is not None), default=None)
 
 
+def _after_shown(shown: str) -> str:
+    """What goes between the start of a reply the person already saw and the retry that follows it: a broken-off
+    start stays visibly broken off ("Noted! I sav… ok"), a whole sentence is followed by a space (none after Chinese
+    marks). Sent as it is stored, so the chat shows what a reload shows (it showed "Noted! I savok", stored as
+    "Noted! I sav ok")."""
+    if not shown.strip():
+        return ""
+    core = shown.rstrip()
+    chinese = _CHINESE_RUN.search(core[-1]) is not None or core[-1] in "。！？；…～，、"
+    if replycheck.ends_sentence(core):
+        return "" if chinese or core != shown else " "
+    return "…" if chinese else "… "
+
+
 class _StreamGate:
     """Lets prose through as it streams but holds back anything that may be a
     tool call written as text, and any sentence claiming an action that did
@@ -1913,7 +1927,10 @@ class Agent:
                     # Claim guard: the person never sees the false claim; ask once more.
                     log.info("claim guard: reply claims %s without a tool call; retrying", unsupported)
                     corrected = True
-                    shown_before += gate.text[: gate.emitted].rstrip(" ,，") + (" " if gate.emitted else "")
+                    joint = _after_shown(gate.text[: gate.emitted])
+                    if joint:
+                        yield TextDelta(joint)
+                    shown_before += gate.text[: gate.emitted] + joint
                     turn.messages.append(Message("assistant", final))
                     turn.messages.append(Message("user", correction(unsupported)))
                     continue
@@ -1949,7 +1966,10 @@ class Agent:
                     # One retry for all guards together: a narrow note, the bad reply unseen.
                     log.info("reply guard: %s; retrying", ", ".join(found.problems))
                     corrected = True
-                    shown_before += gate.text[: gate.emitted].rstrip(" ,，") + (" " if gate.emitted else "")
+                    joint = _after_shown(gate.text[: gate.emitted])
+                    if joint:
+                        yield TextDelta(joint)
+                    shown_before += gate.text[: gate.emitted] + joint
                     if avoids and replycheck.LANGUAGE not in found.problems:
                         # A small model copies a note into its reply; a brain that bans
                         # copies is asked again without one, and after an echo may not
