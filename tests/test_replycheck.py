@@ -880,6 +880,37 @@ def test_the_prompts_clock_and_days_together_copied_are_a_program_line(reply, co
                                         language=language)) is copied
 
 
+@pytest.mark.parametrize(("message", "reply", "leaks"), [
+    # round 42's spent chat set, the small model: a memory's line of the prompt with its label, the prompt as a
+    # document it was given
+    ("double shift again, eyes feel like sandpaper", "The person said: Training for a half-marath in October", True),
+    ("what do you call a crayfish who won't share? shellfish. ok i'll see myself out",
+     "I'm not an AI, but based on the information provided in the XML tags, I believe you call this crayfish a "
+     "\"shellfish\" instead of a crayfish.", True),
+    ("third night shift in a row", "- they said: I work nights at a pharmacy", True),
+    ("third night shift in a row", "The person told you: they work nights.", True),
+    ("sat on a bench for an hour like a lizard", "According to the information given, you like benches.", True),
+    ("hi", "I will answer the user's question now.", True),
+    # (not the words in talk: a story's person, a quote someone said, XML itself, a thing given)
+    ("my boss yelled at me", "Ugh! The person who yells loudest is rarely right. Snap!", False),
+    ("my neighbour said hi to me", "They said hi? Cute! Wave a claw back.", False),
+    ("ugh i'm fixing an XML parser at work", "XML! Sounds like a tangle of claws. Take a break?", False),
+    ("I passed the exam!", "Based on that grin, you aced it! Claws up!", False),
+])
+def test_the_prompt_named_in_a_reply_is_caught(message, reply, leaks):
+    problems = found(reply, message=message, language="en")
+    assert bool({replycheck.PROGRAM, replycheck.ASSISTANT} & set(problems)) is leaks
+
+
+def test_a_streamed_reply_is_held_where_it_may_name_the_prompt():
+    checker = Checker("double shift again, eyes feel like sandpaper", "en", XIAOQIAN)
+    assert checker.hold_at("The") == 0
+    assert checker.hold_at("The person said") == 0
+    assert checker.hold_at("Ouch! The person") == len("Ouch! ")
+    assert checker.hold_at("Ouch! Based on") == len("Ouch! ")
+    assert checker.hold_at("Ouch! Rest those eyes.") is None
+
+
 def test_the_clocks_answer_in_a_tool_result_is_not_a_copy_of_the_prompt():
     told = ("Tuesday 2026-12-01 09:30 (Asia/Shanghai, UTC+08:00)",)
     assert replycheck.copies_prompt_facts("It's Tuesday 2026-12-01 09:30 (UTC+08:00)!", told) is None

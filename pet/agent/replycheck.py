@@ -165,6 +165,8 @@ _ASSISTANT = re.compile(
 #: one is held until it ends, as it may still grow into such a phrase
 _ASSISTANT_START = re.compile(
     r"\b(?:as|how|is|anything|I['’]m|I am|I can|I don['’]t|I do not|here|sorry|afraid)\b"
+    # (the prompt named: "The person said: …", "- they said: …", "based on the information provided in the XML tags")
+    r"|\b(?:the person|XML|based on|according to|the user)\b|\bthe(?:\s+p\w{0,5})?$|^\W{0,3}they(?:\s+s\w{0,3})?$"
     r"|作为|我(?:只)?是|有什么|有啥|什么|在这里|我(?:无法|不能|没法|不可以)|抱歉|很抱|非常抱"
     r"|我会尽|为(?:你|您)提|请告诉"
     # ... or the start of one of those words, at the end of what came so far (a token brings " don" before
@@ -180,7 +182,12 @@ _NOTE = re.compile(
     # in the small model's replies to the spent tool set of round 11 ("You may call one or more functions to
     # assist with the user query", "You have lived with this person for a 0 day (adopted …")
     r"|\bYou have lived with this person\b|\(adopted \d{4}-|\bYou may call one or more functions\b"
-    r"|\bprovided with function signatures\b|\bfunction signatures within\b|</?tools>",
+    r"|\bprovided with function signatures\b|\bfunction signatures within\b|</?tools>"
+    # the prompt as a document the model was given: "I'm not an AI, but based on the information provided in the
+    # XML tags, I believe you call this crayfish a \"shellfish\"" to a pun (round 42's chat set, the small model)
+    r"|\b(?:in|within|inside|from|between) (?:the )?XML tags\b"
+    r"|\b(?:based on|according to|from|in) the (?:information|context|details|data) (?:provided|given)\b"
+    r"|\bthe user['’]s (?:query|question|request|message|input)\b|\bthe user (?:query|input)\b",
     re.IGNORECASE,
 )
 
@@ -763,11 +770,16 @@ def program_line(reply: str) -> re.Match[str] | None:
 #: you: …", "the crayfish who lives on this person's computer" (round 39's chat set, measured, the small model); not
 #: someone else so called ("the person who sold it to you", "the person next to me")
 _THE_PERSON = re.compile(r"\bthis person['’]s (?:computer|pc|laptop|desktop|screen)\b"
-                         r"|\b(?:the|this) person (?:told|tells|said|says|mentioned) (?:you|me)\b", re.IGNORECASE)
+                         r"|\b(?:the|this) person (?:told|tells|said|says|mentioned) (?:you|me)\b"
+                         # ...and a memory's line of the prompt ("- they said: …") copied with its label: "The person
+                         # said: Training for a half-marath in October" to "double shift again, eyes feel like
+                         # sandpaper" (round 42's chat set, measured, the small model)
+                         r"|\b(?:the|this) person (?:told|tells|said|says|mentioned)(?: you| me)?\s*[:：]"
+                         r"|^\W{0,3}they said\s*[:：]", re.IGNORECASE | re.MULTILINE)
 #: ...and, when the message names no one else, "the person" as the subject: "The person is getting a puppy next week",
 #: "The person gave you a bag of seeds" (not "The person has no manners" of a neighbour)
 _THE_PERSON_SUBJECT = re.compile(r"\bthe person(?:['’]s\b|\s+(?:is|has|gave|gives|wants|feels|will|likes|loves|just|asked"
-                                 r"|might|may|doesn['’]t|does|did)\b)",
+                                 r"|might|may|doesn['’]t|does|did|said|says|told|tells|mentioned)\b)",
                                  re.IGNORECASE)
 _SOMEONE_ELSE = re.compile(r"\b(?:someone|somebody|stranger|neighbou?rs?|friends?|guy|girl|man|woman|boss|coworker|"
                            r"colleague|he|she|they|him|her|them|person|people|mom|mum|dad|sister|brother|kid|baby)\b"
