@@ -282,6 +282,38 @@ def test_sad_news_gets_a_line_of_its_kind_and_not_the_models(text, topic):
 
 
 @pytest.mark.parametrize("text", [
+    # round 42's spent chat set: the small model's replies failed twice and the pet said "Got it, clamped tight:
+    # senior controller baby! Tell me more?"
+    "GOT THE PROMOTION!!! senior controller baby", "I PASSED MY DRIVING TEST ON THE FOURTH TRY",
+    "我中了公司年会一等奖，一台洗碗机哈哈哈", "拿到offer啦🎉",  # (the last read as adding a todo by the router)
+])
+def test_good_news_gets_a_glad_line_and_not_the_models(text):
+    app, model = _app("on", ["(the model)"] * 4)
+    lines = next(r for r in app.agent.persona.replies if r.topic == "good_news").say
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text in lines["en" if text.isascii() else "zh"] and model.calls == [], reply.text
+
+
+@pytest.mark.parametrize("text", ["my coworker got promoted and i didn't", "他升职了，我没有",
+                                  "I got the job! what should I wear on day one?"])
+def test_news_not_the_persons_own_or_asking_more_gets_the_model(text):
+    app, model = _app("on", ["(the model)"] * 4)
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert model.calls, reply.text
+
+
+@pytest.mark.parametrize(("text", "language"), [("knock knock", "en"), ("咚咚咚", "zh")])
+def test_a_knock_knock_joke_is_played_along_with(text, language):
+    app, model = _app("on", ["(the model)"] * 4)
+    lines = next(r for r in app.agent.persona.replies if r.topic == "knock_knock").say[language]
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text in lines and model.calls == []
+
+
+@pytest.mark.parametrize("text", [
     "passed my driving test on the third try lmao",  # near "flunked my driving test"
     "i PASSED my exam!!!! i was so sure i failed",  # a fail told of, with cheers
     "the hamster escaped again lol",  # near "my hamster died"

@@ -782,6 +782,25 @@ def test_the_stand_in_says_what_fits_the_message():
         assert replycheck.stand_in("en", XIAOQIAN, assistant, message) == plain, message
 
 
+@pytest.mark.parametrize(("message", "glad"), [
+    # rounds 40 to 42's spent chat sets: "Got it, clamped tight: you passed your driving test! Tell me more?"
+    ("I PASSED MY DRIVING TEST ON THE FOURTH TRY", True), ("GOT THE PROMOTION!!! senior controller baby", True),
+    ("got the apartment!!! the one with the big window!!", True), ("我姐生宝宝了！！我当小姨了！！", True),
+    ("我中了公司年会一等奖，一台洗碗机哈哈哈", True), ("we're engaged!!", True), ("考研上岸了！", True),
+    # (not someone else's, a question, a wish, a worry, sad news, a "won't")
+    ("my coworker got promoted and i didn't", False), ("他升职了，我没有", False), ("did you pass your test?", False),
+    ("what if i get the job", False), ("worried i won't get the promotion", False), ("my grandpa passed away", False),
+    ("I won't make it tonight", False), ("she got engaged lol", False), ("我没考过", False),
+    ("i PASSED my exam!!!! i was so sure i failed", False),  # a fail told of too: no line either way
+])
+def test_good_news_is_met_gladly_when_the_model_fails_twice(message, glad):
+    assert replycheck.good_news(message) is glad
+    language = "en" if message.isascii() else "zh"
+    line = replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message, noted=True, facts=[message])
+    assert (line == say("off_script_glad", language, XIAOQIAN)) is glad
+    assert replycheck.is_stand_in(line, XIAOQIAN)
+
+
 @pytest.mark.real_encoder
 @pytest.mark.skipif(capture.reader() is None, reason="the sentence encoder is not installed")
 def test_a_noted_fact_is_acknowledged_when_the_model_fails_twice():

@@ -310,6 +310,11 @@ _NOT_CANCELLING = re.compile(r"(?:别|不用|不要|先不要?)(?:再)?(?:取消
 #: the persona's topics of sad news (a death, a setback): their lines answer a message that tells one in so many
 #: words (replycheck.sad_kind; the model said "I'm glad you're feeling real!" to a death), never by meaning alone
 _SAD_TOPICS = frozenset({"loss", "setback"})
+#: a word that says something did not happen: "my coworker got promoted and i didn't"
+_DENIES = re.compile(r"\b(?:didn['’]?t|did not|not|never|no)\b|没|不", re.IGNORECASE)
+#: the persona's topic of the person's good news: its lines answer a message that tells one in so many words
+#: (replycheck.good_news)
+GOOD_NEWS_TOPIC = "good_news"
 #: a message that speaks to the pet ("do your claws hurt when you pinch stuff?")
 _TO_THE_PET = re.compile(r"\b(?:you|your|yours|u|ur)\b|你|您", re.IGNORECASE)
 #: the persona's topics that may answer a message of sad news they are nearest (a low mood, an illness, worry, anger);
@@ -1198,6 +1203,12 @@ class Agent:
         topic = next((r for r in found.replies if r.topic == sad), None) if found is not None and sad else None
         if topic is not None:
             return replies.Match(topic, 1.0, 1.0)  # a death, a setback told in so many words
+        glad = next((r for r in found.replies if r.topic == GOOD_NEWS_TOPIC), None) if found is not None else None
+        if glad is not None and replycheck.good_news(text) and not _QUESTION.search(text):
+            # the person's own good news in so many words ("I PASSED MY DRIVING TEST ON THE FOURTH TRY", near "failed my
+            # driving test" to the encoder; "GOT THE PROMOTION!!!", which the small model answered twice with what the
+            # checks refused, in round 42's spent chat set)
+            return replies.Match(glad, 1.0, 1.0)
         try:
             if loose and replycheck.sad_news(text):
                 return None  # "my grandma's in hospital and i can't visit" is near "visiting my parents": no trip line
@@ -1216,6 +1227,8 @@ class Agent:
             return None
         if match.replies.topic in _SAD_TOPICS:
             return None  # "passed my driving test on the third try" is near "flunked my driving test"
+        if match.replies.topic == GOOD_NEWS_TOPIC and not replycheck.good_news(text) and _DENIES.search(text):
+            return None  # "my coworker got promoted and i didn't" is near "i got promoted"
         if match.replies.topic not in _LOW_TOPICS and replycheck.sad_news(text) and not _TO_THE_PET.search(text):
             # round 38's chat set: "我外公今天走了" got "要不要听钳钳讲个笑话？" (bored); sad news told of someone is
             # no time for a joke (but "do your claws hurt when you pinch stuff?" asks the pet)
@@ -1305,6 +1318,10 @@ class Agent:
         except Exception as exc:  # the encoder failed: the model decides, as without it
             log.warning("intent routing failed: %s", exc)
             return None
+        if route.intent not in (None, intents.CHAT, intents.NOTE) and replycheck.good_news(text) and not any(
+                reflexes.request_form(part) for part in reflexes.clauses(text)):
+            # the person's own good news asks for nothing ("拿到offer啦🎉" read as adding a todo by the linear reading)
+            return dataclasses.replace(route, intent=intents.CHAT, tool=None, slots="none")
         if route.intent is None and _REMEMBER_WHAT.search(text) and capture.names_the_person(text):
             # "remember what i'm scared of?", "do you remember what i'm scared of?": the router was torn between small
             # talk and a question for a memory (round 35's spent chat set: answered without the memory)

@@ -1215,6 +1215,10 @@ def stand_in(language: str, persona: Persona, found: Found | None = None, messag
     if _RIDDLE_ANSWERED.search(message) and (_LAUGHS.search(message) or not _SELF_ANYWHERE.search(message)) and (
             not sad_news(message)):  # (a riddle about the person is a complaint: "why was i late again? because…")
         return say("off_script_laugh", language, persona)  # a joke told, said back twice
+    if good_news(message):
+        # "I PASSED MY DRIVING TEST ON THE FOURTH TRY", "我姐生宝宝了！！我当小姨了！！": glad with them, kept or not (round 41's and
+        # 42's spent chat sets got "Got it, clamped tight: you passed your driving test! Tell me more?")
+        return say("off_script_glad", language, persona)
     if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
         back = told_back(facts, persona.language(language))  # (a pet of one language says its line in that one)
         if back:
@@ -1229,7 +1233,8 @@ def is_stand_in(text: str, persona: Persona) -> bool:
     text = text.strip()
     for lang in persona.languages:
         if text in (say("off_script", lang, persona), say("off_script_noted", lang, persona),
-                    say("off_script_worried", lang, persona), say("off_script_laugh", lang, persona)):
+                    say("off_script_worried", lang, persona), say("off_script_laugh", lang, persona),
+                    say("off_script_glad", lang, persona)):
             return True
         head, _, tail = say("off_script_noted_fact", lang, persona, fact="\0").partition("\0")
         if len(text) > len(head) + len(tail) and text.startswith(head) and text.endswith(tail):
@@ -1325,6 +1330,36 @@ _EXCLAIMED = re.compile(r"[!！]{2}")
 _GLAD_WORDS = re.compile(r"\b(?:glad|happy|excited|yay|relieved|finally passed|passed (?:my|the)|feel(?:ing)? (?:good|great|free)"
                          r"|i'?m free|great news)\b"
                          r"|开心|高兴|终于过了|自由|解脱|爽", re.IGNORECASE)
+
+
+#: the person's own good news, in so many words: a test passed, a job or an offer got, a promotion, a prize won, a baby
+#: born into the family ("GOT THE PROMOTION!!!", "我中了公司年会一等奖", "拿到offer啦")
+_GOOD_NEWS = re.compile(
+    r"\b(?:i|we|i've|i have|we've|we have|i just|we just|finally)\s+(?:just\s+|finally\s+|totally\s+)?"
+    r"(?:passed|aced|nailed|won|got (?:the |a |my )?(?:job|offer|promotion|raise|apartment|flat|house|place|scholarship"
+    r"|visa|part|role|keys)|got (?:in|into|accepted|engaged|married|promoted|hired)|got the \w+ (?:job|offer|role)"
+    r")\b(?!['’]t)"
+    r"|\b(?:i['’]m|we['’]re|i am|we are)\s+(?:just\s+|finally\s+)?(?:engaged|pregnant|hired|promoted)\b"
+    r"|^\W*(?:passed|aced|nailed|won|got (?:the |a |my )?(?:job|offer|promotion|raise|apartment|place|keys|visa))\b(?!['’]t)"
+    r"|(?:考过了|考上了|过了!|通过了|升职|加薪|被录取|录取了|上岸了?|拿到(?:了)?offer|拿到(?:了)?录取|中了(?:[^，,。！!]{0,8})?(?:奖|彩票)"
+    r"|得奖|获奖|订婚|领证|生(?:了)?宝宝|当(?:小姨|姑姑|舅舅|叔叔|阿姨|爸爸|妈妈)了|怀孕了|转正了)", re.IGNORECASE)
+
+
+def good_news(message: str) -> bool:
+    """The message tells of the person's own good news in so many words, and is no sad news, worry, question or
+    story ("passed my driving test!!", "升职了"; not "did you pass?", "I failed, he passed", "my grandpa passed")."""
+    text = " ".join(message.split())
+    if sad_kind(text) or sad_news(text) or _WORRIED.search(text) or _NOT_SO.search(text):
+        return False
+    found = _GOOD_NEWS.search(text)
+    if found is None:
+        return False
+    clause = re.split(r"[，,。！!；;]", text[:found.start()])[-1]
+    return _SOMEONE_ELSES.search(clause) is None  # not "他升职了，我没有"
+
+
+#: someone else's, before the news in its clause
+_SOMEONE_ELSES = re.compile(r"[他她]|别人|同事|朋友|室友|老板|领导|同学")
 
 
 #: worry, which said back cheerfully reads as careless too: "本钳记住啦：你爸爸查出来高血压，你好担心他！" (round 39's spent

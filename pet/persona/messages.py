@@ -61,6 +61,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "听起来你很担心……我在这儿陪着你。想多说说吗？",
         "en": "That sounds worrying… I'm right here with you. Want to talk about it?",
     },
+    # ... to the person's own good news ("I PASSED MY DRIVING TEST ON THE FOURTH TRY"), kept or not: glad with them
+    "off_script_glad": {
+        "zh": "哇，太棒了！恭喜恭喜！快跟我说说？",
+        "en": "Whoa, that's great news! Congrats! Tell me everything?",
+    },
     # ... to a joke the person told, riddle and answer (the model said it back)
     "off_script_laugh": {
         "zh": "哈哈哈！被你逗乐了～还有吗？",
