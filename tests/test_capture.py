@@ -10,6 +10,7 @@ from pet.app import build
 from pet.brain.scripted import ScriptedModel, call
 from pet.config import load_settings
 from pet.events import Completion, ToolFinished, ToolStarted
+from pet.tools import facts
 from pet.ui.render import apply_event
 
 # the router and capture are the subject: the real sentence encoder
@@ -503,10 +504,19 @@ def test_the_memory_replaced_may_be_in_the_other_language(book):
     # the person says not to keep it (seen while fixing a review's finding: each was noted)
     "我的工号是A3321，别记这个", "我的工号是A3321，不用记", "my locker code is 4471, no need to save it",
     "my locker code is 4471, don't bother remembering that", "我的工号是A3321，这个没必要记",
+    # round 42's spent tools set
+    "don't you dare keep a record of me crying at that dog food commercial",
+    "I'm allergic to cats, don't ever write that down lol", "I failed my driving test, do not make a note of it",
 ])
 def test_a_fact_the_person_says_not_to_keep_is_not_noted(book, text):
     store, pet = book
     assert capture.note(store, pet, text) == [] and store.count(pet) == 0
+
+
+@pytest.mark.parametrize("text", ["my boss told me don't you dare miss the deadline, so i'm a nurse now i guess",
+                                  "I'm allergic to cats, don't keep me waiting lol"])
+def test_a_dare_about_something_else_does_not_stop_a_note(text):
+    assert not facts.declines_keeping(text)
 
 
 def test_a_fact_the_person_says_not_to_get_wrong_is_noted(book):

@@ -339,6 +339,9 @@ _NOT_ASKING = re.compile(r"\b(?:don'?t|do not|no need to|never)\s+(?:save|rememb
 _DECLINES_KEEPING = re.compile(
     r"\b(?:(?:don'?t|do not|no need to|you don'?t (?:need|have) to)\s+(?:save|remember|note|keep|store|write down)"
     r"\s+(?:it|that|this|them)|don'?t bother (?:remembering|saving|noting|keeping)|not worth (?:remembering|saving))\b"
+    # "don't you dare keep a record of me crying at that dog food commercial" (round 42's spent tools set: noted)
+    r"|\b(?:don'?t|do not)\s+(?:you\s+)?(?:dare|ever)\s+(?:save|remember|note|keep|store|write down|record|log)\b"
+    r"|\b(?:don'?t|do not)\s+(?:keep|make|write)\s+a\s+(?:record|note)\s+of\b"
     r"|(?:别|不要|不用|没必要|不必)再?(?:记|存|保存|记录)(?![错混反性得])(?:了|这个|这条|它|下来|住|着)?(?=[\s,，.。!！~～…;；吧啦哈了]|$)",
     _I)
 
