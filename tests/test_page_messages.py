@@ -150,3 +150,38 @@ def test_a_message_typed_while_the_page_still_loads_stays_in_view(browser, pet, 
     expect(page.get_by_text(re.compile("· late"))).to_be_visible()
     expect(chat.get_by_text("how are you")).to_be_visible()
     expect(chat.get_by_text("Here is my answer.")).to_be_visible()
+
+
+@pytest.mark.parametrize(("message", "script"), [
+    # the model's reply fails its checks twice and the pet's own line stands in: after a false claim ("k" on the page,
+    # 2026-12-06: the line was stored at once but showed only after a reload), and after a fact the pet noted
+    ("k", ["Got it, I'll remember that!", "k"]),
+    ("hi! my boyfriend is called Lukas", ["Hello Lukas! How can we assist you with your day?",
+                                          "Hi! My boyfriend is called Lukas."]),
+])
+def test_the_pets_own_line_for_a_reply_that_failed_twice_shows_live(browser, message, script, tmp_path):
+    from playwright.sync_api import expect
+
+    # the stored reply of the same script, run without the page (in a home of its own)
+    alone = build(load_settings({"reflexes": False, "home": str(tmp_path / "alone")}),
+                  brain=ScriptedModel(script, repeat_last=True), scheduler="off")
+    stored = alone.agent.run(alone.new_conversation(), message)
+    final = [event for event in stored if type(event).__name__ == "Reply"][-1].text
+    alone.close()
+    app = build(load_settings({"reflexes": False, "home": str(tmp_path / "page")}),
+                brain=ScriptedModel(script, repeat_last=True), scheduler="off")
+    server = start_in_thread(app, port=0)
+    try:
+        page = open_page(browser, server.url, DESKTOP)
+        box = page.get_by_placeholder(re.compile("Chat with"))
+        box.fill(message)
+        box.press("Enter")
+        rows = page.locator("#pet-chatbot .message-row.bot-row")
+        expect(rows).to_have_count(1)
+        expect(rows.last).to_contain_text(final.split("\n\n")[-1])  # live: no reload
+        expect(page.get_by_role("button", name=re.compile("Stop"))).to_be_hidden()
+        page.screenshot(path=str(ARTIFACTS / f"own-line-live-{len(message)}.png"))
+        page.close()
+    finally:
+        server.stop()
+        app.close()
