@@ -157,6 +157,17 @@ def test_the_fact_loses_the_request_wording_and_quotes(said, fact):
     # "ya" and "ur" for "your" (round 38's spent set)
     ("store this in ya memory: my blood type is O negative", "my blood type is O negative"),
     ("put this in ur memory, my blood type is O negative", "my blood type is O negative"),
+    # any short request to keep "this" before a colon, and a few after the fact (round 42's spent tools set)
+    ("keep this somewhere safe: my bike lock code is 4-7-1-9", "my bike lock code is 4-7-1-9"),
+    ("don't let me lose this: my blood type is O negative", "my blood type is O negative"),
+    ("stash this one for later: my seat is 14C", "my seat is 14C"),
+    ("i don't eat cilantro, tastes like soap to me. store that pls", "i don't eat cilantro, tastes like soap to me"),
+    ("my seat is 14C, keep that safe for me", "my seat is 14C"),
+    ("keep it simple: i want pizza", None), ("put it this way: i hate mondays", None),
+    ("i can't remember: was it 4471?", None),
+    # ...and in Chinese (seen on the page: "这个帮我收好：我的车位是B3-022" kept nothing, and the model said it had)
+    ("这个帮我收好：我的车位是B3-022", "我的车位是B3-022"), ("帮我留个底：我的保单号是PA2231", "我的保单号是PA2231"),
+    ("这个存好别丢了：我的会员号是66120", "我的会员号是66120"), ("收好了，谢谢", None),
 ])
 def test_a_message_asks_to_keep_a_fact(said, fact):
     from pet.agent.reflexes import kept_fact

@@ -939,6 +939,17 @@ def test_a_todo_said_to_be_added_is_a_claim(text, claims):
 
 
 @pytest.mark.parametrize(("text", "claims"), [
+    # seen on the page: nothing was kept, and the number was wrong
+    ("好的，我记住车位B3-122。", True), ("钳钳会记下的", True), ("我记下来了", True),
+    ("我记不住", False), ("我没记住", False), ("我不记得了", False),
+])
+def test_a_memory_said_to_be_kept_in_chinese_is_a_claim(text, claims):
+    from pet.agent.guards import claimed_actions
+
+    assert (claimed_actions(text) == {"remember"}) is claims
+
+
+@pytest.mark.parametrize(("text", "claims"), [
     # after the call was not run (the review of 2026-12-05)
     ("好嘞，二十分钟后提醒你给妈妈打电话～", True), ("十点叫你，放心睡吧！", True), ("OK, I'll ping you at 9!", True),
     ("要我明天八点叫你吗？", False), ("我每天早上七点叫你起床好不好？", False),

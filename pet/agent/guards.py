@@ -84,6 +84,8 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
         r"|\b(?:saved|stored|noted) (?:that|it)? ?(?:in|to) (?:my )?memory\b"
         r"|(?<![没不])(?:记住[了啦咯喽啰]|记下[了啦来]|记好[了啦]|记在(?:心|脑|小本本)|存(?:下|好)[了啦]|帮你记(?:住|下))"
         r"|(?<![没不])已(?:经)?记[住下]"
+        # "好的，我记住车位B3-122。" (seen on the page: nothing was kept, and the number was wrong), "钳钳会记下的"
+        r"|(?:我|钳钳|本钳)(?:已经|会|都|就|也|一定)?(?:帮你|给你|替你)?(?:记住|记下|存下|存好)(?![了啦]?[吗没？?])"
         # the program's own result, copied ("Saved memory #4 (1 day): if I could forget…", seen on the page)
         r"|\bsaved memory\b|\balready remembered as memory\b",
         re.IGNORECASE,

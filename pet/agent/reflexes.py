@@ -2000,7 +2000,7 @@ _TO_DO = re.compile(r"^(?:to|how|when|what|where|why|if|whether)\b|^(?:要|去)(
 #: …or the rest of a sentence about remembering, cut where the verb was: "I can't", "do you", "我会", "我得"
 _CUT_SHORT = re.compile(
     r"\b(?:i|you|we|he|she|they|can|can't|cant|cannot|could|couldn't|do|don't|does|did|will|won't|would|"
-    r"should|shall|may|might|must|i'll|i'd|you'll|always|never|ever|just|to|that|it|this|me|so|sure|ok|okay)$"
+    r"should|shall|may|might|must|i'll|i'd|you'll|always|never|ever|just|to|that|it|this|(?<!\bto )me|so|sure|ok|okay)$"
     r"|(?:我|你|他|她|我们|会|得|要|能|可以|都|也|就|一定|把\S{0,6}|在)$",
     _I,
 )

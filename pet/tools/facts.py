@@ -64,10 +64,19 @@ _OTHER_WORDS = [
     ),
     re.compile(r"^(?:(?:please|pls|plz|ok|okay|hey|yo)[,\s]+)*(?:store|save|log|jot|file|stash|record|bookmark)\s+"
                r"(?:this|that)\s*[:：]\s*", _I),
+    # any short request to keep "this" before a colon: "keep this somewhere safe: …", "don't let me lose this: …",
+    # "stash this one for later: …" (round 42's spent tools set kept the request with the fact, or nothing)
+    re.compile(r"^(?:(?:please|pls|plz|ok|okay|hey|yo|and|so)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+)?"
+               r"(?:(?:keep|store|save|stash|log|file|record|bookmark|hold|hang|jot|note|memori[sz]e|remember)\b"
+               r"|(?:don'?t|do not) (?:let me )?lose\b)[^:：\n]{0,30}?\b(?:this|that|these)\b[^:：\n]{0,20}[:：]\s*(?=\S)", _I),
     # "帮我存一下：…", "给我记上：…", "记录一下，…", "备忘一下：…", "你记一记：…", "remember一下，…", "存个档：…"
     re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:存|记上|记录|备忘|存档|(?i:remember))(?:一下|下|个档|一记|起来)?"
                r"[：:，,]\s*"),
     re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?记一记[：:，,]\s*"),
+    # "这个帮我收好：…", "帮我留个底：…", "你替我记着，…", "这个存好别丢了：…" (seen on the page: the model said it kept a wrong
+    # number and nothing was kept)
+    re.compile(r"^(?:这个|这条|下面这个|以下)?(?:你)?(?:帮我|给我|替我)?(?:收好|存好|留个底|保管好|存着|记着|收着)"
+               r"(?:了|哦|啊|呀|别丢了|别弄丢了)?[：:，,]\s*"),
 ]
 _LEAD += _OTHER_WORDS
 #: words before a fact asked to be kept that only say why it is told now: "oh and before i forget, my niece turns six on
@@ -119,6 +128,8 @@ _TAIL = [
         # ("…, save that somewhere in ur little crayfish brain", "…, dont let me forget that")
         r"|keep (?:it|that|this) in (?:your|ur|ya|yr) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin)|file (?:it|that|this) away"
         r"|(?:save|store|stash) (?:it|that|this) (?:somewhere|away)(?: in (?:your|ur|ya|yr) (?:[a-z]+ ){0,3}(?:head|brain|memory|noggin))?"
+        # "…. store that pls", "…, keep that safe for me", "…, don't let me lose it" (round 42's spent tools set)
+        r"|(?:store|stash) (?:it|that|this)|keep (?:it|that|this) safe|(?:don'?t|do not) let me lose (?:it|that|this)"
         r"|(?:hang|hold) on ?to (?:it|that|this)|(?:don'?t|do not) let me forget (?:it|that|this)"
         # "…btw, pls don't lose that" (round 30's spent set)
         r"|(?:don'?t|do not) lose (?:it|that|this))" + _TAIL_END,
