@@ -792,6 +792,7 @@ def test_the_stand_in_says_what_fits_the_message():
     ("what if i get the job", False), ("worried i won't get the promotion", False), ("my grandpa passed away", False),
     ("I won't make it tonight", False), ("she got engaged lol", False), ("我没考过", False),
     ("i PASSED my exam!!!! i was so sure i failed", False),  # a fail told of too: no line either way
+    ("好想升职啊", False), ("又没升职", False), ("I hope I passed", False), ("we might get the apartment!!", False),
 ])
 def test_good_news_is_met_gladly_when_the_model_fails_twice(message, glad):
     assert replycheck.good_news(message) is glad

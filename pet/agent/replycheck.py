@@ -1355,11 +1355,17 @@ def good_news(message: str) -> bool:
     if found is None:
         return False
     clause = re.split(r"[，,。！!；;]", text[:found.start()])[-1]
-    return _SOMEONE_ELSES.search(clause) is None  # not "他升职了，我没有"
+    # not "他升职了，我没有", "好想升职啊", "又没升职", "I hope I passed"
+    return _SOMEONE_ELSES.search(clause) is None and _NOT_YET.search(clause) is None and _WISHED.search(text) is None
 
 
 #: someone else's, before the news in its clause
 _SOMEONE_ELSES = re.compile(r"[他她]|别人|同事|朋友|室友|老板|领导|同学")
+#: ...or a "not" before it
+_NOT_YET = re.compile(r"没|不|未|\b(?:not|never|didn['’]?t|haven['’]?t|hasn['’]?t)\b", re.IGNORECASE)
+#: a wish, a hope or a plan, not news
+_WISHED = re.compile(r"想|希望|盼|祝|\b(?:wish|hope|hoping|hopefully|want|wanna|gonna|going to|will|might|may|could|would)\b",
+                     re.IGNORECASE)
 
 
 #: worry, which said back cheerfully reads as careless too: "本钳记住啦：你爸爸查出来高血压，你好担心他！" (round 39's spent
