@@ -71,7 +71,7 @@ TOLD_FLOOR = 0.4
 DENIED = 0.03
 #: ...and of a sentence that names the person and says no change (news of a day: "my roommate flies to lisbon on
 #: december 14 and she will not shut up about it" 0.07, "the guy ahead of me in line paid for 12 donuts with coins"
-#: 0.03; round 42's spent tools set noted both). Over the 38 spent memory sets (a tuning figure): 19 fewer wrong
+#: 0.03; round 42's spent tools set noted both). Over the 37 spent memory sets (a tuning figure): 19 fewer wrong
 #: notes, 4 fewer right, updates 449 -> 448 of 938; 64 fewer of 3,552 spent chat messages noted. 0.05: 15 fewer wrong,
 #: 2 fewer right, 47 fewer chat
 DENIED_NAMED = 0.1
