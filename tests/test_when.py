@@ -256,6 +256,37 @@ def test_problems_raise_a_question_in_the_persons_language(text, problem, readin
         assert "?" in message or "？" in message, message
 
 
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        # a date and its weekday name one day (round 43: "6月5号礼拜二晚上9点看球" was set for the coming Tuesday)
+        ("12月8号礼拜二晚上9点看球", local(12, 8, 21)),
+        ("8号周二下午3点", local(12, 8, 15)),
+        ("tuesday december 8 at 9pm", local(12, 8, 21)),
+        ("dec 8, tuesday at 9pm", local(12, 8, 21)),
+        ("2027年1月5号星期二早上8点", local(1, 5, 8, year=2027)),
+        # a weekday not beside the date is no part of it
+        ("周二晚上9点", local(12, 1, 21)),
+    ],
+)
+def test_a_date_with_its_weekday_is_that_date(text, at):
+    assert find_when(text, NOW, SHANGHAI).at == at
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("12月8号周三晚上9点", "12月8日是周二，不是周三"),
+        ("wednesday december 8 at 9pm", "December 8 is a Tuesday, not a Wednesday"),
+        # next year's December 8 is a Wednesday: still asked, not moved a year on
+        ("dec 8 wednesday 9pm", "December 8 is a Tuesday, not a Wednesday"),
+    ],
+)
+def test_a_date_with_another_weekday_is_asked(text, said):
+    with pytest.raises(InvalidTime, match=said):
+        find_when(text, NOW, SHANGHAI)
+
+
 def test_ambiguity_offers_both_readings():
     with pytest.raises(AmbiguousTime, match=r"^Do you mean today 20:00 or tomorrow 08:00\?$"):
         parse_when("at 8", NOW, SHANGHAI)

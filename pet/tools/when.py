@@ -180,6 +180,7 @@ class _Day:
     day: int | None = None
     year: int | None = None
     months: int | None = None  # with `day`: months from this one ("下个月3号": 1, "这个月20号": 0)
+    said_weekday: int | None = None  # with a date, the weekday said beside it ("6月5号礼拜二"): which year, or a question
 
 
 @dataclass
@@ -409,12 +410,29 @@ def _pieces(text: str) -> list[_Expr]:
     return kept
 
 
+def _dated_weekday(first: object, second: object) -> _Day | None:
+    """A date and a weekday said side by side ("6月5号礼拜二", "thursday may 24"): the date, with its weekday to check."""
+    if not (isinstance(first, _Day) and isinstance(second, _Day)):
+        return None
+    for date_, weekday in ((first, second), (second, first)):
+        if (date_.day is not None and date_.months is None and date_.said_weekday is None
+                and weekday.weekday is not None and weekday.week in (None, 0) and weekday.day is None):
+            return _Day(month=date_.month, day=date_.day, year=date_.year, said_weekday=weekday.weekday)
+    return None
+
+
 def _expressions(text: str) -> list[_Expr]:
-    """Adjacent pieces that fill different slots join into one expression."""
+    """Adjacent pieces that fill different slots join into one expression (and a date with its weekday)."""
     exprs: list[_Expr] = []
     for piece in _pieces(text):
         last = exprs[-1] if exprs else None
-        if (last and not last.slots.keys() & piece.slots.keys()
+        both = last and _dated_weekday(last.slots.get("day"), piece.slots.get("day"))
+        if (last and both and not (last.slots.keys() & piece.slots.keys()) - {"day"}
+                and _GLUE.fullmatch(text, last.end, piece.start)):
+            last.end = piece.end
+            last.slots.update(piece.slots)
+            last.slots["day"] = both
+        elif (last and not last.slots.keys() & piece.slots.keys()
                 and "delay" not in last.slots and "delay" not in piece.slots
                 and _GLUE.fullmatch(text, last.end, piece.start)):
             last.end = piece.end
@@ -621,7 +639,7 @@ def _dates(day: _Day | None, daily: bool, today: date, zh: bool) -> tuple[list[d
             f"{f'{day.month}月' if day.month else '一个月里'}没有{day.day}日。"))
     if day.year is not None:
         try:
-            return [date(day.year, day.month or 1, day.day)], False
+            return _on_weekday([date(day.year, day.month or 1, day.day)], day, zh), False
         except ValueError:
             raise InvalidTime(_says(zh, f"{day.year}-{day.month:02}-{day.day:02} doesn't exist.",
                                     f"{day.year}年没有{day.month}月{day.day}日。")) from None
@@ -637,7 +655,21 @@ def _dates(day: _Day | None, daily: bool, today: date, zh: bool) -> tuple[list[d
                 found.pop()
             elif len(found) == 2:
                 break
-    return found, False
+    return _on_weekday(found, day, zh), False
+
+
+def _on_weekday(found: list[date], day: _Day, zh: bool) -> list[date]:
+    """The date said with its weekday ("6月5号礼拜二"), once: the two do not mean two days. A date said with
+    another weekday is a question, not a guess (nor next year's June 5, which is that weekday)."""
+    if day.said_weekday is None or not found:
+        return found
+    first = found[0]
+    if first.weekday() == day.said_weekday:
+        return [first]
+    raise InvalidTime(_says(
+        zh, f"{first:%B} {first.day} is a {_EN_WEEKDAYS[first.weekday()].title()}, not a "
+            f"{_EN_WEEKDAYS[day.said_weekday].title()}: which day do you mean?",
+        f"{first.month}月{first.day}日是周{_ZH_WD[first.weekday()]}，不是周{_ZH_WD[day.said_weekday]}，你说的是哪天？"))
 
 
 def _local(day: date, hour: int, minute: int, zone: tzinfo, zh: bool) -> datetime:
