@@ -46,6 +46,8 @@ def test_every_example_is_nearest_its_own_intent():
     "what's the difference between reminders and alarms, explain in 2 sentences",  # a number, but no sum (review)
     # the person's own forgetting (round 25's spent tool set called forget, which found nothing)
     "lmao i forgot my own password again today, had to reset it",
+    # how the pet feels about the person asks for no memory (round 43's spent chat set: "你喜欢我吗？" ran recall)
+    "do you like me?", "你喜欢我吗？", "do u even like me", "你到底喜不喜欢我啊",
 ])
 def test_small_talk_that_mentions_memory_or_time_runs_no_tool(text):
     route = intents.router().route(text)
@@ -325,6 +327,27 @@ def test_one_sentence_asking_to_keep_a_fact_among_talk_is_the_request(text, kept
     else:
         assert len(started) == 1 and kept in started[0].arguments["content"]
         assert "what's new" not in started[0].arguments["content"] and "洗澡" not in started[0].arguments["content"]
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("keep this in that crayfish head of yours: my locker is 42", "my locker is 42"),
+    ("lock this away for me: my sister's flight lands at gate 12", "my sister's flight lands at gate 12"),
+    ("这个记在你小本本上：我妈生日是腊月初八", "我妈生日是腊月初八"),
+    ("记一下吧，我的工号是7781", "我的工号是7781"),
+    # the opening names what the figure is: not cut off from it
+    ("我的护照号你给我记牢了，E12345678", None),
+    # a request of its own after the opening
+    ("记一下，明天早上九点提醒我开会", None),
+])
+def test_a_request_to_keep_said_first_in_other_words_keeps_what_follows(text, kept, tmp_path):
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}),
+                brain=ScriptedModel(["Sure!"], repeat_last=True))
+    events = list(app.agent.run(app.current_conversation(), text))
+    contents = [e.call.arguments["content"] for e in events if isinstance(e, ToolStarted) and e.call.name == "remember"]
+    if kept is None:
+        assert all(content != "E12345678" and "提醒" not in content for content in contents), contents
+    else:
+        assert contents == [kept]
 
 
 @pytest.mark.parametrize("text, kept", [

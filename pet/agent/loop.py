@@ -152,6 +152,10 @@ def _pointing(clause: str, message: str) -> bool:
         _ASKS_IF_REMEMBERED.search(clause) or message.rstrip().endswith(("?", "？")))
 
 
+#: a message's opening part before its first colon or comma, and the rest ("lock this away for me: …")
+_OPENING = re.compile(r"^\s*(?P<head>[^:：,，;；。.!！?？]{2,40}?)\s*[:：,，;；]\s*(?P<rest>\S.*)$", re.DOTALL)
+#: words naming something of the person's ("my passport number, keep it: E123…" names what the figure is)
+_NAMES_THEIRS = re.compile(r"\b(?:my|our|mine)\b|我的|我们的|我家|我妈|我爸", re.IGNORECASE)
 #: a forget tool's line on what it forgot (pet.tools.memory): "Forgot memory #1: favorite band is Khruangbin (/undo
 #: brings it back)", "已忘掉 #2：住在滨江区（/undo 可以找回）"
 _FORGOT = re.compile(r"#\d+\s*[:：]\s*(?P<content>.+?)\s*[(（]/undo")
@@ -1593,7 +1597,7 @@ class Agent:
             return True
         reflex = reflexes.slots(route.intent or "", tool.name, route.slots, text, now, self.persona.zone())
         if reflex is None and tool.name == "remember" and route.slots == "fact":
-            reflex = self._kept_before(turn.tool_context.message, text)
+            reflex = self._kept_before(turn.tool_context.message, text) or self._kept_after(text)
         if reflex is None and tool.name == "calculate" and arithmetic.counted(text) >= 2 and arithmetic.asks_a_sum(text):
             # a sum in words the calculator's reader does not know: the model writes it for the calculator, held
             # to the tool's schema, when every figure of it is one the message says or a unit's own ("we rented a
@@ -1682,6 +1686,24 @@ class Agent:
                 start = max((m.end() for m in _SENTENCE_END.finditer(before, 0, start)), default=0)
             fact = before[start:end]
         return reflexes.Reflex("remember", (ToolCall("remember", {"content": without_chat_words(reflexes.unpadded(fact))}),))
+
+    @staticmethod
+    def _kept_after(text: str) -> reflexes.Reflex | None:
+        """A request to remember said first in words of its own, the fact after a colon or comma ("keep this in
+        that crayfish head of yours: my locker is 42", "这个记在你小本本上：我妈生日是腊月初八", "帮我记个事儿，我女儿
+        下周三家长会"): the opening part names nothing of the person's and states nothing; what follows states a fact
+        or a figure and asks for nothing else. None else (the model fills the slot)."""
+        reader, router = capture.reader(), intents.router()
+        split = _OPENING.match(text)
+        if reader is None or router is None or split is None:
+            return None
+        head, rest = split.group("head"), split.group("rest").strip()
+        if (re.search(r"\d", head) or _NAMES_THEIRS.search(head) or reader.facts(head)
+                or rest.endswith(("?", "？")) or not (reader.facts(rest) or re.search(r"\d", rest))):
+            return None
+        if router.route(rest).intent not in (None, "remember", intents.NOTE, intents.CHAT):
+            return None  # "记一下，明天九点提醒我开会": a request of its own after it
+        return reflexes.Reflex("remember", (ToolCall("remember", {"content": without_chat_words(reflexes.unpadded(rest))}),))
 
     @staticmethod
     def _message_slots(tool: Any, text: str) -> ToolCall | None:

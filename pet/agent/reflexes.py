@@ -95,7 +95,7 @@ _REMEMBER = [
     ),
     re.compile(rf"^{_POLITE_EN}remember\s+(?P<x>(?:my|i|i'm|i am|i've|we|our|mom's|dad's)\b.+?){_END}$", _I),
     re.compile(rf"^(?:please|pls)\s+remember\s+(?P<x>.+?){_END}$", _I),
-    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下来|记下|记着|记好|(?:改)?记成(?![^，,。]*了)(?!.*(?:其实|不好意思|搞错|记错|弄错)))(?:一下)?[：:，,\s]*(?P<x>.+?){_END}$"),
+    re.compile(rf"^{_POLITE_ZH}(?:记住|记一下|记下来|记下|记着|记好|(?:改)?记成(?![^，,。]*了)(?!.*(?:其实|不好意思|搞错|记错|弄错)))(?:一下)?(?:吧|哈|啊|呀|哦|嘛)?[：:，,\s]*(?P<x>.+?){_END}$"),
     re.compile(rf"^(?:please\s+)?(?:save|add|put|store|keep) (?:this|that|it)? ?(?:to|in|into) (?:your )?memory"
                rf"\s*[:：,]\s*(?P<x>.+?){_END}$", _I),
     re.compile(r"^(?P<x>[^?？]+?)\s+(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*)?(?:please\s+)?"
