@@ -122,6 +122,8 @@ from pet.tools.facts import dismissal, memory_fact, retracted
         ("the game starts at 8 btw", "the game starts at 8 btw"),  # no request: the chat word stays
         ("important thing: my gate code is 4410, remember it", "my gate code is 4410"),
         ("my brother's nickname is Lol, don't forget it", "my brother's nickname is Lol"),  # a value, not a laugh
+        # a particle after the asking is no part of the fact
+        ("记一下吧，我的工号是7781", "我的工号是7781"), ("帮我记住呀，我对芒果过敏", "我对芒果过敏"),
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):

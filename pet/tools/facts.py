@@ -28,7 +28,7 @@ _LEAD = [
     # (after an aside: "顺便帮我记住：…", "对了，记一下…")
     re.compile(r"^(?:(?:顺便|另外|还有|对了|哦对了?)[，,\s]*)?(?:请|麻烦)?(?:你)?(?:帮我|给我)?\s*"
                r"(?:记住|记一下|记下来|记下|记着|记好|(?:改)?记成(?![^，,。]*了)|别忘了|不要忘了|别忘记|(?i:remember)(?=\s*一下))"
-               r"(?:\s*一下|点儿?(?=[\s，,：:。！!]|$))?[：:，,\s]*"),
+               r"(?:\s*一下|点儿?(?=[\s，,：:。！!]|$))?(?:吧|哈|啊|呀|哦|嘛)?[：:，,\s]*"),
     # "keep track of this one for me, …", "hold onto this: …", "I want you to remember that …"
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?)?"
