@@ -313,6 +313,17 @@ def test_a_knock_knock_joke_is_played_along_with(text, language):
     assert reply.text in lines and model.calls == []
 
 
+@pytest.mark.parametrize(("text", "language"), [("你喜欢我吗？", "zh"), ("你到底喜不喜欢我啊", "zh"),
+                                              ("do you like me?", "en"), ("do you even like me", "en")])
+def test_asked_if_it_likes_the_person_the_pet_says_so(text, language):
+    # (seen on the page: "你喜欢我吗？" was read as a question for a memory, then the model said "你认为我好。")
+    app, model = _app("on", ["(the model)"] * 4)
+    lines = next(r for r in app.agent.persona.replies if r.topic == "affection").say[language]
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text in lines and model.calls == [], reply.text
+
+
 @pytest.mark.parametrize("text", [
     "passed my driving test on the third try lmao",  # near "flunked my driving test"
     "i PASSED my exam!!!! i was so sure i failed",  # a fail told of, with cheers
