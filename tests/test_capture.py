@@ -237,6 +237,11 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     ("不用了，谢谢", False), ("不打扰你了，晚安", False), ("明天不跑了，膝盖有点疼", False), ("这周五不去合唱团了，要加班", False),
     ("the monstera didn't survive the move", True),
     ("I'm dating Lin Ke", False), ("I gave my cousin a hug", False),
+    # taken up, let go or over with in other words (rounds 37-43's spent memory sets read no change in them)
+    ("Badminton is history", True), ("I've left the choir", True), ("my fear of heights is gone", True),
+    ("Adopted a one-eyed tabby from the shelter", True), ("I swapped the skipping rope for swimming", True),
+    ("我从救助站领养了一只猫", True), ("大将军只好送去我表舅的农场了", True), ("牙套摘了！", True), ("锦书不飞了", True),
+    ("I left the keys in the car", False), ("the history exam was brutal", False), ("我今天学会了一首新歌", False),
 ])
 def test_a_change_is_read_in_its_everyday_words(text, changed):
     assert capture.says_change(text) is changed

@@ -107,3 +107,17 @@ def test_damaged_numbers_in_the_weights_are_not_used(tmp_path, monkeypatch):
         monkeypatch.setattr(replacing, "WEIGHTS", bad)
         monkeypatch.setattr(replacing, "_loaded", {})
         assert replacing.model(meaning.MODEL, width) is None
+
+
+def test_a_change_of_a_thing_the_memory_names_in_the_other_language_needs_the_lower_bar():
+    # "I sold my snuff bottles" beside "我收藏鼻烟壶…": the encoder reads the two as far apart, the dictionary finds
+    # the snuff bottles in both; a change of them is held to the bar of a pair the rules allow, not the higher one
+    reader = capture.reader()
+    memory = "我收藏鼻烟壶，柜子里摆了四十多个"
+    [(fact, vector, kind)] = reader.facts("I sold my snuff bottles")
+    [row] = reader.pair_features(fact, vector, kind, [memory], None)
+    across = capture.PAIR_FEATURES.index("words shared across languages")
+    assert row[across] == 2
+    assert reader._bar(row, memory, kind, False) == replacing.REPLACE_AT
+    row[across] = 0
+    assert reader._bar(row, memory, kind, False) == replacing.REPLACE_ONLY_CHANGED_AT

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
 
 from pet.agent import arithmetic, intents, reflexes
 from pet.events import MemoryRecord
-from pet.memory import concepts, names, replacing, stated
+from pet.memory import concepts, lexicon, names, replacing, stated
 from pet.memory import kinds as fact_kinds
 from pet.text import NOT_AFTER_TITLE, detect_language
 from pet.tools.facts import declines_keeping, memory_fact, retracted
@@ -147,10 +147,10 @@ PAIR_FEATURES = ("likeness", "likeness to the message", "across languages", "fac
                  "fact's kind sure", "memory of the fact's kind", "kinds alike", "concepts shared", "name shared",
                  "fact says also", "passing kind", "sure of one kind", "rules allow", "rules' rank",
                  "memory says a change", "change x likeness", "single x memory of kind", "across x likeness",
-                 "change x kinds alike", "likeness below the best", "kinds alike below the best",
-                 "memory of kind below the best", "rules' rank below the best")
+                 "change x kinds alike", "words shared across languages", "likeness below the best", "kinds alike below the best",
+                 "memory of kind below the best", "rules' rank below the best", "words shared below the best")
 #: where in PAIR_FEATURES the fact says a change, the memory is of its kind, a name is shared, the rules allow the pair
-_CHANGED, _OF_KIND, _NAMED, _ALLOWED = 3, 6, 9, 13
+_CHANGED, _OF_KIND, _NAMED, _ALLOWED, _ACROSS_WORDS = 3, 6, 9, 13, 20
 #: kinds of fact that change together: a new job is often told as a new workplace, a new partner as love
 _RELATED = {"job": ("workplace",), "workplace": ("job",), "relationship": ("love",), "love": ("relationship",)}
 #: memories nearest in meaning, and newest, compared with a new fact
@@ -408,7 +408,7 @@ def _roles(text: str, pets: bool = False) -> frozenset[str]:
 
 #: a thing no longer done, said in Chinese with the thing between: "我不干纹身了" (round 38's spent set), "不当厨师了",
 #: "半马不跑了", "周五晚上不去合唱团了" (not a plan dropped: "算了，不去了"; not "离不开咖啡了", "腰扛不住了")
-_NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?(?:(?:干|做|当|养|玩|学|跑|练|喝|吃|打(?![扰算])|弹|画|写|追|抽|骑|上|跳|考)"
+_NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?(?:(?:干|做|当|养|玩|学|跑|练|喝|吃|打(?![扰算])|弹|画|写|追|抽|骑|上|跳|考|飞|戴|穿|开|坐|吹|唱|爬|拉)"
                            r"[\u4e00-\u9fff]{0,6}?|(?:去|用)[\u4e00-\u9fff]{1,6}?)了|转行|改行")
 
 
@@ -722,7 +722,23 @@ class Reader:
         I'm allergic to peanuts btw."). A sentence goes with one fact only, the first to reach it."""
         taken = set(kept_at)
         joined: list[tuple[str, np.ndarray, str]] = []
+        joined_at: list[int] = []
         for (fact, vector, kind), at in zip(found, kept_at):
+            if joined_at and joined_at[-1] == at - 1 and _POINTS_BACK.match(said[at].strip()):
+                # a fact that points back to the one kept just before it goes with it ("we adopted a calico
+                # today! her name is Niangao", now that adopting reads as a change and is kept by itself)
+                before, _, before_kind = joined.pop()
+                told = said[joined_at.pop()].strip()
+                before = told if told.rstrip(".。!！~～ ") == before else before
+                gap = "" if detect_language(fact) == "zh" else " "
+                end = "" if before[-1:] in ".。!！?？~～" else ("。" if gap == "" else ".")
+                fact = memory_fact(before + end + gap + fact).rstrip(".。!！~～ ")
+                vector = self.vector(fact)
+                whole = self.kind(vector)
+                joined.append((fact, vector, before_kind if whole in PASSING else whole))
+                joined_at.append(at)
+                continue
+            joined_at.append(at)
             parts = [fact]
             if at > 0 and at - 1 not in taken and not _OPENS_WITH_THE_PERSON.match(said[at].strip()) and (
                     self._news_beside(said[at - 1])):
@@ -885,13 +901,14 @@ class Reader:
             rows.append([cosine, near, across, float(changed), float(single), mine.get(kind, 0.0), share, alike,
                          float(min(len(mine_topics & concepts.topics(content)), 2)), float(names.named(lead, content) or names.shared(fact, content)),
                          float(also), float(kind in PASSING), float(sure), float(rank is not None), rank or 0.0,
-                         float(says_change(content)), changed * cosine, single * share, across * cosine, changed * alike])
+                         float(says_change(content)), changed * cosine, single * share, across * cosine, changed * alike,
+                         float(min(len(lexicon.shared(fact, content)), 2))])
         # the best of the memories the model is asked of: one it may not replace ("I'm from Hangzhou" beside "I live
         # in Hangzhou", a memory of another kind) sets no bar
         asked = [row for row in rows if asked_of_model(row)] or rows
         best = np.array(asked, dtype=np.float64).max(axis=0)
         for row in rows:
-            row += [row[0] - best[0], row[7] - best[7], row[6] - best[6], (row[14] - best[14]) * row[13]]
+            row += [row[0] - best[0], row[7] - best[7], row[6] - best[6], (row[14] - best[14]) * row[13], row[20] - best[20]]
         return rows
 
     def _bar(self, row: list[float], content: str, kind: str, others: bool) -> float:
@@ -903,6 +920,10 @@ class Reader:
         if not asked_of_model(row) or others and not row[_NAMED]:
             return float("inf")
         if _ruled_or_kind(row) or any(self.share_of(content, other) >= SAME_KIND for other in _RELATED.get(kind, ())):
+            return replacing.REPLACE_AT
+        if row[_CHANGED] > 0 and row[_ACROSS_WORDS] > 0:
+            # a change of the very thing the memory names in the other language ("Sold the Lego" beside
+            # "我家的空房间基本是个乐高博物馆"; the encoder reads the two as unrelated)
             return replacing.REPLACE_AT
         return replacing.REPLACE_ONLY_CHANGED_AT
 
@@ -980,6 +1001,11 @@ def _of_the_person(fact: str, language: str) -> bool:
     return table is not None and any(fact.startswith(word) for word in table.changes)
 
 
+#: a sentence that opens by pointing back at someone or something just told of: "her name is Niangao", "它叫年糕"
+_POINTS_BACK = re.compile(r"^(?:(?:and|so)\s+)?(?:her|his|its|their|she|he|it|they|she's|he's|it's|they're)\b"
+                          r"|^(?:它|她|他|它们|她们|他们)(?!们的?妈|爸)", re.IGNORECASE)
+
+
 def candidates(book: NoteBook, pet_id: int, fact: str, context: str = "") -> list[MemoryRecord]:
     """The memories a new fact may replace: the NEAREST in meaning and the
     RECENT newest, about whom the fact is about (`about`) or naming whom it
@@ -1020,6 +1046,8 @@ def reader() -> Reader | None:
         router = intents.router()
         if router is not None:
             _reader = Reader(router)
+            # the Chinese-English dictionary (pet.memory.lexicon, about a second) read before the first fact needs it
+            threading.Thread(target=lexicon.senses, name="chinese-english-words", daemon=True).start()
     return _reader
 
 

@@ -74,7 +74,7 @@ REPLACE_AT = 0.2
 #: another kind): left out one round at a time, such pairs were as often wrong as right at REPLACE_AT
 REPLACE_ONLY_CHANGED_AT = 0.5
 #: the version of `Reader.pair_features`: weights of another are not used
-FEATURES = 2
+FEATURES = 3
 #: L2 penalty and gradient steps of the training
 PENALTY, STEPS, RATE = 1e-3, 3000, 0.5
 

@@ -1,0 +1,36 @@
+"""Words shared across English and Chinese, by CC-CEDICT (pet.memory.lexicon)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pet.memory import lexicon
+
+
+@pytest.mark.parametrize(("first", "second", "shared"), [
+    ("Sold the Lego. All of it.", "我家的空房间基本是个乐高博物馆", {"lego"}),
+    ("面包车卖了。", "I drive a beat-up silver Wuling van", {"van"}),
+    ("Quit the betel nut.", "我每天下午都要嚼槟榔。", {"betel", "nut"}),
+    ("牙套终于摘了", "My braces come off in May", {"brac"}),  # a plural and its singular meet
+    ("I like oolong tea", "我喜欢喝乌龙茶", {"tea", "oolong"}),
+])
+def test_a_chinese_word_meets_the_english_word_it_means(first, second, shared):
+    assert lexicon.shared(first, second) == shared
+    assert lexicon.shared(second, first) == shared
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("I keep an axolotl called Pickle", "我在一家彩灯作坊当扎灯师傅"),  # nothing in common
+    ("I sold the van", "I drive a van"),  # one language: the encoder reads these
+    ("面包车卖了", "我开面包车"),
+    ("I really like it, it's good", "我喜欢"),  # too general to say what a fact is about
+])
+def test_nothing_is_shared_without_a_word_in_common_across_languages(first, second):
+    assert lexicon.shared(first, second) == frozenset()
+
+
+def test_without_the_dictionary_nothing_is_shared(monkeypatch):
+    monkeypatch.setattr(lexicon, "_dictionary_file", lambda: None)
+    monkeypatch.setattr(lexicon, "_senses", None)
+    assert lexicon.shared("Sold the Lego", "我家全是乐高") == frozenset()
+    monkeypatch.setattr(lexicon, "_senses", None)  # read again after the test, with the dictionary
