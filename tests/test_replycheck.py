@@ -916,6 +916,11 @@ def test_the_prompts_clock_and_days_together_copied_are_a_program_line(reply, co
     ("my neighbour said hi to me", "They said hi? Cute! Wave a claw back.", False),
     ("ugh i'm fixing an XML parser at work", "XML! Sounds like a tangle of claws. Take a break?", False),
     ("I passed the exam!", "Based on that grin, you aced it! Claws up!", False),
+    # the prompt's companion rule said back (seen on the page, the small model)
+    ("I play the cello in a community orchestra", "I'm a crayfish, not an assistant.", True),
+    ("我在社区乐团拉大提琴", "我是小龙虾，不是助手。", True),
+    ("tell me about yourself", "I never refuse small talk!", True),
+    ("I'm a personal assistant at a law firm", "A personal assistant! Busy claws, I bet.", False),
 ])
 def test_the_prompt_named_in_a_reply_is_caught(message, reply, leaks):
     problems = found(reply, message=message, language="en")

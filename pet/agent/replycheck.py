@@ -187,7 +187,11 @@ _NOTE = re.compile(
     # XML tags, I believe you call this crayfish a \"shellfish\"" to a pun (round 42's chat set, the small model)
     r"|\b(?:in|within|inside|from|between) (?:the )?XML tags\b"
     r"|\b(?:based on|according to|from|in) the (?:information|context|details|data) (?:provided|given)\b"
-    r"|\bthe user['’]s (?:query|question|request|message|input)\b|\bthe user (?:query|input)\b",
+    r"|\bthe user['’]s (?:query|question|request|message|input)\b|\bthe user (?:query|input)\b"
+    # the prompt's companion rule said back: "I'm a crayfish, not an assistant." to "I play the cello in a
+    # community orchestra" (seen on the page, the small model)
+    r"|\bnot an? (?:AI )?assistant\b|\bnever (?:offer help|refuse small talk|repeat their words)\b"
+    r"|不是(?:你的|一个)?(?:AI|人工智能)?助手|never copy them\b",
     re.IGNORECASE,
 )
 
