@@ -1690,8 +1690,8 @@ class Agent:
     @staticmethod
     def _kept_after(text: str) -> reflexes.Reflex | None:
         """A request to remember said first in words of its own, the fact after a colon or comma ("keep this in
-        that crayfish head of yours: my locker is 42", "这个记在你小本本上：我妈生日是腊月初八", "帮我记个事儿，我女儿
-        下周三家长会"): the opening part names nothing of the person's and states nothing; what follows states a fact
+        that crayfish head of yours: my locker is 42", "这个记在你小本本上：我妈生日是腊月初八", "hold onto this one, my
+        landlord is called Mr Ferris"): the opening part names nothing of the person's and states nothing; what follows states a fact
         or a figure and asks for nothing else. None else (the model fills the slot)."""
         reader, router = capture.reader(), intents.router()
         split = _OPENING.match(text)
