@@ -1003,7 +1003,7 @@ def _of_the_person(fact: str, language: str) -> bool:
 
 #: a sentence that opens by pointing back at someone or something just told of: "her name is Niangao", "它叫年糕"
 _POINTS_BACK = re.compile(r"^(?:(?:and|so)\s+)?(?:her|his|its|their|she|he|it|they|she's|he's|it's|they're)\b"
-                          r"|^(?:它|她|他|它们|她们|他们)(?!们的?妈|爸)", re.IGNORECASE)
+                          r"|^(?:它|她|他)", re.IGNORECASE)
 
 
 def candidates(book: NoteBook, pet_id: int, fact: str, context: str = "") -> list[MemoryRecord]:
