@@ -34,3 +34,12 @@ def test_without_the_dictionary_nothing_is_shared(monkeypatch):
     monkeypatch.setattr(lexicon, "_senses", None)
     assert lexicon.shared("Sold the Lego", "我家全是乐高") == frozenset()
     monkeypatch.setattr(lexicon, "_senses", None)  # read again after the test, with the dictionary
+
+
+def test_a_damaged_dictionary_shares_nothing_and_stops_nothing(monkeypatch, tmp_path):
+    broken = tmp_path / "cedict.txt.gz"
+    broken.write_bytes(b"\x1f\x8b this is no gzip stream")
+    monkeypatch.setattr(lexicon, "_dictionary_file", lambda: broken)
+    monkeypatch.setattr(lexicon, "_senses", None)
+    assert lexicon.shared("Sold the Lego", "我家全是乐高") == frozenset()
+    monkeypatch.setattr(lexicon, "_senses", None)

