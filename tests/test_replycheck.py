@@ -916,11 +916,13 @@ def test_the_prompts_clock_and_days_together_copied_are_a_program_line(reply, co
     ("my neighbour said hi to me", "They said hi? Cute! Wave a claw back.", False),
     ("ugh i'm fixing an XML parser at work", "XML! Sounds like a tangle of claws. Take a break?", False),
     ("I passed the exam!", "Based on that grin, you aced it! Claws up!", False),
-    # the prompt's companion rule said back (seen on the page, the small model)
-    ("I play the cello in a community orchestra", "I'm a crayfish, not an assistant.", True),
-    ("我在社区乐团拉大提琴", "我是小龙虾，不是助手。", True),
+    # the prompt's companion rule said back; not the pet saying what it is ("我是一只很小的小龙虾，不是助手哦" is its own
+    # talk, below)
     ("tell me about yourself", "I never refuse small talk!", True),
+    ("I play the cello in a community orchestra", "I'm a crayfish, not an assistant.", False),
     ("I'm a personal assistant at a law firm", "A personal assistant! Busy claws, I bet.", False),
+    ("我周三晚上一般干嘛？", "根据您提供的信息，周三晚上通常是为了玩五个-a-side足球。", True),
+    ("我周三晚上一般干嘛？", "根据你说的，周三晚上你踢五人制足球！", False),
 ])
 def test_the_prompt_named_in_a_reply_is_caught(message, reply, leaks):
     problems = found(reply, message=message, language="en")

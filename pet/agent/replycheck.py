@@ -188,10 +188,13 @@ _NOTE = re.compile(
     r"|\b(?:in|within|inside|from|between) (?:the )?XML tags\b"
     r"|\b(?:based on|according to|from|in) the (?:information|context|details|data) (?:provided|given)\b"
     r"|\bthe user['’]s (?:query|question|request|message|input)\b|\bthe user (?:query|input)\b"
-    # the prompt's companion rule said back: "I'm a crayfish, not an assistant." to "I play the cello in a
-    # community orchestra" (seen on the page, the small model)
-    r"|\bnot an? (?:AI )?assistant\b|\bnever (?:offer help|refuse small talk|repeat their words)\b"
-    r"|不是(?:你的|一个)?(?:AI|人工智能)?助手|never copy them\b",
+    # the prompt's companion rule and headings said back ("I never refuse small talk!"); not "I'm a crayfish, not an
+    # assistant", which is the pet's own talk (seen on the page as a poor reply to "I play the cello…": off the
+    # point, not a leak)
+    r"|\bnever (?:offer help|refuse small talk|repeat their words)\b|\bnever copy them\b"
+    # ...and the prompt as a document, in Chinese: "根据您提供的信息，周三晚上通常是为了玩五个-a-side足球。" (round 44's
+    # chat set, the small model)
+    r"|根据(?:您|你)?所?提供的(?:信息|资料|内容|上下文)",
     re.IGNORECASE,
 )
 
