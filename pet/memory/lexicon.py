@@ -12,8 +12,8 @@ means and the other text says (one Chinese and one English text; else empty).
 Only short senses count (at most five words, the parentheses dropped), only
 words of two or more Chinese characters, and no stop word or word too general to
 say what a fact is about ("person", "thing", "make", "like"). It knows no senses
-in context: 面包 in 面包车 also means "bread". Loaded once, on first use (about a
-second and 40 MB); without the package, nothing is shared and capture goes on as
+in context: 面包 in 面包车 also means "bread". Loaded once, on first use (about two
+seconds and 35 MB); without the package, nothing is shared and capture goes on as
 before.
 """
 
