@@ -908,7 +908,8 @@ class Reader:
         asked = [row for row in rows if asked_of_model(row)] or rows
         best = np.array(asked, dtype=np.float64).max(axis=0)
         for row in rows:
-            row += [row[0] - best[0], row[7] - best[7], row[6] - best[6], (row[14] - best[14]) * row[13], row[20] - best[20]]
+            row += [row[0] - best[0], row[7] - best[7], row[6] - best[6], (row[14] - best[14]) * row[13],
+                    row[_ACROSS_WORDS] - best[_ACROSS_WORDS]]
         return rows
 
     def _bar(self, row: list[float], content: str, kind: str, others: bool) -> float:
@@ -1046,7 +1047,7 @@ def reader() -> Reader | None:
         router = intents.router()
         if router is not None:
             _reader = Reader(router)
-            # the Chinese-English dictionary (pet.memory.lexicon, about a second) read before the first fact needs it
+            # the Chinese-English dictionary (pet.memory.lexicon, about two seconds) read before the first fact needs it
             threading.Thread(target=lexicon.senses, name="chinese-english-words", daemon=True).start()
     return _reader
 
