@@ -168,6 +168,20 @@ def test_a_habit_at_a_set_hour_is_noted_though_a_plan_at_one_is_not(book):
     assert cat.record.content == "我的猫叫豆腐"
 
 
+@pytest.mark.parametrize("text", ["我朋友下周六结婚，下午五点开始", "我同事下周三生日，晚上八点聚餐",
+                                  "Hana's wedding is march 14 at 4pm and I'm SO excited"])
+def test_a_plan_with_its_day_and_hour_said_apart_or_on_a_date_is_not_noted(book, text):
+    store, pet = book
+    assert capture.note(store, pet, text) == []
+
+
+def test_a_fact_beside_a_day_and_an_hour_said_apart_stays_without_them(book):
+    store, pet = book
+    [job] = capture.note(store, pet, "我是护士，明天要上夜班，晚上八点开始")
+    assert job.record.content == "我是护士"
+    assert capture.note(store, pet, "my daughter was born March 3 at 5am")  # a birth is no plan
+
+
 def test_a_new_fact_said_to_come_beside_the_old_replaces_nothing(book):
     store, pet = book
     capture.note(store, pet, "I've been learning Korean for a year")

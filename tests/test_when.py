@@ -459,7 +459,8 @@ def test_a_long_run_of_digits_is_read_in_linear_time():
 
 
 @pytest.mark.parametrize("text", ["dentist tomorrow at 9am, dreading it", "明天下午三点我要面试", "flight on saturday at 6am",
-                                  "周六晚上七点和朋友吃火锅"])
+                                  "周六晚上七点和朋友吃火锅", "我朋友下周六结婚，下午五点开始",
+                                  "Hana's wedding is march 14 at 4pm", "我同事下个月十号生日，中午十二点聚餐"])
 def test_a_day_and_an_hour_that_happen_once_are_dated(text):
     assert dated(text)
 
@@ -467,7 +468,8 @@ def test_a_day_and_an_hour_that_happen_once_are_dated(text):
 @pytest.mark.parametrize("text", ["I get up at 7am", "every tuesday at 8pm I swim", "每周二晚上八点打羽毛球",
                                   "tomorrow is my birthday", "明天好冷", "I was 6 when we moved",
                                   "yesterday at 3pm I adopted a cat", "昨天下午三点我领养了一只猫",
-                                  "my daughter was born March 3 at 5am", "I was born on 1990-05-04 at 10:30"])
+                                  "my daughter was born March 3 at 5am", "I was born on 1990-05-04 at 10:30",
+                                  "我1990年5月4号上午十点出生", "every friday at 6pm, pizza night, since march 3"])
 def test_a_habit_an_hour_alone_or_a_day_alone_are_not(text):
     assert not dated(text)
 

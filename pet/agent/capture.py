@@ -42,7 +42,7 @@ from pet.memory import concepts, lexicon, names, replacing, stated
 from pet.memory import kinds as fact_kinds
 from pet.text import NOT_AFTER_TITLE, detect_language
 from pet.tools.facts import declines_keeping, memory_fact, retracted
-from pet.tools.when import dated
+from pet.tools.when import dated, spans
 
 if TYPE_CHECKING:
     import numpy as np
@@ -675,7 +675,11 @@ class Reader:
                 # a plan at a set day and hour ("明天下午三点面试") passes, a reminder's business; a fact
                 # in another clause stays ("我的猫叫豆腐，明天上午9点带它打疫苗")
                 kept = [c for c in clauses if not dated(c)]
-                if len(kept) == len(clauses) or not any(self._lasting(c) for c in kept):
+                if len(kept) == len(clauses):
+                    # the day and the hour said in clauses apart ("我是护士，明天要上夜班，晚上八点开始"):
+                    # the clauses that tell neither may still state a fact
+                    kept = [c for c in clauses if not spans(c)]
+                if len(kept) == len(clauses) or not kept or not any(self._lasting(c) for c in kept):
                     continue  # "…，好激动": the rest is a mood
                 sentence = ("，" if detect_language(sentence) == "zh" else ", ").join(kept)
                 clauses = kept

@@ -472,14 +472,33 @@ def find_when(text: str, now: datetime, zone: tzinfo) -> When | None:
 def dated(text: str) -> bool:
     """The text names one moment to come, a day and a clock time that happen
     once ("dentist tomorrow at 9am", "明天下午三点面试", "saturday 6am flight"):
-    not a habit ("every tuesday at 8", "每周二晚上"), nor a day gone by or a
-    date ("yesterday at 3pm", "born March 3 at 5am")."""
-    for expr in _expressions(text.translate(_FULLWIDTH)):
-        day = expr.slots.get("day")
-        if (isinstance(day, _Day) and "clock" in expr.slots and "repeat" not in expr.slots
-                and day.month is None and (day.offset is None or day.offset >= 0)):
+    not a habit ("every tuesday at 8", "每周二晚上"), nor a day gone by
+    ("yesterday at 3pm", "born March 3 at 5am"). The day and the hour may
+    sit a few words apart ("我朋友下周六结婚，下午五点开始"), and a date with
+    its month counts unless a birth is told ("Hana's wedding is march 14 at 4pm")."""
+    norm = text.translate(_FULLWIDTH)
+    exprs = _expressions(norm)
+    if any("repeat" in expr.slots for expr in exprs):
+        return False
+    born = _BORN.search(norm) is not None
+    days = [expr for expr in exprs if _to_come(expr.slots.get("day"), born)]
+    for expr in days:
+        if "clock" in expr.slots:
             return True
-    return False
+    hours = [expr for expr in exprs if "clock" in expr.slots and "day" not in expr.slots]
+    return any(0 <= hour.start - day.end <= _APART or 0 <= day.start - hour.end <= _APART
+               for day in days for hour in hours)
+
+
+_APART = 12  # characters between a day and its hour said apart ("下周六结婚，下午五点", "saturday, and it starts at 5pm")
+_BORN = re.compile(r"\bborn\b|出生|生于|出世", re.IGNORECASE)
+
+
+def _to_come(day: object, born: bool) -> bool:
+    """A day that may be to come: not one gone by ("yesterday"), nor a date of birth."""
+    if not isinstance(day, _Day) or day.offset is not None and day.offset < 0:
+        return False
+    return day.month is None or not born
 
 
 def spans(text: str) -> list[tuple[int, int, bool, bool]]:
