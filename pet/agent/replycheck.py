@@ -447,10 +447,13 @@ _REACTS = re.compile(r"^\W*(?:nice|yum|yay|wow|aww+|ooh+|oh no|haha\w*|lol|omg|c
                      r"|^\W*(?:哇|哈哈|嘿嘿|耶|太好了|好棒|真棒|恭喜|天哪|天啊|哎呀|呜呜)|^[^，,。！!]{1,6}(?:好可爱|好棒|好香|好酷)",
                      re.IGNORECASE)
 #: a message that asks or bids something: its answer may well say its words again
+#: (not "啥也"/"什么都", which ask nothing: "雾霾好大，出门啥也看不清"; nor "could" or "can" inside a sentence, as in "so
+#: tired i could sleep on the bus floor": both had their restatements let through, round 44's spent chat set)
 _ASKS_OR_BIDS = re.compile(
-    r"[?？]|吗|呢|么|什么|怎么|啥|([\u4e00-\u9fff])不\1|好不好|怎么样|给我|帮我|^\W*来[，,]"
+    r"[?？]|吗|呢|么|(?:什么|啥)(?![也都])|怎么|([\u4e00-\u9fff])不\1|好不好|怎么样|给我|帮我|^\W*来[，,]"
     r"|^\W*(?:do|does|did|is|are|am|can|could|should|would|will|what|whats|how|why|who|where|when|which|tell|show|guess"
-    r"|let'?s)\b|\b(?:what|whats|how|why|should|could|can|would|do you|did you|tell me|show me)\b", re.IGNORECASE)
+    r"|let'?s)\b|\b(?:what|whats|how|why|should i|should we|(?:could|can|would|do|did) (?:you|u)|tell me|show me)\b",
+    re.IGNORECASE)
 
 
 #: a riddle the message asks and answers itself: a joke told, which asks nothing ("why did the scarecrow win an award? bc
