@@ -218,6 +218,36 @@ def test_the_default_pets_topics_tell_missing_home_and_a_low_mood(text, topic):
     assert found is not None and found.replies.topic == topic
 
 
+@pytest.mark.parametrize(("text", "topic"), [
+    # everyday talk the small model only said back in other words ("雾霾好大，出门啥也看不清" → "雾霾太大了，出行啥都看不清楚。",
+    # round 44's spent chat set): topics of their own since
+    ("外面雾霾好重，什么都看不清", "gloomy_weather"), ("the fog is so thick this morning", "gloomy_weather"),
+    ("终于熬到周五了！", "weekend"), ("tgif!!! no work tomorrow", "weekend"),
+    ("下班去健身房练了一个小时", "exercise"), ("went for a long run this morning", "exercise"),
+    ("还在图书馆复习，明天考试", "studying"), ("cramming for finals all night", "studying"),
+    ("第一次自己包饺子，包得好丑", "cooking"), ("tried baking bread today", "cooking"),
+    ("刚买了双新球鞋", "something_new"), ("my new laptop just arrived", "something_new"),
+    ("小钳你好聪明啊", "affection"), ("you're hilarious, little guy", "affection"),
+    ("我去开会了，回头聊", "gotta_go"), ("gtg, talk to you later", "gotta_go"),
+    ("最近在追一部新剧，太上头了", "watching_and_games"), ("playing games with my friends tonight", "watching_and_games"),
+    # ...while the weather's own topics keep theirs
+    ("今天好冷，手都冻僵了", "cold_weather"),
+])
+def test_everyday_small_talk_has_a_topic_of_the_default_pet(text, topic):
+    found = replies.bank(load_persona("xiaoqian")).match(text)
+    assert found is not None and found.replies.topic == topic
+
+
+@pytest.mark.parametrize("text", ["推荐一部好看的电影吧", "recommend me a show to binge", "红烧排骨怎么做才好吃？",
+                                  "any tips for studying for finals?"])
+def test_a_message_asking_for_something_made_or_found_gets_the_model_not_a_line(text):
+    app, model = _app("on", ["(the model)"] * 3)
+    said = [line for topic in app.agent.persona.replies for lines in topic.say.values() for line in lines]
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text not in said and model.calls
+
+
 @pytest.mark.parametrize(("text", "mood"), [
     ("today was great, feeling good", 1), ("今天心情很好", 1), ("我考过了！！开心到飞起", 1),
     ("what a day, i'm beat", -1), ("i'm not feeling great", -1), ("今天不开心", -1), ("今天突然特别想家", -1),

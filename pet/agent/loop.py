@@ -662,6 +662,11 @@ def _shows_number(line: str, number: int) -> bool:
 
 
 #: the message ends by letting what it said go: "…, forget it", "never mind", "算了"
+#: a message that asks for something made or found for it (a film to watch, a recipe, a way to do something): no line of
+#: the persona's small talk gives it
+_BIDS = re.compile(r"\b(?:recommend|suggest|give me (?:a|an|some)|teach me|how (?:do|can|should) (?:i|we)|how to|any (?:tips|ideas"
+                   r"|recs|suggestions)|what should i)\b|推荐|教我|教教我|(?:怎么|咋)(?:做|办|弄|才能|样才)|如何"
+                   r"|有什么.{0,4}(?:建议|办法|推荐)|给我(?:一个|个|一份|份|列|写|做|找)(?!笑话|段子)", re.IGNORECASE)
 _LET_IT_GO = re.compile(r"\b(?:forget (?:it|that|about it)|never ?mind|nvm)\b[\s.!~]*$|(?:算了|当我没说|不说了)[\s。！!~～]*$",
                         re.IGNORECASE)
 #: ...unless it asks to forget something before: "Tom and I broke up, please don't remember him anymore. forget it"
@@ -1242,6 +1247,8 @@ class Agent:
         if (not naming and _QUESTION.search(text)
                 and capture.names_the_person(text) != capture.names_the_person(match.example)):
             return None  # "我喜欢吃什么" is near "你喜欢吃什么", but asks about the person, not the pet
+        if not naming and _BIDS.search(text) and not _BIDS.search(match.example):
+            return None  # "推荐一部好看的电影吧" is near "刚看完一部好片", but wants a film, not a line about films
         return match
 
     def _asks_name(self, text: str) -> bool:
