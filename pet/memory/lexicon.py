@@ -147,3 +147,51 @@ def shared(first: str, second: str) -> frozenset[str]:
         return frozenset()
     chinese, english = (first, second) if first_zh else (second, first)
     return english_of(chinese) & english_words(english)
+
+
+#: the most words of the other language one search term looks for, and the most English stems a word may mean to
+#: be looked for (a word of many senses says little of any: 运动 "movement; campaign; sport; motion; exercise")
+PER_TERM, SPECIFIC = 3, 5
+
+_chinese_of: dict[str, tuple[str, ...]] | None = None
+
+
+def loaded() -> bool:
+    """Whether the dictionary is read; if not, its reading starts in the background (a search never waits for it)."""
+    if _senses is not None:
+        return True
+    if not _lock.locked():
+        threading.Thread(target=senses, name="chinese-english-words", daemon=True).start()
+    return False
+
+
+def _reverse() -> dict[str, tuple[str, ...]]:
+    """For each English stem, the Chinese words of two or three characters that mean it among at most SPECIFIC
+    senses, the most used first (by jieba's word counts: 朋友 before 友人 for "friend"; without jieba, the fewest
+    senses first), at most PER_TERM."""
+    global _chinese_of
+    if _chinese_of is None:
+        from pet.memory.recall import _dictionary
+
+        tokenizer = _dictionary()
+        counts: dict[str, int] = tokenizer.FREQ if tokenizer is not None else {}
+        found: dict[str, list[tuple[int, int, str]]] = {}
+        for word, stems in senses().items():
+            if len(word) <= 3 and len(stems) <= SPECIFIC and (counts.get(word, 0) > 0 or tokenizer is None):
+                for one in stems:
+                    found.setdefault(one, []).append((-counts.get(word, 0), len(stems), word))
+        _chinese_of = {one: tuple(w for *_, w in sorted(words)[:PER_TERM]) for one, words in found.items()}
+    return _chinese_of
+
+
+def translations(term: str) -> tuple[str, ...]:
+    """Words of the other language a search term means, by the dictionary: 香菜 → cilantro, coriander…; 退休 →
+    retir, retirement; coriander → 香菜, 芫荽. Empty while the dictionary is not read yet, for a Chinese term that is
+    no word of it ("爸退") or one of too many senses, and for an English word too general to say what a memory is
+    about."""
+    if not loaded():
+        return ()
+    if CJK_CHAR.search(term):
+        meant = senses().get(term, frozenset())
+        return tuple(sorted(meant)) if len(meant) <= SPECIFIC else ()
+    return tuple(dict.fromkeys(w for one in english_words(term) for w in _reverse().get(one, ())))[:PER_TERM]

@@ -139,13 +139,13 @@ from typing import Collection, Iterable, NamedTuple, Sequence
 from sqlalchemy import Connection, case, func, literal, or_, select
 from sqlalchemy.engine.interfaces import DBAPICursor
 
+from pet.memory import lexicon, replica
 from pet.memory import meaning as meanings
-from pet.memory import replica
-from pet.memory.concepts import across, expand, matcher, phrases
+from pet.memory.concepts import MAX_RELATED, across, expand, matcher, phrases, translations
 from pet.memory.concepts import related as related_words
 from pet.memory.db import FTS_TABLE, sqlite_rows
 from pet.memory.models import MemoryRow, utcnow
-from pet.memory.recall import Term, resolve, search_terms, segment_pieces
+from pet.memory.recall import Term, dictionary_words, resolve, search_terms, segment_pieces
 from pet.text import cjk_count, estimate_tokens
 
 K1, B = 1.2, 0.3
@@ -258,7 +258,7 @@ def rank(
     use_fts = fts and conn.dialect.name == "sqlite"
     if terms:
         scored = (_fts if use_fts else _like)(conn, pet_id, terms, limit, now, lifts, asked)
-    if terms and len(scored) < limit and (translated := across(terms, ACROSS_WEIGHT)):
+    if terms and len(scored) < limit and (translated := across(terms, ACROSS_WEIGHT) + _dictionary_across(terms)):
         # Too little in the message's own language: the same concepts in the other one (tea -> 茶).
         for row_id, value in (_fts if use_fts else _like)(conn, pet_id, translated, limit, now, lifts).items():
             scored.setdefault(row_id, value)
@@ -271,6 +271,24 @@ def rank(
         every = sorted(scored.items(), key=order, reverse=True)
         found = _distinct(conn, [row_id for row_id, _ in every], limit)
     return found
+
+
+def _dictionary_across(terms: Sequence[Term]) -> list[Term]:
+    """The words of the other language the Chinese-English dictionary gives for the terms the concepts do not
+    translate (外甥, 退休 → retir; coriander → 香菜), weighing ACROSS_WEIGHT of the term; a Chinese term only when it
+    is a word of its run as jieba cuts it (外语 of 门外语, not 门外). None while the dictionary is being read."""
+    found: dict[str, Term] = {}
+    for term in terms:
+        if translations(term.text):
+            continue  # the concepts' own words stand for it
+        if cjk_count(term.text):
+            words = dictionary_words(term.segment) if term.segment else (term.text,)
+            if len(term.text) < 2 or words is None or term.text not in words:
+                continue
+        for text in lexicon.translations(term.text):
+            if len(found) < MAX_RELATED:
+                found.setdefault(text, Term(text, ACROSS_WEIGHT * term.weight))
+    return list(found.values())
 
 
 def _distinct(conn: Connection, ranked: list[int], limit: int) -> list[int]:
