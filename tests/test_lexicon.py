@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from pet.memory import lexicon
@@ -42,4 +44,30 @@ def test_a_damaged_dictionary_shares_nothing_and_stops_nothing(monkeypatch, tmp_
     monkeypatch.setattr(lexicon, "_dictionary_file", lambda: broken)
     monkeypatch.setattr(lexicon, "_senses", None)
     assert lexicon.shared("Sold the Lego", "我家全是乐高") == frozenset()
+    monkeypatch.setattr(lexicon, "_senses", None)
+
+
+@pytest.mark.parametrize(("term", "expected"), [
+    ("退休", {"retir"}), ("香菜", {"coriander"}),
+    ("friend", {"朋友"}), ("coriander", {"香菜"}), ("bike", {"自行车"}),  # the most used Chinese words first
+])
+def test_a_search_term_has_its_words_in_the_other_language(term, expected):
+    lexicon.senses()
+    assert expected <= set(lexicon.translations(term))
+    assert len(lexicon.translations(term)) <= max(lexicon.PER_TERM, lexicon.SPECIFIC)
+
+
+@pytest.mark.parametrize("term", ["爸退", "运动", "thing"])  # no word; a word of many senses; too general
+def test_a_term_of_no_clear_sense_has_no_words_in_the_other_language(term):
+    lexicon.senses()
+    assert lexicon.translations(term) == ()
+
+
+def test_a_search_never_waits_for_the_dictionary(monkeypatch):
+    monkeypatch.setattr(lexicon, "_senses", None)
+    monkeypatch.setattr(lexicon, "_dictionary_file", lambda: None)  # read in the background, finds none
+    assert lexicon.translations("退休") == ()
+    for thread in threading.enumerate():
+        if thread.name == "chinese-english-words":
+            thread.join()  # (it found no dictionary; the next test reads the real one again)
     monkeypatch.setattr(lexicon, "_senses", None)

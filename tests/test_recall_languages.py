@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from pet.memory import meaning
+from pet.memory import meaning, search
 from pet.memory.db import open_database
-from pet.memory.recall import about_the_person, split_segment, words
+from pet.memory.recall import about_the_person, search_terms, split_segment, words
 from pet.memory.store import MemoryStore, PetStore
 from pet.tools.memory import memory_tools
 from pet.tools.registry import ToolContext
@@ -169,6 +169,24 @@ def test_translations_from_the_concepts_find_a_fact_without_meaning(words_only, 
     for i in range(5):
         store.remember(pet_id, f"Tea party number {i} was lovely")
     assert "我喜欢乌龙茶" not in contents(store.search(pet_id, "tea", limit=5))
+
+
+def test_the_dictionary_finds_what_the_concepts_do_not_translate_without_meaning(words_only, store, pet_id):
+    from pet.memory import lexicon
+
+    if not lexicon.senses():
+        pytest.skip("the Chinese-English dictionary is not installed")
+    for filler in FILLERS:
+        store.remember(pet_id, filler)
+    # round 44's spent memory set: "我爸退休了没？" found nothing of "Dad finally retired…" by its words
+    store.remember(pet_id, "Grandpa retired from the railway last spring")
+    store.remember(pet_id, "我不吃香菜，闻到就想吐")
+    store.remember(pet_id, "My nephew Ayuan beats me at Go")
+    assert contents(store.search(pet_id, "外公退休了吗", limit=5))[0] == "Grandpa retired from the railway last spring"
+    assert "我不吃香菜，闻到就想吐" in contents(store.search(pet_id, "coriander?", limit=5))
+    assert "My nephew Ayuan beats me at Go" in contents(store.search(pet_id, "我外甥叫什么", limit=5))
+    # a piece that cuts across two words (门外 of 我在学哪门外语) looks for nothing in the other language
+    assert "outside" not in {t.text for t in search._dictionary_across(search_terms("我在学哪门外语"))}
 
 
 @needs_encoder

@@ -151,7 +151,7 @@ def shared(first: str, second: str) -> frozenset[str]:
 
 #: the most words of the other language one search term looks for, and the most English stems a word may mean to
 #: be looked for (a word of many senses says little of any: 运动 "movement; campaign; sport; motion; exercise")
-PER_TERM, SPECIFIC = 3, 5
+PER_TERM, SPECIFIC = 3, 4
 
 _chinese_of: dict[str, tuple[str, ...]] | None = None
 
