@@ -325,6 +325,19 @@ def test_good_news_gets_a_glad_line_and_not_the_models(text):
     assert reply.text in lines["en" if text.isascii() else "zh"] and model.calls == [], reply.text
 
 
+@pytest.mark.parametrize(("text", "topic"), [
+    ("my little brother just got into med school!!", "happy_for_someone"), ("我闺蜜生了个女儿，我当干妈了", "happy_for_someone"),
+    ("我升职了！！！", "good_news"),  # the person's own
+    ("我表妹叫啥？", None),  # a question about someone, no news
+])
+def test_good_news_of_someone_else_gets_a_line_glad_for_them(text, topic):
+    app, model = _app("on", ["(the model)"] * 4)
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    said = {r.topic: [line for lines in r.say.values() for line in lines] for r in app.agent.persona.replies}
+    app.close()
+    assert next((name for name, lines in said.items() if reply.text in lines), None) == topic, reply.text
+
+
 @pytest.mark.parametrize("text", ["my coworker got promoted and i didn't", "他升职了，我没有",
                                   "I got the job! what should I wear on day one?"])
 def test_news_not_the_persons_own_or_asking_more_gets_the_model(text):

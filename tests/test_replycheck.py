@@ -1570,3 +1570,13 @@ def test_someone_else_may_still_be_called_the_person():
     assert found("Ooh, the person might just like you back!", message="i think someone has a crush on me",
                  language="en") == ()
 
+
+
+@pytest.mark.parametrize(("text", "theirs"), [
+    ("my little brother just got into med school!!", True), ("我哥考上研究生了", True), ("my best friend had twins!!", True),
+    ("我升职了！！！", False),  # the person's own
+    ("my coworker got promoted and i didn't", False), ("我朋友结婚了，可惜我去不了", False),  # not glad
+    ("my grandpa passed last night", False), ("did your sister get in?", False), ("my sister hopes to get into Yale", False),
+])
+def test_good_news_of_someone_else_is_told_apart(text, theirs):
+    assert replycheck.their_good_news(text) is theirs

@@ -293,8 +293,10 @@ _TO_PET = re.compile(r"\b(?:you|your|u|ur)\b.*\b(?:name|called|call|address)\b|\
                      r"|(?:你|您)(?:会|要|打算|平时)?(?:跟[^，,。？?]{1,8})?怎么(?:做)?自我介绍", re.IGNORECASE)
 #: tools whose result is an answer that may stand in for a reply that fails its checks
 ANSWERING = frozenset({"calculate", "get_current_time"})
-#: the pet's last replies, and the person's messages, a new reply must not say again (replycheck.REPEAT)
-SAID_CHECKED = 3
+#: the pet's last replies, and the person's messages, a new reply must not say again (replycheck.REPEAT): as many as
+#: the model may copy from (used as a person would, 2026-12-07: a note's confirmation five replies back came again,
+#: garbled, as the reply to "just made dumplings from scratch, they look terrible lol"; three were checked)
+SAID_CHECKED = 8
 #: how long the answer to "what time should I remind you?" is waited for
 NEEDS_TIME_FOR = dt.timedelta(minutes=30)
 
@@ -318,6 +320,8 @@ _SAD_TOPICS = frozenset({"loss", "setback"})
 _DENIES = re.compile(r"\b(?:didn['’]?t|did not|not|never|no)\b|没|不", re.IGNORECASE)
 #: the persona's topic of the person's good news: its lines answer a message that tells one in so many words
 #: (replycheck.good_news)
+#: the persona's topic of someone else's good news: only for news that names who it is about
+FOR_SOMEONE_TOPIC = "happy_for_someone"
 GOOD_NEWS_TOPIC = "good_news"
 #: a message that speaks to the pet ("do your claws hurt when you pinch stuff?")
 _TO_THE_PET = re.compile(r"\b(?:you|your|yours|u|ur)\b|你|您", re.IGNORECASE)
@@ -1218,6 +1222,9 @@ class Agent:
             # driving test" to the encoder; "GOT THE PROMOTION!!!", which the small model answered twice with what the
             # checks refused, in round 42's spent chat set)
             return replies.Match(glad, 1.0, 1.0)
+        fond = next((r for r in found.replies if r.topic == FOR_SOMEONE_TOPIC), None) if found is not None else None
+        if fond is not None and replycheck.their_good_news(text):
+            return replies.Match(fond, 1.0, 1.0)  # "my little brother just got into med school!!" (0.56 near its topic)
         try:
             if loose and replycheck.sad_news(text):
                 return None  # "my grandma's in hospital and i can't visit" is near "visiting my parents": no trip line
@@ -1247,6 +1254,8 @@ class Agent:
         if (not naming and _QUESTION.search(text)
                 and capture.names_the_person(text) != capture.names_the_person(match.example)):
             return None  # "我喜欢吃什么" is near "你喜欢吃什么", but asks about the person, not the pet
+        if match.replies.topic == FOR_SOMEONE_TOPIC and (_QUESTION.search(text) or not capture.about(text)):
+            return None  # "我升职了！！！" is the person's own news (good_news); "我表妹叫啥？" asks
         if not naming and _BIDS.search(text) and not _BIDS.search(match.example):
             return None  # "推荐一部好看的电影吧" is near "刚看完一部好片", but wants a film, not a line about films
         return match

@@ -1369,6 +1369,29 @@ def good_news(message: str) -> bool:
     return _SOMEONE_ELSES.search(clause) is None and _NOT_YET.search(clause) is None and _WISHED.search(text) is None
 
 
+#: good news of someone else, in so many words ("my little brother just got into med school!!", "我哥考上研究生了")
+_THEIR_GOOD_NEWS = re.compile(
+    r"\b(?:got|gets|has got|just got|finally got)\s+(?:into|in|accepted|engaged|married|promoted|hired|(?:the|a|an) "
+    r"(?:job|offer|raise|promotion|scholarship))\b|\b(?:had|has had|just had)\s+(?:a |her |his |their )?"
+    r"(?:baby|babies|twins|son|daughter|boy|girl)\b|\b(?:is|are)\s+(?:getting married|engaged|pregnant|expecting)\b"
+    r"|\bpassed (?:his|her|their) \w+|\b(?:graduated|won)\b"
+    r"|考上|考过了|升职|加薪|录取|上岸|订婚|结婚了|领证|生了(?:个|一个|对|宝宝)?|生宝宝|怀孕了|毕业了|拿到(?:了)?offer|得奖|获奖"
+    r"|当(?:爸爸|妈妈|爸|妈)了", re.IGNORECASE)
+
+
+def their_good_news(message: str) -> bool:
+    """The message tells of good news of someone it names, not the person's own, and is no sad news, worry, question,
+    wish or news with a "not" in it ("my sister got engaged!!", "我哥考上研究生了"; not "my coworker got promoted and i
+    didn't", "did your sister get in?", "my grandpa passed")."""
+    from pet.agent import capture
+
+    text = " ".join(message.split())
+    if (sad_kind(text) or sad_news(text) or _WORRIED.search(text) or _NOT_SO.search(text) or good_news(text)
+            or _NOT_YET.search(text) or _WISHED.search(text) or re.search(r"[?？]|吗", text)):
+        return False
+    return _THEIR_GOOD_NEWS.search(text) is not None and bool(capture.about(text))
+
+
 #: someone else's, before the news in its clause
 _SOMEONE_ELSES = re.compile(r"[他她]|别人|同事|朋友|室友|老板|领导|同学")
 #: ...or a "not" before it
