@@ -519,7 +519,7 @@ def test_a_second_failure_gives_the_pets_own_line_in_the_right_language():
     app = make_app(model)
     events = run(app, "我有点累了")
     app.close()
-    line = "钳钳挥了挥大钳子，一时没想好怎么接……再跟我多说一点？"
+    line = "听起来不太好受……钳钳在这儿陪你，想说就说。"  # (a low mood: with the person, not "not sure what to say")
     assert events[-1].text == line and shown(events) == line
     assert len(model.calls) == 2  # one retry, never more
 
@@ -1580,3 +1580,19 @@ def test_someone_else_may_still_be_called_the_person():
 ])
 def test_good_news_of_someone_else_is_told_apart(text, theirs):
     assert replycheck.their_good_news(text) is theirs
+
+
+@pytest.mark.parametrize("message, language", [
+    # round 44's spent chat set: "You are still fine." and "not sure what to say" to these
+    ("so tired i could sleep on the bus floor", "en"), ("got ghosted after 3 dates. whatever. im fine. (im not fine)", "en"),
+    ("今天又加班到十点，好累", "zh"),
+])
+def test_a_low_mood_gets_a_line_with_the_person_when_the_reply_fails(message, language):
+    line = replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message)
+    assert line == say("off_script_low", language, XIAOQIAN) and replycheck.is_stand_in(line, XIAOQIAN)
+
+
+@pytest.mark.parametrize("message, language", [("are you tired of me?", "en"), ("我的猫叫豆腐", "zh")])
+def test_no_low_line_for_a_question_or_plain_news(message, language):
+    assert replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message) != say(
+        "off_script_low", language, XIAOQIAN)

@@ -20,6 +20,7 @@ from typing import Collection, Sequence
 
 from pet.persona.messages import say
 from pet.persona.model import Persona
+from pet.persona.replies import mood
 from pet.text import CJK_RUN, cjk_count, detect_language
 
 #: the checks, in the order a correction names them
@@ -1229,6 +1230,8 @@ def stand_in(language: str, persona: Persona, found: Found | None = None, messag
         # "I PASSED MY DRIVING TEST ON THE FOURTH TRY", "我姐生宝宝了！！我当小姨了！！": glad with them, kept or not (round 41's and
         # 42's spent chat sets got "Got it, clamped tight: you passed your driving test! Tell me more?")
         return say("off_script_glad", language, persona)
+    if not noted and mood(message) < 0 and not re.search(r"[?？]|吗", message):
+        return say("off_script_low", language, persona)  # "so tired i could sleep on the bus floor"
     if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
         back = told_back(facts, persona.language(language))  # (a pet of one language says its line in that one)
         if back:
@@ -1244,7 +1247,7 @@ def is_stand_in(text: str, persona: Persona) -> bool:
     for lang in persona.languages:
         if text in (say("off_script", lang, persona), say("off_script_noted", lang, persona),
                     say("off_script_worried", lang, persona), say("off_script_laugh", lang, persona),
-                    say("off_script_glad", lang, persona)):
+                    say("off_script_glad", lang, persona), say("off_script_low", lang, persona)):
             return True
         head, _, tail = say("off_script_noted_fact", lang, persona, fact="\0").partition("\0")
         if len(text) > len(head) + len(tail) and text.startswith(head) and text.endswith(tail):

@@ -61,6 +61,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "听起来你很担心……我在这儿陪着你。想多说说吗？",
         "en": "That sounds worrying… I'm right here with you. Want to talk about it?",
     },
+    # ... to a message in a low mood, by its words ("so tired i could sleep on the bus floor", "got ghosted after 3
+    # dates. whatever. im fine. (im not fine)": round 44's spent chat set got "You are still fine." and "not sure
+    # what to say"): with them, asking nothing of them
+    "off_script_low": {
+        "zh": "听起来不太好受……我在这儿陪你，想说就说。",
+        "en": "That sounds rough… I'm right here. Tell me about it, if you like.",
+    },
     # ... to the person's own good news ("I PASSED MY DRIVING TEST ON THE FOURTH TRY"), kept or not: glad with them
     "off_script_glad": {
         "zh": "哇，太棒了！恭喜恭喜！快跟我说说？",
