@@ -50,6 +50,7 @@ def test_a_damaged_dictionary_shares_nothing_and_stops_nothing(monkeypatch, tmp_
 @pytest.mark.parametrize(("term", "expected"), [
     ("退休", {"retir"}), ("香菜", {"coriander"}),
     ("friend", {"朋友"}), ("coriander", {"香菜"}), ("bike", {"自行车"}),  # the most used Chinese words first
+    ("lego", {"乐高"}),  # a name no word count knows
 ])
 def test_a_search_term_has_its_words_in_the_other_language(term, expected):
     lexicon.senses()

@@ -167,8 +167,8 @@ def loaded() -> bool:
 
 def _reverse() -> dict[str, tuple[str, ...]]:
     """For each English stem, the Chinese words of two or three characters that mean it among at most SPECIFIC
-    senses, the most used first (by jieba's word counts: 朋友 before 友人 for "friend"; without jieba, the fewest
-    senses first), at most PER_TERM."""
+    senses, the most used first (by jieba's word counts: 朋友 before 友人 for "friend"; then the fewest senses, so
+    that a name no word count knows still comes: lego → 乐高), at most PER_TERM."""
     global _chinese_of
     if _chinese_of is None:
         from pet.memory.recall import _dictionary
@@ -177,7 +177,7 @@ def _reverse() -> dict[str, tuple[str, ...]]:
         counts: dict[str, int] = tokenizer.FREQ if tokenizer is not None else {}
         found: dict[str, list[tuple[int, int, str]]] = {}
         for word, stems in senses().items():
-            if len(word) <= 3 and len(stems) <= SPECIFIC and (counts.get(word, 0) > 0 or tokenizer is None):
+            if len(word) <= 3 and len(stems) <= SPECIFIC:  # (乐高 is no word of jieba's: a name, after the words)
                 for one in stems:
                     found.setdefault(one, []).append((-counts.get(word, 0), len(stems), word))
         _chinese_of = {one: tuple(w for *_, w in sorted(words)[:PER_TERM]) for one, words in found.items()}
