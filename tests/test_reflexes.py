@@ -515,7 +515,9 @@ def test_a_question_about_the_pets_name_recalls_nothing(text):
                                   "我妈打电话问我养的小龙虾有没有名字，有吗？", "if you wore a tiny name tag, what would it say?",
                                   "要是你去办身份证，名字那一栏填啥",
                                   # round 25's spent chat set: the model's answer left the name out
-                                  "how do you introduce yourself to other pets 🦞", "你跟别的小龙虾怎么自我介绍？"])
+                                  "how do you introduce yourself to other pets 🦞", "你跟别的小龙虾怎么自我介绍？",
+                                  # round 44's spent chat set: "my pet" of one who keeps no other; 虾 for 小龙虾
+                                  "if my friend asks what my pet's called what do i tell her", "我朋友问我养的这只虾叫什么，我该咋说"])
 def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
     """The pet is the person's crayfish: asked its name by its kind (round 20's spent chat set: "No memories
     match that." and a made-up "小虾米"), it answers with its own name line, no model, no recall."""
@@ -536,6 +538,8 @@ def test_the_pets_name_asked_by_what_it_is_gets_its_own_line(text):
     # crayfish as such (review)
     ("十三香小龙虾叫什么？", False), ("这道菜里的小龙虾叫什么品种？", False),
     ("what's that crayfish species called, the blue one?", False),
+    # 虾 alone, as people say it (round 44's spent chat set); not a dish
+    ("我养的这只虾叫什么", True), ("这道菜里的虾叫什么", False), ("今天吃的虾叫什么", False),
 ])
 def test_a_question_for_the_pets_name_by_its_kind(text, asks):
     from pet.agent import replycheck

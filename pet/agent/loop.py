@@ -1207,7 +1207,10 @@ class Agent:
         # its own name asked "again" ("欸 你名字是啥来着 我又忘了", "wait remind me what im supposed to call
         # you") is its own line's business too: the model misspells it ("I'm Xiaoqians") or muddles whose
         # name it is ("你的名字是 Xiaoqian")
-        by_kind = replycheck.asks_species_name(text, self.persona)
+        # (or as "my pet", by one who keeps no other: "if my friend asks what my pet's called what do i tell her", round
+        # 44's spent chat set got "If your friend wants to tell you what your pet is called, you…")
+        by_kind = replycheck.asks_species_name(text, self.persona) or (
+            replycheck.asks_species_name(text, self.persona, as_a_pet=True) and not self._keeps_other_pets())
         naming = by_kind or replycheck.asks_pet_name(text)
         if not naming and (replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text))):
             return None  # "我不吃什么来着？", "What food do I hate again?": what it knows of them

@@ -896,7 +896,8 @@ def asks_species_name(message: str, persona: Persona, as_a_pet: bool = False) ->
                           rf"(?:called|named|name)\b)|\bname (?:of|for) (?:my|our|the|this) (?:pet |little |lil )?{kind}\b",
                           message, re.IGNORECASE) is not None
     if chinese and not found:
-        kind = re.escape(chinese)
+        # (or its last character, as people say it: 小龙虾 → 虾, "我朋友问我养的这只虾叫什么，我该咋说", round 44's spent chat set)
+        kind = re.escape(chinese) if len(chinese) < 2 or as_a_pet else f"(?:{re.escape(chinese)}|{re.escape(chinese[-1])})"
         found = re.search(rf"(?:我(?:养|家|们家)?的?(?:那只|这只)?|你这只|(?<![的里种])(?:那只|这只)){kind}(?:的名字|叫(?:什么|啥)"
                           rf"|名字叫(?:什么|啥)|怎么称呼|有没有名字|有名字(?:吗|没|么))", message) is not None
     # a question ("…叫什么？", "what do I tell her?"), not news of a name ("my crayfish's name is Pinchy now",
