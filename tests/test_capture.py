@@ -62,6 +62,8 @@ pytestmark = [pytest.mark.real_encoder,
     ("I broke up with my boyfriend yesterday", "I broke up with my boyfriend yesterday"),
     # ...or a value of theirs (the learned reading: 0.016)
     ("my gate code is 5521", "my gate code is 5521"),
+    # a fear of the person's own is lasting, not a mood (round 44's spent memory set: "我恐高，…" was not noted)
+    ("我怕黑，晚上睡觉得开着小夜灯", "我怕黑，晚上睡觉得开着小夜灯"), ("I'm terrified of spiders", "I'm terrified of spiders"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -53,22 +54,35 @@ def test_a_damaged_dictionary_shares_nothing_and_stops_nothing(monkeypatch, tmp_
     ("lego", {"乐高"}),  # a name no word count knows
 ])
 def test_a_search_term_has_its_words_in_the_other_language(term, expected):
-    lexicon.senses()
+    lexicon.read()
     assert expected <= set(lexicon.translations(term))
     assert len(lexicon.translations(term)) <= max(lexicon.PER_TERM, lexicon.SPECIFIC)
 
 
 @pytest.mark.parametrize("term", ["爸退", "运动", "thing"])  # no word; a word of many senses; too general
 def test_a_term_of_no_clear_sense_has_no_words_in_the_other_language(term):
-    lexicon.senses()
+    lexicon.read()
     assert lexicon.translations(term) == ()
 
 
 def test_a_search_never_waits_for_the_dictionary(monkeypatch):
-    monkeypatch.setattr(lexicon, "_senses", None)
-    monkeypatch.setattr(lexicon, "_dictionary_file", lambda: None)  # read in the background, finds none
-    assert lexicon.translations("退休") == ()
+    lexicon.read()
     for thread in threading.enumerate():
         if thread.name == "chinese-english-words":
-            thread.join()  # (it found no dictionary; the next test reads the real one again)
+            thread.join()  # (another test's reading)
+    real = lexicon._load
+    go = threading.Event()
+
+    def slow() -> dict[str, frozenset[str]]:
+        go.wait(10)
+        return real()
+
+    monkeypatch.setattr(lexicon, "_load", slow)
     monkeypatch.setattr(lexicon, "_senses", None)
+    monkeypatch.setattr(lexicon, "_chinese_of", None)
+    started = time.monotonic()
+    assert lexicon.translations("退休") == () and lexicon.translations("retired") == ()  # not read yet: nothing
+    assert time.monotonic() - started < 1.0  # ...at once, not after the reading
+    go.set()
+    lexicon._reading.join(10)
+    assert "retir" in lexicon.translations("退休") and "退休" in lexicon.translations("retired")

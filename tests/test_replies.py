@@ -227,7 +227,7 @@ def test_the_default_pets_topics_tell_missing_home_and_a_low_mood(text, topic):
     ("还在图书馆复习，明天考试", "studying"), ("cramming for finals all night", "studying"),
     ("第一次自己包饺子，包得好丑", "cooking"), ("tried baking bread today", "cooking"),
     ("刚买了双新球鞋", "something_new"), ("my new laptop just arrived", "something_new"),
-    ("小钳你好聪明啊", "affection"), ("you're hilarious, little guy", "affection"),
+    ("小钳你真是太可爱了", "affection"), ("you're the sweetest little crayfish", "affection"),
     ("我去开会了，回头聊", "gotta_go"), ("gtg, talk to you later", "gotta_go"),
     ("最近在追一部新剧，太上头了", "watching_and_games"), ("playing games with my friends tonight", "watching_and_games"),
     # ...while the weather's own topics keep theirs
@@ -329,6 +329,9 @@ def test_good_news_gets_a_glad_line_and_not_the_models(text):
     ("my little brother just got into med school!!", "happy_for_someone"), ("我闺蜜生了个女儿，我当干妈了", "happy_for_someone"),
     ("我升职了！！！", "good_news"),  # the person's own
     ("我表妹叫啥？", None),  # a question about someone, no news
+    # (the review of 2026-12-07) a question or a request after the news, news with a "not", bad news
+    ("my sister got engaged!! what should i get her", None), ("我哥考上研究生了，推荐个礼物吧", None),
+    ("my best friend isn't getting married after all", None), ("my son got into a fight at school", None),
 ])
 def test_good_news_of_someone_else_gets_a_line_glad_for_them(text, topic):
     app, model = _app("on", ["(the model)"] * 4)

@@ -1577,6 +1577,7 @@ def test_someone_else_may_still_be_called_the_person():
     ("我升职了！！！", False),  # the person's own
     ("my coworker got promoted and i didn't", False), ("我朋友结婚了，可惜我去不了", False),  # not glad
     ("my grandpa passed last night", False), ("did your sister get in?", False), ("my sister hopes to get into Yale", False),
+    ("my son got into a fight at school", False), ("my sister got in trouble at work", False),  # (the review)
 ])
 def test_good_news_of_someone_else_is_told_apart(text, theirs):
     assert replycheck.their_good_news(text) is theirs
@@ -1592,7 +1593,18 @@ def test_a_low_mood_gets_a_line_with_the_person_when_the_reply_fails(message, la
     assert line == say("off_script_low", language, XIAOQIAN) and replycheck.is_stand_in(line, XIAOQIAN)
 
 
-@pytest.mark.parametrize("message, language", [("are you tired of me?", "en"), ("我的猫叫豆腐", "zh")])
+@pytest.mark.parametrize("message, language", [("are you tired of me?", "en"), ("我的猫叫豆腐", "zh"),
+                                               ("so tired today, tell me a joke", "en"), ("好累，给我讲个笑话吧", "zh")])
 def test_no_low_line_for_a_question_or_plain_news(message, language):
     assert replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message) != say(
         "off_script_low", language, XIAOQIAN)
+
+
+@pytest.mark.real_encoder
+@pytest.mark.parametrize("message, reply", [
+    # "啥也"/"什么都" ask nothing: a restatement of such a message is one (round 44's spent chat set; the review)
+    ("雾霾好大，出门啥也看不清", "雾霾太大了，出行啥都看不清楚。"),
+    ("外面雾霾好重，什么都看不清", "外面的雾霾好重，什么都看不清楚。"),
+])
+def test_a_restatement_of_a_message_that_asks_nothing_is_an_echo(message, reply):
+    assert ECHO in found(reply, message=message, language="zh")

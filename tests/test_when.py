@@ -460,7 +460,9 @@ def test_a_long_run_of_digits_is_read_in_linear_time():
 
 @pytest.mark.parametrize("text", ["dentist tomorrow at 9am, dreading it", "明天下午三点我要面试", "flight on saturday at 6am",
                                   "周六晚上七点和朋友吃火锅", "我朋友下周六结婚，下午五点开始",
-                                  "Hana's wedding is march 14 at 4pm", "我同事下个月十号生日，中午十二点聚餐"])
+                                  "Hana's wedding is march 14 at 4pm", "我同事下个月十号生日，中午十二点聚餐",
+                                  # a habit beside a plan leaves the plan a plan (the review of 2026-12-07)
+                                  "I swim every tuesday at 8pm, and tomorrow at 9am I see the dentist"])
 def test_a_day_and_an_hour_that_happen_once_are_dated(text):
     assert dated(text)
 
@@ -469,7 +471,9 @@ def test_a_day_and_an_hour_that_happen_once_are_dated(text):
                                   "tomorrow is my birthday", "明天好冷", "I was 6 when we moved",
                                   "yesterday at 3pm I adopted a cat", "昨天下午三点我领养了一只猫",
                                   "my daughter was born March 3 at 5am", "I was born on 1990-05-04 at 10:30",
-                                  "我1990年5月4号上午十点出生", "every friday at 6pm, pizza night, since march 3"])
+                                  "我1990年5月4号上午十点出生", "every friday at 6pm, pizza night, since march 3",
+                                  # a date of a year gone by, a birth told with 生的 (the review of 2026-12-07)
+                                  "We got married on June 5, 2019 at 3pm", "我女儿是2020年3月3号早上五点生的"])
 def test_a_habit_an_hour_alone_or_a_day_alone_are_not(text):
     assert not dated(text)
 

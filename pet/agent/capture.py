@@ -94,6 +94,8 @@ BESIDE_FLOOR = 0.5
 TOLD_WORDS = 3
 #: kinds of sentence that are no lasting fact
 PASSING = frozenset({"chat", "event", "mood", "feelings"})
+#: the kind of fears, dislikes and pet peeves
+FEARS = "feelings"
 #: kinds of fact a person has one of at a time: a new one replaces the old
 SINGLE = frozenset({"name", "home", "hometown", "job", "workplace", "school", "contact", "vehicle",
                     "relationship", "love", "birthday"})
@@ -687,7 +689,8 @@ class Reader:
                 vector = self.vector(sentence)
                 kind = self.kind(vector)
                 unsaid = not names_the_person(sentence)
-                noted = (self.stated(vector, unsaid=unsaid) and kind not in PASSING
+                # (a fear or a dislike of the person's own is a lasting fact: "我恐高", "I'm scared of heights")
+                noted = (self.stated(vector, unsaid=unsaid) and (kind not in PASSING or kind == FEARS and not unsaid)
                          and not self._denied(vector, unsaid, sentence))
                 if not noted:
                     # the whole may read as chat while a clause states the fact plainly: "我叫阿雅，在一家游戏公司做策划"
@@ -1052,7 +1055,7 @@ def reader() -> Reader | None:
         if router is not None:
             _reader = Reader(router)
             # the Chinese-English dictionary (pet.memory.lexicon, about two seconds) read before the first fact needs it
-            threading.Thread(target=lexicon.senses, name="chinese-english-words", daemon=True).start()
+            threading.Thread(target=lexicon.read, name="chinese-english-words", daemon=True).start()
     return _reader
 
 

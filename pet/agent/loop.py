@@ -272,8 +272,8 @@ _ONLY_FIGURES = re.compile(r"\d[\d\s:./,-]*")  # (or a run of them: "10.25.2319 
 #: animals people keep, and the word pet
 _OTHER_PETS = re.compile(r"\b(?:my|our|a|an|have|has|got|adopted)\s+(?:\w+\s+){0,2}(?:cats?|kittens?|dogs?|pupp(?:y|ies)"
                          r"|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|budgies?|goldfish|turtles?|tortoises?|snakes?|lizards?"
-                         r"|geckos?|guinea pigs?|ferrets?|pets?)\b"
-                         r"|(?:养|我家|我们家)[^，。,.]{0,6}(?:猫|狗|仓鼠|兔|鹦鹉|鸟|鱼|龟|蛇|蜥蜴|豚鼠|宠物)", re.IGNORECASE)
+                         r"|geckos?|guinea pigs?|ferrets?|shrimps?|pets?)\b"
+                         r"|(?:养|我家|我们家)[^，。,.]{0,6}(?:猫|狗|仓鼠|兔|鹦鹉|鸟|鱼|龟|蛇|蜥蜴|豚鼠|虾|宠物)", re.IGNORECASE)
 #: where a clause ends in writing
 _CLAUSE_MARK = re.compile(rf"[,，。!！?？;；…~～]|\.{NOT_AFTER_TITLE}(?=\s|$)")
 #: a question that asks for advice or a choice, not for what the person told
@@ -317,11 +317,12 @@ _NOT_CANCELLING = re.compile(r"(?:别|不用|不要|先不要?)(?:再)?(?:取消
 #: words (replycheck.sad_kind; the model said "I'm glad you're feeling real!" to a death), never by meaning alone
 _SAD_TOPICS = frozenset({"loss", "setback"})
 #: a word that says something did not happen: "my coworker got promoted and i didn't"
-_DENIES = re.compile(r"\b(?:didn['’]?t|did not|not|never|no)\b|没|不", re.IGNORECASE)
-#: the persona's topic of the person's good news: its lines answer a message that tells one in so many words
-#: (replycheck.good_news)
+_DENIES = re.compile(r"\b(?:(?:is|are|was|were|do|does|did|has|have|had|wo|ca|could|would)n['’]?t|not|never|no)\b|没|不",
+                     re.IGNORECASE)
 #: the persona's topic of someone else's good news: only for news that names who it is about
 FOR_SOMEONE_TOPIC = "happy_for_someone"
+#: the persona's topic of the person's good news: its lines answer a message that tells one in so many words
+#: (replycheck.good_news)
 GOOD_NEWS_TOPIC = "good_news"
 #: a message that speaks to the pet ("do your claws hurt when you pinch stuff?")
 _TO_THE_PET = re.compile(r"\b(?:you|your|yours|u|ur)\b|你|您", re.IGNORECASE)
@@ -665,12 +666,12 @@ def _shows_number(line: str, number: int) -> bool:
     return False
 
 
-#: the message ends by letting what it said go: "…, forget it", "never mind", "算了"
 #: a message that asks for something made or found for it (a film to watch, a recipe, a way to do something): no line of
 #: the persona's small talk gives it
 _BIDS = re.compile(r"\b(?:recommend|suggest|give me (?:a|an|some)|teach me|how (?:do|can|should) (?:i|we)|how to|any (?:tips|ideas"
                    r"|recs|suggestions)|what should i)\b|推荐|教我|教教我|(?:怎么|咋)(?:做|办|弄|才能|样才)|如何"
                    r"|有什么.{0,4}(?:建议|办法|推荐)|给我(?:一个|个|一份|份|列|写|做|找)(?!笑话|段子)", re.IGNORECASE)
+#: the message ends by letting what it said go: "…, forget it", "never mind", "算了"
 _LET_IT_GO = re.compile(r"\b(?:forget (?:it|that|about it)|never ?mind|nvm)\b[\s.!~]*$|(?:算了|当我没说|不说了)[\s。！!~～]*$",
                         re.IGNORECASE)
 #: ...unless it asks to forget something before: "Tom and I broke up, please don't remember him anymore. forget it"
@@ -1209,7 +1210,7 @@ class Agent:
         # name it is ("你的名字是 Xiaoqian")
         # (or as "my pet", by one who keeps no other: "if my friend asks what my pet's called what do i tell her", round
         # 44's spent chat set got "If your friend wants to tell you what your pet is called, you…")
-        by_kind = replycheck.asks_species_name(text, self.persona) or (
+        by_kind = replycheck.asks_species_name(text, self.persona, short=not self._keeps_other_pets()) or (
             replycheck.asks_species_name(text, self.persona, as_a_pet=True) and not self._keeps_other_pets())
         naming = by_kind or replycheck.asks_pet_name(text)
         if not naming and (replycheck.asks_recall(text) or (_AGAIN.search(text) and capture.names_the_person(text))):
@@ -1226,7 +1227,7 @@ class Agent:
             # checks refused, in round 42's spent chat set)
             return replies.Match(glad, 1.0, 1.0)
         fond = next((r for r in found.replies if r.topic == FOR_SOMEONE_TOPIC), None) if found is not None else None
-        if fond is not None and replycheck.their_good_news(text):
+        if fond is not None and replycheck.their_good_news(text) and not _QUESTION.search(text) and not _BIDS.search(text):
             return replies.Match(fond, 1.0, 1.0)  # "my little brother just got into med school!!" (0.56 near its topic)
         try:
             if loose and replycheck.sad_news(text):
@@ -1257,8 +1258,11 @@ class Agent:
         if (not naming and _QUESTION.search(text)
                 and capture.names_the_person(text) != capture.names_the_person(match.example)):
             return None  # "我喜欢吃什么" is near "你喜欢吃什么", but asks about the person, not the pet
-        if match.replies.topic == FOR_SOMEONE_TOPIC and (_QUESTION.search(text) or not capture.about(text)):
-            return None  # "我升职了！！！" is the person's own news (good_news); "我表妹叫啥？" asks
+        if match.replies.topic == FOR_SOMEONE_TOPIC and (_QUESTION.search(text) or not capture.about(text)
+                                                         or _DENIES.search(text)):
+            # "我升职了！！！" is the person's own news (good_news); "我表妹叫啥？" asks; "my best friend isn't getting
+            # married after all", "我朋友结婚了，可惜我去不了" are no news to cheer
+            return None
         if not naming and _BIDS.search(text) and not _BIDS.search(match.example):
             return None  # "推荐一部好看的电影吧" is near "刚看完一部好片", but wants a film, not a line about films
         return match

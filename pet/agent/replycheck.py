@@ -451,7 +451,7 @@ _REACTS = re.compile(r"^\W*(?:nice|yum|yay|wow|aww+|ooh+|oh no|haha\w*|lol|omg|c
 #: (not "啥也"/"什么都", which ask nothing: "雾霾好大，出门啥也看不清"; nor "could" or "can" inside a sentence, as in "so
 #: tired i could sleep on the bus floor": both had their restatements let through, round 44's spent chat set)
 _ASKS_OR_BIDS = re.compile(
-    r"[?？]|吗|呢|么|(?:什么|啥)(?![也都])|怎么|([\u4e00-\u9fff])不\1|好不好|怎么样|给我|帮我|^\W*来[，,]"
+    r"[?？]|吗|呢|(?<!什)么|(?:什么|啥)(?![也都])|怎么|([\u4e00-\u9fff])不\1|好不好|怎么样|给我|帮我|^\W*来[，,]"
     r"|^\W*(?:do|does|did|is|are|am|can|could|should|would|will|what|whats|how|why|who|where|when|which|tell|show|guess"
     r"|let'?s)\b|\b(?:what|whats|how|why|should i|should we|(?:could|can|would|do|did) (?:you|u)|tell me|show me)\b",
     re.IGNORECASE)
@@ -882,10 +882,11 @@ def asks_pet_age(message: str) -> bool:
     return _AGE_QUESTION.search(message) is not None
 
 
-def asks_species_name(message: str, persona: Persona, as_a_pet: bool = False) -> bool:
+def asks_species_name(message: str, persona: Persona, as_a_pet: bool = False, short: bool = True) -> bool:
     """The message asks the pet's name by what it is ("if my friend asks what my crayfish is called…",
     "朋友问我养的小龙虾叫什么"): the person has one pet, this one. `as_a_pet`: or as "my pet", "我的宠物" (for a person
-    who keeps no other: "my friend asked what my pet is called, what do i tell her?")."""
+    who keeps no other: "my friend asked what my pet is called, what do i tell her?"). `short`: a Chinese name of
+    the kind may be its last character (虾 for 小龙虾; not for one who keeps shrimp too)."""
     english, chinese = persona.species_name.get("en", ""), persona.species_name.get("zh", "")
     if as_a_pet:
         english, chinese = "pet", "宠物"
@@ -897,7 +898,8 @@ def asks_species_name(message: str, persona: Persona, as_a_pet: bool = False) ->
                           message, re.IGNORECASE) is not None
     if chinese and not found:
         # (or its last character, as people say it: 小龙虾 → 虾, "我朋友问我养的这只虾叫什么，我该咋说", round 44's spent chat set)
-        kind = re.escape(chinese) if len(chinese) < 2 or as_a_pet else f"(?:{re.escape(chinese)}|{re.escape(chinese[-1])})"
+        kind = re.escape(chinese) if len(chinese) < 2 or as_a_pet or not short else (
+            f"(?:{re.escape(chinese)}|{re.escape(chinese[-1])})")
         found = re.search(rf"(?:我(?:养|家|们家)?的?(?:那只|这只)?|你这只|(?<![的里种])(?:那只|这只)){kind}(?:的名字|叫(?:什么|啥)"
                           rf"|名字叫(?:什么|啥)|怎么称呼|有没有名字|有名字(?:吗|没|么))", message) is not None
     # a question ("…叫什么？", "what do I tell her?"), not news of a name ("my crayfish's name is Pinchy now",
@@ -1210,14 +1212,21 @@ def sad_kind(message: str) -> str | None:
     return None
 
 
+#: a message that asks the pet for something ("so tired today, tell me a joke", "好累，给我讲个笑话吧"): no line that only
+#: stays with a low mood answers it
+_REQUESTS = re.compile(r"\b(?:tell me|give me|show me|recommend|can you|could you|would you|will you|help me|let'?s)\b"
+                       r"|给我|帮我|讲个|来个|推荐|陪我|你能|你可以", re.IGNORECASE)
+
+
 def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "",
              noted: bool = False, facts: Sequence[str] = ()) -> str:
     """The pet's own line when the model's reply failed twice: to a question
     about its name (whatever the reply got wrong), its own name; to a request
     to write something, answered with a document, that it cannot; after it
     noted a fact of the message (`noted`; `facts`, what it kept), that it kept
-    it, said back to the person when that reads right (`told_back`); else that
-    it does not know what to say."""
+    it, said back to the person when that reads right (`told_back`); to worry or sad news, a gentle line; to a
+    joke told, a laugh; to the person's good news, a glad one; to a low mood, one that stays with them; else
+    that it does not know what to say."""
     if found is not None and _NAME_QUESTION.search(message):
         return say("own_name", language, persona)
     if found is not None and ASSISTANT in found.problems and asks_to_write(message):
@@ -1231,7 +1240,7 @@ def stand_in(language: str, persona: Persona, found: Found | None = None, messag
         # "I PASSED MY DRIVING TEST ON THE FOURTH TRY", "我姐生宝宝了！！我当小姨了！！": glad with them, kept or not (round 41's and
         # 42's spent chat sets got "Got it, clamped tight: you passed your driving test! Tell me more?")
         return say("off_script_glad", language, persona)
-    if not noted and mood(message) < 0 and not re.search(r"[?？]|吗", message):
+    if not noted and mood(message) < 0 and not re.search(r"[?？]|吗", message) and not _REQUESTS.search(message):
         return say("off_script_low", language, persona)  # "so tired i could sleep on the bus floor"
     if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
         back = told_back(facts, persona.language(language))  # (a pet of one language says its line in that one)
@@ -1375,8 +1384,9 @@ def good_news(message: str) -> bool:
 
 #: good news of someone else, in so many words ("my little brother just got into med school!!", "我哥考上研究生了")
 _THEIR_GOOD_NEWS = re.compile(
-    r"\b(?:got|gets|has got|just got|finally got)\s+(?:into|in|accepted|engaged|married|promoted|hired|(?:the|a|an) "
-    r"(?:job|offer|raise|promotion|scholarship))\b|\b(?:had|has had|just had)\s+(?:a |her |his |their )?"
+    r"\b(?:got|gets|has got|just got|finally got)\s+(?:into (?:a |the |her |his |their )?(?:college|uni\w*|\w+ school"
+    r"|school|grad school|the (?:team|program|programme|band|choir))|in(?![a-z])(?! trouble)|accepted|engaged|married"
+    r"|promoted|hired|(?:the|a|an) (?:job|offer|raise|promotion|scholarship))\b|\b(?:had|has had|just had)\s+(?:a |her |his |their )?"
     r"(?:baby|babies|twins|son|daughter|boy|girl)\b|\b(?:is|are)\s+(?:getting married|engaged|pregnant|expecting)\b"
     r"|\bpassed (?:his|her|their) \w+|\b(?:graduated|won)\b"
     r"|考上|考过了|升职|加薪|录取|上岸|订婚|结婚了|领证|生了(?:个|一个|对|宝宝)?|生宝宝|怀孕了|毕业了|拿到(?:了)?offer|得奖|获奖"

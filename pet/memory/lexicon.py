@@ -154,14 +154,27 @@ def shared(first: str, second: str) -> frozenset[str]:
 PER_TERM, SPECIFIC = 3, 4
 
 _chinese_of: dict[str, tuple[str, ...]] | None = None
+_reading: threading.Thread | None = None
+_reverse_lock = threading.Lock()
+_start_lock = threading.Lock()
+
+
+def read() -> None:
+    """Read the dictionary, and build the index from English to Chinese (with jieba's word counts), waiting for both."""
+    senses()
+    _reverse()
 
 
 def loaded() -> bool:
-    """Whether the dictionary is read; if not, its reading starts in the background (a search never waits for it)."""
-    if _senses is not None:
+    """Whether the dictionary and its index from English are ready; if not, they are read in the background (a
+    search never waits for them: about three seconds, once)."""
+    if _senses is not None and _chinese_of is not None:
         return True
-    if not _lock.locked():
-        threading.Thread(target=senses, name="chinese-english-words", daemon=True).start()
+    with _start_lock:  # (not _lock, which a reading holds for seconds)
+        global _reading
+        if _reading is None or not _reading.is_alive():
+            _reading = threading.Thread(target=read, name="chinese-english-words", daemon=True)
+            _reading.start()
     return False
 
 
@@ -170,7 +183,9 @@ def _reverse() -> dict[str, tuple[str, ...]]:
     senses, the most used first (by jieba's word counts: 朋友 before 友人 for "friend"; then the fewest senses, so
     that a name no word count knows still comes: lego → 乐高), at most PER_TERM."""
     global _chinese_of
-    if _chinese_of is None:
+    with _reverse_lock:
+        if _chinese_of is not None:
+            return _chinese_of
         from pet.memory.recall import _dictionary
 
         tokenizer = _dictionary()

@@ -258,7 +258,8 @@ def rank(
     use_fts = fts and conn.dialect.name == "sqlite"
     if terms:
         scored = (_fts if use_fts else _like)(conn, pet_id, terms, limit, now, lifts, asked)
-    if terms and len(scored) < limit and (translated := across(terms, ACROSS_WEIGHT) + _dictionary_across(terms)):
+    if terms and len(scored) < limit and (
+            translated := (across(terms, ACROSS_WEIGHT) + _dictionary_across(terms))[:MAX_RELATED]):
         # Too little in the message's own language: the same concepts in the other one (tea -> 茶).
         for row_id, value in (_fts if use_fts else _like)(conn, pet_id, translated, limit, now, lifts).items():
             scored.setdefault(row_id, value)

@@ -477,9 +477,7 @@ def dated(text: str) -> bool:
     sit a few words apart ("我朋友下周六结婚，下午五点开始"), and a date with
     its month counts unless a birth is told ("Hana's wedding is march 14 at 4pm")."""
     norm = text.translate(_FULLWIDTH)
-    exprs = _expressions(norm)
-    if any("repeat" in expr.slots for expr in exprs):
-        return False
+    exprs = [expr for expr in _expressions(norm) if "repeat" not in expr.slots]  # (a habit's time is no plan's)
     born = _BORN.search(norm) is not None
     days = [expr for expr in exprs if _to_come(expr.slots.get("day"), born)]
     for expr in days:
@@ -491,12 +489,14 @@ def dated(text: str) -> bool:
 
 
 _APART = 12  # characters between a day and its hour said apart ("下周六结婚，下午五点", "saturday, and it starts at 5pm")
-_BORN = re.compile(r"\bborn\b|出生|生于|出世", re.IGNORECASE)
+_BORN = re.compile(r"\bborn\b|出生|生于|出世|生的", re.IGNORECASE)
 
 
 def _to_come(day: object, born: bool) -> bool:
-    """A day that may be to come: not one gone by ("yesterday"), nor a date of birth."""
+    """A day that may be to come: not one gone by ("yesterday", "June 5, 2019"), nor a date of birth."""
     if not isinstance(day, _Day) or day.offset is not None and day.offset < 0:
+        return False
+    if day.year is not None and day.year < date.today().year:
         return False
     return day.month is None or not born
 
