@@ -1608,3 +1608,13 @@ def test_no_low_line_for_a_question_or_plain_news(message, language):
 ])
 def test_a_restatement_of_a_message_that_asks_nothing_is_an_echo(message, reply):
     assert ECHO in found(reply, message=message, language="zh")
+
+
+@pytest.mark.parametrize("message, asks", [
+    ("so tired i could sleep on the bus floor", False), ("i wish i could fly", False), ("I can swim", False),
+    ("could you tell me a joke", True), ("can i ask you something", True), ("what should i eat", True),
+])
+def test_could_or_can_of_the_persons_own_asks_nothing(message, asks):
+    # used as a person would (2026-12-07): "so tired i could sleep…" was read as asking, and its answer "I'm tired! I'll
+    # go sleep in the bed." was not checked as the person's words taken over
+    assert bool(replycheck._ASKS.search(message)) is asks

@@ -1472,7 +1472,11 @@ _KNOWS = re.compile(r"\b(?:you know|you remember|i told you|told you|you recall)
 
 
 #: a message that asks something
-_ASKS = re.compile(r"[?？]|吗|呢|什么|怎么|([\u4e00-\u9fff])不\1|\b(?:what|how|why|should|could|can|would)\b", re.IGNORECASE)
+#: (not "could" or "can" of the person's: "so tired i could sleep on the bus floor" asks nothing, and its answer "I'm
+#: tired! I'll go sleep in the bed." took the person's words over, seen using the page)
+_ASKS = re.compile(r"[?？]|吗|呢|什么|怎么|([\u4e00-\u9fff])不\1|\b(?:what|how|why)\b"
+                   r"|^\W*(?:should|could|can|would)\b|\b(?:should|could|can|would) (?:you|u|we|i)\b(?![^,.!]*\bi\b)",
+                   re.IGNORECASE)
 
 
 def asks_to_write(message: str) -> bool:
