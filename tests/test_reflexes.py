@@ -636,7 +636,7 @@ def test_requests_worded_in_other_orders(text, reflex):
     ("remind me tomorrow at 9am to leave early", "tomorrow at 9am"),
     ("remind me tomorrow at 9am to leave 15 minutes early", "tomorrow at 9am"),
     ("remind me at 8am tomorrow to take the pill 30 minutes before breakfast", "at 8am tomorrow"),
-    ("明天早上6点提醒我提前两小时到机场", "明天早上6点"), ("明天我提前半小时下班，下午5点提醒我去接孩子", "下午5点"),
+    ("明天早上6点提醒我提前两小时到机场", "明天早上6点"), ("明天我提前半小时下班，下午5点提醒我去接孩子", "2026-11-30 17:00"),  # (tomorrow's 5pm: its day said before it)
     ("明天早上8点提醒我，会议提前半小时了", "明天早上8点"),
     # a habit keeps its hour (its reminders are set again each day)
     ("每天早上8点开会，提前10分钟提醒我", "每天早上8点"),
@@ -1576,3 +1576,24 @@ def test_remind_me_whats_on_the_list_lists_it(text):
 def test_talk_near_the_new_forget_and_keep_words_asks_nothing(text):
     reflex = reflexes.match(text, NOW, ZONE)
     assert reflex is None or not {"forget", "remember", "cancel_reminder"} & {c.name for c in reflex.calls}
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
+@pytest.mark.parametrize("text", ["下周六我表姐结婚，下午三点开始，好激动", "my cousin gets married next saturday, starts at 3pm!!"])
+def test_a_plan_told_with_no_word_of_reminding_sets_no_reminder(text):
+    # used as a person would (2026-12-07): the router alone set "下周六我表姐结婚， 开始，好激动" for 15:00 that day
+    app = make_app(ScriptedModel(["好期待呀！" if "周" in text else "So exciting!"] * 3))
+    events = turn(app, text)
+    assert "set_reminder" not in [e.call.name for e in events if isinstance(e, ToolStarted)]
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
+def test_the_same_plan_asked_to_be_reminded_of_sets_it_on_its_day():
+    app = make_app(ScriptedModel(["好的！"] * 3))
+    events = turn(app, "下周六我表姐结婚，下午三点开始，记得提醒我")
+    started = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert [c.name for c in started] == ["set_reminder"]
+    reminders = app.reminders.pending(app.pet.id)
+    assert len(reminders) == 1 and reminders[0].due_at.astimezone(app.agent.persona.zone()).weekday() == 5

@@ -498,3 +498,22 @@ def test_days_ahead_at_an_hour_past_a_year_is_too_far_not_a_crash(text):
 def test_a_weekday_of_next_week_said_in_any_order(text, at):
     assert parse_when(text, NOW, SHANGHAI).at == at
     assert find_when(f"remind me {text} to call mom", NOW, SHANGHAI).at == at
+
+
+@pytest.mark.parametrize(("text", "at"), [
+    # used as a person would (2026-12-07): the hour was read as today's, the day said before it dropped
+    ("下周六我表姐结婚，下午三点开始，提醒我一下", datetime(2026, 12, 5, 15, 0, tzinfo=SHANGHAI)),  # as "下周六下午三点"
+    ("next tuesday we fly out, the flight is at 7am, remind me", datetime(2026, 12, 1, 7, 0, tzinfo=SHANGHAI)),
+    ("明天要开会，下午三点，记得提醒我", datetime(2026, 11, 30, 15, 0, tzinfo=SHANGHAI)),
+])
+def test_a_day_said_a_few_words_before_the_hour_is_its_day(text, at):
+    found = find_when(text, NOW, SHANGHAI)
+    assert found is not None and found.at == at
+    assert "提醒" in text[:found.span[0]] + text[found.span[1]:] or "remind" in text[found.span[1]:]  # the hour cut
+
+
+@pytest.mark.parametrize("text", ["每周六我都去游泳，下午三点提醒我带泳镜",  # a habit's day is no date for the hour
+                                  "yesterday was awful, anyway remind me at 3pm to call mom"])
+def test_a_habit_or_a_day_gone_by_before_the_hour_is_not_its_day(text):
+    found = find_when(text, NOW, SHANGHAI)
+    assert found is not None and found.at == datetime(2026, 11, 29, 15, 0, tzinfo=SHANGHAI)

@@ -682,7 +682,15 @@ def _remind(text: str, rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -
     task = _task(rest, when.span, zh)
     if not task:
         return Reflex("remind", reply="要提醒你做什么呢？" if zh else "What should I remind you about?")
-    return Reflex("remind", _call("set_reminder", text=task, when=rest[when.span[0] : when.span[1]]))
+    said = rest[when.span[0] : when.span[1]]
+    try:
+        alone = parse_when(said, now, zone).at
+    except TimeProblem:
+        alone = None
+    if alone != when.at:
+        # the day was said a few words before the hour ("下周六我表姐结婚，下午三点开始，记得提醒我"): the time as read
+        said = when.at.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+    return Reflex("remind", _call("set_reminder", text=task, when=said))
 
 
 #: a reminder asked for some time before the hour said, next to the asking: "提前半小时提醒我", "提前20分钟叫我",

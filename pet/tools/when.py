@@ -463,8 +463,16 @@ def find_when(text: str, now: datetime, zone: tzinfo) -> When | None:
     caller cut the time out of the sentence to leave the task.
     """
     now, text = _in_zone(now, zone), text.translate(_FULLWIDTH)
-    for expr in _expressions(text):
+    exprs = _expressions(text)
+    for at, expr in enumerate(exprs):
         if "clock" in expr.slots or "delay" in expr.slots:
+            day = next((other for other in reversed(exprs[:at]) if _to_come(other.slots.get("day"), False)
+                        and not other.slots.keys() & {"clock", "delay", "repeat"}), None)
+            if "clock" in expr.slots and "day" not in expr.slots and "repeat" not in expr.slots and day is not None and (
+                    _close(text, day.end, expr.start)):
+                # the day said a few words before the hour: "下周六我表姐结婚，下午三点开始，提醒我" is next Saturday at 15:00
+                # (the span stays the hour's: the day's words stay in what to be reminded of)
+                return _resolve(_Expr(expr.start, expr.end, {**day.slots, **expr.slots}), text, now, zone)
             return _resolve(expr, text, now, zone)
     return None
 
@@ -484,11 +492,20 @@ def dated(text: str) -> bool:
         if "clock" in expr.slots:
             return True
     hours = [expr for expr in exprs if "clock" in expr.slots and "day" not in expr.slots]
-    return any(0 <= hour.start - day.end <= _APART or 0 <= day.start - hour.end <= _APART
-               for day in days for hour in hours)
+    return any(_close(norm, day.end, hour.start) or _close(norm, hour.end, day.start) for day in days for hour in hours)
 
 
-_APART = 12  # characters between a day and its hour said apart ("下周六结婚，下午五点", "saturday, and it starts at 5pm")
+#: the most words (a Chinese character, or an English word, is one) between a day and its hour said apart ("下周六结婚，
+#: 下午五点", "next saturday my cousin gets married, it starts at 3pm")
+APART = 8
+
+
+def _close(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` is a gap of APART words at most (and no gap backwards)."""
+    if end < start:
+        return False
+    between = text[start:end]
+    return len(re.findall(r"[\u4e00-\u9fff]|[^\W\d_\u4e00-\u9fff]+", between)) <= APART
 _BORN = re.compile(r"\bborn\b|出生|生于|出世|生的", re.IGNORECASE)
 
 
