@@ -957,6 +957,8 @@ def test_a_memory_said_to_be_kept_in_chinese_is_a_claim(text, claims):
     # after the call was not run (the review of 2026-12-05)
     ("好嘞，二十分钟后提醒你给妈妈打电话～", True), ("十点叫你，放心睡吧！", True), ("OK, I'll ping you at 9!", True),
     ("要我明天八点叫你吗？", False), ("我每天早上七点叫你起床好不好？", False),
+    # the tool's confirmation copied from earlier, garbled (used as a person would, 2026-12-07)
+    ("提醒 #1 巴设好：今天是15:06，下周二我结婚了", True), ("Reminder #3 is set for 9am", True),
 ])
 def test_a_reminder_said_to_be_set_is_a_claim(text, claims):
     from pet.agent.guards import claimed_actions

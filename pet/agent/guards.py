@@ -100,7 +100,9 @@ _CLAIMS: dict[str, re.Pattern[str]] = {
         r"\bI(?:'ll| will)\s+(?:remind|ping|nudge|buzz) you\b|(?<!\bno )\b(?:reminder|alarm) (?:is |has been )?set\b"
         # "好嘞，二十分钟后提醒你给妈妈打电话～" (the review of 2026-12-05, after a call that was not run)
         r"|(?:[\d一二三四五六七八九十两半]\s*(?:个)?(?:分钟|小时|点半?)|[:：]\d\d)(?:后|以后|之后|的时候)?(?:我)?(?:就|会)?(?:提醒|叫|喊)你(?![^。！!\n]*(?:[？?]|吗|好不好|行不行|要不要))"
-        r"|\bset (?:a|the|your) (?:reminder|alarm)\b|\breminder #\d+ set\b|提醒 ?#\d+ ?已设"
+        # (the tool's own confirmation copied from earlier in the conversation, garbled: "提醒 #1 巴设好：…", seen using the
+        # page)
+        r"|\bset (?:a|the|your) (?:reminder|alarm)\b|\breminder #\d+ (?:\S+ )?set\b|提醒 ?#\d+ ?\S?设"
         r"|会提醒你|到时(?:候)?提醒你|提醒已(?:经)?设|设(?:好|置)[了啦](?:提醒|闹钟)|定好[了啦]?(?:提醒|闹钟)"
         r"|^[\s，,]*(?:好的?[，,！!~～\s]*)?(?:明天|后天|今晚|晚上|早上|待会儿?|一会儿?)[\d一二三四五六七八九十两点半上下午早晚:：]{0,8}提醒你",
         re.IGNORECASE,
