@@ -1618,3 +1618,12 @@ def test_could_or_can_of_the_persons_own_asks_nothing(message, asks):
     # used as a person would (2026-12-07): "so tired i could sleep…" was read as asking, and its answer "I'm tired! I'll
     # go sleep in the bed." was not checked as the person's words taken over
     assert bool(replycheck._ASKS.search(message)) is asks
+
+
+@pytest.mark.parametrize("facts, language, back", [
+    # used as a person would (2026-12-07): "Got it, clamped tight: you're terrified of spiders lol!"
+    (["I'm terrified of spiders lol"], "en", "you're terrified of spiders"), (["我恐高哈哈哈"], "zh", "你恐高"),
+    (["I love lollipops"], "en", "you love lollipops"),
+])
+def test_a_fact_is_said_back_without_the_laugh_after_it(facts, language, back):
+    assert replycheck.told_back(facts, language) == back

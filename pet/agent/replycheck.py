@@ -1428,6 +1428,11 @@ _WORRIED = re.compile(r"(?<!not )(?<!n't )(?<!nt )(?<!never )\b(?:worried|worryi
 _LAUGHS = re.compile(r"\b(?:lol|lmao|haha\w*|hehe|joke|pun)\b|哈哈|嘿嘿|笑话|冷笑话|😂|🤣|😆", re.IGNORECASE)
 
 
+#: a laugh or a chat word the fact ends with
+_LAUGH_AFTER = re.compile(r"(?:[\s,，]+(?:lol|lmao|rofl|haha\w*|hehe\w*|jk|tbh|ngl|fr)|(?:哈{2,}|嘿{2,}|嘻{2,}|hhh+))[\s!！~～.。]*$",
+                          re.IGNORECASE)
+
+
 def told_back(facts: Sequence[str], language: str) -> str | None:
     """What the pet noted, said to the person ("我在医院当护士，天天上夜班" → "你在医院当护士，天天上夜班", "I'm Maya, I
     work as a bus driver" → "you're Maya, you work as a bus driver"); None when there is none, it is long, sad
@@ -1435,6 +1440,8 @@ def told_back(facts: Sequence[str], language: str) -> str | None:
     said = []
     for fact in facts:
         fact = _HELLO_FIRST.sub("", fact.strip()).strip().rstrip("。.!！~～…,，;；")
+        # ("I'm terrified of spiders lol" → "you're terrified of spiders", not "…spiders lol!", seen using the page)
+        fact = _LAUGH_AFTER.sub("", fact).rstrip("。.!！~～…,，;； ")
         if len(re.findall(r"\b[A-Z][A-Z0-9']+\b", fact)) >= 4:
             # shouted: "I RAN MY FIRST 10K WITHOUT STOPPING" is said back as "you ran your first 10k…", not "you RAN MY
             # FIRST…" (round 39's spent chat set)
