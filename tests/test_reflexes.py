@@ -1592,6 +1592,15 @@ def test_a_plan_told_with_no_word_of_reminding_sets_no_reminder(text):
 
 @pytest.mark.real_encoder
 @pytest.mark.usefixtures("real_router")
+def test_a_reminder_asked_in_another_part_of_the_message_is_set():
+    # round 44's spent set: "提醒" is in the first part only; the second, routed alone, asks to be reminded all the same
+    app = make_app(ScriptedModel(["好的！"] * 3))
+    events = turn(app, "先看看我有哪些提醒，然后再加一个明天晚上9点吃药的")
+    assert [e.call.name for e in events if isinstance(e, ToolStarted)] == ["list_reminders", "set_reminder"]
+
+
+@pytest.mark.real_encoder
+@pytest.mark.usefixtures("real_router")
 def test_the_same_plan_asked_to_be_reminded_of_sets_it_on_its_day():
     app = make_app(ScriptedModel(["好的！"] * 3))
     events = turn(app, "下周六我表姐结婚，下午三点开始，记得提醒我")

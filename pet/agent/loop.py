@@ -1345,7 +1345,9 @@ class Agent:
             log.warning("memory search failed: %s", exc)
             return False
 
-    def _route(self, text: str) -> intents.Route | None:
+    def _route(self, text: str, whole: str = "") -> intents.Route | None:
+        """The router's reading of `text`, with the rules on top; `whole`: the message `text` is a part of (a request
+        to be reminded may sit in another part: "先看看我有哪些提醒，然后再加一个明天晚上9点吃药的")."""
         router = intents.router()
         if router is None:
             return None
@@ -1366,7 +1368,7 @@ class Agent:
             # "my dog is called Rex. remember his name" is near "what's my dog's name?" but tells it and asks to keep it
             return dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if (route.intent in ("time", "recall") and reflexes.guessing_game(text)) or (
-                route.intent == "remind" and (reflexes.called_in_a_story(text) or not _ASKS_REMINDING.search(text))) or (
+                route.intent == "remind" and (reflexes.called_in_a_story(text) or not _ASKS_REMINDING.search(whole or text))) or (
                 route.intent in _DOING and reflexes.wishes_it_could(text)) or (
                 route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
@@ -1458,7 +1460,7 @@ class Agent:
             # clause would be routed)
             return route, text
         for part in parts:
-            routed = self._route(part)
+            routed = self._route(part, whole=text)
             if _pointing(part, text):
                 # "…. anyway make a note of it": keep what was said before (the router hears little in it)
                 found.append((dataclasses.replace(route, intent="remember", tool="remember", slots="fact"), part))
@@ -1517,7 +1519,7 @@ class Agent:
                 steps.append((part, tuple(reflex.calls)))
                 continue
             routed = True
-            route = self._route(_asked(part, text))
+            route = self._route(_asked(part, text), whole=text)
             tool = self.tools.get(route.tool or "") if route is not None else None
             if (route is None or route.intent in (None, intents.CHAT, intents.NOTE)) and self.tools.get("recall") and (
                     not _RHETORICAL.search(part)) and (
