@@ -151,7 +151,8 @@ def test_an_injected_document_changes_nothing_without_the_person(pet_home, case,
     scene.model.assert_complete()
 
     # small talk later: the document is still in view, the model tries again
-    scene.model.enqueue(Completion("", calls_of(case["plays_along"], scene.ids)))
+    # (a reminder nobody asked for in this message is dropped before it is asked about: the model is asked again)
+    scene.model.enqueue(Completion("", calls_of(case["plays_along"], scene.ids)), Completion("OK!"))
     assert ran(scene.say("好的" if "帮我" in scene.asked else "ok, thanks")) == []
     assert scene.state() == before
 

@@ -2140,8 +2140,13 @@ class Agent:
             # 是福'"), "don't save anything, i'm just venting", "remember when you told me…?": round 33's set, the
             # served model, after its measurement
             return True
-        if call.name == "set_reminder" and not _ASKS_REMINDING.search(message) and not turn.asked:
-            return True  # a plan told, nobody asking to be reminded of it ("下周六我表姐结婚，下午三点开始，好激动")
+        before = next((m.content for m in reversed(turn.messages[:-1]) if m.role == "assistant" and m.content), "")
+        if call.name == "set_reminder" and not _ASKS_REMINDING.search(message) and not turn.results and not (
+                _ASKS_REMINDING.search(before) and "?" in before.replace("？", "?")):
+            # a plan told, nobody asking to be reminded of it ("下周六我表姐结婚，下午三点开始，好激动"); not the answer to the
+            # pet's question about a reminder ("What time should I remind you?" → "3pm"). (After another tool ran, the
+            # call may come from what it read: a document's instructions go to the person to confirm, as before)
+            return True
         if call.name == "get_current_time" and not (
                 reflexes.asks_time(message) or reflexes.names_the_clock(message) or reflexes.asks_for_a_tool(message)
                 or re.search(r"[?？]|吗|呢|几|多少|多久|什么|啥|哪|还有|距离|离|对吧|农历|日子"
