@@ -460,7 +460,9 @@ def find_when(text: str, now: datetime, zone: tzinfo) -> When | None:
     """Find and read the first time expression in a sentence; None when there is none.
 
     Raises a TimeProblem when the expression is invalid, ambiguous or past. `span` lets the
-    caller cut the time out of the sentence to leave the task.
+    caller cut the time out of the sentence to leave the task. An hour with no day of its own
+    takes a day to come said a few words before it ("下周六…，下午三点开始，提醒我"); its span
+    stays the hour's.
     """
     now, text = _in_zone(now, zone), text.translate(_FULLWIDTH)
     exprs = _expressions(text)
@@ -481,9 +483,10 @@ def dated(text: str) -> bool:
     """The text names one moment to come, a day and a clock time that happen
     once ("dentist tomorrow at 9am", "明天下午三点面试", "saturday 6am flight"):
     not a habit ("every tuesday at 8", "每周二晚上"), nor a day gone by
-    ("yesterday at 3pm", "born March 3 at 5am"). The day and the hour may
-    sit a few words apart ("我朋友下周六结婚，下午五点开始"), and a date with
-    its month counts unless a birth is told ("Hana's wedding is march 14 at 4pm")."""
+    ("yesterday at 3pm", "born March 3 at 5am", "June 5, 2019 at 3pm"). The
+    day and the hour may sit a few words apart ("我朋友下周六结婚，下午五点开始"),
+    and a date with its month counts unless a birth is told ("Hana's wedding is
+    march 14 at 4pm")."""
     norm = text.translate(_FULLWIDTH)
     exprs = [expr for expr in _expressions(norm) if "repeat" not in expr.slots]  # (a habit's time is no plan's)
     born = _BORN.search(norm) is not None
@@ -506,6 +509,9 @@ def _close(text: str, start: int, end: int) -> bool:
         return False
     between = text[start:end]
     return len(re.findall(r"[\u4e00-\u9fff]|[^\W\d_\u4e00-\u9fff]+", between)) <= APART
+
+
+#: a birth told: its date and hour are no plan ("my daughter was born March 3 at 5am", "…早上五点生的")
 _BORN = re.compile(r"\bborn\b|出生|生于|出世|生的", re.IGNORECASE)
 
 
