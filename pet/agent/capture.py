@@ -1054,8 +1054,9 @@ def reader() -> Reader | None:
         router = intents.router()
         if router is not None:
             _reader = Reader(router)
-            # the Chinese-English dictionary (pet.memory.lexicon, about two seconds) read before the first fact needs it
-            threading.Thread(target=lexicon.read, name="chinese-english-words", daemon=True).start()
+            # the Chinese-English dictionary (pet.memory.lexicon, about three seconds) read before the first fact needs it,
+            # in the background thread a search would start
+            lexicon.loaded()
     return _reader
 
 

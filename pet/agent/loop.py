@@ -556,6 +556,12 @@ _LOOK_IT_UP = re.compile(r"(?:(?:please|pls|can you|could you|and)\s+)*(?:look (
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」')
 
 
+def _asked_about_a_reminder(messages: Sequence[Message]) -> bool:
+    """The pet's last line asked something about a reminder ("What time should I remind you?")."""
+    before = next((m.content for m in reversed(messages) if m.role == "assistant" and m.content), "")
+    return bool(_ASKS_REMINDING.search(before)) and "?" in before.replace("？", "?")
+
+
 def description_copied(value: str, schema: Any, message: str) -> bool:
     """Whether a tool argument is (part of) the schema's own description of an argument, not the person's words:
     "i quit the cello, you can wipe that from memory" filled as forget "the memory's id, or words from it" (round
@@ -2140,9 +2146,8 @@ class Agent:
             # 是福'"), "don't save anything, i'm just venting", "remember when you told me…?": round 33's set, the
             # served model, after its measurement
             return True
-        before = next((m.content for m in reversed(turn.messages[:-1]) if m.role == "assistant" and m.content), "")
         if call.name == "set_reminder" and not _ASKS_REMINDING.search(message) and not turn.results and not (
-                _ASKS_REMINDING.search(before) and "?" in before.replace("？", "?")):
+                _asked_about_a_reminder(turn.messages[:-1])):
             # a plan told, nobody asking to be reminded of it ("下周六我表姐结婚，下午三点开始，好激动"); not the answer to the
             # pet's question about a reminder ("What time should I remind you?" → "3pm"). (After another tool ran, the
             # call may come from what it read: a document's instructions go to the person to confirm, as before)
