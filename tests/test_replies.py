@@ -248,6 +248,26 @@ def test_a_message_asking_for_something_made_or_found_gets_the_model_not_a_line(
     assert reply.text not in said and model.calls
 
 
+@pytest.mark.parametrize("text", ["给我讲个笑话吧", "好累，给我讲个笑话吧", "tell me a joke, im bored",
+                                  "ugh long day. tell me a joke?", "被老板骂了，来个笑话安慰一下我"])
+def test_a_joke_asked_for_gets_one_of_the_pets_own_whatever_comes_before_it(text):
+    # "给我讲个笑话吧" is as near a joke as a pun (no lead), and "好累，…" is near nothing: both went to the model
+    app, model = _app("on", ["(the model)"] * 3)
+    jokes = {line for topic in app.agent.persona.replies if topic.topic in ("joke", "cold_joke")
+             for lines in topic.say.values() for line in lines}
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text in jokes and model.calls == []
+
+
+def test_a_joke_the_person_tells_is_no_joke_asked_for():
+    # its clause "讲个冷笑话：有一天" is 0.85 near "讲个冷笑话": the model hears the joke out
+    app, model = _app("on", ["(the model)"] * 3)
+    [e for e in app.agent.run(app.new_conversation(), "讲个冷笑话：有一天，小明走着走着，就走了") if isinstance(e, Reply)]
+    app.close()
+    assert model.calls
+
+
 @pytest.mark.parametrize(("text", "mood"), [
     ("today was great, feeling good", 1), ("今天心情很好", 1), ("我考过了！！开心到飞起", 1),
     ("what a day, i'm beat", -1), ("i'm not feeling great", -1), ("今天不开心", -1), ("今天突然特别想家", -1),

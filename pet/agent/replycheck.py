@@ -1215,7 +1215,12 @@ def sad_kind(message: str) -> str | None:
 #: a message that asks the pet for something ("so tired today, tell me a joke", "好累，给我讲个笑话吧"): no line that only
 #: stays with a low mood answers it
 _REQUESTS = re.compile(r"\b(?:tell me|give me|show me|recommend|can you|could you|would you|will you|help me|let'?s)\b"
-                       r"|给我|帮我|讲个|来个|推荐|陪我|你能|你可以", re.IGNORECASE)
+                       r"|给我|帮我|讲个|来一?个|推荐|陪我|你能|你可以", re.IGNORECASE)
+
+
+def requests(message: str) -> bool:
+    """The message asks the pet for something ("tell me a joke", "给我讲个笑话吧")."""
+    return _REQUESTS.search(message) is not None
 
 
 def stand_in(language: str, persona: Persona, found: Found | None = None, message: str = "",
