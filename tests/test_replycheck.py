@@ -30,6 +30,7 @@ from pet.app import build
 from pet.brain.scripted import ScriptedModel
 from pet.config import load_settings
 from pet.events import Reply, TextDelta
+from pet.persona import replies
 from pet.persona.messages import say
 from pet.persona.model import load_persona
 
@@ -1591,6 +1592,25 @@ def test_good_news_of_someone_else_is_told_apart(text, theirs):
 def test_a_low_mood_gets_a_line_with_the_person_when_the_reply_fails(message, language):
     line = replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message)
     assert line == say("off_script_low", language, XIAOQIAN) and replycheck.is_stand_in(line, XIAOQIAN)
+
+
+@pytest.mark.parametrize("message, language", [
+    # round 45's spent chat set: "Got it, clamped tight: …! Tell me more?" to these, noted
+    ("牙疼了一整晚，半边脸都肿了", "zh"), ("3 night shifts in a row. my eyes hurt so bad", "en"), ("考研还是工作啊，纠结死了", "zh"),
+])
+def test_a_fact_noted_in_a_low_mood_gets_a_gentle_line(message, language):
+    line = replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), message, noted=True, facts=(message,))
+    assert line == say("off_script_noted_low", language, XIAOQIAN) and replycheck.is_stand_in(line, XIAOQIAN)
+    plain = "我在医院当护士" if language == "zh" else "i work as a nurse"
+    assert replycheck.stand_in(language, XIAOQIAN, replycheck.Found((ECHO,)), plain, noted=True, facts=(plain,)) != line
+
+
+@pytest.mark.parametrize(("text", "low"), [
+    ("今天有点emo", True), ("my feet hurt", True), ("基金又绿了，我的血汗钱啊", True), ("明天要面试，有点慌", True),
+    ("there's half a lemon in the fridge", False), ("my dad learned emojis", False), ("笑得痛快", False), ("我好心疼你", False),
+])
+def test_more_words_of_a_low_mood(text, low):
+    assert (replies.mood(text) < 0) is low
 
 
 @pytest.mark.parametrize("message, language", [("are you tired of me?", "en"), ("我的猫叫豆腐", "zh"),

@@ -1245,9 +1245,12 @@ def stand_in(language: str, persona: Persona, found: Found | None = None, messag
         # "I PASSED MY DRIVING TEST ON THE FOURTH TRY", "我姐生宝宝了！！我当小姨了！！": glad with them, kept or not (round 41's and
         # 42's spent chat sets got "Got it, clamped tight: you passed your driving test! Tell me more?")
         return say("off_script_glad", language, persona)
-    if not noted and mood(message) < 0 and not re.search(r"[?？]|吗", message) and not _REQUESTS.search(message):
+    low = mood(message) < 0 and not re.search(r"[?？]|吗", message) and not _REQUESTS.search(message)
+    if low and not noted:
         return say("off_script_low", language, persona)  # "so tired i could sleep on the bus floor"
     if noted and not _ASKS.search(message):  # "my boyfriend is called Lukas, what should I get him?" asks more
+        if low:  # "牙疼了一整晚，半边脸都肿了": not "Got it, clamped tight: …!"
+            return say("off_script_noted_low", language, persona)
         back = told_back(facts, persona.language(language))  # (a pet of one language says its line in that one)
         if back:
             return say("off_script_noted_fact", language, persona, fact=back)
@@ -1262,7 +1265,8 @@ def is_stand_in(text: str, persona: Persona) -> bool:
     for lang in persona.languages:
         if text in (say("off_script", lang, persona), say("off_script_noted", lang, persona),
                     say("off_script_worried", lang, persona), say("off_script_laugh", lang, persona),
-                    say("off_script_glad", lang, persona), say("off_script_low", lang, persona)):
+                    say("off_script_glad", lang, persona), say("off_script_low", lang, persona),
+                    say("off_script_noted_low", lang, persona)):
             return True
         head, _, tail = say("off_script_noted_fact", lang, persona, fact="\0").partition("\0")
         if len(text) > len(head) + len(tail) and text.startswith(head) and text.endswith(tail):

@@ -68,6 +68,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "听起来不太好受……我在这儿陪你，想说就说。",
         "en": "That sounds rough… I'm right here. Tell me about it, if you like.",
     },
+    # ... the same after it noted a fact of the message ("牙疼了一整晚，半边脸都肿了", "3 night shifts in a row. my eyes
+    # feel like sandpaper": round 45's spent chat set got "Got it, clamped tight: …! Tell me more?", cheerful)
+    "off_script_noted_low": {
+        "zh": "听起来不太好受……{name}记下了，我在这儿陪你。",
+        "en": "That sounds rough… I'll remember it. I'm right here.",
+    },
     # ... to the person's own good news ("I PASSED MY DRIVING TEST ON THE FOURTH TRY"), kept or not: glad with them
     "off_script_glad": {
         "zh": "哇，太棒了！恭喜恭喜！快跟我说说？",
