@@ -1132,6 +1132,13 @@ def test_the_english_verb_in_a_chinese_reminder_is_no_part_of_the_task():
     assert called[0][1]["when"].endswith("11-26 11:00")
 
 
+def test_the_english_verb_in_a_chinese_reminder_after_other_clauses_sets_it():
+    # round 45's spent tools set: no tool (the router read the whole message at 0.54)
+    called = _called("上次那个 visa 材料还没交，11月2号下午2点 remind 我一下去递材料，千万别忘")
+    assert [name for name, _ in called] == ["set_reminder"]
+    assert "递材料" in called[0][1]["text"] and "remind" not in called[0][1]["text"]
+
+
 # --- found by the review of the above (each was read wrong once) ----------------------------------------------------
 
 @pytest.mark.parametrize("text", [

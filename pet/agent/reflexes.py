@@ -1634,8 +1634,11 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     if kept and not asks_pet_name(text) and not _says_when(text, now, zone):
         # "提醒我一下我妈生日是哪天": reminded of a thing kept, not at a time
         return Reflex("recall", _call("recall", query=_clean(kept.group("x"))))
-    if _REMIND_ZH.search(text) and not _QUESTION_END.search(text) and not _CALLED_IN_A_STORY.search(text):
-        reflex = _remind(text, text, now, zone, zh=True)
+    # (the English verb in a Chinese sentence: "上次那个 visa 材料还没交，11月2号下午2点 remind 我一下去递材料", round 45's
+    # spent set, which the router's reading missed as a whole)
+    asked = _REMIND_IN_ZH.sub("提醒", text, count=1) if detect_language(text) == "zh" else text
+    if _REMIND_ZH.search(asked) and not _QUESTION_END.search(text) and not _CALLED_IN_A_STORY.search(text):
+        reflex = _remind(text, asked, now, zone, zh=True)
         if reflex:
             return reflex
 
