@@ -395,6 +395,8 @@ def test_a_question_for_a_kept_value_recalls_it(text, memory):
     # the review of 2026-12-04: advice asked near a memory, and a new value to keep asked as a question
     ("what are some snacks i can bring to the party", "I'm allergic to peanuts"),
     ("what's a good name for my new goldfish", "my cat is called Mochi"),
+    # what to give or buy (round 45's spent set: "没有找到对得上的记忆")
+    ("我男朋友下周一 birthday，不知道送啥", "我的车停在B2-17"), ("my bf's birthday is monday, no idea what to get him", "my cat is called Mochi"),
 ])
 def test_a_question_no_memory_answers_recalls_nothing(text, memory):
     calls, _, _ = _told(text, memory)

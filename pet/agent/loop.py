@@ -283,7 +283,9 @@ _CLAUSE_MARK = re.compile(rf"[,，。!！?？;；…~～]|\.{NOT_AFTER_TITLE}(?=
 #: a question that asks for advice or a choice, not for what the person told
 _ADVICE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\b(?:recommend|suggest|any good|is it worth)\b"
                      r"|\bwhat are some\b|\bany (?:good )?ideas\b|\bideas for\b"
-                     r"|我该|该不该|比较好|推荐|建议|好不好|怎么办", re.IGNORECASE)
+                     r"|\bwhat to (?:get|buy|give|wear|cook|eat|say)\b|\bno idea what\b"
+                     # (what to give, buy or wear: "我男朋友下周一 birthday，不知道送啥", round 45's spent set got "没有找到对得上的记忆")
+                     r"|我该|该不该|比较好|推荐|建议|好不好|怎么办|不知道.{0,4}(?:送|买|穿|吃|选)|(?:送|买|穿|吃)(?:什么|啥)好", re.IGNORECASE)
 #: a question or a request anywhere in a message: a server model keeps its tools for it (see "likely chat")
 _ASKS_ANYTHING = re.compile(
     r"[?？]|(?:^|[.!,;。！，；…]\s*)(?:(?:ugh|so|ok|okay|and|hey|btw|also|wait)\s+)*(?:what|whats|what's|wat|which|when|where|who"
