@@ -1608,3 +1608,18 @@ def test_the_same_plan_asked_to_be_reminded_of_sets_it_on_its_day():
     assert [c.name for c in started] == ["set_reminder"]
     reminders = app.reminders.pending(app.pet.id)
     assert len(reminders) == 1 and reminders[0].due_at.astimezone(app.agent.persona.zone()).weekday() == 5
+
+
+@pytest.mark.parametrize(("text", "forgets"), [
+    # round 45's spent set: the small model called forget on forgetting told of
+    ("我又忘带工牌了，被保安拦下来", False), ("forgot my work badge again lol, security stopped me", False),
+    ("forget my old work badge number", True), ("工牌号那条删了吧", True),
+])
+def test_a_models_forget_call_needs_a_word_that_lets_a_memory_go(text, forgets):
+    forget = call("forget", what="工牌" if "工牌" in text else "badge")
+    app = make_app(ScriptedModel([Completion(text="", tool_calls=(forget,)), "好的！" if "工" in text else "OK!"],
+                                 repeat_last=True), reflexes=False)
+    app.memories.remember(app.pet.id, "my work badge number is 4471, 工牌号4471")
+    events = turn(app, text)
+    assert ("forget" in [e.call.name for e in events if isinstance(e, ToolStarted)]) is forgets
+    assert (len(app.memories.listing(app.pet.id)) == 0) is forgets

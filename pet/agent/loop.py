@@ -562,6 +562,12 @@ _LOOK_IT_UP = re.compile(r"(?:(?:please|pls|can you|could you|and)\s+)*(?:look (
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|「[^」]*」')
 
 
+def _asked_about_forgetting(messages: Sequence[Message]) -> bool:
+    """The pet's last line asked something about letting a memory go ("Which one should I forget?")."""
+    before = next((m.content for m in reversed(messages) if m.role == "assistant" and m.content), "")
+    return bool(_ASKS_LETTING_GO.search(before)) and "?" in before.replace("？", "?")
+
+
 def _asked_about_a_reminder(messages: Sequence[Message]) -> bool:
     """The pet's last line asked something about a reminder ("What time should I remind you?")."""
     before = next((m.content for m in reversed(messages) if m.role == "assistant" and m.content), "")
@@ -687,6 +693,22 @@ _ASKS_REMINDING = re.compile(
     r"|let me know|don'?t let me forget|set (?:a|an|me|it|one)|set个|shout at me|yell at me|give me a (?:heads|shout|nudge"
     r"|buzz)|hit me up)(?![a-z])",
     re.IGNORECASE)
+#: words that ask to let a memory go, in some form: all 498 forget requests of the spent tools sets (rounds 5 to 45)
+#: hold one, and 240 of their 2,344 messages that ask for no tool (forgetting told of set aside, _FORGOT_TO). A model's
+#: forget call on a message without one asks nothing ("我又忘带工牌了，被保安拦下来" called forget: round 45's spent set,
+#: the small model)
+_ASKS_LETTING_GO = re.compile(
+    r"(?<![a-z])(?:forgett?|forgt|forgot|no point|hang(?:ing)? on to|scrap|yeet|un-?know|can go|delete|erase|remove|wipe"
+    r"|scrub|drop|clear|purge|unlearn|ditch|scratch|toss|bin|nuke|trash|undo|get rid|let (?:it|that) go|no (?:need|longer)"
+    r"|don'?t (?:need|have) to|stop (?:remembering|keeping)|not (?:true|relevant|accurate) any ?more"
+    r"|(?:don'?t|do not|doesn'?t|never) (?:\w+ )?(?:keep|remember|save|store|hold|need))(?![a-z])"
+    r"|忘|删|清除|清掉|清空|去掉|抹掉|抹去|拿掉|别记|不用记|不要记|不必记|别再记|不用再记|作废|划掉|扔掉|丢掉|别存|不用存"
+    r"|(?:不用|别|不要|不必|没必要)(?:再)?(?:留|存|记)着?|可以扔|移除|撤销|不算数|过时|不对了|不再",
+    re.IGNORECASE)
+#: ...not forgetting told of: "我又忘带工牌了", "忘记交作业", "forgot my umbrella", "I always forget to water the plants"
+_FORGOT_TO = re.compile(r"忘(?:了|记)?(?:带|拿|关|锁|买|交|吃|写|喝|充|开|打|还|回|给|做|穿|发|存盘|保存)|(?<![a-z])"
+                        r"(?:(?:forgot|forgotten|forgets|forgetting)\s+(?:to|my|the|his|her|our|their|it|about it|where)"
+                        r"|forget to)(?![a-z])", re.IGNORECASE)
 #: a message that asks for something made or found for it (a film to watch, a recipe, a way to do something): no line of
 #: the persona's small talk gives it
 _BIDS = re.compile(r"\b(?:recommend|suggest|give me (?:a|an|some)|teach me|how (?:do|can|should) (?:i|we)|how to|any (?:tips|ideas"
@@ -2163,6 +2185,10 @@ class Agent:
             # a plan told, nobody asking to be reminded of it ("下周六我表姐结婚，下午三点开始，好激动"); not the answer to the
             # pet's question about a reminder ("What time should I remind you?" → "3pm"). (After another tool ran, the
             # call may come from what it read: a document's instructions go to the person to confirm, as before)
+            return True
+        if call.name == "forget" and not _ASKS_LETTING_GO.search(_FORGOT_TO.sub(" ", message)) and (
+                not turn.results and not _asked_about_forgetting(turn.messages[:-1])):
+            # "我又忘带工牌了，被保安拦下来", "forgot my umbrella again" tell of forgetting something; they ask nothing let go
             return True
         if call.name == "get_current_time" and not (
                 reflexes.asks_time(message) or reflexes.names_the_clock(message) or reflexes.asks_for_a_tool(message)
