@@ -1636,9 +1636,9 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return Reflex("recall", _call("recall", query=_clean(kept.group("x"))))
     # (the English verb in a Chinese sentence: "上次那个 visa 材料还没交，11月2号下午2点 remind 我一下去递材料", round 45's
     # spent set, which the router's reading missed as a whole)
-    asked = _REMIND_IN_ZH.sub("提醒", text, count=1) if detect_language(text) == "zh" else text
-    if _REMIND_ZH.search(asked) and not _QUESTION_END.search(text) and not _CALLED_IN_A_STORY.search(text):
-        reflex = _remind(text, asked, now, zone, zh=True)
+    worded = _REMIND_IN_ZH.sub("提醒", text, count=1) if detect_language(text) == "zh" else text
+    if _REMIND_ZH.search(worded) and not _QUESTION_END.search(text) and not _CALLED_IN_A_STORY.search(text):
+        reflex = _remind(text, worded, now, zone, zh=True)
         if reflex:
             return reflex
 
