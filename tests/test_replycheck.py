@@ -1647,3 +1647,16 @@ def test_could_or_can_of_the_persons_own_asks_nothing(message, asks):
 ])
 def test_a_fact_is_said_back_without_the_laugh_after_it(facts, language, back):
     assert replycheck.told_back(facts, language) == back
+
+
+@pytest.mark.parametrize(("reply", "message", "copied"), [
+    # round 45's spent chat set: the small model answered two messages with the person's line of its example dialogue
+    ("今天下雪了", "熬了个通宵赶ppt，现在魂都飞了", True), ("今天下雪了。", "没事，就是有点emo", True),
+    ("stayed up late again", "ugh work was brutal", True),
+    ("下雪啦！要不要出去堆个雪人？", "今天下雪了", False), ("Sounds like a long one. Did you get any sleep?", "stayed up late again", False),
+])
+def test_a_line_of_the_person_in_the_example_dialogue_is_no_reply(reply, message, copied):
+    language = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in message) else "en"
+    assert (replycheck.PROGRAM in found(reply, message=message, language=language)) is copied
+    if copied:
+        assert replycheck.hold_at(reply[:-1], message=message, language=language, persona=XIAOQIAN) == 0

@@ -1017,6 +1017,18 @@ def reintroduces(reply: str, persona: Persona, *, message: str, said: Sequence[s
     return False
 
 
+def example_lines(persona: Persona) -> tuple[str, ...]:
+    """What the person says in the persona's example dialogue (its "{{user}}: …" lines, every stage's)."""
+    texts = [*persona.examples.values(), *(text for stage in persona.stages for text in stage.examples.values())]
+    return _user_lines(tuple(texts))
+
+
+@lru_cache(maxsize=8)
+def _user_lines(texts: tuple[str, ...]) -> tuple[str, ...]:
+    lines = (line.strip() for text in texts for line in text.splitlines())
+    return tuple(line.split(":", 1)[1].strip() for line in lines if line.startswith("{{user}}:"))
+
+
 def problems(reply: str, *, message: str, language: str, persona: Persona,
              memories: Sequence[str] = (), small: bool = False, lately: Sequence[str] = (),
              heard: Sequence[str] = (), told: Sequence[str] = ()) -> Found:
@@ -1040,7 +1052,10 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(CATCHPHRASE)
     if wrong_name(reply, message, persona, memories):
         found.append(NAME)
-    if program_line(reply) or program_aside(reply, persona) or says_its_rules(reply) or copies_prompt_facts(
+    # (the person's line of the prompt's example dialogue as the whole reply: "今天下雪了" to "没事，就是有点emo", round
+    # 45's spent chat set, the small model)
+    if program_line(reply) or program_aside(reply, persona) or says_its_rules(reply) or copies_earlier(
+            reply, example_lines(persona)) or copies_prompt_facts(
             reply, (message, *told)) or (_THE_PERSON_SUBJECT.search(reply) and not _SOMEONE_ELSE.search(message)):
         found.append(PROGRAM)
     return Found(tuple(found))
@@ -1082,7 +1097,8 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0
     if _may_be_catchphrases(_letters(text), persona):
         return 0
-    if (repeats(text, lately, partial=True) or copies_earlier(text, heard, partial=True) or program_aside(text, persona)
+    if (repeats(text, lately, partial=True) or copies_earlier(text, (*heard, *example_lines(persona)), partial=True)
+            or program_aside(text, persona)
             or reintroduces(text, persona, message=message, said=lately)):
         return 0  # maybe the pet's last line, its introduction or the program's aside again: held, checked whole
     starts = []
