@@ -348,6 +348,7 @@ def test_good_news_gets_a_glad_line_and_not_the_models(text):
 @pytest.mark.parametrize(("text", "topic"), [
     ("my little brother just got into med school!!", "happy_for_someone"), ("我闺蜜生了个女儿，我当干妈了", "happy_for_someone"),
     ("我升职了！！！", "good_news"),  # the person's own
+    ("IM SO HAPPY my sister had her baby!!! im an aunt!!!", "happy_for_someone"),  # (gladness said first: round 45)
     ("我表妹叫啥？", None),  # a question about someone, no news
     # (the review of 2026-12-07) a question or a request after the news, news with a "not", bad news
     ("my sister got engaged!! what should i get her", None), ("我哥考上研究生了，推荐个礼物吧", None),

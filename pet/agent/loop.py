@@ -1307,7 +1307,7 @@ class Agent:
         if (not naming and _QUESTION.search(text)
                 and capture.names_the_person(text) != capture.names_the_person(match.example)):
             return None  # "我喜欢吃什么" is near "你喜欢吃什么", but asks about the person, not the pet
-        if match.replies.topic == FOR_SOMEONE_TOPIC and (_QUESTION.search(text) or not capture.about(text)
+        if match.replies.topic == FOR_SOMEONE_TOPIC and (_QUESTION.search(text) or not _tells_of_someone(text)
                                                          or _DENIES.search(text)):
             # "我升职了！！！" is the person's own news (good_news); "我表妹叫啥？" asks; "my best friend isn't getting
             # married after all", "我朋友结婚了，可惜我去不了" are no news to cheer
@@ -2787,3 +2787,16 @@ def _asked_for(found: replies.Bank, text: str) -> replies.Match | None:
         if match is not None and replycheck.requests(match.example):
             return match
     return None
+
+
+#: the person's gladness said before the news: "IM SO HAPPY my sister had her baby!!!", "太开心了！我姐生宝宝了"
+_GLAD_FIRST = re.compile(r"^\W*(?:(?:omg|oh my god|wow|yay)\W+)*(?:i'?m|i am)?\s*(?:so+|really|super)\s+(?:happy|excited|glad"
+                         r"|proud)\b\W*|^\W*(?:太|好|超)(?:开心|高兴|激动)了?[\W～~]*", re.IGNORECASE)
+
+
+def _tells_of_someone(text: str) -> bool:
+    """A clause of the message, gladness said first set aside, has someone else as its subject ("my little brother
+    got into uni!!", "IM SO HAPPY my sister had her baby!!! im an aunt!!!": round 45's spent chat set got a noting
+    line, as the subject read was the person's)."""
+    text = _GLAD_FIRST.sub("", text, count=1)
+    return any(capture.about(part) for part in [text, *_CLAUSES.split(text)] if part.strip())
