@@ -1097,6 +1097,8 @@ def test_an_answer_in_the_wrong_person_to_a_question_about_the_person_is_no_taki
     (["we built our house ourselves"], "en", "you built your house yourselves"),
     (["hey xiaoqian, I'm Tom and I'm a chef"], "en", "you're Tom and you're a chef"),
     (["hello I work as a nurse"], "en", "you work as a nurse"),  # "I" is no name after the greeting
+    (["first day at the new job tmrw and ive changed my outfit 4 times"], "en",  # (texting's "ive": round 45)
+     "first day at the new job tmrw and you've changed your outfit 4 times"), (["ill be there, id say so"], "en", None),
     (["你好呀小钳子，我是小林，在医院上班"], "zh", "你是小林，在医院上班"),
     # ...and not said back: words that are not the person, a first person inside a word or name, sad news
     (["I work in a coal mine"], "en", None), (["oh my god I got the job"], "en", None),

@@ -1303,6 +1303,7 @@ _FIRST_TO_SECOND_EN = (
     (re.compile(r"\b[Ii]\s+wasn['’]t\b"), "you weren't"),
     (re.compile(r"\b[Ii]\s+was\b"), "you were"),
     (re.compile(r"\b[Ii](?:['’]m|m)\b"), "you're"),
+    (re.compile(r"\b[Ii]ve\b"), "you've"),  # (texting: "ive changed my outfit 4 times"; not "ill" nor "id", words too)
     (re.compile(r"\b[Ii]['’](ve|ll|d)\b"), r"you'\1"),
     (re.compile(r"\b[Ii]\b(?![-'’0-9])|\b[Mm]e\b"), "you"),
     (re.compile(r"\b[Ww]e\s+are\b"), "you are"),
