@@ -230,6 +230,10 @@ def test_the_default_pets_topics_tell_missing_home_and_a_low_mood(text, topic):
     ("小钳你真是太可爱了", "affection"), ("you're the sweetest little crayfish", "affection"),
     ("我去开会了，回头聊", "gotta_go"), ("gtg, talk to you later", "gotta_go"),
     ("最近在追一部新剧，太上头了", "watching_and_games"), ("playing games with my friends tonight", "watching_and_games"),
+    # questions about the pet itself, which went to the model (spent chat sets of many rounds)
+    ("你到底是龙虾还是小龙虾啊", "what_kind"), ("wait what are you exactly? a tiny lobster?", "what_kind"),
+    ("你会蜕壳吗？疼不疼", "molting"), ("do your claws hurt if you pinch someone?", "pinch"),
+    ("你的钳子夹人疼不疼", "pinch"),  # (not molting, nor being sick)
     # ...while the weather's own topics keep theirs
     ("今天好冷，手都冻僵了", "cold_weather"),
 ])
