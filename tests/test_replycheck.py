@@ -1662,3 +1662,14 @@ def test_a_line_of_the_person_in_the_example_dialogue_is_no_reply(reply, message
     assert (replycheck.PROGRAM in found(reply, message=message, language=language)) is copied
     if copied:
         assert replycheck.hold_at(reply[:-1], message=message, language=language, persona=XIAOQIAN) == 0
+
+
+@pytest.mark.parametrize(("reply", "message", "taken"), [
+    # seen on the page (2026-12-07): a cry first, then the person's words as the pet's own
+    ("哎呀，我忘了带工牌了……保安拦住了我。", "我又忘带工牌了，被保安拦下来", True),
+    ("Oh no, I forgot my badge again and security stopped me.", "forgot my badge again, security stopped me", True),
+    ("哎呀，又忘带工牌啦？下次挂门把手上！", "我又忘带工牌了，被保安拦下来", False),
+    ("Oh no! Did security give you a hard time?", "forgot my badge again, security stopped me", False),
+])
+def test_a_cry_before_the_persons_words_taken_over_is_no_part_of_them(reply, message, taken):
+    assert replycheck.takes_over(reply, message) is taken

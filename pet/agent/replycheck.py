@@ -519,6 +519,9 @@ def _takes_over(first: str, message: str) -> bool:
     return len(mine) >= ECHO_UNITS // 2 and len(mine & _units(message)) >= ECHO_SELF_SHARE * len(mine)
 
 
+#: a cry that opens a sentence: "哎呀，", "Oh no, "
+_CRY_FIRST = re.compile(r"^\W*(?:哎呀|哎哟|哎|唉|啊|哦|噢|嗯|呜+|哇|天哪|oh(?: no)?|ah|ugh|aw+|oops|whoa|wow|hmm+|yikes|ouch)"
+                        r"[\s，,!！.。~～…]+", re.IGNORECASE)
 #: where a sentence parts into clauses
 _CLAUSE_BREAK = re.compile(r"[，,；;：:]\s*")
 
@@ -527,7 +530,9 @@ def _takes_over_in(sentence: str, said: str) -> bool:
     """The sentence, or its first clause with some content, says `said`'s words as the pet's own: "我在医院当护士，天天上
     夜班，但我记得你不是小林。" to "我在医院当护士，天天上夜班" (seen with the small model; the sentence speaks to the
     person later on, its first clause takes the person's job). Not when `said` asks something (an answer may take
-    its words: "我觉得养猫会更省心一点" to "…养猫会不会更省心") nor in a sentence that says "me too" anywhere."""
+    its words: "我觉得养猫会更省心一点" to "…养猫会不会更省心") nor in a sentence that says "me too" anywhere. A cry
+    before it is no part of it ("哎呀，我忘了带工牌了……保安拦住了我。" to "我又忘带工牌了，被保安拦下来", seen on the page)."""
+    sentence = _CRY_FIRST.sub("", sentence, count=1)
     if _takes_over(sentence, said):
         return True
     parts = _CLAUSE_BREAK.split(sentence, maxsplit=1)
