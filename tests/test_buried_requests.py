@@ -1139,6 +1139,7 @@ def test_the_english_verb_in_a_chinese_reminder_after_other_clauses_sets_it():
     called = _called("上次那个 visa 材料还没交，11月2号下午2点 remind 我一下去递材料，千万别忘")
     assert [name for name, _ in called] == ["set_reminder"]
     assert "递材料" in called[0][1]["text"] and "remind" not in called[0][1]["text"]
+    assert "， " not in called[0][1]["text"]  # (no space left where the asking words were)
 
 
 # --- found by the review of the above (each was read wrong once) ----------------------------------------------------

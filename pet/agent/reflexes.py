@@ -841,7 +841,8 @@ def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
     # English glue goes in either language: "提醒我 at 5pm to buy milk"
     task = re.sub(r"^[\s,:]*(?:(?:to|that|about|of|for)\s+)+", "", task.strip(), flags=_I)  # ("for … to call mom")
     task = re.sub(r"\s+(?:to|that|about|then)\s*$", "", task, flags=_I)
-    return _clean(" ".join(task.split()))
+    # (no space left beside Chinese punctuation where the asking words were: "…还没交，去递材料", not "…还没交， 去递材料")
+    return _clean(re.sub(r"\s*([，。！？；：、])\s*", r"\1", " ".join(task.split())))
 
 
 _MINE = {"my": "your", "me": "you", "myself": "yourself", "mine": "yours", "i": "you", "i'm": "you're",
