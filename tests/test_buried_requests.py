@@ -384,6 +384,8 @@ def test_one_more_added_after_the_list_named_takes_the_persons_words_without_the
     ("where can i find my passport?", "my passport is in the blue folder in the study"),
     ("which bus should i take to work?", "I take the 42 bus to work"),
     ("我妈生日应该是几号？", "我妈生日是3月12号"), ("wifi密码应该是多少来着？", "家里wifi密码是xiaomao2024"),
+    # the router torn, a memory near what is asked (round 45's spent chat set: answered without the memory)
+    ("我养了几只仓鼠你还记得不", "我养了三只仓鼠，叫大福、二福和三福"), ("what do i do for work again? lol brain fog", "I work as a dental hygienist"),
 ])
 def test_a_question_for_a_kept_value_recalls_it(text, memory):
     calls, results, _ = _told(text, memory)
