@@ -1404,10 +1404,12 @@ class Agent:
             # "remember what i'm scared of?", "do you remember what i'm scared of?": the router was torn between small
             # talk and a question for a memory (round 35's spent chat set: answered without the memory)
             return dataclasses.replace(route, intent="recall", tool="recall", slots="message")
-        if route.intent is None and replycheck.asks_recall(text) and capture.names_the_person(text) and not (
-                _ADVICE.search(text)) and (self._known(_asking(text)) or self._near(_asking(text))):
+        if route.intent is None and _ASKS_AGAIN.search(text) and replycheck.asks_recall(text) and (
+                capture.names_the_person(text)) and not _ADVICE.search(text) and (
+                self._known(_asking(text)) or self._near(_asking(text))):
             # "我养了几只仓鼠你还记得不", "what do i do for work again? lol brain fog": the router torn, a memory near what
-            # is asked (round 45's spent chat set: answered without it; 30 of the spent chat sets' memory questions)
+            # is asked, and the message says it asks what was told (round 45's spent chat set: answered without the
+            # memory; not "what's my plan for today?" beside "My plan is to learn Spanish this year")
             return dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         if route.intent == "recall" and _keeps_what_came_before(text):
             # "my dog is called Rex. remember his name" is near "what's my dog's name?" but tells it and asks to keep it
@@ -2698,6 +2700,8 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 #: "…again?", "…来着": asking back what was said before
 _AGAIN = re.compile(r"来着|\bagain\b", re.IGNORECASE)
+#: ...or a word of remembering: "你还记得不", "remember?", "u should know this"
+_ASKS_AGAIN = re.compile(r"来着|记得|记不记|忘了|\b(?:again|remember|recall|forgot|should know)\b", re.IGNORECASE)
 #: a question, in either language
 _QUESTION = re.compile(r"[?？]|吗|什么|啥|谁|哪|几|怎么|\b(?:what|who|where|when|how|which)\b"
                        r"|^\s*(?:do|does|am|is|are|can|could)\b", re.IGNORECASE)
