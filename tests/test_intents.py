@@ -142,7 +142,7 @@ def test_slots_come_from_code_and_a_bare_fact_is_not_a_remember_request():
 @pytest.mark.parametrize("text, tool", [
     ("do you happen to know the hour", "get_current_time"),
     ("show me what I have on my to-do list", "list_todos"),
-    ("todos?", "list_todos"), ("to-dos", "list_todos"),  # one word (round 45's spent set: no tool)
+    ("todo?", "list_todos"), ("to-dos", "list_todos"),  # a word (round 45's spent set: "todos?" got no tool)
 ])
 def test_a_request_no_pattern_knows_is_routed(text, tool):
     assert reflexes.match(text, NOW, dt.timezone.utc) is None

@@ -150,9 +150,9 @@ def test_every_number_argument_a_model_may_send_is_a_clear_result(shown_every_to
         for tool_call in calls:
             PLANNED[:] = [tool_call]
             conversation = app.conversations.create(app.pet.id)  # nothing read before: no call waits
-            # the message gives the words of the call (a call to keep words nobody said is not run; a reminder nobody
-            # asked for is not set)
-            said = ("remind me: " if tool_call.name == "set_reminder" else "go: ") + "; ".join(
+            # the message gives the words of the call (a call to keep words nobody said is not run; a reminder or a
+            # forget nobody asked for is not run)
+            said = {"set_reminder": "remind me: ", "forget": "forget: "}.get(tool_call.name, "go: ") + "; ".join(
                 str(value) for value in tool_call.arguments.values())
             events = list(app.agent.run(conversation, said))
             [finished] = [e for e in events if isinstance(e, ToolFinished) and e.result.name != "note"]

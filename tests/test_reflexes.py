@@ -1614,6 +1614,8 @@ def test_the_same_plan_asked_to_be_reminded_of_sets_it_on_its_day():
     # round 45's spent set: the small model called forget on forgetting told of
     ("我又忘带工牌了，被保安拦下来", False), ("forgot my work badge again lol, security stopped me", False),
     ("forget my old work badge number", True), ("工牌号那条删了吧", True),
+    # (the review of 2026-12-07: ways to ask the words had missed)
+    ("ignore what i said about my work badge, please", True), ("工牌的事忽略掉吧", True), ("忘了工牌那件事吧", True),
 ])
 def test_a_models_forget_call_needs_a_word_that_lets_a_memory_go(text, forgets):
     forget = call("forget", what="工牌" if "工牌" in text else "badge")
@@ -1623,3 +1625,11 @@ def test_a_models_forget_call_needs_a_word_that_lets_a_memory_go(text, forgets):
     events = turn(app, text)
     assert ("forget" in [e.call.name for e in events if isinstance(e, ToolStarted)]) is forgets
     assert (len(app.memories.listing(app.pet.id)) == 0) is forgets
+
+
+@pytest.mark.parametrize("text", ["明天早上8点别提醒我了", "明天下午3点别remind我吃药了，我已经停药了"])
+def test_a_reminder_said_not_to_be_wanted_is_not_set(text):
+    # the review of 2026-12-07: "别 了" was set for 8:00
+    app = make_app(ScriptedModel(["好的！"], repeat_last=True))
+    events = turn(app, text)
+    assert "set_reminder" not in [e.call.name for e in events if isinstance(e, ToolStarted)]

@@ -264,6 +264,18 @@ def test_a_joke_asked_for_gets_one_of_the_pets_own_whatever_comes_before_it(text
     assert reply.text in jokes and model.calls == []
 
 
+@pytest.mark.parametrize("text", ["don't tell me a joke, i'm serious", "别给我讲笑话，我认真的",
+                                  "back from work, worst day ever", "下班回来了，被老板骂了一顿"])
+def test_no_joke_nor_cheerful_greeting_where_it_does_not_fit(text):
+    # the review of 2026-12-07: a joke said not to be wanted got one; a bad day got "Welcome home! How was it out there?"
+    app, model = _app("on", ["(the model)"] * 3)
+    cheerful = {line for topic in app.agent.persona.replies if topic.topic in ("joke", "cold_joke", "back_home", "hello")
+                for lines in topic.say.values() for line in lines}
+    reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]
+    app.close()
+    assert reply.text not in cheerful
+
+
 def test_a_joke_the_person_tells_is_no_joke_asked_for():
     # its clause "讲个冷笑话：有一天" is 0.85 near "讲个冷笑话": the model hears the joke out
     app, model = _app("on", ["(the model)"] * 3)

@@ -1099,6 +1099,7 @@ def test_an_answer_in_the_wrong_person_to_a_question_about_the_person_is_no_taki
     (["hello I work as a nurse"], "en", "you work as a nurse"),  # "I" is no name after the greeting
     (["first day at the new job tmrw and ive changed my outfit 4 times"], "en",  # (texting's "ive": round 45)
      "first day at the new job tmrw and you've changed your outfit 4 times"), (["ill be there, id say so"], "en", None),
+    (["Jony Ive designed my phone"], "en", "Jony Ive designed your phone"),
     (["你好呀小钳子，我是小林，在医院上班"], "zh", "你是小林，在医院上班"),
     # ...and not said back: words that are not the person, a first person inside a word or name, sad news
     (["I work in a coal mine"], "en", None), (["oh my god I got the job"], "en", None),
@@ -1610,6 +1611,10 @@ def test_a_fact_noted_in_a_low_mood_gets_a_gentle_line(message, language):
 @pytest.mark.parametrize(("text", "low"), [
     ("今天有点emo", True), ("my feet hurt", True), ("基金又绿了，我的血汗钱啊", True), ("明天要面试，有点慌", True),
     ("there's half a lemon in the fridge", False), ("my dad learned emojis", False), ("笑得痛快", False), ("我好心疼你", False),
+    # (the review of 2026-12-07)
+    ("奶奶最疼我了", False), ("今天不用加班！", False), ("加班费到账了", False), ("不疼了，好多了", False),
+    ("痛痛快快玩了一天", False), ("it never hurts to ask", False), ("listening to emo music", False),
+    ("just broke my PR at the gym", False),
 ])
 def test_more_words_of_a_low_mood(text, low):
     assert (replies.mood(text) < 0) is low
@@ -1656,6 +1661,7 @@ def test_a_fact_is_said_back_without_the_laugh_after_it(facts, language, back):
     ("今天下雪了", "熬了个通宵赶ppt，现在魂都飞了", True), ("今天下雪了。", "没事，就是有点emo", True),
     ("stayed up late again", "ugh work was brutal", True),
     ("下雪啦！要不要出去堆个雪人？", "今天下雪了", False), ("Sounds like a long one. Did you get any sleep?", "stayed up late again", False),
+    ("Stayed up late again?", "i was up till 4", False), ("今天下雨了吗？", "出门了", False),  # asked back (the review)
 ])
 def test_a_line_of_the_person_in_the_example_dialogue_is_no_reply(reply, message, copied):
     language = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in message) else "en"

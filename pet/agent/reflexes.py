@@ -606,6 +606,15 @@ def _says_when(text: str, now: dt.datetime, zone: dt.tzinfo) -> bool:
         return True
 
 
+#: a reminder said not to be wanted: "明天下午3点别remind我吃药了", "明天早上8点别提醒我了" (the review of 2026-12-07)
+_NOT_REMINDED = re.compile(r"(?:别|不用|不要|不必|甭)(?:再)?提醒")
+
+
+def not_reminded(text: str) -> bool:
+    """The message says it wants no reminder ("明天早上8点别提醒我了", "别remind我了")."""
+    return _NOT_REMINDED.search(_REMIND_IN_ZH.sub("提醒", text)) is not None
+
+
 _REMIND_IN_ZH = re.compile(r"(?<![A-Za-z])remind\s*(?=我)", _I)
 
 
@@ -1638,7 +1647,8 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     # (the English verb in a Chinese sentence: "上次那个 visa 材料还没交，11月2号下午2点 remind 我一下去递材料", round 45's
     # spent set, which the router's reading missed as a whole)
     worded = _REMIND_IN_ZH.sub("提醒", text, count=1) if detect_language(text) == "zh" else text
-    if _REMIND_ZH.search(worded) and not _QUESTION_END.search(text) and not _CALLED_IN_A_STORY.search(text):
+    if _REMIND_ZH.search(worded) and not _QUESTION_END.search(text) and not _CALLED_IN_A_STORY.search(text) and not (
+            _NOT_REMINDED.search(worded)):
         reflex = _remind(text, worded, now, zone, zh=True)
         if reflex:
             return reflex

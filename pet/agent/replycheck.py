@@ -1022,8 +1022,11 @@ def reintroduces(reply: str, persona: Persona, *, message: str, said: Sequence[s
     return False
 
 
-def example_lines(persona: Persona) -> tuple[str, ...]:
-    """What the person says in the persona's example dialogue (its "{{user}}: …" lines, every stage's)."""
+def example_lines(persona: Persona, reply: str = "") -> tuple[str, ...]:
+    """What the person says in the persona's example dialogue (its "{{user}}: …" lines, every stage's); none
+    against a `reply` that asks ("Stayed up late again?" to "i was up till 4" asks back, it copies nothing)."""
+    if _ASKS_BACK_IN_REPLY.search(reply):
+        return ()
     texts = [*persona.examples.values(), *(text for stage in persona.stages for text in stage.examples.values())]
     return _user_lines(tuple(texts))
 
@@ -1060,7 +1063,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
     # (the person's line of the prompt's example dialogue as the whole reply: "今天下雪了" to "没事，就是有点emo", round
     # 45's spent chat set, the small model)
     if program_line(reply) or program_aside(reply, persona) or says_its_rules(reply) or copies_earlier(
-            reply, example_lines(persona)) or copies_prompt_facts(
+            reply, example_lines(persona, reply)) or copies_prompt_facts(
             reply, (message, *told)) or (_THE_PERSON_SUBJECT.search(reply) and not _SOMEONE_ELSE.search(message)):
         found.append(PROGRAM)
     return Found(tuple(found))
@@ -1102,7 +1105,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             return 0
     if _may_be_catchphrases(_letters(text), persona):
         return 0
-    if (repeats(text, lately, partial=True) or copies_earlier(text, (*heard, *example_lines(persona)), partial=True)
+    if (repeats(text, lately, partial=True) or copies_earlier(text, (*heard, *example_lines(persona, text)), partial=True)
             or program_aside(text, persona)
             or reintroduces(text, persona, message=message, said=lately)):
         return 0  # maybe the pet's last line, its introduction or the program's aside again: held, checked whole
@@ -1308,7 +1311,7 @@ _FIRST_TO_SECOND_EN = (
     (re.compile(r"\b[Ii]\s+wasn['’]t\b"), "you weren't"),
     (re.compile(r"\b[Ii]\s+was\b"), "you were"),
     (re.compile(r"\b[Ii](?:['’]m|m)\b"), "you're"),
-    (re.compile(r"\b[Ii]ve\b"), "you've"),  # (texting: "ive changed my outfit 4 times"; not "ill" nor "id", words too)
+    (re.compile(r"\bive\b"), "you've"),  # (texting: "ive changed my outfit 4 times"; not "ill" nor "id", words too, nor Jony Ive)
     (re.compile(r"\b[Ii]['’](ve|ll|d)\b"), r"you'\1"),
     (re.compile(r"\b[Ii]\b(?![-'’0-9])|\b[Mm]e\b"), "you"),
     (re.compile(r"\b[Ww]e\s+are\b"), "you are"),

@@ -44,12 +44,15 @@ MARGIN = 0.05
 _LOW = re.compile(
     r"\b(?:sad|tired|exhausted|beat|drained|awful|terrible|horrible|down|low|blah|meh|upset|angry|mad|stressed|lonely"
     r"|sick|worst|hate|cry|crying|anxious|worried|nervous|depressed|miserable|bored|homesick|ugh"
-    r"|hurts?|aching|sore|painful|sucks|frustrat\w*|annoy(?:ed|ing)|overwhelmed|dreading|fml|broke|panicking)\b"
+    r"|(?<!never )(?<!n't )(?<!not )hurts?|aching|sore|painful|sucks|frustrat\w*|annoy(?:ed|ing)|overwhelmed|dreading"
+    r"|fml|panicking)\b"
     r"|\b(?:not|never|no)\s+(?:\w+\s+){0,3}(?:good|great|happy|fine|ok|okay|well)\b"
     r"|n['’]?t\s+(?:\w+\s+){0,3}(?:good|great|happy|fine|ok|okay|well)\b"
     r"|难过|伤心|累|困|烦|丧|低落|不(?:太|是很|怎么|大|很)?(?:开心|高兴|好(?!意思)|舒服)|糟|生气|焦虑|紧张|孤单|寂寞|想哭|郁闷|崩溃"
     r"|难受|病|想家(?!里)|无聊"
-    r"|(?<!心)疼|痛(?!快)|纠结|头大|心累|(?<![a-z])emo(?![a-z])|倒霉|离谱|怀疑人生|加班|失眠|委屈|破防|慌|绝望|好惨|血汗钱",
+    # (not "奶奶最疼我了", "不疼了", "痛痛快快", "今天不用加班", "加班费到账了", "emo music": the review of 2026-12-07)
+    r"|(?<![心不没])疼(?!我|爱|人)|(?<![不没])痛(?!快|痛快)|纠结|头大|心累|(?<![a-z])emo(?![a-z]|\s+(?:music|band|song|rock))"
+    r"|倒霉|怀疑人生|被.{0,4}骂|挨骂|(?<!不用)(?<!没)(?<!不)加班(?!费)|失眠|委屈|破防|慌|绝望|好惨|血汗钱",
     re.IGNORECASE)
 _GLAD = re.compile(r"\b(?:good|great|awesome|amazing|happy|glad|excited|fantastic|wonderful|best|fun|nice|yay|proud"
                    r"|relaxed|perfect)\b|开心|高兴|很好|超好|不错|棒|爽|幸福|快乐|兴奋|满意|舒服", re.IGNORECASE)

@@ -252,11 +252,14 @@ _DELETING = re.compile(
     r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )(?<!refuse to )(?<!won't )(?<!wont )"
     r"(?:forget|forgets|(?<!\bi )(?<!\bi just )(?<!\bi totally )forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated"
+    # (typed fast, in other words: "plz forgt my dentist's name", "ignore what i said about my ex", "no point you
+    # hanging on to that one anymore", spent tools sets and the review of 2026-12-07)
+    r"|forgt|forgett|ignore|disregard|no point|stop (?:storing|saving|keeping)"
     r"|(?:toss|trash|chuck)(?= (?:it|that|this)\b)"
-    r"|(?:no need to|(?:don'?t|do not) have to) (?:keep|remember|store|save|hold on to)"
-    r"(?= (?:that|it|this|the|my|his|her|their|our)\b))(?![a-z])"
+    r"|(?:no need to|(?:don'?t|do not) have to) (?:keep|remember|store|save|hold on to|hang on to)"
+    r"(?= (?:that|it|its|this|the|my|his|her|their|our)\b))(?![a-z])"
     r"|(?<!别)(?<!不要)(?<!不能)(?<!别再)(?<!让我)忘(?!不了)|(?<!不想)(?<!舍不得)(?<!不肯)(?<!不愿意)删|清掉|清除|清空|划掉|去掉|抹掉|丢掉|扔掉|不要了|作废|撤销"
-    r"|别记|别存|别留|不用记|不要记|不用留|不用存|(?:别|不要|不用)再记(?:着|住)",
+    r"|别记|别存|别留|不用记|不要记|不用留|不用存|(?:别|不要|不用)再记(?:着|住)|没必要(?:再)?(?:存|留|记)|可以扔|忽略|(?:别|不要|不用)保存",
     _I,
 )
 
