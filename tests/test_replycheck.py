@@ -1415,6 +1415,8 @@ def test_sad_news_is_told_from_good_news(message, sad):
     ("my daughter passed, she's officially a nurse", None),
     ('我家狗不在了，跑出去玩了', None),
     ('我的猫把老鼠吓走了', None),
+    # round 46's chat set: "I'm glad to hear that your granddad passed away…" (the day after "passed" was not read)
+    ('my grandad passed on sunday. i keep picking up my phone to call him', 'loss'), ('we passed on monday!!', None),
 ])
 def test_a_death_or_a_setback_is_told_in_so_many_words(message, kind):
     assert replycheck.sad_kind(message) == kind

@@ -1330,7 +1330,8 @@ _NOT_TOLD_BACK = re.compile(r"\b(?:you|your|yours|you're|u|ur|yourself|mine|ours
 #: news of a loss, an illness or an ending: said back cheerfully with "!", it reads heartless ("你被裁了！")
 _SAD_NEWS = re.compile(r"\b(?:laid off|fired|let go|died|passed away"
                        # ("my grandfather passed", not "I passed my exam")
-                       r"|(?<!\bi )(?<!\bwe )(?<!\bjust )(?<!\bfinally )passed(?=\s*(?:$|[.!?,;~]|last\b|this\b|yesterday\b|today\b|recently\b|in (?:his|her) sleep))|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
+                       r"|(?<!\bi )(?<!\bwe )(?<!\bjust )(?<!\bfinally )passed(?=\s*(?:$|[.!?,;~]|last\b|this\b|yesterday\b|today\b|recently\b|in (?:his|her) sleep"
+                       r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)day\b|over the weekend\b|overnight\b))|sick|ill|cancer|broke up|broken up|divorc\w*|lost|injur\w*"
                        r"|hurt|funeral(?! home| parlou?r| director)|depress\w*|miscarriage|dumped|failed|rejected"
                        r"|(?:in|into|to|from) (?:the )?hospital|hospitali[sz]ed|put down"
                        r"|put to sleep|stroke|icu|surgery|accident|crash(?:ed)?|robbed|stolen|ran away|splitting up|split up"
@@ -1352,7 +1353,8 @@ _LOSS = re.compile(
     rf"\b(?:my|our)\s+(?:[\w'’-]+\s+){{0,2}}?{_KIN_EN}(?:\s+[A-Z][a-z]+)?\s+(?:just\s+|suddenly\s+|finally\s+|recently\s+)?"
     r"(?:passed away|died(?!\s+(?:laughing|of embarrassment|inside|her|his|my))|didn['’]?t make it"
     r"|(?:had to be|was|got|has been)\s+put\s+(?:down|to sleep)|is gone|passed(?=\s+(?:last|this|yesterday|today|recently"
-    r"|in (?:his|her) sleep)\b))"
+    # (or on a day: "my grandad passed on sunday", round 46's chat set got "I'm glad to hear that your granddad passed away")
+    r"|in (?:his|her) sleep|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|over the weekend|overnight|earlier)\b))"
     rf"|\b(?:had to|we|i)\s+(?:\w+\s+){{0,2}}?put\s+(?:my|our)\s+(?:[\w'’-]+\s+){{0,2}}?{_KIN_EN}\s+(?:down|to sleep)\b"
     rf"|^(?:i\s+|we\s+)?lost\s+(?:my|our)\s+(?:[\w'’-]+\s+){{0,1}}?{_KIN_EN}\s+(?:today|yesterday|this|last)\b"
     # "奶奶昨晚过世了" (words of death only), "我家的老猫昨天走了" (a pet's: a person who 走了 may have left)
