@@ -133,7 +133,7 @@ LOOSE_TOPIC = 0.5
 LOOSE_LEAD = 0.03
 #: the least cosine between a message, or a clause of it, that asks for something and an example that asks too for
 #: that example's topic to give it, however near another topic is: "给我讲个笑话吧" is 0.89 near a joke and 0.88 near a
-#: pun, so it missed the lead and went to the model, in 34 messages of the spent chat sets (all asking for a joke)
+#: pun, so it missed the lead and went to the model, as did 35 messages of the spent chat sets (all asking for a joke)
 ASKED_FLOOR = 0.8
 #: the tools that keep the person's words: a thing to keep, set or add, or to let go
 _KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
