@@ -1552,6 +1552,11 @@ def test_a_name_in_capitals_is_said_back_as_written():
     ("我当小姨啦！", "我姐生了个女儿，我当小姨啦", True),
     ("I'm so happy for you!", "i'm so happy!! got the job", False),
     ("I'm an auntie too!", "my sister had her baby!! i'm an auntie!!", False),
+    # seen on the page (2026-12-07): a cry first, then the person's words as the pet's own
+    ("哎呀，我忘了带工牌了……保安拦住了我。", "我又忘带工牌了，被保安拦下来", True),
+    ("Oh no, I forgot my badge again and security stopped me.", "forgot my badge again, security stopped me", True),
+    ("哎呀，又忘带工牌啦？下次挂门把手上！", "我又忘带工牌了，被保安拦下来", False),
+    ("Oh no! Did security give you a hard time?", "forgot my badge again, security stopped me", False),
 ])
 def test_a_clause_of_the_persons_said_back_word_for_word_is_taken(reply, message, taken):
     assert replycheck.takes_over(reply, message) is taken
@@ -1670,14 +1675,3 @@ def test_a_line_of_the_person_in_the_example_dialogue_is_no_reply(reply, message
     assert (replycheck.PROGRAM in found(reply, message=message, language=language)) is copied
     if copied:
         assert replycheck.hold_at(reply[:-1], message=message, language=language, persona=XIAOQIAN) == 0
-
-
-@pytest.mark.parametrize(("reply", "message", "taken"), [
-    # seen on the page (2026-12-07): a cry first, then the person's words as the pet's own
-    ("哎呀，我忘了带工牌了……保安拦住了我。", "我又忘带工牌了，被保安拦下来", True),
-    ("Oh no, I forgot my badge again and security stopped me.", "forgot my badge again, security stopped me", True),
-    ("哎呀，又忘带工牌啦？下次挂门把手上！", "我又忘带工牌了，被保安拦下来", False),
-    ("Oh no! Did security give you a hard time?", "forgot my badge again, security stopped me", False),
-])
-def test_a_cry_before_the_persons_words_taken_over_is_no_part_of_them(reply, message, taken):
-    assert replycheck.takes_over(reply, message) is taken

@@ -713,8 +713,6 @@ _TELLS_ONE = re.compile(r"[给跟和对]你(?:讲|说)|讲个.{0,6}[：:]|\bhere
 #: "tell me the joke you told yesterday" (the review of 2026-12-07)
 _NOT_ASKED = re.compile(r"\b(?:don'?t|do not|never|no more|stop)\b|别|不要|不用|甭|\b(?:the|that|your) (?:joke|one)\b|上次|昨天那个",
                         re.IGNORECASE)
-#: where a message parts into clauses, for a request inside it ("好累，给我讲个笑话吧")
-_CLAUSES = re.compile(r"[，,。.!！?？;；~～]+\s*|\s+(?:but|so|and|then)\s+", re.IGNORECASE)
 #: the message ends by letting what it said go: "…, forget it", "never mind", "算了"
 _LET_IT_GO = re.compile(r"\b(?:forget (?:it|that|about it)|never ?mind|nvm)\b[\s.!~]*$|(?:算了|当我没说|不说了)[\s。！!~～]*$",
                         re.IGNORECASE)
@@ -2791,7 +2789,7 @@ def plain_result(result: ToolResult) -> str:
 def _asked_for(found: replies.Bank, text: str) -> replies.Match | None:
     """The topic of the pet's lines the message asks for, whole or in one clause ("好累，给我讲个笑话吧", "tell me a joke,
     im bored"): the nearest at ASKED_FLOOR, whatever its lead, when its nearest example asks as well; else None."""
-    clauses = [clause for clause in _CLAUSES.split(text) if clause.strip()]
+    clauses = reflexes.clauses(text)
     for part in [text] + (clauses if len(clauses) > 1 else []):
         if not replycheck.requests(part) or _NOT_ASKED.search(part):
             continue
@@ -2811,4 +2809,4 @@ def _tells_of_someone(text: str) -> bool:
     got into uni!!", "IM SO HAPPY my sister had her baby!!! im an aunt!!!": round 45's spent chat set got a noting
     line, as the subject read was the person's)."""
     text = _GLAD_FIRST.sub("", text, count=1)
-    return any(capture.about(part) for part in [text, *_CLAUSES.split(text)] if part.strip())
+    return any(capture.about(part) for part in [text, *reflexes.clauses(text)] if part.strip())

@@ -1648,7 +1648,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
     # spent set, which the router's reading missed as a whole)
     worded = _REMIND_IN_ZH.sub("提醒", text, count=1) if detect_language(text) == "zh" else text
     if _REMIND_ZH.search(worded) and not _QUESTION_END.search(text) and not _CALLED_IN_A_STORY.search(text) and not (
-            _NOT_REMINDED.search(worded)):
+            not_reminded(text)):
         reflex = _remind(text, worded, now, zone, zh=True)
         if reflex:
             return reflex
