@@ -1296,3 +1296,29 @@ def test_undo_after_a_new_value_kept_in_place_of_a_deleted_one_takes_both_back()
 def test_a_fact_with_a_reason_in_it_is_kept_whole(text, kept):
     calls, _, memories = _told(text)
     assert calls == ["remember"] and memories == [kept]
+
+
+@pytest.mark.parametrize("text, tool", [
+    ("wht do i still hav to do", "list_todos"),  # round 46's spent set: routed, then held to ask nothing
+    ("我的待办清单有撒", "list_todos"),  # 撒 typed for 啥
+])
+def test_a_list_asked_for_in_texting_spelling_is_listed(text, tool):
+    calls, results, _ = _told(text)
+    assert calls == [tool] and results[0].ok
+
+
+def test_a_fact_asked_not_to_be_forgotten_is_remembered():
+    calls, results, memories = _told("my gym locker is 214, don't let me forget")  # round 46's spent set: no tool
+    assert calls == ["remember"] and results[0].ok and memories == ["my gym locker is 214"]
+
+
+def test_a_fact_asked_to_be_kept_for_later_is_remembered():
+    # why it is kept, after the request (round 46's spent set: no tool)
+    calls, results, memories = _told("新地址是梧桐路88弄6号，你记一下，改天快递要填")
+    assert calls == ["remember"] and results[0].ok and memories == ["新地址是梧桐路88弄6号"]
+
+
+def test_the_words_asking_not_to_forget_are_no_part_of_a_reminders_task():
+    calls, results, _ = _told("dentist on friday at 3pm, don't let me forget")
+    assert calls == ["set_reminder"] and results[0].ok
+    assert "forget" not in results[0].content and "dentist" in results[0].content

@@ -1633,3 +1633,36 @@ def test_a_reminder_said_not_to_be_wanted_is_not_set(text):
     app = make_app(ScriptedModel(["好的！"], repeat_last=True))
     events = turn(app, text)
     assert "set_reminder" not in [e.call.name for e in events if isinstance(e, ToolStarted)]
+
+
+@pytest.mark.parametrize("text, calls", [
+    # the figure of the fact in a clause of its own, before a second request (round 46's spent tools set: no tool)
+    ("记住我换了新手机号，尾号3379，另外提醒我明天下午5点去营业厅办副卡",
+     [("remember", "我换了新手机号，尾号3379"), ("set_reminder", "营业厅办副卡")]),
+    ("remember my new phone number, it ends in 3379, and remind me tomorrow at 5pm to get the sim",
+     [("remember", "my new phone number, it ends in 3379"), ("set_reminder", "get the sim")]),
+    # a remark between them goes on with nothing: it has no figure
+    ("记住我喜欢吃辣，好饿啊，另外提醒我明天下午5点去营业厅", [("remember", "我喜欢吃辣"), ("set_reminder", "营业厅")]),
+])
+def test_the_figure_of_a_fact_kept_in_the_clause_after_it_is_kept_with_it(text, calls):
+    reflex = match(text)
+    assert reflex is not None
+    assert [(c.name, c.arguments.get("content", c.arguments.get("text"))) for c in reflex.calls] == calls
+
+
+def test_a_bare_dont_let_me_forget_after_no_fact_keeps_nothing():
+    assert match("i always forget stuff, don't let me forget") is None
+
+
+@pytest.mark.parametrize("text", [
+    "wht do i still hav to do",  # round 46's spent set: texting's spelling asked nothing
+    "我的待办清单有撒",  # 撒 for 啥
+    "wut r my reminders",
+])
+def test_a_list_asked_for_in_texting_spelling_asks_for_a_list(text):
+    assert reflexes.asks_a_list(text) and reflexes.asks_something(text)
+
+
+def test_sa_typed_for_what_asks_only_in_its_places():
+    assert not reflexes.asks_something("别撒娇了，快点写作业，今天的任务有好多好多没做完")
+    assert not reflexes.asks_a_list("撒盐撒多了")

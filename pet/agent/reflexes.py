@@ -847,6 +847,9 @@ def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
         # "喊我一声 要给我妈打电话": the call's 一声 is no part of the task
         task = re.sub(r"^[\s，,]*一声", " ", task)
         task = re.sub(r"^[\s，,在要去]+", "", task)
+    # the asking words after the task: "dentist on friday at 3pm, don't let me forget" (not the task "dentist , don't…")
+    task = re.sub(r"[\s,.;:!—–-]*\b(?:(?:and|so|pls|please|just|ok)\s+)*(?:don'?t|do not) (?:let me )?forget"
+                  r"(?:\s+(?:it|that|this))?(?:\s+(?:pls|please|ok))?\W*$", "", task, flags=_I)
     # English glue goes in either language: "提醒我 at 5pm to buy milk"
     task = re.sub(r"^[\s,:]*(?:(?:to|that|about|of|for)\s+)+", "", task.strip(), flags=_I)  # ("for … to call mom")
     task = re.sub(r"\s+(?:to|that|about|then)\s*$", "", task, flags=_I)
@@ -1187,6 +1190,7 @@ def _match(text: str, now: dt.datetime, zone: dt.tzinfo, language: str = "en") -
             if found[k] is None and let_go and before is not None and before.intent == "list_reminders":
                 found[k] = Reflex("cancel_reminder", _call("cancel_reminder", which=_clean(let_go.group("x"))))
         found = _todo_of_the_need(clauses, found)
+        clauses, found = _value_goes_on(clauses, found)
         clauses, found = _read_together(clauses, found, now, zone)
         listing = any(f is not None and f.intent in ("list_reminders", "list_todos") and not _NAMES_A_LIST.match(c)
                       for c, f in zip(clauses, found))
@@ -1482,16 +1486,18 @@ _IF_I_COULD = re.compile(r"^\W*(?:(?:哈哈+|唉|哎)[，,\s]*)?(?:如果|要是
                          r"(?! get (?:you|u)\b)", re.IGNORECASE)
 
 
+#: 撒 typed for 啥 (the same pinyin, sa): "我的待办清单有撒", "是撒来着" (not 撒谎, 撒娇, 撒盐)
+_SA = r"(?:有|是|干|些|做|为)撒(?=$|[\s?？!！。，,~～]|子|呀|啊|来着|呢)"
 #: a message asks for something: a question, or words that ask to see, tell or do
 _ASKS = re.compile(
-    r"[?？]|\b(?:what|whats|wat|which|when|where|who|how|any|anything|do i|did i|have i|is there|are there"
+    r"[?？]|\b(?:what|whats|wat|wht|wut|whut|which|when|where|who|how|any|anything|do i|did i|have i|is there|are there"
     r"|do you|can you|can u|could you|remember|recall|again|bring up|everything|all my|please|pls|plz"
     r"|i'd like|i want|i need|gimme|upcoming|coming up)\b"
     r"|(?:^|[,.;!]\s*)(?:(?:please|pls|plz|and|so|ok|okay|can you|could you|would you)\s+)*"
     r"(?:show|list|tell|check|read|give|see|look|let me|lemme|remind me what|pull up|go over|go through|run through)\b"
     r"|\b(?:need|want|wanna|like) (?:to )?(?:see|know|check|hear)\b"
-    r"|吗|呢|什么|啥|哪|几|多少|有没有|是不是|看看|看下|看一下|想看|要看|查|列|告诉|给我|说说|念|读|有哪些"
-    r"|记得|回忆|来着|全部|所有|一下",
+    r"|吗|呢|什么|啥|哪|几|多少|有没有|是不是|看看|看下|看一下|想看|要看|查|列|告诉|给我|说说|念|读|有哪些|" + _SA + (
+    r"|记得|回忆|来着|全部|所有|一下"),
     re.IGNORECASE,
 )
 #: the most words (Chinese characters count half a word each) of a message that asks without saying so:
@@ -1511,11 +1517,12 @@ def asks_something(text: str) -> bool:
 
 #: words that ask for a list: seeing, which, how many, all ("what's on my todo list", "提醒都列出来", "show一下我的提醒")
 _ASKS_A_LIST = re.compile(
-    r"哪些|什么|啥|几[个条件项]|多少|列出|列一下|列个|列给|看|瞅|查|有没有|都有|全部|所有|有吗|有哪|念|读一下|报一下|说说|发我|发一下"
+    _SA + r"|哪些|什么|啥|几[个条件项]|多少|列出|列一下|列个|列给|看|瞅|查|有没有|都有|全部|所有|有吗|有哪|念|读一下|报一下|说说|发我|发一下"
     r"|(?:提醒|待办|清单|列表|事项)呢"
     # "list" the verb, not the name ("list my reminders", not "my todo list is so long")
     r"|(?<![a-z])(?:(?<!todo )(?<!to-do )(?<!to do )(?<!task )(?<!shopping )(?<!grocery )(?<!reminder )list|lsit|show"
-    r"|display|gimme|what|whats|wat|wats|waht|which|any|anything|all|upcoming|coming up|do i have|check|see|how many|got|pull up"
+    r"|display|gimme|what|whats|wat|wats|waht|wht|wut|whut|which|any|anything|all|upcoming|coming up|do i (?:still )?hav|check|see"
+    r"|how many|got|pull up"
     r"|tell me|read|queued|remaining|left|pending|open)(?![a-z])"
     # the list named alone: "reminders??", "my todos?"
     r"|^\W*(?:my\s+|我的)?(?:\w{0,3}remi\w*|todos?|to-?dos?|todo list|提醒(?:列表)?|待办(?:清单|事项|列表)?)"
@@ -1822,6 +1829,34 @@ def _todo_of_the_need(clauses: list[str], found: list[Reflex | None]) -> list[Re
         if len(task) >= 2 and not only_pronoun(task):
             found[at] = Reflex("todo", _call("add_todo", text=unquote(task)))
     return found
+
+
+#: a clause that goes on with the value of a fact just kept: "尾号3379", "ends in 3379", "room 5B", "密码是0420" (a figure,
+#: a few words, nothing asked)
+_GOES_ON_WORDS = 5
+
+
+def _value_goes_on(clauses: list[str], found: list[Reflex | None]) -> tuple[list[str], list[Reflex | None]]:
+    """A fact to keep whose value is in the clause after it, before another request ("记住我换了新手机号，尾号3379，另外
+    提醒我明天下午5点去营业厅办副卡", round 46's spent tools set: two requests and no tool, the figure's clause asking
+    nothing): the fact kept with it. Only a short clause with a figure in it that asks nothing, right before a request."""
+    clauses, found = list(clauses), list(found)
+    at = 1
+    while at < len(clauses) - 1:
+        before, clause = found[at - 1], clauses[at].strip()
+        words = len(re.findall(r"[A-Za-z']+", clause)) + cjk_count(clause) / 2
+        if (found[at] is None and found[at + 1] is not None and before is not None and before.intent == "remember"
+                and len(before.calls) == 1 and re.search(r"\d", clause) and 0 < words <= _GOES_ON_WORDS
+                and not request_form(clause) and not _ASKS.search(clause) and not asks_deleting(clause)
+                and not _TOPIC_SHIFT.search(clause)):
+            call = before.calls[0]
+            content = str(call.arguments.get("content", ""))
+            joint = "，" if cjk_count(content + clause) else ", "
+            found[at - 1] = Reflex("remember", _call("remember", content=content + joint + _clean(clause)))
+            del clauses[at], found[at]
+            continue
+        at += 1
+    return clauses, found
 
 
 def todo_said_before(clause: str, text: str) -> Reflex | None:

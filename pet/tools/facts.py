@@ -113,7 +113,7 @@ _ZH_WHERE = r"(?:(?:在|往)?(?:你的?)?(?:小)?(?:脑子|脑袋|脑瓜子?|小
 _ZH_TAIL_END = (r"(?:点儿?|一下)?(?:了|啦|哦|啊|吧|呀|哈|喔|吗|没|没有|嘛|呗)*"
                 # "…你帮我记住吧，以后万一用得上": why it is worth keeping, after the request
                 # (no number and no 记 or 也 in it: "…，下次我的车牌是沪A12345也记一下" says more)
-                r"(?:[，,]\s*(?:以后|万一|免得|省得|到时候|下次|回头|哪天)[^，,。？?\d记也]*)?"
+                r"(?:[，,]\s*(?:以后|万一|免得|省得|到时候?|下次|回头|哪天|改天|之后|将来)[^，,。？?\d记也]*)?"
                 r"[\s？?！!。~～]*$")
 _TAIL = [
     re.compile(
@@ -137,7 +137,7 @@ _TAIL = [
     ),
     # without an object the request needs a mark before it: "…, don't forget" (not "things I don't forget")
     re.compile(r"\s*[,.;:!—–-]+\s*(?:(?:and|so|please|pls|now|just)\s+)*"
-               r"(?:keep in mind|don'?t forget|do not forget|make a note)" + _TAIL_END, _I),
+               r"(?:keep in mind|don'?t forget|do not forget|make a note|(?:don'?t|do not) let me forget)" + _TAIL_END, _I),
     re.compile(r"\s*[,.;!]\s*(?:got (?:it|that)|ok(?:ay)?|please|pls|thanks|thank you|alright)[\s?？!.]*$", _I),
     # "…，记住了吗？", "…，一定要记住哦"; with no mark only when the words ask the pet ("我搬家了，记一下" but
     # not "我终于把乘法表记住了")
