@@ -1666,3 +1666,9 @@ def test_a_list_asked_for_in_texting_spelling_asks_for_a_list(text):
 def test_sa_typed_for_what_asks_only_in_its_places():
     assert not reflexes.asks_something("别撒娇了，快点写作业，今天的任务有好多好多没做完")
     assert not reflexes.asks_a_list("撒盐撒多了")
+
+
+def test_that_day_takes_the_day_of_a_meal_said_with_its_hour():
+    # round 46's spent set: reminded today at 11:00 ("中午12点一" read as a broken clock time)
+    found = single_call("老樊说12月5号中午12点一起吃饭，怕我忘了，那天上午11点提醒我一下吧")
+    assert found.name == "set_reminder" and found.arguments["when"] == "2026-12-05 11:00"

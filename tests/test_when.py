@@ -517,3 +517,13 @@ def test_a_day_said_a_few_words_before_the_hour_is_its_day(text, at):
 def test_a_habit_or_a_day_gone_by_before_the_hour_is_not_its_day(text):
     found = find_when(text, NOW, SHANGHAI)
     assert found is not None and found.at == datetime(2026, 11, 29, 15, 0, tzinfo=SHANGHAI)
+
+
+@pytest.mark.parametrize("text, at", [
+    # the 一 of 一起 is no minute (round 46's spent set: "4月5号中午12点一起吃饭" read as a day with no hour)
+    ("12月5号中午12点一起吃饭", datetime(2026, 12, 5, 12, 0, tzinfo=SHANGHAI)),
+    ("明天下午3点一下课就走", datetime(2026, 11, 30, 15, 0, tzinfo=SHANGHAI)),
+    ("明天下午三点一刻", datetime(2026, 11, 30, 15, 15, tzinfo=SHANGHAI)),
+])
+def test_a_word_after_the_hour_is_no_minute(text, at):
+    assert find_when(text, NOW, SHANGHAI).at == at

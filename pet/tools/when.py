@@ -375,7 +375,8 @@ _RULES: list[tuple[str, _Builder]] = [
     # (after the start, a mark, 等, 我 or 你 only: not "超过两个小时没动了", "错过", "睡过", "每过一小时")
     (rf"(?:^|(?<=[\s，,。！!？?、；;：:等我你]))(?:再)?过\s*(?:{_ZH_DELAY})", _zh_delay),
     (rf"(?<![第\d.])(?P<h>{_ZN})\s*(?:点|點|时(?![间候])|時(?![間候]))"
-     rf"(?:\s*(?P<q>半|一刻|1刻|三刻|3刻)|\s*(?P<m>{_ZN})\s*(?P<fen>分)?)?(?P<tail>钟|鐘|整)?", _zh_clock),
+     rf"(?:\s*(?P<q>半|一刻|1刻|三刻|3刻)|\s*(?P<m>{_ZN})(?![起下些样樣直定会會块塊共边邊般切同道律概向旦])\s*(?P<fen>分)?)?"
+     rf"(?P<tail>钟|鐘|整)?", _zh_clock),  # (not the 一 of a word after it: "中午12点一起吃饭")
     (rf"(?:(?P<y>\d{{4}}|[零〇一二三四五六七八九]{{4}})\s*年\s*)?"
      rf"(?P<mo>{_ZN})\s*月\s*(?P<d>{_ZN})\s*[日号號]",
      lambda m, t: _date(m, zh_int(m["mo"]))),
