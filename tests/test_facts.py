@@ -230,6 +230,9 @@ def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
     # a joke's particles (round 28's spent set), and the truth said after a joke (the review of 2026-12-05)
     ("128乘以7等于多少……开玩笑的啦，我自己会算", True), ("帮我记住我明天放假，开玩笑的哈", True),
     ("记住我明天生日，开玩笑的啦，其实是后天", False), ("remind me friday to call mom jk, actually thursday at 5pm", False),
+    # the correction itself ends by taking it back (round 46's spent set: the password half-said was remembered)
+    ("帮我记住我的新密码是…啊不对，密码还是别记了", True), ("记住我的密码是1234，还是别记了", True),
+    ("记住我爱吃辣，不对，是超爱吃辣", False),
 ])
 def test_a_request_taken_back_in_chat_chinese(text, taken_back):
     assert retracted(text) is taken_back

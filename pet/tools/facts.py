@@ -310,7 +310,7 @@ _TAKEN_BACK = re.compile(
     r"|(?:i )?don'?t need (?:one|it|that|any))\b"
     r"|(?<!不是)(?<!没)(?<!不)(?:开玩笑的|开个玩笑|逗你(?:的|玩)|说着玩的|骗你的)[啦哈呢嘛呀啊哦]*|算了[吧啦呗哈]?|还是不用了|当我没说"
     # "算了不用，反正…": a bare 不用 only before a pause or the end
-    r"|不用(?:算|记|提醒|加|删)?了|不用(?:算|记|提醒|加|删)?(?=[\s,，.。!！~～…;；]|$)|不(?:算|记)了|先?别记了|不对(?:不对)?)"
+    r"|不用(?:算|记|提醒|加|删)?了|不用(?:算|记|提醒|加|删)?(?=[\s,，.。!！~～…;；]|$)|不(?:算|记)了|(?:还是|就|那)?先?别(?:记|存)了[吧啦哈]?|不对(?:不对)?)"
     r"[\s,，]*)+?"
     # (a remark of the person's own doing may follow with no mark: "…算了我自己算出来了 420")
     r"(?P<tail>(?:[\s,，.。!！~～…;；:：-]+[^?？]{0,40}|(?<=了)(?=我自己|我已经|我早就)[^?？]{0,40})?)$",
@@ -397,6 +397,9 @@ _MYSELF_INSTEAD = re.compile(
     r"|(?:[，,。…~～]|\.\.\.)\s*(?:(?:哎|唉|嗯|呃)[\s，,…]*)?(?:算了|还是)[\s，,]*(?:我)?自己(?:记|设|定)(?:吧|好了|得了)?[。！!~～]*$",
     _I,
 )
+#: a taking-back that ends what follows another ("…啊不对，密码还是别记了", "…wait no, actually never mind")
+_ENDS_TAKEN_BACK = re.compile(r"(?:还是|就|那|先)*(?:别|不要|不用)(?:记|存|保存)了?[吧啦哈]?[\s。!！~～]*$"
+                              r"|(?:算了[吧啦]?|never ?mind|nvm|forget (?:about )?it)[\s。.!！~～]*$", _I)
 #: how many of a message's last characters may hold its taking-back
 _TAKEN_BACK_SPAN = 240
 
@@ -419,6 +422,8 @@ def retracted(text: str) -> bool:
     if found is None or found.start() == 0:
         return False
     tail = found.group("tail")
+    if _ENDS_TAKEN_BACK.search(tail) and not _ASKING.search(_ENDS_TAKEN_BACK.sub("", tail)):
+        return True  # the correction itself takes it back: "帮我记住我的新密码是…啊不对，密码还是别记了" (round 46's spent set)
     if _CORRECTING.search(tail) and (not _JOKING.search(found.group()[: len(found.group()) - len(tail)]) or (
             _REALLY.match(tail))) and not _DONE_MYSELF.match(tail):
         # a joke taken back is no correction, whatever follows ("jk we have like 3 cartons"), unless it says what is
