@@ -125,6 +125,9 @@ def test_a_request_to_keep_a_fact_the_router_is_unsure_of_is_kept(text, kept):
     ("门禁密码是 4417#", "门禁密码？", "4417#"),
     # near "帮我存一下…" to the router, but a question (round 20's spent set)
     ("护照号码是 E12345678", "护照号？", "E12345678"),
+    # where a thing was put, by its verb (round 46's spent set: "门禁卡放哪了" asked nothing) and in "where'd"
+    ("门禁卡放在玄关鞋柜上", "门禁卡放哪了", "鞋柜"),
+    ("my passport is in the blue drawer", "where'd i put my passport", "blue drawer"),
 ])
 def test_a_question_for_a_kept_value_is_recalled(memory, question, found):
     app, model = _app()

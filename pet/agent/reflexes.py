@@ -1559,9 +1559,9 @@ _WHAT_IF_YOU = re.compile(r"(?:如果|要是|假如|假设)(?:你|您)|\bif (?:y
 
 #: a question for one thing the person has ("工号多少？", "房东叫啥来着", "备用钥匙我塞哪儿了？", "who did i tell
 #: you my favourite author was?", "passport?"): one the pet may know, if a memory holds its words
-_ASKS_VALUE_ZH = re.compile(r"多少|叫啥|叫什么|是啥|是什么|是哪|哪儿|哪里|在哪|几号|哪天|啥时候|什么时候|几月|几岁")
+_ASKS_VALUE_ZH = re.compile(r"多少|叫啥|叫什么|是啥|是什么|是哪|哪儿|哪里|在哪|[放搁塞丢停藏收]哪|几号|哪天|啥时候|什么时候|几月|几岁")
 _ASKS_VALUE_EN = re.compile(
-    r"\b(?:what(?:'s|s| is| was| are| were)|where(?:'s| is| are| was| did| do)|who(?:'s| is| was| did)"
+    r"\b(?:what(?:'s|s| is| was| are| were)|where(?:'s|'d| is| are| was| did| do)|who(?:'s| is| was| did)"
     r"|when(?:'s| is| was)|which|how old is)\b.*\b(?:my|i|mine)\b|\b(?:my|i)\b.*\b(?:where|who|what|when|which)\b.*[?？]"
     # someone's, asked to be told again: "whats her wifi pw again" (round 34's spent set)
     r"|\b(?:what(?:'s|s| is| was)|where(?:'s| is| was)|who(?:'s| is| was))\s+(?:her|his|their)\b.*\bagain\b",
@@ -1573,7 +1573,7 @@ _OF_THE_PET = re.compile(r"^\W*你|你(?:是|叫|觉得|会|能|喜欢|多大|�
 _BARE_QUESTION = re.compile(r"^\W*[A-Za-z][A-Za-z' -]{0,30}[?？]+\s*$"
                             r"|^\W*(?:[A-Za-z0-9]{1,12}\s*)?[\u4e00-\u9fff]{2,6}[?？]+\s*$")  # "wifi密码？"
 #: an English question by its first words, with or without its mark ("where did i put my passport")
-_OPENS_A_QUESTION = re.compile(r"^\W*(?:what|where|who|when|which)(?:'s|s| is| was| did| do)\s+(?:i|my)\b", re.IGNORECASE)
+_OPENS_A_QUESTION = re.compile(r"^\W*(?:what|where|who|when|which)(?:'s|s|'d| is| was| did| do)\s+(?:i|my)\b", re.IGNORECASE)
 #: words asking to keep something: "…nvm it's 5521 now, please remember", "…lobster2027, save it"
 _KEEPING = re.compile(r"\b(?:remember|save|note|store|keep|jot)\b|[,，]\s*(?:don'?t|do not) let me forget (?:that|this|it)\b"
                       r"|记住|记下|记一下|存", re.IGNORECASE)
