@@ -1325,3 +1325,24 @@ def test_the_words_asking_not_to_forget_are_no_part_of_a_reminders_task():
     calls, results, _ = _told("dentist on friday at 3pm, don't let me forget")
     assert calls == ["set_reminder"] and results[0].ok
     assert "forget" not in results[0].content and "dentist" in results[0].content
+
+
+@pytest.mark.parametrize("memory, text", [
+    # news that a kept thing changed, and a clause that lets it go (round 46's spent set: no tool)
+    ("I work at Brightwater as an analyst", "i quit brightwater last friday so you can drop that"),
+    ("我每天早上都喝一杯美式", "我早就不喝美式了，忘了这个吧"),
+    # someone named before, by a pronoun (round 46's spent set forgot "him", which named nothing)
+    ("my hamster is called Biscuit", "biscuit passed away this morning 😢 i don't want you bringing him up, forget about him"),
+])
+def test_a_kept_thing_let_go_by_pointing_at_it_is_forgotten(memory, text):
+    calls, results, memories = _told(text, memory)
+    assert calls == ["forget"] and results[0].ok and memories == []
+
+
+@pytest.mark.parametrize("memory, text", [
+    ("my boss is called Tom", "my boss yelled at me today, forget that, let's talk about fun stuff"),  # a dismissal
+    ("我每天早上都喝一杯美式", "我把这个忘了"),  # the person forgot
+])
+def test_talk_that_lets_a_subject_go_forgets_no_memory(memory, text):
+    calls, _, memories = _told(text, memory)
+    assert "forget" not in calls and memories == [memory]

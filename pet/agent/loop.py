@@ -141,11 +141,14 @@ _KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
 _OPENS_DELETING = re.compile(r"^\W*(?:(?:pls|please|can you|could you|u can|you can)\s+)?(?:forget|delete|remove|erase|wipe"
                              r"|scrub|scrap|bin|drop|ditch|purge|nuke|get rid of|toss|lose)\b", re.IGNORECASE)
 #: a clause that deletes what the message names, pointing back: "toss it", "just bin that one", "那条清掉吧", "删了吧"
-_DELETES_IT = re.compile(r"^\W*(?:(?:pls|please|just|so|and|ok|okay|u can|you can)\s+)*(?:toss|bin|ditch|scrap|drop|delete|remove"
+_DELETES_IT = re.compile(r"(?:^\W*|\b(?:so|and)\s+)(?:(?:pls|please|just|so|and|ok|okay|u can|you can)\s+)*(?:toss|bin|ditch|scrap|drop|delete|remove"
                          r"|erase|forget|wipe|scrub|nuke|trash|dump|lose|get rid of|throw (?:out|away))\s+(?:it|that|this|them)"
                          r"(?:\s+one)?(?:\s+(?:out|away|pls|please))?\W*$"
                          # (not "我把它忘了", "结果我把这个忘了": the person forgot; nor "我把那个删了": done already)
-    r"|(?<!把)(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉)(?:吧|啦|了|哈)*\W*$",
+    r"|(?<!把)(?:那条|这条|那个|这个|它)(?:也)?(?:给我|帮我)?(?:清掉|删掉|删了|删除|去掉|划掉|扔掉|丢掉)(?:吧|啦|了|哈)*\W*$"
+    # "忘了这个吧", "你把它忘掉吧", "这条忘了吧": with 吧 (not "我把这个忘了", "这个忘了": the person forgot)
+    r"|^\W*(?:你)?(?:就)?(?:把)?(?:忘了|忘掉|忘记)(?:这个|那个|这条|那条|它)(?:吧|哈)+\W*$"
+    r"|^\W*(?:你)?(?:就)?(?:把)?(?:这个|那个|这条|那条|它)(?:也)?(?:忘了|忘掉)(?:吧|哈)+\W*$",
                          re.IGNORECASE)
 
 
@@ -1486,6 +1489,11 @@ class Agent:
                 self._known(text)):
             # "that office address u have for me, toss it, company moved buildings", "我戒咖啡了 之前说爱喝美式那条清掉吧": a
             # clause deletes what another names, and a memory holds its words (not news to note)
+            return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
+        if route.intent is None and capture.says_change(text) and any(
+                _DELETES_IT.search(part) for part in reflexes.clauses(text)) and self._known(text):
+            # "i quit brightwater last friday so you can drop that", "我早就不喝美式了，忘了这个吧": news that a kept
+            # thing changed, and a clause that lets it go (round 46's spent set: no tool; the router torn)
             return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
         if route.intent == "remember" and asks_deleting(text) and reflexes.kept_fact(text) is None:
             # "我鞋码那条不用留着了" is near "帮我存一下鞋码" but asks to let go of it, and nothing to keep
