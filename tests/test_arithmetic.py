@@ -93,6 +93,11 @@ PHRASINGS = [
     ("1,250,000 divided by 500", "2500"),
     ("thirty five percent of 1,800?", "630"),
     ("35,120和80一共多少", "235"),  # a list, in Chinese: the commas part the numbers
+    # a list, a few words, the total asked, a remark (round 46's spent set asked for a sum to be written)
+    ("这个月电费水费燃气费分别是 213.6、58.2 和 97，我得算算一共多少，好心疼", "368.8"),
+    ("i spent 12, 30 and 45 this week, how much is that altogether", "87"),
+    ("what is 12, 30 and 45 in total", "87"),
+    ("everyone paid 50, 5 people, how much in total", ASK),  # a count, not an amount: no 55
     # powers in words, a change in percent, a unit in another
     ("how much is nineteen squared plus seventy-one", "432"),
     ("what's 3 squared times 4", "36"),

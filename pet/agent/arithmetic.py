@@ -76,7 +76,19 @@ _CALC_FRAME = [
 _DISCOUNT_ZH = re.compile(rf"^(?P<n>{_NUM})\s*(?:块钱|块|元)?\s*打\s*(?P<d>[一二两三四五六七八九]|[1-9])\s*(?P<h>五)?折"
                           rf"(?:后|以后)?(?:是|要)?(?:多少|几)(?:钱)?[？?]?$")
 _SUM_ZH = re.compile(rf"^(?P<before>.*?)(?P<items>{_NUM}(?:\s*(?:块|元)?\s*[、,，和跟及加]\s*{_NUM})+)\s*(?:块|元)?"
-                     rf"[，,\s]*(?:一共|总共|加起来|合计)(?:是)?(?:多少|几)(?:钱)?[？?]?$")
+                     # (a few words between, and a remark after: "…分别是 213.6、58.2 和 97，我得算算一共多少，好心疼")
+                     # (after a mark only: "每人交了50，5个人一共多少" is no list of 50 and 5)
+                     rf"(?:[，,]\s*[^\d０-９，,。？?]{{1,8}}?[，,\s]*|[，,\s]*)(?:一共|总共|加起来|合计)(?:是)?(?:多少|几)(?:钱)?"
+                     rf"(?:[？?]|[，,。！!~～…]+[^\d０-９？?]{{0,10}})?$")
+#: the same in English: "i spent 12, 30 and 45 this week, how much is that altogether"
+#: (amounts, not a count after one: "everyone paid 50, 5 people, how much in total")
+_SUM_EN = re.compile(rf"^(?!.*\b(?:each|per|every|everyone|everybody|apiece|times|by)\b)(?P<before>.*?)"
+                     rf"(?P<items>{_NUM}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*){_NUM})+)(?![\d.])"
+                     rf"(?=\s*[,.;!?]|\s+(?:this|last|today|yesterday|on|in|for|so far|total|altogether|all together|combined"
+                     rf"|added)\b|\s*$)"
+                     rf"(?:\s+(?:in total|altogether|all together|combined|added up)"
+                     rf"|[^\d?]{{0,40}}?\b(?:how much|what)(?:'s| is| are| does| do)?(?: (?:that|it|they|this|these))?"
+                     rf"(?: come to| add up to)?(?: (?:in total|altogether|all together|in all|total)))\W*$", _I)
 # Dates (2026-12-01, 12/03/2026) and phone numbers (138-0000-0000) are not sums.
 # (one mark throughout: "48 / 0.6" is a sum)
 _DATE_LIKE = re.compile(r"^\s*\d+\s*([-/.])\s*\d+(?:\s*\1\s*\d+)+\s*$")
@@ -244,7 +256,7 @@ def _worded(text: str) -> str | None:
         tenths = zh_int(discount.group("d"))
         rate = tenths / 10 + (0.05 if discount.group("h") else 0)
         return f"{discount.group('n')} * {rate:g}"
-    total = _SUM_ZH.match(text)
+    total = _SUM_ZH.match(text) or _SUM_EN.match(text)
     if total and not re.search(r"[0-9０-９]", total.group("before")):  # a number before the list is no part of it
         return " + ".join(re.findall(_NUM, total.group("items")))
     for frame in _CALC_FRAME:
