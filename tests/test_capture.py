@@ -129,6 +129,8 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     "我室友非说甜豆花比咸豆花好吃，我跟她吵了半天。",
     "My coworker Priya swears all good bakers are morning people.",
     "My neighbour downstairs keeps three geese on his balcony.",
+    # ...and a neighbour's, by a possessive (round 46's spent set noted it)
+    "my neighbor's kid learned to ride a bike today, so cute",
     # near the "note" examples, but the learned reading is sure they state nothing lasting (round 21's spent set)
     "昨天爬山走了两万三千步，腿都废了",
     # what someone named, or the news, says (round 30's spent set noted "阿勇说小龙虾养不过三个月…", "新闻说…")

@@ -259,10 +259,11 @@ def words() -> dict[str, Words]:
 
 
 def _has(text: str, phrase: str, language: str) -> bool:
-    """Whether `text` (lower case) holds `phrase`: a substring in Chinese, whole words otherwise."""
+    """Whether `text` (lower case) holds `phrase`: a substring in Chinese, whole words otherwise, a possessive too
+    ("my neighbor's kid learned to ride a bike today": the neighbour's news, noted by round 46's spent set)."""
     if language == "zh":
         return phrase in text
-    return re.search(rf"(?<![a-z']){re.escape(phrase)}(?![a-z'])", text) is not None
+    return re.search(rf"(?<![a-z']){re.escape(phrase)}(?:'s)?(?![a-z'])", text) is not None
 
 
 def sentences(text: str) -> list[str]:
