@@ -130,6 +130,13 @@ def test_chinese_in_an_english_reply(reply, message, wrong):
     ("Yes!", "yes", False),
     ("42", "42", False),
     ("Sam!", "Sam", False),
+    # a piece of a longer message, nothing added (round 46's spent chat set), but not a goodnight or a love-you said back
+    ("好纠结。", "要不要去参加同学聚会啊，好纠结", True),
+    ("i love pizza", "i love pizza so much", True),
+    ("晚安安！", "好困，晚安安", False),
+    ("Love you!", "love you so much little guy", False),
+    ("哈哈哈！", "哈哈哈笑死我了，我同事把咖啡洒在老板身上", False),
+    ("Pizza!", "i love pizza so much", False),  # one word: a reaction
     # more than the message is no echo
     ("Okay! What are you up to?", "k", False),
     ("嗯嗯，怎么啦？", "嗯", False),
@@ -295,7 +302,11 @@ def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
 @pytest.mark.parametrize("reply", ["Don't hesitate to ask if you need anything else!",
                                    "Feel free to reach out anytime.", "If you have questions, feel free to ask.",
                                    # round 28's spent chat set
-                                   "抱歉，我不太明白您的问题。", "I'm happy to help!", "I am always glad to help."])
+                                   "抱歉，我不太明白您的问题。", "I'm happy to help!", "I am always glad to help.",
+                                   # (round 46's spent chat set)
+                                   "I'm happy to help! Can you please tell me more about your plan for dinner?",
+                                   "I'm not sure what your manager is doing. Do you know if there's anything else you can "
+                                   "help me with?"])
 def test_an_assistants_sign_off_is_caught(reply):
     assert assistant_speak(reply) is not None
 
