@@ -1672,3 +1672,9 @@ def test_that_day_takes_the_day_of_a_meal_said_with_its_hour():
     # round 46's spent set: reminded today at 11:00 ("中午12点一" read as a broken clock time)
     found = single_call("老樊说12月5号中午12点一起吃饭，怕我忘了，那天上午11点提醒我一下吧")
     assert found.name == "set_reminder" and found.arguments["when"] == "2026-12-05 11:00"
+
+
+def test_that_days_event_ends_at_the_full_stop_after_its_time():
+    # (the task was "vet appointment december 3 at 10:45am.  at 10am": the stop was in the time's span)
+    found = single_call("vet appointment december 3 at 10:45am. remind me at 10am the same day so i have time to get there")
+    assert found.arguments == {"text": "vet appointment december 3 at 10:45am", "when": "2026-12-03 10:00"}

@@ -777,7 +777,8 @@ def _on_that_day(rest: str, now: dt.datetime, zone: dt.tzinfo, zh: bool) -> Refl
     except TimeProblem:
         return None
     begins = max((m.end() for m in _EVENT_CLAUSE.finditer(rest, 0, event[0])), default=0)
-    ends = _EVENT_CLAUSE.search(rest, event[1])
+    # (a time's span may hold the full stop after it: "…april 3 at 10:45am. remind me at 10am the same day")
+    ends = _EVENT_CLAUSE.search(rest, event[1] - 1 if rest[event[1] - 1: event[1]] in (".", "。") else event[1])
     told = _clean(rest[begins: ends.start() if ends is not None and ends.start() < that.start() else that.start()])
     after = (_TASK_END_ZH if zh else _TASK_END).split(rest[max(that.end(), hour[1]):], maxsplit=1)[0]
     task = _task(after, (0, 0), zh) if zh else (
