@@ -211,6 +211,8 @@ def test_real_requests_are_not_dismissals(said):
     # a deletion refused (round 37's spent set: "…I refuse to delete anything" was a forget of the whole message)
     ("my phone's storage is 98% full and I refuse to delete anything", False), ("手机满了但我舍不得删照片", False),
     ("I won't delete it", False), ("删掉那条", True),
+    # asking to keep (round 46's spent set: the served model called forget on the first)
+    ("my gym locker is 214, don't let me forget", False), ("don't let me forget to call mom", False),
 ])
 def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
     from pet.tools.facts import asks_deleting

@@ -1302,6 +1302,8 @@ def test_its_own_name_asked_in_other_words(message):
     ("my mum's been a pharmacist at a hospital in guiyang for like thirty years", False),
     ("Big news: I left the funeral home. I'm a presenter at the planetarium here now", False),
     ("我还没过生日呢", False), ("没过多久他就来了", False),
+    # a question whether it hurts tells nothing (last session's page: "does molting hurt" got the worried line)
+    ("does molting hurt?", False), ("does molting hurt", False), ("my back hurt all day", True),
 ])
 def test_sad_news_is_told_from_good_news(message, sad):
     assert replycheck.sad_news(message) is sad

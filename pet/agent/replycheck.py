@@ -1231,7 +1231,12 @@ def correction(found: Found, language: str, persona: Persona | None = None) -> s
 
 def sad_news(message: str) -> bool:
     """The message tells of a loss, an illness or a parting ("my grandma's in hospital", "我被裁了")."""
-    return _SAD_NEWS.search(message) is not None
+    return _SAD_NEWS.search(_ASKS_IF_IT_HURTS.sub(" ", message)) is not None
+
+
+#: a question whether something hurts, which tells no news: "does molting hurt?", "did it hurt when you lost a claw"
+_ASKS_IF_IT_HURTS = re.compile(r"\b(?:does|do|did|will|would|can|could|is|was)\b[^.!?。！？]{0,30}?\bhurt\b(?=[^.!。！]*(?:[?？]|$))",
+                               re.IGNORECASE)
 
 
 def sad_kind(message: str) -> str | None:

@@ -249,7 +249,8 @@ _DISMISSAL = re.compile(
 # ("门禁密码？？" asks for the code, whatever tool a model picks for it).
 _DELETING = re.compile(
     # (nor one refused: "my phone's storage is 98% full and I refuse to delete anything", round 37's spent set)
-    r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )(?<!refuse to )(?<!won't )(?<!wont )"
+    # (nor "don't let me forget", which asks to keep: round 46's spent set, the served model called forget)
+    r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )(?<!refuse to )(?<!won't )(?<!wont )(?<!let me )(?<!lemme )"
     r"(?:forget|forgets|(?<!\bi )(?<!\bi just )(?<!\bi totally )forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated"
     # (typed fast, in other words: "plz forgt my dentist's name", "ignore what i said about my ex", "no point you
