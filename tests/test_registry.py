@@ -666,3 +666,11 @@ def test_get_current_time_crosses_the_date_line():
     tool = clock_tool(lambda: ZoneInfo("Asia/Shanghai"), clock=lambda: moment)
     result = ToolRegistry([tool]).execute(ToolCall("get_current_time", {}), ToolContext(1, 1))
     assert result.content == "Wednesday 2026-12-02 04:05 (Asia/Shanghai, UTC+08:00)"
+
+
+def test_a_recall_names_back_no_question_cut_short_as_its_topic(memory_setup):
+    registry, ctx, _ = memory_setup
+    run(registry, ctx, "remember", content="My bearded dragon is called Sergeant")
+    # (round 46's spent chat set: "About 'my lizard called', I remember:")
+    found = run(registry, ctx, "recall", query="my bearded dragon called").content
+    assert found.startswith("Here's what I remember:\n") and "Sergeant" in found

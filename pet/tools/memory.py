@@ -19,6 +19,10 @@ TOPIC_CHARS = 30
 #: a query that asks, in either language: a question, not a topic to name back
 _QUESTION = re.compile(r"[?？]|什么|啥|吗|呢|几|哪|谁|多少|怎么|是不是|来着"
                        r"|^(?:what|whats|who|where|when|how|which|do|does|did|is|are|can|could)\b", re.IGNORECASE)
+#: ...nor a question's words cut short, no topic either: "my lizard called" of "whats my lizard called again?" (round 46's
+#: spent chat set got "About 'my lizard called', I remember:")
+_CUT_SHORT = re.compile(r"\b(?:called|named|is|are|was|were|do|does|did|again|at|in|for|to|of|with)\s*$|[叫是在的]$",
+                        re.IGNORECASE)
 #: a forget by words deletes only a memory holding at least this share of the words' terms; a weaker
 #: match is a question
 STRONG_MATCH = 2 / 3
@@ -95,7 +99,7 @@ def _recalled(query: str, found: list[MemoryRecord], guesses: list[MemoryRecord]
     """What a recall says: the memories found, then the guesses, each group under its own lead, in
     the person's language (a reflex shows this result as it is). A whole question ("whats my dog's
     name? im testing you") is not said back as a topic."""
-    topic = len(query) <= TOPIC_CHARS and not _QUESTION.search(query)
+    topic = len(query) <= TOPIC_CHARS and not _QUESTION.search(query) and not _CUT_SHORT.search(query)
     lines = "\n".join(f"#{m.id}: {m.content}" for m in found)
     maybe = "\n".join(f"#{m.id}: {m.content}" for m in guesses)
     zh = language == "zh"
