@@ -1331,7 +1331,7 @@ def test_the_words_asking_not_to_forget_are_no_part_of_a_reminders_task():
     # news that a kept thing changed, and a clause that lets it go (round 46's spent set: no tool)
     ("I work at Brightwater as an analyst", "i quit brightwater last friday so you can drop that"),
     ("我每天早上都喝一杯美式", "我早就不喝美式了，忘了这个吧"),
-    # someone named before, by a pronoun (round 46's spent set forgot "him", which named nothing)
+    # someone named before, by a pronoun (the tool finds whom by the name: round 46's spent set judged only "him")
     ("my hamster is called Biscuit", "biscuit passed away this morning 😢 i don't want you bringing him up, forget about him"),
 ])
 def test_a_kept_thing_let_go_by_pointing_at_it_is_forgotten(memory, text):

@@ -571,6 +571,20 @@ def _asked_about_forgetting(messages: Sequence[Message]) -> bool:
     return asks_deleting(before) and "?" in before.replace("？", "?")
 
 
+#: words that ask for a todo, in some form: all 429 todos asked in the spent tools sets (rounds 5 to 46 and the shipped
+#: sets) have one. A fact told without one asks nothing (used as a person would, 2026-12-07: "门禁卡放在玄关鞋柜上" was
+#: added as the todo "出门卡放在玄关鞋柜上，出门时需要到营业厅办理副卡。" by the small model)
+_ASKS_A_TODO = re.compile(r"todo|to-do|to do|list|task|待办|清单|任务|事项|加|添|记|写|放进|塞|列|要|得|该|别忘"
+                          r"|(?<![a-z])(?:add|put|jot|stick|throw|toss|slap|pop|need to|needs to|have to|has to|gotta|must"
+                          r"|should|remind|don'?t forget)(?![a-z])", re.IGNORECASE)
+
+
+def _asked_about_a_todo(messages: Sequence[Message]) -> bool:
+    """The pet's last line asked something about a todo ("What should I add to your list?")."""
+    before = next((m.content for m in reversed(messages) if m.role == "assistant" and m.content), "")
+    return bool(re.search(r"todo|to-do|list|待办|清单", before, re.IGNORECASE)) and "?" in before.replace("？", "?")
+
+
 def _asked_about_a_reminder(messages: Sequence[Message]) -> bool:
     """The pet's last line asked something about a reminder ("What time should I remind you?")."""
     before = next((m.content for m in reversed(messages) if m.role == "assistant" and m.content), "")
@@ -2201,6 +2215,10 @@ class Agent:
             # a plan told, nobody asking to be reminded of it ("下周六我表姐结婚，下午三点开始，好激动"); not the answer to the
             # pet's question about a reminder ("What time should I remind you?" → "3pm"). (After another tool ran, the
             # call may come from what it read: a document's instructions go to the person to confirm, as before)
+            return True
+        if call.name == "add_todo" and not _ASKS_A_TODO.search(message) and not turn.results and not (
+                _asked_about_a_todo(turn.messages[:-1])):
+            # a fact told, nobody asking for a todo ("门禁卡放在玄关鞋柜上" added as a garbled todo: used as a person would)
             return True
         if call.name == "forget" and not asks_deleting(_FORGOT_TO.sub(" ", message)) and (
                 not turn.results and not _asked_about_forgetting(turn.messages[:-1])):

@@ -312,9 +312,7 @@ def deletes_a_reminder(text: str) -> bool:
 
 
 _FORGET_VAGUE = {"it", "about it", "that", "this", "everything", "吧", "它", "了", "这个", "那个", "一切", "所有",
-                 "把", "那条", "这条", "that one", "this one",  # (x of "…，把那条删了": "把")
-                 # someone named before: "biscuit passed away 😢 … forget about him" (round 46's spent set forgot "him")
-                 "him", "her", "them", "about him", "about her", "about them", "他", "她", "他们", "她们"}
+                 "把", "那条", "这条", "that one", "this one"}  # (x of "…，把那条删了": "把")
 _CLAUSE_MARK = re.compile(r"[,，.。!！;；…?？~～]")
 
 
