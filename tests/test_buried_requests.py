@@ -1346,3 +1346,21 @@ def test_a_kept_thing_let_go_by_pointing_at_it_is_forgotten(memory, text):
 def test_talk_that_lets_a_subject_go_forgets_no_memory(memory, text):
     calls, _, memories = _told(text, memory)
     assert "forget" not in calls and memories == [memory]
+
+
+def test_a_question_where_a_thing_was_put_near_keeping_asks_for_it():
+    # used as a person would: near "remember my passport…" to the router, it got "I'm a crayfish, not an assistant."
+    calls, results, _ = _told("where'd i put my passport", "my passport is in the blue drawer")
+    assert calls == ["recall"] and "blue drawer" in results[0].content
+
+
+@pytest.mark.parametrize("text, todo", [
+    # used as a person would: the router's linear reading took it for add_todo and the model filled a garbled one
+    ("门禁卡放在玄关鞋柜上", False),
+    ("门禁卡要去物业补办，加到待办里", True),
+])
+def test_a_fact_told_without_a_word_of_todos_is_routed_to_no_todo(text, todo):
+    app, _ = _app()
+    route = app.agent._route(text)
+    app.close()
+    assert (route is not None and route.intent == "add_todo") is todo

@@ -305,6 +305,7 @@ def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
                                    "抱歉，我不太明白您的问题。", "I'm happy to help!", "I am always glad to help.",
                                    # (round 46's spent chat set)
                                    "I'm happy to help! Can you please tell me more about your plan for dinner?",
+                                   "Sure! I'm ready to help you get started. What's your manager's schedule?",
                                    "I'm not sure what your manager is doing. Do you know if there's anything else you can "
                                    "help me with?"])
 def test_an_assistants_sign_off_is_caught(reply):

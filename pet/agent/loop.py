@@ -1433,6 +1433,7 @@ class Agent:
         if (route.intent in ("time", "recall") and reflexes.guessing_game(text)) or (
                 route.intent == "remind" and (reflexes.called_in_a_story(text) or reflexes.not_reminded(text)
                                               or not _ASKS_REMINDING.search(whole or text))) or (
+                route.intent == "add_todo" and not _ASKS_A_TODO.search(whole or text)) or (
                 route.intent in _DOING and reflexes.wishes_it_could(text)) or (
                 route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
@@ -1463,10 +1464,11 @@ class Agent:
             # "dont let me forget who my new dentist is: dr. okafor" is near "who is my dentist?" but tells the answer
             # (round 31's spent set)
             return dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
-        if route.intent == "remember" and reflexes.opens_a_question(text) and _TOLD.search(text) and (
-                reflexes.kept_fact(text) is None):
+        if route.intent == "remember" and reflexes.opens_a_question(text) and (
+                _TOLD.search(text) or not reflexes.request_form(text)) and reflexes.kept_fact(text) is None:
             # "what did i tell u my passport number ends with" is near "remember my passport number…" but asks what
-            # was told (round 29's spent set)
+            # was told (round 29's spent set); so does "where'd i put my passport", asking nothing kept (used as a
+            # person would: "I'm a crayfish, not an assistant.")
             return dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         if route.intent != "cancel_reminder" and _named_for_dropping(text) and not reflexes.replaces(text):
             # "小林婚礼我去不了了 那个提醒删了吧": a clause drops the reminder the words before it name (round 29's spent set)

@@ -133,6 +133,8 @@ _ASSISTANT = re.compile(
     # happy to help! Can you please tell me more about your plan for dinner?", "…anything else you can help me with?")
     r"|^\W*I(?:['’]m| am) (?:always |more than )?(?:happy|glad) to help(?: (?:with that|with anything|you))?\s*[!.]"
     r"|\banything else (?:you|i) (?:can|could) help (?:me|you) with\b"
+    # (used as a person would, to "ugh my manager scheduled a meeting about having fewer meetings")
+    r"|\bI(?:['’]m| am) (?:ready|here|glad|happy) to help you get started\b|\bhelp you get started\b"
     r"|提供更多(?:的)?(?:信息|细节|上下文|背景)"
     r"|我(?:没有|不具备|不支持)(?:这个|这种|该|这项|此)?(?:功能|能力)"
     r"|\bI (?:don['’]t|do not) have (?:that|this|the) (?:feature|function|capability|ability)\b"
