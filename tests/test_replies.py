@@ -379,7 +379,9 @@ def test_good_news_of_someone_else_gets_a_line_glad_for_them(text, topic):
 
 
 @pytest.mark.parametrize("text", ["my coworker got promoted and i didn't", "他升职了，我没有",
-                                  "I got the job! what should I wear on day one?"])
+                                  "I got the job! what should I wear on day one?",
+                                  # a low mood near "my boss praised me today" (used as a person would: "Look at you go!")
+                                  "my boss yelled at me today, forget that, let's talk about fun stuff"])
 def test_news_not_the_persons_own_or_asking_more_gets_the_model(text):
     app, model = _app("on", ["(the model)"] * 4)
     reply = [e for e in app.agent.run(app.new_conversation(), text) if isinstance(e, Reply)][-1]

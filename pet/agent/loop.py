@@ -1310,8 +1310,11 @@ class Agent:
             return None  # "passed my driving test on the third try" is near "flunked my driving test"
         if match.replies.topic in _CHEERFUL and replies.mood(text) < 0:
             return None  # "back from work, worst day ever" is no time for "Welcome home! How was it out there?"
-        if match.replies.topic == GOOD_NEWS_TOPIC and not replycheck.good_news(text) and _DENIES.search(text):
-            return None  # "my coworker got promoted and i didn't" is near "i got promoted"
+        if match.replies.topic == GOOD_NEWS_TOPIC and not replycheck.good_news(text) and (
+                _DENIES.search(text) or replies.low_words(text)):
+            # "my coworker got promoted and i didn't" is near "i got promoted"; "my boss yelled at me today, forget that,
+            # let's talk about fun stuff" near "my boss praised me today" (used as a person would: "Look at you go!")
+            return None
         if match.replies.topic not in _LOW_TOPICS and replycheck.sad_news(text) and not _TO_THE_PET.search(text):
             # round 38's chat set: "我外公今天走了" got "要不要听钳钳讲个笑话？" (bored); sad news told of someone is
             # no time for a joke (but "do your claws hurt when you pinch stuff?" asks the pet)

@@ -45,7 +45,7 @@ _LOW = re.compile(
     r"\b(?:sad|tired|exhausted|beat|drained|awful|terrible|horrible|down|low|blah|meh|upset|angry|mad|stressed|lonely"
     r"|sick|worst|hate|cry|crying|anxious|worried|nervous|depressed|miserable|bored|homesick|ugh"
     r"|(?<!never )(?<!n't )(?<!not )hurts?|aching|sore|painful|sucks|frustrat\w*|annoy(?:ed|ing)|overwhelmed|dreading"
-    r"|fml|panicking)\b"
+    r"|fml|panicking|yell(?:ed|ing) at|shout(?:ed|ing) at|scolded|chewed (?:me )?out|told me off)\b"
     r"|\b(?:not|never|no)\s+(?:\w+\s+){0,3}(?:good|great|happy|fine|ok|okay|well)\b"
     r"|n['’]?t\s+(?:\w+\s+){0,3}(?:good|great|happy|fine|ok|okay|well)\b"
     r"|难过|伤心|累|困|烦|丧|低落|不(?:太|是很|怎么|大|很)?(?:开心|高兴|好(?!意思)|舒服)|糟|生气|焦虑|紧张|孤单|寂寞|想哭|郁闷|崩溃"
@@ -56,6 +56,11 @@ _LOW = re.compile(
     re.IGNORECASE)
 _GLAD = re.compile(r"\b(?:good|great|awesome|amazing|happy|glad|excited|fantastic|wonderful|best|fun|nice|yay|proud"
                    r"|relaxed|perfect)\b|开心|高兴|很好|超好|不错|棒|爽|幸福|快乐|兴奋|满意|舒服", re.IGNORECASE)
+
+
+def low_words(text: str) -> bool:
+    """`text` holds a word of a low mood, whatever else it holds ("my boss yelled at me today, … fun stuff")."""
+    return _LOW.search(text) is not None
 
 
 def mood(text: str) -> int:
