@@ -333,6 +333,8 @@ FOR_SOMEONE_TOPIC = "happy_for_someone"
 #: the persona's topic of the person's good news: its lines answer a message that tells one in so many words
 #: (replycheck.good_news)
 GOOD_NEWS_TOPIC = "good_news"
+#: a thing done at last, however dreaded: "finally finished the project I've been dreading for weeks" is good news
+_AT_LAST = re.compile(r"\b(?:finally|at last)\b|终于", re.IGNORECASE)
 #: a message that speaks to the pet ("do your claws hurt when you pinch stuff?")
 _TO_THE_PET = re.compile(r"\b(?:you|your|yours|u|ur)\b|你|您", re.IGNORECASE)
 #: the persona's topics that may answer a message of sad news they are nearest (a low mood, an illness, worry, anger);
@@ -1311,7 +1313,7 @@ class Agent:
         if match.replies.topic in _CHEERFUL and replies.mood(text) < 0:
             return None  # "back from work, worst day ever" is no time for "Welcome home! How was it out there?"
         if match.replies.topic == GOOD_NEWS_TOPIC and not replycheck.good_news(text) and (
-                _DENIES.search(text) or replies.low_words(text)):
+                _DENIES.search(text) or replies.low_words(text) and not _AT_LAST.search(text)):
             # "my coworker got promoted and i didn't" is near "i got promoted"; "my boss yelled at me today, forget that,
             # let's talk about fun stuff" near "my boss praised me today" (used as a person would: "Look at you go!")
             return None
