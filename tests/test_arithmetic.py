@@ -98,6 +98,8 @@ PHRASINGS = [
     ("i spent 12, 30 and 45 this week, how much is that altogether", "87"),
     ("what is 12, 30 and 45 in total", "87"),
     ("everyone paid 50, 5 people, how much in total", ASK),  # a count, not an amount: no 55
+    # a further step after the total, and dates (the review of 2026-12-07)
+    ("电费水费燃气费分别是 213.6、58.2 和 97，一共多少，三个人平摊每人多少", ASK),
     # powers in words, a change in percent, a unit in another
     ("how much is nineteen squared plus seventy-one", "432"),
     ("what's 3 squared times 4", "36"),

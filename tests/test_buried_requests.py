@@ -1359,6 +1359,7 @@ def test_a_question_where_a_thing_was_put_near_keeping_asks_for_it():
     ("门禁卡放在玄关鞋柜上", False),
     ("门禁卡要去物业补办，加到待办里", True),
 ])
+@pytest.mark.usefixtures("real_router")
 def test_a_fact_told_without_a_word_of_todos_is_routed_to_no_todo(text, todo):
     app, _ = _app()
     route = app.agent._route(text)

@@ -235,6 +235,8 @@ def test_the_persons_own_forgetting_asks_to_delete_nothing(text, deleting):
     # the correction itself ends by taking it back (round 46's spent set: the password half-said was remembered)
     ("帮我记住我的新密码是…啊不对，密码还是别记了", True), ("记住我的密码是1234，还是别记了", True),
     ("记住我爱吃辣，不对，是超爱吃辣", False),
+    # ...not when the correction gave a new value first (the review of 2026-12-07)
+    ("记住我的wifi密码是1234，不对，是5678，旧的那个别记了", False), ("remember my locker is 214, wait no, 241, the old one nvm", False),
 ])
 def test_a_request_taken_back_in_chat_chinese(text, taken_back):
     assert retracted(text) is taken_back

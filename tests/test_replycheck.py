@@ -130,13 +130,11 @@ def test_chinese_in_an_english_reply(reply, message, wrong):
     ("Yes!", "yes", False),
     ("42", "42", False),
     ("Sam!", "Sam", False),
-    # a piece of a longer message, nothing added (round 46's spent chat set), but not a goodnight or a love-you said back
-    ("好纠结。", "要不要去参加同学聚会啊，好纠结", True),
-    ("i love pizza", "i love pizza so much", True),
-    ("晚安安！", "好困，晚安安", False),
-    ("Love you!", "love you so much little guy", False),
-    ("哈哈哈！", "哈哈哈笑死我了，我同事把咖啡洒在老板身上", False),
-    ("Pizza!", "i love pizza so much", False),  # one word: a reaction
+    # a piece of a longer message said back is a reaction, a wish or an answer as often as an echo (the review of
+    # 2026-12-07 found these refused by a rule tried for "好纠结。" to "要不要去参加同学聚会啊，好纠结")
+    ("Merry Christmas!", "merry christmas little crab", False),
+    ("好可爱！", "你看这只小猫好可爱", False),
+    ("The blue dress!", "should i wear the red dress or the blue dress tonight", False),
     # more than the message is no echo
     ("Okay! What are you up to?", "k", False),
     ("嗯嗯，怎么啦？", "嗯", False),
@@ -304,7 +302,6 @@ def test_a_small_models_joke_list_or_play_is_not_a_document(reply):
                                    # round 28's spent chat set
                                    "抱歉，我不太明白您的问题。", "I'm happy to help!", "I am always glad to help.",
                                    # (round 46's spent chat set)
-                                   "I'm happy to help! Can you please tell me more about your plan for dinner?",
                                    "Sure! I'm ready to help you get started. What's your manager's schedule?",
                                    "I'm not sure what your manager is doing. Do you know if there's anything else you can "
                                    "help me with?"])
@@ -1305,6 +1302,8 @@ def test_its_own_name_asked_in_other_words(message):
     ("我还没过生日呢", False), ("没过多久他就来了", False),
     # a question whether it hurts tells nothing (last session's page: "does molting hurt" got the worried line)
     ("does molting hurt?", False), ("does molting hurt", False), ("my back hurt all day", True),
+    # ...but news with "was hurt", and a question after news (the review of 2026-12-07)
+    ("my dog was hurt by a car this morning", True), ("my grandma is in hospital, does the chemo hurt?", True),
 ])
 def test_sad_news_is_told_from_good_news(message, sad):
     assert replycheck.sad_news(message) is sad

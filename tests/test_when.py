@@ -524,6 +524,10 @@ def test_a_habit_or_a_day_gone_by_before_the_hour_is_not_its_day(text):
     ("12月5号中午12点一起吃饭", datetime(2026, 12, 5, 12, 0, tzinfo=SHANGHAI)),
     ("明天下午3点一下课就走", datetime(2026, 11, 30, 15, 0, tzinfo=SHANGHAI)),
     ("明天下午三点一刻", datetime(2026, 11, 30, 15, 15, tzinfo=SHANGHAI)),
+    # ...but minutes before a word stay minutes (the review of 2026-12-07 read 15:02 and 09:04)
+    ("明天下午3点20下班", datetime(2026, 11, 30, 15, 20, tzinfo=SHANGHAI)),
+    ("后天上午9点45同步一下", datetime(2026, 12, 1, 9, 45, tzinfo=SHANGHAI)),
+    ("明天下午3点二十下楼接我", datetime(2026, 11, 30, 15, 20, tzinfo=SHANGHAI)),
 ])
 def test_a_word_after_the_hour_is_no_minute(text, at):
     assert find_when(text, NOW, SHANGHAI).at == at

@@ -79,10 +79,12 @@ _SUM_ZH = re.compile(rf"^(?P<before>.*?)(?P<items>{_NUM}(?:\s*(?:块|元)?\s*[�
                      # (a few words between, and a remark after: "…分别是 213.6、58.2 和 97，我得算算一共多少，好心疼")
                      # (after a mark only: "每人交了50，5个人一共多少" is no list of 50 and 5)
                      rf"(?:[，,]\s*[^\d０-９，,。？?]{{1,8}}?[，,\s]*|[，,\s]*)(?:一共|总共|加起来|合计)(?:是)?(?:多少|几)(?:钱)?"
-                     rf"(?:[？?]|[，,。！!~～…]+[^\d０-９？?]{{0,10}})?$")
+                     rf"(?:[？?]|[，,。！!~～…]+(?:(?!平摊|平分|分摊|每人|每个|平均|折|除|减|乘|多少|几)[^\d０-９？?]){{0,10}})?$")
 #: the same in English: "i spent 12, 30 and 45 this week, how much is that altogether"
 #: (amounts, not a count after one: "everyone paid 50, 5 people, how much in total")
-_SUM_EN = re.compile(rf"^(?!.*\b(?:each|per|every|everyone|everybody|apiece|times|by)\b)(?P<before>.*?)"
+_SUM_EN = re.compile(rf"^(?!.*\b(?:each|per|every|everyone|everybody|apiece|times|by|jan|feb|mar|apr|may|jun|jul|aug|sep"
+                     rf"|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november"
+                     rf"|december)\b)(?P<before>.*?)"
                      rf"(?P<items>{_NUM}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*){_NUM})+)(?![\d.])"
                      rf"(?=\s*[,.;!?]|\s+(?:this|last|today|yesterday|on|in|for|so far|total|altogether|all together|combined"
                      rf"|added)\b|\s*$)"

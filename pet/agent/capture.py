@@ -258,12 +258,14 @@ def words() -> dict[str, Words]:
     return _words
 
 
-def _has(text: str, phrase: str, language: str) -> bool:
-    """Whether `text` (lower case) holds `phrase`: a substring in Chinese, whole words otherwise, a possessive too
-    ("my neighbor's kid learned to ride a bike today": the neighbour's news, noted by round 46's spent set)."""
+def _has(text: str, phrase: str, language: str, possessive: bool = False) -> bool:
+    """Whether `text` (lower case) holds `phrase`: a substring in Chinese, whole words otherwise; a person's word with
+    its possessive (`possessive`: "my neighbor's kid learned to ride a bike today" is the neighbour's news, noted by
+    round 46's spent set; but "today's my first day as a nurse" holds no "today")."""
     if language == "zh":
         return phrase in text
-    return re.search(rf"(?<![a-z']){re.escape(phrase)}(?:'s)?(?![a-z'])", text) is not None
+    owned = "(?:'s)?" if possessive else ""
+    return re.search(rf"(?<![a-z']){re.escape(phrase)}{owned}(?![a-z'])", text) is not None
 
 
 def sentences(text: str) -> list[str]:
@@ -498,7 +500,7 @@ def worded_as_fact(sentence: str) -> bool:
     lowered, language = sentence.lower(), detect_language(sentence)
     speaks_of_person = names_the_person(sentence)
     if not speaks_of_person:  # the unsaid subject is the person, unless someone else is named
-        speaks_of_person = not any(_has(lowered, w, language) for w in table.others)
+        speaks_of_person = not any(_has(lowered, w, language, possessive=True) for w in table.others)
     for phrase in table.harmless:
         lowered = lowered.replace(phrase, " ")
     return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
@@ -573,7 +575,7 @@ def may_be_told(sentence: str, today: bool = False) -> bool:
     if len(said) < TOLD_WORDS:
         return False  # too few words to tell anything by ("phone damson", "load c0 m5")
     opening = _CLAUSES.split(lowered, maxsplit=1)[0]
-    if any(_has(opening, w, language) for w in table.acquaintances) and (
+    if any(_has(opening, w, language, possessive=True) for w in table.acquaintances) and (
             not names_the_person(sentence) or _OPENS_WITH_THEIRS.match(opening)):
         return False  # "the landlord here has a parrot…", "my neighbour keeps a rooster": about them (named first)
     for phrase in table.harmless:  # "主要是海事案子" holds 要是 ("if"), but asks nothing

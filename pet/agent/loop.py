@@ -137,11 +137,13 @@ LOOSE_LEAD = 0.03
 ASKED_FLOOR = 0.8
 #: the tools that keep the person's words: a thing to keep, set or add, or to let go
 _KEEPS_WORDS = frozenset({"remember", "set_reminder", "add_todo", "forget"})
+#: words of keeping: "what's my new wifi password? lobster2027, save it" keeps a new value (the review)
+_KEEP_WORDS = re.compile(r"\b(?:remember|save|keep|note|store|write (?:it|that) down|jot)\b|记|存", re.IGNORECASE)
 #: a message that opens by asking to delete: "scrub the thing about me hating olives", "pls wipe my old address"
 _OPENS_DELETING = re.compile(r"^\W*(?:(?:pls|please|can you|could you|u can|you can)\s+)?(?:forget|delete|remove|erase|wipe"
                              r"|scrub|scrap|bin|drop|ditch|purge|nuke|get rid of|toss|lose)\b", re.IGNORECASE)
 #: a clause that deletes what the message names, pointing back: "toss it", "just bin that one", "那条清掉吧", "删了吧"
-_DELETES_IT = re.compile(r"(?:^\W*|\b(?:so|and)\s+)(?:(?:pls|please|just|so|and|ok|okay|u can|you can)\s+)*(?:toss|bin|ditch|scrap|drop|delete|remove"
+_DELETES_IT = re.compile(r"(?:^\W*|\bso\s+(?=(?:you|u)\s+can\b))(?:(?:pls|please|just|so|and|ok|okay|u can|you can)\s+)*(?:toss|bin|ditch|scrap|drop|delete|remove"
                          r"|erase|forget|wipe|scrub|nuke|trash|dump|lose|get rid of|throw (?:out|away))\s+(?:it|that|this|them)"
                          r"(?:\s+one)?(?:\s+(?:out|away|pls|please))?\W*$"
                          # (not "我把它忘了", "结果我把这个忘了": the person forgot; nor "我把那个删了": done already)
@@ -574,17 +576,12 @@ def _asked_about_forgetting(messages: Sequence[Message]) -> bool:
 
 
 #: words that ask for a todo, in some form: all 429 todos asked in the spent tools sets (rounds 5 to 46 and the shipped
-#: sets) have one. A fact told without one asks nothing (used as a person would, 2026-12-07: "门禁卡放在玄关鞋柜上" was
-#: added as the todo "出门卡放在玄关鞋柜上，出门时需要到营业厅办理副卡。" by the small model)
+#: sets) have one. A fact told without one, which only the router's linear reading takes for a todo, asks for none (used
+#: as a person would, 2026-12-07: "门禁卡放在玄关鞋柜上" was added as the todo "出门卡放在玄关鞋柜上，出门时需要到营业厅办理副
+#: 卡。" by the small model); the nearest examples' reading stays ("buy milk")
 _ASKS_A_TODO = re.compile(r"todo|to-do|to do|list|task|待办|清单|任务|事项|加|添|记|写|放进|塞|列|要|得|该|别忘"
-                          r"|(?<![a-z])(?:add|put|jot|stick|throw|toss|slap|pop|need to|needs to|have to|has to|gotta|must"
-                          r"|should|remind|don'?t forget)(?![a-z])", re.IGNORECASE)
-
-
-def _asked_about_a_todo(messages: Sequence[Message]) -> bool:
-    """The pet's last line asked something about a todo ("What should I add to your list?")."""
-    before = next((m.content for m in reversed(messages) if m.role == "assistant" and m.content), "")
-    return bool(re.search(r"todo|to-do|list|待办|清单", before, re.IGNORECASE)) and "?" in before.replace("？", "?")
+                          r"|(?<![a-z])(?:add|put|jot|mark|note|write|stick|throw|toss|slap|pop|need to|needs to|have to"
+                          r"|has to|gotta|must|should|remind|don'?t forget)(?![a-z])", re.IGNORECASE)
 
 
 def _asked_about_a_reminder(messages: Sequence[Message]) -> bool:
@@ -1438,7 +1435,7 @@ class Agent:
         if (route.intent in ("time", "recall") and reflexes.guessing_game(text)) or (
                 route.intent == "remind" and (reflexes.called_in_a_story(text) or reflexes.not_reminded(text)
                                               or not _ASKS_REMINDING.search(whole or text))) or (
-                route.intent == "add_todo" and not _ASKS_A_TODO.search(whole or text)) or (
+                route.intent == "add_todo" and route.by == "linear" and not _ASKS_A_TODO.search(whole or text)) or (
                 route.intent in _DOING and reflexes.wishes_it_could(text)) or (
                 route.intent == "time" and not reflexes.names_the_clock(text)) or (
                 route.intent in _LOOKING_UP and not reflexes.asks_something(text)) or (
@@ -1470,7 +1467,8 @@ class Agent:
             # (round 31's spent set)
             return dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if route.intent == "remember" and reflexes.opens_a_question(text) and (
-                _TOLD.search(text) or not reflexes.request_form(text)) and reflexes.kept_fact(text) is None:
+                _TOLD.search(text) or not (reflexes.request_form(text) or _KEEP_WORDS.search(text))) and (
+                reflexes.kept_fact(text) is None):
             # "what did i tell u my passport number ends with" is near "remember my passport number…" but asks what
             # was told (round 29's spent set); so does "where'd i put my passport", asking nothing kept (used as a
             # person would: "I'm a crayfish, not an assistant.")
@@ -2222,10 +2220,6 @@ class Agent:
             # a plan told, nobody asking to be reminded of it ("下周六我表姐结婚，下午三点开始，好激动"); not the answer to the
             # pet's question about a reminder ("What time should I remind you?" → "3pm"). (After another tool ran, the
             # call may come from what it read: a document's instructions go to the person to confirm, as before)
-            return True
-        if call.name == "add_todo" and not _ASKS_A_TODO.search(message) and not turn.results and not (
-                _asked_about_a_todo(turn.messages[:-1])):
-            # a fact told, nobody asking for a todo ("门禁卡放在玄关鞋柜上" added as a garbled todo: used as a person would)
             return True
         if call.name == "forget" and not asks_deleting(_FORGOT_TO.sub(" ", message)) and (
                 not turn.results and not _asked_about_forgetting(turn.messages[:-1])):

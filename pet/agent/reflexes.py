@@ -1522,7 +1522,7 @@ _ASKS_A_LIST = re.compile(
     r"|(?:提醒|待办|清单|列表|事项)呢"
     # "list" the verb, not the name ("list my reminders", not "my todo list is so long")
     r"|(?<![a-z])(?:(?<!todo )(?<!to-do )(?<!to do )(?<!task )(?<!shopping )(?<!grocery )(?<!reminder )list|lsit|show"
-    r"|display|gimme|what|whats|wat|wats|waht|wht|wut|whut|which|any|anything|all|upcoming|coming up|do i (?:still )?hav|check|see"
+    r"|display|gimme|what|whats|wat|wats|waht|wht|wut|whut|which|any|anything|all|upcoming|coming up|do i (?:still )?hav(?:e)?|check|see"
     r"|how many|got|pull up"
     r"|tell me|read|queued|remaining|left|pending|open)(?![a-z])"
     # the list named alone: "reminders??", "my todos?"
@@ -1835,6 +1835,8 @@ def _todo_of_the_need(clauses: list[str], found: list[Reflex | None]) -> list[Re
 #: a clause that goes on with the value of a fact just kept: "尾号3379", "ends in 3379", "room 5B", "密码是0420" (a figure,
 #: a few words, nothing asked)
 _GOES_ON_WORDS = 5
+#: ...not a count of time ("还有2天", "in 3 days": the review)
+_TIME_COUNT = re.compile(r"还有|还剩|再过|\d+\s*(?:days?|weeks?|months?|hours?|minutes?)\b|\d+\s*(?:天|周|个?月|小时|分钟)", _I)
 
 
 def _value_goes_on(clauses: list[str], found: list[Reflex | None]) -> tuple[list[str], list[Reflex | None]]:
@@ -1849,7 +1851,7 @@ def _value_goes_on(clauses: list[str], found: list[Reflex | None]) -> tuple[list
         if (found[at] is None and found[at + 1] is not None and before is not None and before.intent == "remember"
                 and len(before.calls) == 1 and re.search(r"\d", clause) and 0 < words <= _GOES_ON_WORDS
                 and not request_form(clause) and not _ASKS.search(clause) and not asks_deleting(clause)
-                and not _TOPIC_SHIFT.search(clause)):
+                and not _TOPIC_SHIFT.search(clause) and not _TIME_COUNT.search(clause)):
             call = before.calls[0]
             content = str(call.arguments.get("content", ""))
             joint = "，" if cjk_count(content + clause) else ", "

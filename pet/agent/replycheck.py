@@ -129,12 +129,11 @@ _ASSISTANT = re.compile(
     # (the polite 您 of a helpdesk: a pet's "抱歉，我没明白你的意思～你是说豆豆还是豆腐呀？" asks back)
     r"|(?:很|非常)?抱歉[，,]?\s*我(?:不太|不是很|没有?|不)(?:明白|理解|懂|清楚)您的(?:问题|意思|需求)"
     r"|\bI(?:['’]m| am) (?:always |more than )?(?:happy|glad) to help(?: (?:with that|with anything|you))?\s*[!.]*\s*$"
-    # ...or as a whole sentence first, and the helpdesk's "anything else" turned round (round 46's spent chat set: "I'm
-    # happy to help! Can you please tell me more about your plan for dinner?", "…anything else you can help me with?")
-    r"|^\W*I(?:['’]m| am) (?:always |more than )?(?:happy|glad) to help(?: (?:with that|with anything|you))?\s*[!.]"
+    # the helpdesk's "anything else" turned round (round 46's spent chat set: "…anything else you can help me with?")
     r"|\banything else (?:you|i) (?:can|could) help (?:me|you) with\b"
-    # (used as a person would, to "ugh my manager scheduled a meeting about having fewer meetings")
-    r"|\bI(?:['’]m| am) (?:ready|here|glad|happy) to help you get started\b|\bhelp you get started\b"
+    # (used as a person would, to "ugh my manager scheduled a meeting about having fewer meetings": "Sure! I'm ready to
+    # help you get started. What's your manager's schedule?"; not a pet's "Want me to help you get started?")
+    r"|\bI(?:['’]m| am) (?:ready|here) to help you get started\b"
     r"|提供更多(?:的)?(?:信息|细节|上下文|背景)"
     r"|我(?:没有|不具备|不支持)(?:这个|这种|该|这项|此)?(?:功能|能力)"
     r"|\bI (?:don['’]t|do not) have (?:that|this|the) (?:feature|function|capability|ability)\b"
@@ -389,14 +388,6 @@ def _new_letters(answer: str, said: str) -> int:
     return len(answer) - matched
 
 
-#: the fewest Chinese characters of a reply that is a piece of the message word for word (in English two words: not
-#: "Pizza!" to "i love pizza so much"; nor "晚安" to "好困，晚安", a goodnight said back: see _PARTING)
-ECHO_PIECE = 3
-#: a goodnight or goodbye, a love-you or a laugh, which a reply says back as it should
-_PARTING = re.compile(r"晚安|拜拜|再见|回见|明天见|爱你|想你|哈哈|嘿嘿|\b(?:good ?night|night night|nite|bye|see (?:you|ya)|later"
-                      r"|love (?:you|u|ya)|miss (?:you|u|ya)|ha(?:ha)+|lol|lmao)\b", re.IGNORECASE)
-
-
 def is_echo(reply: str, message: str) -> bool:
     """The reply repeats the person's message: the whole reply is the message
     with little added, or most of its pieces are the message's (a
@@ -409,9 +400,6 @@ def is_echo(reply: str, message: str) -> bool:
         return bool(said) and answer == said and _ONLY_HEARD.match(message) is not None
     if not answer:
         return False
-    if (cjk_count(answer) >= ECHO_PIECE or len(re.findall(r"[A-Za-z']+", reply)) >= 2) and answer in said and not (
-            _WISHES.search(reply) or _GREETS.search(reply) or _PARTING.search(reply)):
-        return True  # a piece of the message, nothing added: "好纠结。" to "要不要去参加同学聚会啊，好纠结" (round 46's spent chat set)
     if _new_letters(answer, said) <= ECHO_NEW_SHARE * len(answer) and len(answer) - _new_letters(answer, said) >= (
             ECHO_SIMILARITY * len(said)):
         return True
@@ -1237,7 +1225,10 @@ def sad_news(message: str) -> bool:
 
 
 #: a question whether something hurts, which tells no news: "does molting hurt?", "did it hurt when you lost a claw"
-_ASKS_IF_IT_HURTS = re.compile(r"\b(?:does|do|did|will|would|can|could|is|was)\b[^.!?。！？]{0,30}?\bhurt\b(?=[^.!。！]*(?:[?？]|$))",
+#: (a question opening its clause, with its mark, or the whole message: not "my dog was hurt by a car", "it still does
+#: hurt that grandma is gone", nor the news before "…, does the chemo hurt?": the review)
+_ASKS_IF_IT_HURTS = re.compile(r"(?:^|(?<=[,.!?;，。！？；]))\s*(?:does|do|did|will|would|can|could)\b[^.!?。！？,，]{0,30}?"
+                               r"\bhurt\b[^.!。！?？]*[?？]|^\W*(?:does|do|did|will|would|can|could)\b[^.!?。！？,，]{0,30}?\bhurt\W*$",
                                re.IGNORECASE)
 
 

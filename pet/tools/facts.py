@@ -423,7 +423,9 @@ def retracted(text: str) -> bool:
     if found is None or found.start() == 0:
         return False
     tail = found.group("tail")
-    if _ENDS_TAKEN_BACK.search(tail) and not _ASKING.search(_ENDS_TAKEN_BACK.sub("", tail)):
+    rest = _ENDS_TAKEN_BACK.sub("", tail)
+    if _ENDS_TAKEN_BACK.search(tail) and not _ASKING.search(rest) and not _CORRECTING.search(rest):
+        # (not after a new value: "记住我的wifi密码是1234，不对，是5678，旧的那个别记了" keeps 5678: the review)
         return True  # the correction itself takes it back: "帮我记住我的新密码是…啊不对，密码还是别记了" (round 46's spent set)
     if _CORRECTING.search(tail) and (not _JOKING.search(found.group()[: len(found.group()) - len(tail)]) or (
             _REALLY.match(tail))) and not _DONE_MYSELF.match(tail):
