@@ -1365,3 +1365,45 @@ def test_a_fact_told_without_a_word_of_todos_is_routed_to_no_todo(text, todo):
     route = app.agent._route(text)
     app.close()
     assert (route is not None and route.intent == "add_todo") is todo
+
+
+@pytest.mark.parametrize("memory, text", [
+    # round 47's spent set: read as facts to note, no tool
+    ("在学吉他，每周三上课", "我已经不练吉他了，不用记着了"),
+    ("养了一只乌龟叫豆豆", "豆豆上个月走了……关于它的那条就别留着了"),
+])
+def test_saying_a_kept_thing_need_not_be_kept_forgets_it(memory, text):
+    calls, results, memories = _told(text, memory)
+    assert calls == ["forget"] and results[0].ok and memories == []
+
+
+@pytest.mark.parametrize("memory, text", [
+    ("在学吉他，每周三上课", "吉他课真好玩，你帮我记着点上课时间"),  # asks to keep, not to let go
+])
+def test_news_about_a_kept_thing_without_letting_go_forgets_nothing(memory, text):
+    calls, _, memories = _told(text, memory)
+    assert "forget" not in calls and memory in memories
+
+
+def test_a_fact_before_a_request_to_write_it_down_is_kept_without_the_talk_around_it():
+    # round 47's spent set: the clause "对了新老板叫邵振宇" read as no fact without its end mark, and nothing was kept
+    calls, results, memories = _told("今天面试总算结束了累死，对了新老板叫邵振宇，你帮我记下来，别到时候我叫错名字")
+    assert calls == ["remember"] and results[0].ok
+    assert len(memories) == 1 and "邵振宇" in memories[0] and "面试" not in memories[0] and "叫错" not in memories[0]
+
+
+def test_the_persons_own_forgetting_is_no_request_to_delete():
+    # round 47's spent set: "…and I WILL forget it" read as a word of deleting took the request to keep back
+    calls, results, memories = _told("long day, finally moved everything into the new flat. oh can you hang on to "
+                                     "the new door code for me? it's 4471# and I WILL forget it")
+    assert calls == ["remember"] and results[0].ok and any("4471" in m for m in memories)
+
+
+@pytest.mark.parametrize("text, asked", [
+    # round 47's spent set: the whole read as nothing; the question after the talk is for the clock
+    ("lost track of the days since the trip. what weekday are we on", True),
+    ("long day at work today. what a day", False),
+])
+def test_a_question_for_the_clock_after_talk_reads_the_clock(text, asked):
+    calls, _, _ = _told(text)
+    assert (calls == ["get_current_time"]) is asked

@@ -605,3 +605,17 @@ def test_another_pets_many_newer_matches_do_not_crowd_out_this_pets(tmp_path, mo
     sql(tmp_path / "crowd.db", "UPDATE memories SET deleted_at = datetime('now') WHERE id > ?", kept[-1] + 600)
     assert sorted(m.id for m in store.search(mine, question, limit=len(kept))) == kept
     db.close()
+
+
+@pytest.mark.parametrize("text, word", [
+    # a word holding a stop character stays whole ("吉他" was cut to 吉 at 他, and "在学吉他" was no memory known)
+    ("我已经不练吉他了", "吉他"), ("我对象叫什么", "对象"), ("我明天请假", "请假"), ("我的被子是什么颜色", "被子"),
+])
+def test_a_chinese_word_holding_a_stop_character_stays_whole(text, word):
+    from pet.memory.recall import words
+    assert word in words(text)
+
+
+def test_stop_words_and_stop_characters_alone_stay_out():
+    from pet.memory.recall import words
+    assert not {"他们", "给我", "还是", "我", "的"} & set(words("他们给我的还是那个"))

@@ -1689,3 +1689,63 @@ def test_a_count_of_days_after_a_fact_is_no_part_of_its_value():
 @pytest.mark.parametrize("text", ["do i have reminders tomorrow", "do i have todos", "do i have stuff on my todo list"])
 def test_do_i_have_asks_for_a_list(text):
     assert reflexes.asks_a_list(text)  # the review of 2026-12-07: "do i (?:still )?hav" stopped at the e
+
+
+@pytest.mark.parametrize("text, name, arguments", [
+    # round 47's spent set: the list it names, not a memory ("我清单上都有什么来着" searched the memories)
+    ("我清单上都有什么来着", "list_todos", {}),
+    ("我的提醒都有哪些来着", "list_reminders", {}),
+    ("我的wifi密码是啥来着", "recall", {"query": "我的wifi密码是啥"}),
+    # the list named "to-dos" (round 47's spent set: no tool)
+    ("stick 'descale the kettle' on my to-dos", "add_todo", {"text": "descale the kettle"}),
+])
+def test_requests_in_words_round_47_missed(text, name, arguments):
+    found = single_call(text)
+    assert (found.name, found.arguments) == (name, arguments)
+
+
+@pytest.mark.parametrize("text", [
+    "don't remind me about yoga tomorrow, the class got cancelled",
+    "please don't remind me about the dentist",
+    "stop reminding me about the dentist, i already went",
+])
+def test_asking_not_to_be_reminded_sets_no_reminder(text):
+    reflex = match(text)
+    assert reflex is None or all(c.name != "set_reminder" for c in reflex.calls) and not reflex.needs_time
+
+
+@pytest.mark.parametrize("text, cancelled", [
+    # round 47's spent set asked what time to remind of "don't about yoga"
+    ("don't remind me about yoga tomorrow, the class got cancelled", True),
+    ("stop reminding me about the dentist, i already went", True),
+    # a plea of no reminder's: nothing cancelled
+    ("don't remind me about my exam lol", False),
+])
+def test_asking_not_to_be_reminded_of_a_pending_reminder_cancels_it(text, cancelled):
+    app = make_app(ScriptedModel(["(the model)"] * 4), greeting=False)
+    context = app.agent._tool_context(app.current_conversation(), None, "en", "")
+    for task, when in [("yoga class", "tomorrow at 6pm"), ("dentist appointment", "tomorrow at 9am")]:
+        assert app.tools.execute(call("set_reminder", text=task, when=when), context).ok
+    events = turn(app, text)
+    calls = [e.call.name for e in events if isinstance(e, ToolStarted)]
+    assert ("cancel_reminder" in calls) is cancelled and "set_reminder" not in calls
+    assert len(app.reminders.pending(app.pet.id)) == (1 if cancelled else 2)
+    app.close()
+
+
+@pytest.mark.parametrize("text, memo", [
+    ("day after tomorrow 2:15pm - call grandma ruth", True),
+    ("后天下午两点 — 去邮局取包裹", True),
+    ("saturday 10am: farmers market", True),
+    ("tomorrow 9am - i have a meeting", False),  # told, not a note to self
+    ("yesterday 3pm - dentist", False),  # gone by
+    ("note: buy milk", False),  # no time
+    ("tomorrow 3pm - dentist?", False),  # asked
+])
+def test_a_note_with_its_time_first_is_a_reminder(text, memo):
+    assert reflexes.timed_memo(text) is memo
+
+
+def test_the_clock_named_in_english_running_into_chinese():
+    # round 47's spent set: "现在what time啊" was routed to the clock, then taken for talk
+    assert reflexes.names_the_clock("现在what time啊") and not reflexes.names_the_clock("full-time啊")

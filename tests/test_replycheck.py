@@ -1285,7 +1285,9 @@ def test_asked_in_other_words_to_keep_it_the_pet_says_nothing_was_kept(message):
 
 
 @pytest.mark.parametrize("message", ["do you still remember your own name? lol",
-                                     "if you had to introduce yourself to my mom, what name would you give?"])
+                                     "if you had to introduce yourself to my mom, what name would you give?",
+                                     # round 47's spent chat set searched the memories
+                                     "我是不是给你起过名字？叫啥"])
 def test_its_own_name_asked_in_other_words(message):
     # round 35's chat set (spent) got "No memories match that." to both: they went to recall
     assert replycheck.asks_pet_name(message)
@@ -1688,3 +1690,7 @@ def test_a_line_of_the_person_in_the_example_dialogue_is_no_reply(reply, message
     assert (replycheck.PROGRAM in found(reply, message=message, language=language)) is copied
     if copied:
         assert replycheck.hold_at(reply[:-1], message=message, language=language, persona=XIAOQIAN) == 0
+
+
+def test_a_name_given_to_the_pet_told_or_offered_is_no_question_of_it():
+    assert not replycheck.asks_pet_name("我给你起个名字吧")

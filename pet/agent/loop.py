@@ -154,6 +154,14 @@ _DELETES_IT = re.compile(r"(?:^\W*|\bso\s+(?=(?:you|u)\s+can\b))(?:(?:pls|please
                          re.IGNORECASE)
 
 
+def _as_sentence(clause: str) -> str:
+    """A clause cut from a message, with the end mark of its language when it has none."""
+    clause = clause.strip()
+    if not clause or clause[-1] in ".。!！?？~～…":
+        return clause
+    return clause + ("。" if cjk_count(clause) else ".")
+
+
 def _pointing(clause: str, message: str) -> bool:
     """The clause asks to keep what was said before it: in the usual words (reflexes.points_back), or something of
     someone named before by a pronoun ("remember her name pls"), not asked as a question ("remember his name?")."""
@@ -1433,8 +1441,8 @@ class Agent:
             # "my dog is called Rex. remember his name" is near "what's my dog's name?" but tells it and asks to keep it
             return dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
         if (route.intent in ("time", "recall") and reflexes.guessing_game(text)) or (
-                route.intent == "remind" and (reflexes.called_in_a_story(text) or reflexes.not_reminded(text)
-                                              or not _ASKS_REMINDING.search(whole or text))) or (
+                route.intent == "remind" and (reflexes.called_in_a_story(text) or reflexes.not_reminded(text) and not self._lets_go(text)
+                                              or not (_ASKS_REMINDING.search(whole or text) or reflexes.timed_memo(text)))) or (
                 route.intent == "add_todo" and route.by == "linear" and not _ASKS_A_TODO.search(whole or text)) or (
                 route.intent in _DOING and reflexes.wishes_it_could(text)) or (
                 route.intent == "time" and not reflexes.names_the_clock(text)) or (
@@ -1492,11 +1500,12 @@ class Agent:
             # "门禁密码？" is near "忘掉密码" but has no word of deleting: the forget tool would refuse it, so
             # the router is not sure of it (a question for a kept value may still go to recall)
             return dataclasses.replace(route, intent=None, tool=None, by="")
-        if route.intent in (None, "remember") and route.nearest in ("remember", "forget", intents.NOTE) and (
+        if route.intent in (None, "remember", intents.NOTE) and route.nearest in ("remember", "forget", intents.NOTE) and (
                 no_longer_kept(text)) and self._known(text):
             # "got a new job so you don't need to keep my office parking spot anymore": between keeping and
             # forgetting to the router, but it lets a kept thing go (so does "we rehomed Biscuit 😢 no need to
-            # remember his vet anymore", nearest the facts: round 25's spent set)
+            # remember his vet anymore", nearest the facts: round 25's spent set; "我已经不练吉他了，不用记着了", read as
+            # a fact to note: round 47's)
             return dataclasses.replace(route, intent="forget", tool="forget", slots="message")
         if route.intent is None and route.nearest in ("remember", "forget", intents.NOTE) and (
                 _OPENS_DELETING.match(text) or any(_DELETES_IT.search(part) for part in reflexes.clauses(text))) and (
@@ -1556,7 +1565,10 @@ class Agent:
             # keep that in mind for me ok? then i got home…", round 30's spent set)
             found = found[1:]
         if len(found) != 1 or not (reflexes.request_form(found[0][1]) or _pointing(found[0][1], text) or (
-                found[0][0].intent == "recall" and self._asks_kept(found[0][1], None))):
+                found[0][0].intent == "recall" and self._asks_kept(found[0][1], None)) or (
+                found[0][0].intent == "time" and _ASKS_ANYTHING.search(found[0][1]) and reflexes.names_the_clock(found[0][1]))):
+            # (a question for the clock after talk is asked all the same: "lost track of the days since the trip. what
+            # weekday are we on", round 47's spent set)
             return route, text  # (a clause that asks to keep what was said before it asks: "这个你记住哈")
         if route.nearest not in (found[0][0].intent, intents.CHAT, intents.NOTE) and not _pointing(found[0][1], text) and not (
                 found[0][0].intent == "recall" and route.nearest == "remember"):
@@ -1757,6 +1769,11 @@ class Agent:
         before = message[:at]
         told = [(part, fact) for part in reflexes.clauses(before) for fact in reader.facts(part)]
         found = [fact for _, fact in told][-1:] or reader.facts(before)
+        if not found:
+            # each clause read as the sentence it would be alone: the learned reading weighs the end mark ("对了新老板叫
+            # 邵振宇" was no fact without it, round 47's spent set)
+            told = [(part, fact) for part in reflexes.clauses(before) for fact in reader.facts(_as_sentence(part))]
+            found = [fact for _, fact in told][-1:]
         if not found:
             return None
         fact = found[0][0]

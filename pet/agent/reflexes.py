@@ -27,7 +27,7 @@ from pet.tools.facts import (
     unquote,
     without_chat_words,
 )
-from pet.tools.when import TimeProblem, day_without_hour, find_when, parse_when, spans
+from pet.tools.when import TimeProblem, dated, day_without_hour, find_when, parse_when, spans
 
 
 @dataclass(frozen=True)
@@ -240,7 +240,13 @@ _NO_MORE_REMINDING = [
     re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw),?\s+)?(?:there'?s )?(?:no need to|(?:you )?(?:don'?t|do not) (?:need|have) to)"
                r" remind me (?:about|of|to) (?P<x>.{2,60}?)(?: any ?more| now)?[.!]?$"
                r"|^(?:(?:ok(?:ay)?|so|and|also|oh|btw),?\s+)?(?:pls |please )?stop reminding me (?:about|of|to) (?P<x2>.{2,60}?)[.!]?$", _I),
+    # "don't remind me about yoga tomorrow, the class got cancelled" (round 47's spent set): as a plea ("don't remind me
+    # about my exam"), so only of a pending reminder (`keeps_coming`)
+    re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw|nah|no),?\s+)?(?:pls |please )?(?:don'?t|do not|dont) remind me (?:about|of|to)"
+               r" (?P<x>.{2,60}?)(?:\s+(?:any ?more|now|today|tonight|tomorrow|tmr|tmrw))?[.!]?$", _I),
 ]
+#: the plea of the last of _NO_MORE_REMINDING
+_PLEA_EN = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw|nah|no),?\s+)?(?:pls |please )?(?:don'?t|do not|dont) remind", _I)
 _REMINDING = re.compile(r"提醒|remind", _I)
 
 
@@ -256,7 +262,8 @@ def lets_a_reminder_go(text: str, keeps_coming: bool = False) -> str | None:
             found = pattern.search(clause.strip())
             if found:
                 what = _clean(next(g for g in found.groups() if g)).strip("，, ")
-                if _BRING_UP.search(found.group()) and _COMING.search(what) and not keeps_coming:
+                if (_BRING_UP.search(found.group()) and _COMING.search(what) or _PLEA_EN.match(found.group())) and (
+                        not keeps_coming):
                     continue  # "别提醒我下周要考试了": don't bring up what is coming, no reminder named
                 if what and not _vague(what) and not _HEARD.search(what) and not re.search(
                         r"\b(?:lol|lmao|haha)\b|^(?:你|我|他|她)(?:以后|之后|再|就|也)?$", what, _I):
@@ -481,7 +488,8 @@ _CANCEL_REMINDER = [
 _TODO = [
     re.compile(
         rf"^(?:i need to |i want to |i'd like to )?{_POLITE_EN}(?:add|put|throw|stick|pop|jot|write)\s+(?P<x>.+?)\s+(?:to|on(?:to)?)\s+(?:my\s+|the\s+)?"
-        rf"(?:(?:todo|to-do|to do|tasks|task list|todos|shopping|grocery)(?:\s+list)?|(?<=my )list){_END}$",
+        # ("stick 'descale the kettle' on my to-dos", round 47's spent set)
+        rf"(?:(?:todos?|to-dos?|to dos|tasks|task list|shopping|grocery)(?:\s+list)?|(?<=my )list){_END}$",
         _I,
     ),
     re.compile(rf"^(?:todo|to-do)\s*[:：]\s*(?P<x>.+?){_END}$", _I),
@@ -607,7 +615,27 @@ def _says_when(text: str, now: dt.datetime, zone: dt.tzinfo) -> bool:
 
 
 #: a reminder said not to be wanted: "明天下午3点别remind我吃药了", "明天早上8点别提醒我了" (the review of 2026-12-07)
-_NOT_REMINDED = re.compile(r"(?:别|不用|不要|不必|甭)(?:再)?提醒")
+_NOT_REMINDED = re.compile(r"(?:别|不用|不要|不必|甭)(?:再)?提醒|(?<![a-z])(?:don'?t|do not|dont|no need to|stop|quit|never)"
+                           r"\s+(?:re?mind(?:ing)?|bug(?:ging)?|nag(?:ging)?)\s+me\b", _I)
+
+
+#: a note to self with its time first: "day after tomorrow 2:15pm - call grandma ruth", "后天下午2点 — 去取快递"
+_TIMED_MEMO = re.compile(r"^\s*(?P<when>[^,，。!?？]{3,40}?)(?:\s+[-–—]+|\s*[–—]+|(?<!\d)[:：]|[:：](?!\d))\s*"
+                         r"(?P<task>[^\n]{2,80}?)[.!。！]*\s*$")
+#: ...but not one told of the person ("tomorrow 9am - i have a meeting"), nor one asked
+_MEMO_TOLD = re.compile(r"^(?:i|i'm|im|we|we're|my|our|it|it's|that|this|he|she|they|ok(?:ay)?|yes|yeah|no|nope|sure|cool"
+                        r"|fine|thanks|lol)\b|^(?:我|我们|他|她|它|这|那|好|行|嗯|哦)|[?？]", _I)
+
+
+def timed_memo(text: str) -> bool:
+    """Whether `text` is a note to self with its time first, a dash and what to do: as people write a reminder
+    without its verb (round 47's spent set: "day after tomorrow 2:15pm - call grandma ruth", no tool). The time is
+    a day and an hour to come (when.dated); what follows tells nothing of the person."""
+    found = _TIMED_MEMO.match(" ".join(text.split()))
+    if found is None or _MEMO_TOLD.search(found.group("task").strip()):
+        return False
+    when = found.group("when")
+    return dated(when) and re.search(r"\d|[一二三四五六七八九十两]", when) is not None
 
 
 def not_reminded(text: str) -> bool:
@@ -853,6 +881,7 @@ def _task(rest: str, span: tuple[int, int], zh: bool) -> str:
                   r"(?:\s+(?:it|that|this))?(?:\s+(?:pls|please|ok))?\W*$", "", task, flags=_I)
     # English glue goes in either language: "提醒我 at 5pm to buy milk"
     task = re.sub(r"^[\s,:]*(?:(?:to|that|about|of|for)\s+)+", "", task.strip(), flags=_I)  # ("for … to call mom")
+    task = re.sub(r"^\s*(?:[-–—]+|[:：])\s*", "", task)  # a note's dash: "后天下午两点 — 去邮局取包裹"
     task = re.sub(r"\s+(?:to|that|about|then)\s*$", "", task, flags=_I)
     # (no space left beside Chinese punctuation where the asking words were: "…还没交，去递材料", not "…还没交， 去递材料")
     return _clean(re.sub(r"\s*([，。！？；：、])\s*", r"\1", " ".join(task.split())))
@@ -1434,7 +1463,8 @@ _CLOCK_WORDS = re.compile(
     r"|how late|(?:what|wat|wut|which) year is it(?! in\b)"
     r"|is it (?:still |already )?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|is it (?:still |already )?(?:january|february|march|april|may|june|july|august|september|october|november"
-    r"|december)|what month)\b(?!-\w)|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
+    # (the word may run into Chinese: "现在what time啊", round 47's spent set)
+    r"|december)|what month)(?![A-Za-z0-9_]|-\w)|几点|几号|星期几|周几|礼拜几|日期|时间|几月|钟|哪天",
     _I)
 
 
@@ -1644,7 +1674,8 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
             # "remind me what my wifi password was": a thing kept, not a reminder
             return Reflex("recall", _call("recall", query=_clean(recalled.group("x"))))
         return reflex
-    if _REMIND_ANYWHERE_EN.search(text) and not _QUESTION_END.search(text):
+    if _REMIND_ANYWHERE_EN.search(text) and not _QUESTION_END.search(text) and not not_reminded(text):
+        # (not "don't remind me about yoga tomorrow, the class got cancelled": round 47's spent set asked what time)
         reflex = _remind(text, _REMIND_ANYWHERE_EN.sub(" ", text), now, zone, zh=False)
         if reflex:
             return reflex
@@ -1723,7 +1754,13 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
 
     found = _first(_RECALL, text)
     if found and _clean(found.group("x")) and not asks_pet_name(text):  # "…你叫啥来着" asks the pet's name
-        return Reflex("recall", _call("recall", query=_clean(found.group("x"))))
+        query = _clean(found.group("x"))
+        if asks_a_list(text) and not _A_MEMORY.search(query) and (
+                bool(_A_TODO.search(query)) != bool(_A_REMINDER.search(query))):
+            # "我清单上都有什么来着" asks for the list it names, not a memory (round 47's spent set)
+            listed = "list_todos" if _A_TODO.search(query) else "list_reminders"
+            return Reflex(listed, _call(listed))
+        return Reflex("recall", _call("recall", query=query))
     if _first(_TIME, text):
         return Reflex("time", _call("get_current_time"))
 

@@ -172,8 +172,13 @@ def _segments(run: str) -> list[str]:
     cuts each segment later: split_segment)."""
     segments: list[str] = []
     current: list[str] = []
+    whole = _whole_words(run)
     i = 0
     while i < len(run):
+        if i in whole:  # a word that holds a stop character: 吉他, 对象, 请假
+            current.extend(run[i : whole[i]])
+            i = whole[i]
+            continue
         for size in range(min(_ZH_STOP_LONGEST, len(run) - i), 1, -1):
             if run[i : i + size] in ZH_STOP:
                 break
@@ -188,6 +193,20 @@ def _segments(run: str) -> list[str]:
             i += 1
     segments.append("".join(current))
     return [segment for segment in segments if segment]
+
+
+def _whole_words(run: str) -> dict[int, int]:
+    """Start → end of the dictionary's words in `run` that hold a stop character and something else (吉他, 对象,
+    请假, 被子): cut at the stop character they would lose their meaning ("我已经不练吉他了" asked for 吉, and a memory
+    "在学吉他" was not known). Not the stop words themselves (他们, 还是), nor words of stop characters only (给我)."""
+    spans: dict[int, int] = {}
+    start = 0
+    for word in dictionary_words(run) or ():
+        if len(word) >= 2 and word not in ZH_STOP and any(ch in ZH_STOP_CHARS for ch in word) and any(
+                ch not in ZH_STOP_CHARS for ch in word) and not any(w in word for w in ZH_STOP if len(w) < len(word)):
+            spans[start] = start + len(word)
+        start += len(word)
+    return spans
 
 
 def _chinese(text: str) -> list[tuple[str, str]]:

@@ -250,7 +250,9 @@ _DISMISSAL = re.compile(
 _DELETING = re.compile(
     # (nor one refused: "my phone's storage is 98% full and I refuse to delete anything", round 37's spent set)
     # (nor "don't let me forget", which asks to keep: round 46's spent set, the served model called forget)
+    # (nor the person's own forgetting to come: "it's 4471# and I WILL forget it", round 47's spent set)
     r"(?<![a-z])(?<!don't )(?<!dont )(?<!do not )(?<!never )(?<!not )(?<!refuse to )(?<!won't )(?<!wont )(?<!let me )(?<!lemme )"
+    r"(?<!\bi will )(?<!\bi'll )(?<!\bill )(?<!\bi'd )(?<!gonna )(?<!\bi might )(?<!\bi always )(?<!\bi probably )"
     r"(?:forget|forgets|(?<!\bi )(?<!\bi just )(?<!\bi totally )forgot|delete|deleted|remove|erase|wipe|scrub|scrap|scratch|bin|drop|ditch|clear|purge|yeet|nuke"
     r"|get rid|un-?know|unlearn|unremember|can go|let go|no longer|stop remembering|don'?t need|outdated"
     # (typed fast, in other words: "plz forgt my dentist's name", "ignore what i said about my ex", "no point you
@@ -268,7 +270,8 @@ _DELETING = re.compile(
 #: a memory said to be no longer needed: "you don't need to keep my office parking spot anymore", "不用再记着了"
 _NO_LONGER_KEPT = re.compile(r"\b(?:no need to|(?:you )?(?:don'?t|do not) (?:need|have) to) (?:keep|remember|store|save|hold on to)"
                              r"(?! (?:this|that|it)\b)"  # "you don't need to remember this, but my cat…": this message
-                             r"|不用再?(?:记着|记住|留着|存着)|别再?记着", re.IGNORECASE)
+                             # ("关于它的那条就别留着了", round 47's spent set)
+                             r"|不用再?(?:记着|记住|留着|存着)|(?:别|不要)再?(?:记着|留着|存着)", re.IGNORECASE)
 
 
 def no_longer_kept(text: str) -> bool:
