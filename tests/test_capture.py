@@ -588,3 +588,12 @@ def test_what_gives_a_plan_up():
     assert capture.given_up("我本来想养只猫，算了，太麻烦")
     assert not capture.given_up("I live in Porto", "nah, just kidding about the weather")  # no plan in it
     assert not capture.given_up("我打算明年考研", "已经在看书了")
+
+
+@pytest.mark.parametrize("text, noted", [
+    # a word alone says nothing of the person by itself ("tea" was noted as the memory "tea")
+    ("tea", False), ("coffee", False), ("咖啡", False), ("43", False),
+    ("i love tea", True), ("I'm vegan", True),
+])
+def test_a_word_alone_is_no_fact(text, noted):
+    assert bool(capture.reader().facts(text)) is noted

@@ -40,7 +40,7 @@ from pet.agent import arithmetic, intents, reflexes
 from pet.events import MemoryRecord
 from pet.memory import concepts, lexicon, names, replacing, stated
 from pet.memory import kinds as fact_kinds
-from pet.text import NOT_AFTER_TITLE, detect_language
+from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language
 from pet.tools.facts import declines_keeping, memory_fact, retracted
 from pet.tools.when import dated, spans
 
@@ -174,6 +174,16 @@ _QUOTES = ("'", '"', "“", "‘", "「", "『")
 _CLAUSES = re.compile(r"[,，;；、]|\band\b")
 #: a new fact said to come beside the old ones ("now I'm also picking up Spanish"), not instead
 _ALSO = re.compile(r"\b(?:also|too|as well)\b|也", re.IGNORECASE)
+
+
+#: the fewest words a sentence that states a fact has (a Chinese character counts half a word: "我怕狗" states one)
+FEWEST_WORDS = 1.5
+
+
+def _few_words(sentence: str) -> bool:
+    """Whether `sentence` has fewer than FEWEST_WORDS words: "tea", "咖啡", "43"."""
+    latin = len(re.findall(r"[^\W\d_\u3400-\u9fff]+|\d+", sentence))
+    return latin + cjk_count(sentence) / 2 < FEWEST_WORDS
 
 
 @runtime_checkable
@@ -666,6 +676,8 @@ class Reader:
         said = sentences(text)
         kept_at: list[int] = []
         for at, sentence in enumerate(said):
+            if _few_words(sentence):
+                continue  # "tea", "咖啡": a word alone (an answer, a topic) says nothing of the person by itself
             if given_up(sentence, said[at + 1] if at + 1 < len(said) else ""):
                 sentence = without_given_up(sentence)
                 if not sentence:

@@ -305,14 +305,14 @@ _GENERAL = frozenset(
     一切 所有 全部 事 事情 东西 了解 关于 哪些 多少 自己 情况 信息 资料 都 些 一些 一点 还 目前 为止 到
     说说 说说看 讲讲 讲讲看 聊聊 告诉 看看""".split()
 )
-_GENERAL_TERMS = _GENERAL | {stem(word) for word in _GENERAL}
+GENERAL_TERMS = _GENERAL | {stem(word) for word in _GENERAL}
 
 
 def about_the_person(text: str) -> bool:
     """Whether a question about memories asks what the pet knows of the
     person in general ("me", "what do you know about me?", "你记得我什么"),
     not about a topic: no word of it names one."""
-    return all(word in _GENERAL_TERMS for word in words(text))
+    return all(word in GENERAL_TERMS for word in words(text))
 
 
 def segment_pieces(terms: Sequence[Term]) -> list[str]:
