@@ -1407,3 +1407,16 @@ def test_the_persons_own_forgetting_is_no_request_to_delete():
 def test_a_question_for_the_clock_after_talk_reads_the_clock(text, asked):
     calls, _, _ = _told(text)
     assert (calls == ["get_current_time"]) is asked
+
+
+def test_whether_a_thing_named_before_was_told_looks_it_up():
+    # round 47's spent set: noted as a plan, no recall
+    calls, results, _ = _told("taking Biscuit to the vet tomorrow and the form wants his birthday... did I ever tell you?",
+                              "dog Biscuit was born on 2049-09-02")
+    assert calls == ["recall"] and "2049-09-02" in results[0].content
+
+
+def test_looking_up_what_was_told_before_a_second_request_runs_both():
+    # round 47's spent set: near "帮我记一下护照号码", and no tool ran
+    calls, results, _ = _told("check一下我之前说的护照号码，然后加个todo去续签", "护照号码 E39018827")
+    assert calls == ["recall", "add_todo"] and "E39018827" in results[0].content and "续签" in results[1].content

@@ -280,7 +280,15 @@ _DROPS_THAT_REMINDER = re.compile(
     r"|^\W*(?:那个|这个|那条|这条)(?:提醒|闹钟)(?:也)?(?:给我|帮我)?(?:删了|删掉|删除|取消|取消掉|不要了)(?:吧|啦|了|哈)*\W*$",
     re.IGNORECASE)
 #: the person points at what they told ("what are some things i told you i like?")
-_TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你", re.IGNORECASE)
+#: words of looking something up
+_CHECKS = re.compile(r"(?<![a-z])(?:check|look up|look at|find|pull up|read)(?![a-z])|查|看看|看一下|看下|找", re.IGNORECASE)
+#: a question only whether something was told, which points at what the words before it name: "…the form wants his
+#: birthday... did I ever tell you?" (round 47's spent set: noted as a plan)
+_WHETHER_TOLD = re.compile(r"\W*(?:(?:so|and|but|hmm|um)\s+)?(?:did i (?:ever )?(?:tell|mention)(?: (?:it|that|this))?(?: to)?"
+                           r"|have i (?:ever )?(?:told|mentioned)(?: (?:it|that|this))?(?: to)?) (?:you|u)(?: that| before| yet)?\W*"
+                           r"|\W*我(?:是不是|有没有)(?:跟你|和你|给你)?(?:说过|提过)(?:吗|啊|来着)?\W*", re.IGNORECASE)
+_TOLD = re.compile(r"\b(?:i|i've|i have) (?:told|tell) (?:you|u)\b|\bi (?:said|mentioned)\b|我(?:跟你)?说过|告诉过你"
+                   r"|我(?:之前|以前|上次|那天)(?:跟你|和你)?(?:说|提)的", re.IGNORECASE)
 #: an argument of figures only: a date, an hour ("2033-07-14 10:15"), not an id ("#2")
 #: the words of a reminder cancel_reminder cancelled, from its result ("Cancelled reminder #3: do yoga", "已取消提醒 #3：开会")
 _CANCELLED_WORDS = re.compile(r"#\d+\s*[:：]\s*(?P<text>.+)$", re.S)
@@ -1432,7 +1440,8 @@ class Agent:
             return dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         if route.intent is None and _ASKS_AGAIN.search(text) and replycheck.asks_recall(text) and (
                 capture.names_the_person(text)) and not _ADVICE.search(text) and (
-                self._known(_asking(text)) or self._near(_asking(text))):
+                self._known(_asking(text)) or self._near(_asking(text)) or (
+                    _WHETHER_TOLD.fullmatch(_asking(text).strip()) and self._known(text))):
             # "我养了几只仓鼠你还记得不", "what do i do for work again? lol brain fog": the router torn, a memory near what
             # is asked, and the message says it asks what was told (round 45's spent chat set: answered without the
             # memory; not "what's my plan for today?" beside "My plan is to learn Spanish this year")
@@ -1474,6 +1483,10 @@ class Agent:
             # "dont let me forget who my new dentist is: dr. okafor" is near "who is my dentist?" but tells the answer
             # (round 31's spent set)
             return dataclasses.replace(route, intent="remember", tool="remember", slots="fact")
+        if route.intent == "remember" and _TOLD.search(text) and _CHECKS.search(text) and (
+                reflexes.kept_fact(text) is None) and not _KEEP_WORDS.search(text):
+            # "check一下我之前说的护照号码" is near "帮我记一下护照号码", but looks up what was told (round 47's spent set)
+            return dataclasses.replace(route, intent="recall", tool="recall", slots="message")
         if route.intent == "remember" and reflexes.opens_a_question(text) and (
                 _TOLD.search(text) or not (reflexes.request_form(text) or _KEEP_WORDS.search(text))) and (
                 reflexes.kept_fact(text) is None):
@@ -2746,7 +2759,9 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 #: "…again?", "…来着": asking back what was said before
 _AGAIN = re.compile(r"来着|\bagain\b", re.IGNORECASE)
 #: ...or a word of remembering: "你还记得不", "remember?", "u should know this"
-_ASKS_AGAIN = re.compile(r"来着|记得|记不记|忘了|\b(?:again|remember|recall|forgot|should know)\b", re.IGNORECASE)
+_ASKS_AGAIN = re.compile(r"来着|记得|记不记|忘了|我(?:是不是|有没有)(?:跟你)?(?:说过|提过)|\b(?:again|remember|recall|forgot|should know"
+                         # (whether it was told: "…the form wants his birthday... did I ever tell you?", round 47's spent set)
+                         r"|did i (?:ever )?(?:tell|mention)|have i (?:ever )?(?:told|mentioned))\b", re.IGNORECASE)
 #: a question, in either language
 _QUESTION = re.compile(r"[?？]|吗|什么|啥|谁|哪|几|怎么|\b(?:what|who|where|when|how|which)\b"
                        r"|^\s*(?:do|does|am|is|are|can|could)\b", re.IGNORECASE)

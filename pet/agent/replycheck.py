@@ -206,7 +206,8 @@ _NOTE = re.compile(
 
 _RECALL_QUESTION = re.compile(
     r"\b(?:remember|recall|remind me what)\b|\bwhat (?:do|did) you know about me\b"
-    r"|\bwhat did I (?:tell|say|mention)\b|\bwhat (?:do|did) I (?:like|love|do|have)\b"
+    r"|\bwhat did I (?:tell|say|mention)\b|\bwhat (?:do|did) I (?:like|love|do|have)\b|\bdid I (?:ever )?(?:tell|mention)\b"
+    r"|\bhave I (?:ever )?(?:told|mentioned)\b|我(?:是不是|有没有)(?:跟你)?(?:说过|提过)"
     r"|\bwhat(?:'s| is| are) my\b|\bdo you know (?:what|who|where|when|my|me)\b|\babout me\b"
     r"|记得|记住|还记|想起|忘了我|我(?:喜欢|爱|讨厌|说过|告诉过你|提过)(?:的)?(?:什么|啥|吗|哪)"
     r"|(?:知道|了解)我|关于我|我的\S{0,6}(?:是什么|是啥|叫什么)|我叫什么|我是做什么",
