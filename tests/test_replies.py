@@ -449,3 +449,15 @@ def test_sad_news_of_someone_gets_no_line_of_a_glad_topic(text, said, monkeypatc
     app.close()
     lines = bored.say["zh"] + bored.say["en"]
     assert (reply.text in lines) is said, reply.text
+
+
+@pytest.mark.parametrize("text, low", [
+    # a vent: a thing that happened once more, or words of being fed up (round 47's spent chat set said them back glad)
+    ("老板又画饼了，我已经吃饱了", True), ("快递又被放错柜子了，第三次了！！", True), ("感觉自己一事无成，同龄人都买房了", True),
+    ("honestly so fed up with this commute", True),
+    # a thing begun again, or met again, is no vent
+    ("我又开始跑步了", False), ("又见面了！", False),
+])
+def test_a_vent_reads_as_a_low_mood(text, low):
+    from pet.persona.replies import mood
+    assert (mood(text) < 0) is low

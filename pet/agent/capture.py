@@ -94,6 +94,8 @@ BESIDE_FLOOR = 0.5
 TOLD_WORDS = 3
 #: kinds of sentence that are no lasting fact
 PASSING = frozenset({"chat", "event", "mood", "feelings"})
+#: the kind of small talk, of no fact
+CHAT = "chat"
 #: the kind of fears, dislikes and pet peeves
 FEARS = "feelings"
 #: kinds of fact a person has one of at a time: a new one replaces the old
@@ -724,8 +726,10 @@ class Reader:
                 if told is None and len(clauses) > 1:
                     told = next((c for c in clauses if (whole or names_the_person(c)) and self._told(c, CLAUSE_FLOOR)),
                                 None)
-                noted = told is not None
                 kind = self.kind(self.vector(told)) if told is not None else ""
+                # (nor small talk, the kind of no fact: "我下班啦", "我上岸了", "with my NAME", "第一版" were kept from the
+                # spent chat sets of rounds 45 to 47)
+                noted = told is not None and kind != CHAT
             if not noted or vector is None:
                 continue
             fact = memory_fact(sentence).rstrip(".。!！~～ ")
