@@ -178,6 +178,42 @@ _CLAUSES = re.compile(r"[,，;；、]|\band\b")
 _ALSO = re.compile(r"\b(?:also|too|as well)\b|也", re.IGNORECASE)
 
 
+#: where the person keeps a thing of theirs: "my spare key is under the blue flowerpot", "the passport is in the top
+#: drawer", "我的护照放在书房的蓝色文件夹里", "备用钥匙藏在门口花盆底下" (a thing, not a person or an animal; a place it is
+#: kept, not one it is lost in: "my cat is under the bed again lol", "my mum is in hospital" are no such fact)
+_KEPT_PLACE_EN = re.compile(
+    r"^\W*(?:(?:oh|btw|fyi|ok|okay|so|also|and|hi|hey|anyway|by the way)\W+)*(?:my|our|the)\s+(?P<thing>[a-z]+(?:[\s-][a-z]+){0,2})"
+    r"\s+(?:is|are|'s|stays|lives|goes|sits|hangs)\s+(?:kept\s+|always\s+|usually\s+)?"
+    r"(?:in|under|on top of|on|behind|inside|beside|next to|in the back of|at the back of|taped under|above|below)"
+    r"\s+(?:the|my|a|our|that)\s+[a-z][a-z\s'-]{1,50}[.!]?$", re.IGNORECASE)
+_KEPT_PLACE_ZH = re.compile(r"^(?:对了|哦对|顺便说一下|跟你说)?[，,]?(?:我的|我家的?)?(?P<thing>[^，,。！？!?\s]{1,8}?)(?:一直|都|平时)?"
+                            r"(?:放在|搁在|藏在|收在|锁在|挂在|塞在|压在)(?P<place>[^，,。！？!?]{2,16})[。！!]?$")
+#: things that are no things: people, animals, the body, feelings
+_NO_THING = re.compile(r"\b(?:mum|mom|dad|mother|father|sister|brother|wife|husband|son|daughter|kid|kids|baby|friend|boss|cat"
+                       r"|dog|kitten|puppy|bird|hamster|fish|heart|head|mind|life|money|stuff|things|everything|phone number"
+                       r"|family|grandma|grandpa|nan|boyfriend|girlfriend|partner)\b"
+                       r"|妈|爸|姐|哥|弟|妹|老婆|老公|孩子|儿子|女儿|朋友|猫|狗|心|钱|东西|时间", re.IGNORECASE)
+#: ...nor one lost, looked for, or moved this once
+_NOT_KEPT = re.compile(r"\b(?:again|lol|still|can'?t|cant|somewhere|lost|missing|stuck|broken|today|tonight|now|right now"
+                       r"|for repair|at the shop)\b|又|找不到|丢|忘|今天|刚|现在|[?？]", re.IGNORECASE)
+#: things put away for good
+_PUT_AWAY = re.compile(r"\b(?:spare|extra|keys?|passports?|cards?|documents|papers|certificates?|licen[cs]e|deeds?|will|warranty"
+                       r"|manuals?|fuse box|stopcock|first aid kit|toolbox|tickets?)\b", re.IGNORECASE)
+#: the kind of a fact of where a thing is kept
+PLACE = "place"
+
+
+def kept_place(sentence: str) -> bool:
+    """Whether `sentence` says where the person keeps a thing of theirs (_KEPT_PLACE_EN, _KEPT_PLACE_ZH)."""
+    sentence = " ".join(sentence.split())
+    found = _KEPT_PLACE_EN.match(sentence) or _KEPT_PLACE_ZH.match(sentence)
+    if found is None or _NO_THING.search(found.group("thing")) or _NOT_KEPT.search(sentence):
+        return False
+    # "the …" of a thing put away for good only ("the spare key is under the green mat", not "the cake is in the oven")
+    return not re.match(r"\W*(?:\w+\W+)*?the\s", sentence[: found.start("thing")], re.IGNORECASE) or (
+        _PUT_AWAY.search(found.group("thing")) is not None)
+
+
 #: the fewest words a sentence that states a fact has (a Chinese character counts half a word: "我怕狗" states one)
 FEWEST_WORDS = 1.5
 
@@ -680,6 +716,13 @@ class Reader:
         for at, sentence in enumerate(said):
             if _few_words(sentence):
                 continue  # "tea", "咖啡": a word alone (an answer, a topic) says nothing of the person by itself
+            if kept_place(sentence):
+                # where the person keeps a thing: the noting's learned reading does not keep it ("my spare key is under
+                # the blue flowerpot", used as a person would: "where did i put my spare key" found nothing)
+                fact = memory_fact(sentence).rstrip(".。!！~～ ")
+                found.append((fact, self.vector(fact), PLACE))
+                kept_at.append(at)
+                continue
             if given_up(sentence, said[at + 1] if at + 1 < len(said) else ""):
                 sentence = without_given_up(sentence)
                 if not sentence:
