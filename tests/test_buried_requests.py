@@ -1420,3 +1420,20 @@ def test_looking_up_what_was_told_before_a_second_request_runs_both():
     # round 47's spent set: near "帮我记一下护照号码", and no tool ran
     calls, results, _ = _told("check一下我之前说的护照号码，然后加个todo去续签", "护照号码 E39018827")
     assert calls == ["recall", "add_todo"] and "E39018827" in results[0].content and "续签" in results[1].content
+
+
+def test_whether_a_thing_was_told_with_nothing_kept_says_so():
+    # used as a person would: with nothing kept the model made up "It was my birthday this morning…"
+    calls, results, _ = _told("taking my dog to the vet tomorrow and the form wants his birthday... did I ever tell you?")
+    assert calls == ["recall"]
+    assert "No memories" in results[0].content or "Nothing I remember" in results[0].content
+
+
+def test_where_a_thing_is_kept_is_noted_and_found():
+    app, _ = _app()
+    conversation = app.new_conversation()
+    calls, _, _ = _turn(app, conversation, "my spare key is under the blue flowerpot")
+    assert calls == [capture.STEP]
+    calls, results, _ = _turn(app, conversation, "where did i put my spare key")
+    app.close()
+    assert calls == ["recall"] and "blue flowerpot" in results[0].content

@@ -603,3 +603,17 @@ def test_a_word_alone_is_no_fact(text, noted):
 def test_small_talk_told_of_the_day_is_no_fact(text):
     # kept from the spent chat sets of rounds 45 to 47 as facts of the kind of small talk
     assert capture.reader().facts(text) == []
+
+
+@pytest.mark.parametrize("text, kept", [
+    # used as a person would: "where did i put my spare key" found nothing, the fact had not been noted
+    ("my spare key is under the blue flowerpot", True), ("oh and the passport is in the safe", True),
+    ("我的护照放在书房的蓝色文件夹里", True), ("备用钥匙藏在门口花盆底下", True),
+    # a moment, someone, a thing put down for now, a thing lost: no such fact
+    ("my cat is under the bed again lol", False), ("my mum is in hospital", False), ("the cake is in the oven", False),
+    ("the remote is on the couch", False), ("钥匙又放在哪了", False), ("my phone is in the shop for repair", False),
+])
+def test_where_the_person_keeps_a_thing_is_a_fact(text, kept):
+    assert capture.kept_place(text) is kept
+    if kept:
+        assert [kind for _, _, kind in capture.reader().facts(text)] == [capture.PLACE]

@@ -1694,3 +1694,9 @@ def test_a_line_of_the_person_in_the_example_dialogue_is_no_reply(reply, message
 
 def test_a_name_given_to_the_pet_told_or_offered_is_no_question_of_it():
     assert not replycheck.asks_pet_name("我给你起个名字吧")
+
+
+def test_contact_details_offered_are_assistant_speak():
+    # used as a person would, to "my spare key is under the blue flowerpot"
+    assert replycheck.assistant_speak("You can contact me at the following email addresses:")
+    assert not replycheck.assistant_speak("Ooh, under the flowerpot! Sneaky.")

@@ -283,7 +283,8 @@ _DROPS_THAT_REMINDER = re.compile(
 #: words of looking something up
 _CHECKS = re.compile(r"(?<![a-z])(?:check|look up|look at|find|pull up|read)(?![a-z])|查|看看|看一下|看下|找", re.IGNORECASE)
 #: a question only whether something was told, which points at what the words before it name: "…the form wants his
-#: birthday... did I ever tell you?" (round 47's spent set: noted as a plan)
+#: birthday... did I ever tell you?" (round 47's spent set: noted as a plan; used as a person would with nothing kept,
+#: the model made up "It was my birthday this morning…": what the pet does not hold, it says so)
 _WHETHER_TOLD = re.compile(r"\W*(?:(?:so|and|but|hmm|um)\s+)?(?:did i (?:ever )?(?:tell|mention)(?: (?:it|that|this))?(?: to)?"
                            r"|have i (?:ever )?(?:told|mentioned)(?: (?:it|that|this))?(?: to)?) (?:you|u)(?: that| before| yet)?\W*"
                            r"|\W*我(?:是不是|有没有)(?:跟你|和你|给你)?(?:说过|提过)(?:吗|啊|来着)?\W*", re.IGNORECASE)
@@ -1441,7 +1442,7 @@ class Agent:
         if route.intent is None and _ASKS_AGAIN.search(text) and replycheck.asks_recall(text) and (
                 capture.names_the_person(text)) and not _ADVICE.search(text) and (
                 self._known(_asking(text)) or self._near(_asking(text)) or (
-                    _WHETHER_TOLD.fullmatch(_asking(text).strip()) and self._known(text))):
+                    _WHETHER_TOLD.fullmatch(_asking(text).strip()) and _asking(text) != text)):
             # "我养了几只仓鼠你还记得不", "what do i do for work again? lol brain fog": the router torn, a memory near what
             # is asked, and the message says it asks what was told (round 45's spent chat set: answered without the
             # memory; not "what's my plan for today?" beside "My plan is to learn Spanish this year")

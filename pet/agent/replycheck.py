@@ -111,6 +111,9 @@ _ASSISTANT = re.compile(
     # (seen on the page, to "my sister Mei just moved to Lisbon, so jealous": "…Could you rephrase your question?")
     r"|\b(?:could|can|would) you (?:please )?(?:rephrase|reword)\b|\brephrase your (?:question|request|message)\b"
     r"|\bas an? (?:chatbot|bot|computer program)\b"
+    # contact details offered (used as a person would, to "my spare key is under the blue flowerpot": "…You can contact me
+    # at the following email addresses:")
+    r"|\b(?:contact|reach|email) (?:me|us) (?:at|via|through|by)\b|\b(?:the following|my|our) (?:e-?mail|phone) (?:address(?:es)?|numbers?)\b"
     # a program's words for itself, and a helpdesk's (round 26's spent chat set: "I am programmed to say that…",
     # "…happy to assist", "Do you have any specific … need help with something?")
     r"|\bI(?:['’]m| am) (?:programmed|designed|coded) to\b"
