@@ -53,14 +53,14 @@ def cjk_count(text: str) -> int:
 
 
 def detect_language(text: str, default: str = "en") -> str:
-    """"zh" when Chinese characters are at least half as many as Latin
+    """"zh" when Chinese characters are at least a third as many as Latin
     letters ("我最喜欢Python"), "en" when Latin letters outnumber them more
     ("ping me at 5pm to buy 豆腐"), `default` when there are neither."""
     cjk = cjk_count(text)
     latin = sum(ch.isascii() and ch.isalpha() for ch in text)
     if cjk == 0 and latin == 0:
         return default
-    return "zh" if cjk * 2 >= latin else "en"
+    return "zh" if cjk * 3 >= latin else "en"
 
 
 def estimate_tokens(text: str) -> int:

@@ -98,3 +98,14 @@ def test_the_check_finds_english_sentences(text):
 @pytest.mark.parametrize("text", ["已忘掉 #1：I like tea", "已记住 #3：“I code after 11pm”", "/forget #1 或 /recall 关键词"])
 def test_the_check_leaves_quotes_names_and_commands_alone(text):
     assert not english_sentences(text.replace("I like tea", "“I like tea”"))
+
+
+@pytest.mark.parametrize("text, language", [
+    # a few English words in a Chinese sentence: a Chinese character says about a word (used as a person would:
+    # "现在what time啊" was answered in English)
+    ("现在what time啊", "zh"), ("帮我calculate一下", "zh"), ("我最喜欢Python", "zh"),
+    ("ping me at 5pm to buy 豆腐", "en"), ("my favourite dish is 麻婆豆腐", "en"),
+])
+def test_a_message_mixing_languages_is_read_by_its_words(text, language):
+    from pet.text import detect_language
+    assert detect_language(text) == language
