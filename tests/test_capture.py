@@ -617,3 +617,13 @@ def test_where_the_person_keeps_a_thing_is_a_fact(text, kept):
     assert capture.kept_place(text) is kept
     if kept:
         assert [kind for _, _, kind in capture.reader().facts(text)] == [capture.PLACE]
+
+
+@pytest.mark.parametrize("text, noted", [
+    # a thing that happened once more is no lasting fact (used as a person would: "老板又画饼了" was noted)
+    ("老板又画饼了，我已经吃饱了", False), ("my grandmas in hospital again", False),
+    # ...but one begun again, or a change, is
+    ("我又开始跑步了", True), ("I started running again after two years off", True),
+])
+def test_a_thing_that_happened_once_more_is_no_fact(text, noted):
+    assert bool(capture.reader().facts(text)) is noted

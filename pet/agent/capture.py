@@ -196,6 +196,12 @@ _NO_THING = re.compile(r"\b(?:mum|mom|dad|mother|father|sister|brother|wife|husb
 #: ...nor one lost, looked for, or moved this once
 _NOT_KEPT = re.compile(r"\b(?:again|lol|still|can'?t|cant|somewhere|lost|missing|stuck|broken|today|tonight|now|right now"
                        r"|for repair|at the shop)\b|又|找不到|丢|忘|今天|刚|现在|[?？]", re.IGNORECASE)
+#: a thing that happened once more (not one begun again: "又开始跑步了", nor met again)
+_ONCE_MORE = re.compile(r"又(?!开始|能|可以|见|是|要|想|来|有|回)[^，。！？!?,\s]{1,8}?了|(?<![a-z])(?:again|once again|yet again)(?![a-z])",
+                        re.IGNORECASE)
+#: ...begun again ("I started running again after two years off")
+_BEGUN = re.compile(r"\b(?:start\w*|began|begun|begin\w*|back|resum\w*|pick(?:ed|ing)? up|took up|tak(?:e|ing) up)\b",
+                    re.IGNORECASE)
 #: things put away for good
 _PUT_AWAY = re.compile(r"\b(?:spare|extra|keys?|passports?|cards?|documents|papers|certificates?|licen[cs]e|deeds?|will|warranty"
                        r"|manuals?|fuse box|stopcock|first aid kit|toolbox|tickets?)\b", re.IGNORECASE)
@@ -716,6 +722,8 @@ class Reader:
         for at, sentence in enumerate(said):
             if _few_words(sentence):
                 continue  # "tea", "咖啡": a word alone (an answer, a topic) says nothing of the person by itself
+            if _ONCE_MORE.search(sentence) and not says_change(sentence) and not _BEGUN.search(sentence):
+                continue  # "老板又画饼了", "my grandma's in hospital again": a thing that happened once more, no lasting fact
             if kept_place(sentence):
                 # where the person keeps a thing: the noting's learned reading does not keep it ("my spare key is under
                 # the blue flowerpot", used as a person would: "where did i put my spare key" found nothing)
