@@ -53,14 +53,20 @@ def cjk_count(text: str) -> int:
 
 
 def detect_language(text: str, default: str = "en") -> str:
-    """"zh" when Chinese characters are at least a third as many as Latin
-    letters ("我最喜欢Python"), "en" when Latin letters outnumber them more
-    ("ping me at 5pm to buy 豆腐"), `default` when there are neither."""
+    """"zh" when Chinese characters are at least half as many as Latin
+    letters ("我最喜欢Python") or, three or more, at least one and a half times as many as English words ("现在what
+    time啊"); "en" when Latin letters outnumber them more ("ping me at 5pm to buy 豆腐"), `default` when there are
+    neither."""
     cjk = cjk_count(text)
     latin = sum(ch.isascii() and ch.isalpha() for ch in text)
     if cjk == 0 and latin == 0:
         return default
-    return "zh" if cjk * 3 >= latin else "en"
+    if cjk * 2 >= latin:
+        return "zh"
+    # a few English words in a Chinese sentence ("现在what time啊", "帮我calculate一下"): a Chinese character says about
+    # two thirds of a word (not "I love 火锅", "what is 饺子?", "thanks 钳钳": the review of 2026-12-07)
+    words = len(re.findall(r"[A-Za-z]+", text))
+    return "zh" if cjk >= 3 and cjk * 2 >= words * 3 else "en"
 
 
 def estimate_tokens(text: str) -> int:

@@ -105,6 +105,8 @@ def test_the_check_leaves_quotes_names_and_commands_alone(text):
     # "现在what time啊" was answered in English)
     ("现在what time啊", "zh"), ("帮我calculate一下", "zh"), ("我最喜欢Python", "zh"),
     ("ping me at 5pm to buy 豆腐", "en"), ("my favourite dish is 麻婆豆腐", "en"),
+    # a Chinese word or two in English (the review of 2026-12-07)
+    ("I love 火锅", "en"), ("what is 饺子?", "en"), ("thanks 钳钳", "en"), ("I miss 妈妈", "en"),
 ])
 def test_a_message_mixing_languages_is_read_by_its_words(text, language):
     from pet.text import detect_language

@@ -349,24 +349,3 @@ def test_the_recall_tool_offers_its_guesses_as_guesses(store, pet_id):
     assert recall("dog") == "No memories match 'dog'."
     assert recall("cello").startswith("About 'cello', I remember:\n#2: I play the cello")
 
-
-def test_the_recall_tool_shows_a_memory_found_only_by_a_kind_of_a_word_as_a_guess(store, pet_id):
-    # used as a person would: "what's my favourite color" showed "my passport is in the blue drawer" as remembered
-    from pet.events import ToolCall
-    from pet.tools.memory import memory_tools
-    from pet.tools.registry import ToolContext, ToolRegistry
-
-    drawer, honda, tea = _remember_all(store, pet_id, ["my passport is in the blue drawer", "I drive a red Honda",
-                                                       "我喜欢乌龙茶"])
-    registry, context = ToolRegistry(memory_tools(store)), ToolContext(pet_id, None, None)
-
-    def recall(query: str) -> str:
-        return registry.execute(ToolCall("recall", {"query": query}), context).content
-
-    shown = recall("what colour is my car")
-    assert shown.startswith("Here's what I remember:\n") and f"#{drawer}" not in shown.split("Maybe related too:")[0]
-    assert recall("where did i park").startswith("Nothing I remember matches that")
-    # a word, its word in the other language, or a kind of a question of one word finds it as remembered
-    assert recall("passport").startswith(f"About 'passport', I remember:\n#{drawer}")
-    assert recall("tea").startswith(f"About 'tea', I remember:\n#{tea}")
-    assert recall("drink").startswith(f"About 'drink', I remember:\n#{tea}")

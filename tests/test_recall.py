@@ -616,6 +616,11 @@ def test_a_chinese_word_holding_a_stop_character_stays_whole(text, word):
     assert word in words(text)
 
 
+def test_a_pronoun_does_not_join_the_word_after_it():
+    from pet.memory.recall import words
+    assert words("她家在哪") == ["家"]  # (the review of 2026-12-07: 她家 was searched for)
+
+
 def test_stop_words_and_stop_characters_alone_stay_out():
     from pet.memory.recall import words
     assert not {"他们", "给我", "还是", "我", "的"} & set(words("他们给我的还是那个"))

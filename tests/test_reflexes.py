@@ -1698,6 +1698,7 @@ def test_do_i_have_asks_for_a_list(text):
     ("我的wifi密码是啥来着", "recall", {"query": "我的wifi密码是啥"}),
     # the list named "to-dos" (round 47's spent set: no tool)
     ("stick 'descale the kettle' on my to-dos", "add_todo", {"text": "descale the kettle"}),
+    ("add buy milk to my to do list", "add_todo", {"text": "buy milk"}),
 ])
 def test_requests_in_words_round_47_missed(text, name, arguments):
     found = single_call(text)
@@ -1741,6 +1742,7 @@ def test_asking_not_to_be_reminded_of_a_pending_reminder_cancels_it(text, cancel
     ("yesterday 3pm - dentist", False),  # gone by
     ("note: buy milk", False),  # no time
     ("tomorrow 3pm - dentist?", False),  # asked
+    ("today 11pm - woke up late", False), ("后天下午两点：跑了5公里", False),  # done, not to do (the review)
 ])
 def test_a_note_with_its_time_first_is_a_reminder(text, memo):
     assert reflexes.timed_memo(text) is memo

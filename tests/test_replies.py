@@ -452,11 +452,10 @@ def test_sad_news_of_someone_gets_no_line_of_a_glad_topic(text, said, monkeypatc
 
 
 @pytest.mark.parametrize("text, low", [
-    # a vent: a thing that happened once more, or words of being fed up (round 47's spent chat set said them back glad)
-    ("老板又画饼了，我已经吃饱了", True), ("快递又被放错柜子了，第三次了！！", True), ("感觉自己一事无成，同龄人都买房了", True),
-    ("honestly so fed up with this commute", True),
-    # a thing begun again, or met again, is no vent
-    ("我又开始跑步了", False), ("又见面了！", False),
+    # a vent: words of being fed up (round 47's spent chat set said "感觉自己一事无成…" back glad)
+    ("感觉自己一事无成，同龄人都买房了", True), ("honestly so fed up with this commute", True), ("今天真的离谱到家了", True),
+    # ...not glad or plain words that hold a piece of one (the review of 2026-12-07)
+    ("又到周末了真好", False), ("这个菜好吃到受不了", False), ("我还没用过这个功能", False), ("I jumped over it", False),
 ])
 def test_a_vent_reads_as_a_low_mood(text, low):
     from pet.persona.replies import mood

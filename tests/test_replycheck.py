@@ -1692,8 +1692,10 @@ def test_a_line_of_the_person_in_the_example_dialogue_is_no_reply(reply, message
         assert replycheck.hold_at(reply[:-1], message=message, language=language, persona=XIAOQIAN) == 0
 
 
-def test_a_name_given_to_the_pet_told_or_offered_is_no_question_of_it():
-    assert not replycheck.asks_pet_name("我给你起个名字吧")
+@pytest.mark.parametrize("message", ["我给你起个名字吧", "我给你取了名字叫虾米，你喜欢吗", "我想给你起名字，叫什么好呢？"])
+def test_a_name_given_to_the_pet_told_or_offered_is_no_question_of_it(message):
+    # (the review of 2026-12-07: the last two got "我叫小钳…")
+    assert not replycheck.asks_pet_name(message)
 
 
 def test_contact_details_offered_are_assistant_speak():

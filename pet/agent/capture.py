@@ -179,32 +179,37 @@ _ALSO = re.compile(r"\b(?:also|too|as well)\b|也", re.IGNORECASE)
 
 
 #: where the person keeps a thing of theirs: "my spare key is under the blue flowerpot", "the passport is in the top
-#: drawer", "我的护照放在书房的蓝色文件夹里", "备用钥匙藏在门口花盆底下" (a thing, not a person or an animal; a place it is
-#: kept, not one it is lost in: "my cat is under the bed again lol", "my mum is in hospital" are no such fact)
+#: drawer", "我的护照放在书房的蓝色文件夹里", "备用钥匙藏在门口花盆底下": a thing put away for good, or any thing in a place
+#: things are stored (not a moment, someone, or a time: "my lunch is in the fridge" is for now, "my birthday is in the
+#: summer" no place, "my aunt is in the hospital" someone: the review of 2026-12-07)
 _KEPT_PLACE_EN = re.compile(
-    r"^\W*(?:(?:oh|btw|fyi|ok|okay|so|also|and|hi|hey|anyway|by the way)\W+)*(?:my|our|the)\s+(?P<thing>[a-z]+(?:[\s-][a-z]+){0,2})"
-    r"\s+(?:is|are|'s|stays|lives|goes|sits|hangs)\s+(?:kept\s+|always\s+|usually\s+)?"
+    r"^\W*(?:(?:oh|btw|fyi|ok|okay|so|also|and|hi|hey|anyway|by the way)\W+)*(?:my|our|the)\s+(?P<thing>[a-z]+(?:[\s-][a-z]+){0,2}?)"
+    r"(?:\s+(?:is|are|stays|lives|goes|sits|hangs)|'s)\s+(?:kept\s+|always\s+|usually\s+)?"
     r"(?:in|under|on top of|on|behind|inside|beside|next to|in the back of|at the back of|taped under|above|below)"
-    r"\s+(?:the|my|a|our|that)\s+[a-z][a-z\s'-]{1,50}[.!]?$", re.IGNORECASE)
-_KEPT_PLACE_ZH = re.compile(r"^(?:对了|哦对|顺便说一下|跟你说)?[，,]?(?:我的|我家的?)?(?P<thing>[^，,。！？!?\s]{1,8}?)(?:一直|都|平时)?"
-                            r"(?:放在|搁在|藏在|收在|锁在|挂在|塞在|压在)(?P<place>[^，,。！？!?]{2,16})[。！!]?$")
-#: things that are no things: people, animals, the body, feelings
-_NO_THING = re.compile(r"\b(?:mum|mom|dad|mother|father|sister|brother|wife|husband|son|daughter|kid|kids|baby|friend|boss|cat"
-                       r"|dog|kitten|puppy|bird|hamster|fish|heart|head|mind|life|money|stuff|things|everything|phone number"
-                       r"|family|grandma|grandpa|nan|boyfriend|girlfriend|partner)\b"
-                       r"|妈|爸|姐|哥|弟|妹|老婆|老公|孩子|儿子|女儿|朋友|猫|狗|心|钱|东西|时间", re.IGNORECASE)
+    r"\s+(?:the|my|a|our|that)\s+(?P<place>[a-z][a-z\s'-]{1,50})[.!]?$", re.IGNORECASE)
+_KEPT_PLACE_ZH = re.compile(r"^(?:对了|哦对|顺便说一下|跟你说)?[，,]?(?:我的|我家的?)?(?P<thing>[^，,。！？!?\s把]{1,8}?)(?:一直|都|平时)?"
+                            r"(?:放在|搁在|藏在|收在|锁在|挂在|塞在|压在)(?P<place>[^，,。！？!?了]{2,16})[。！!]?$")
+#: things put away for good
+_PUT_AWAY = re.compile(r"\b(?:spare|extra|keys?|passports?|cards?|documents|papers|certificates?|licen[cs]e|deeds?|will|warranty"
+                       r"|manuals?|fuse box|stopcock|first aid kit|toolbox|tickets?|id|jewel(?:le)?ry|rings?|insurance|contracts?"
+                       r"|receipts?|savings|cash|visa|permit|hard drive|usb|backup)\b"
+                       r"|钥匙|护照|身份证|证件|证书|房产证|户口本|驾照|存折|合同|文件|发票|卡|备用|首饰|戒指|现金|保单|硬盘|U盘",
+                       re.IGNORECASE)
+#: places things are stored
+_STORE = re.compile(r"\b(?:drawers?|cabinets?|cupboards?|closets?|wardrobes?|safes?|boxe?s?|folders?|flowerpots?|pots?|mats?"
+                    r"|shelf|shelves|glove ?box|suitcases?|lockers?|envelopes?|binders?|bags?|tins?|jars?|chests?|desks?|attic"
+                    r"|basement|garage|shed|storage)\b"
+                    r"|抽屉|柜|文件夹|保险箱|盒|花盆|垫|架|箱|袋|包|信封|储物|车库|地下室|阁楼|书房|玄关", re.IGNORECASE)
+#: things that are no things: people, animals, times, the body, feelings
+_NO_THING = re.compile(r"\b(?:mum|mom|dad|mother|father|parents?|sister|brother|wife|husband|son|daughter|kid|kids|baby"
+                       r"|friend|boss|aunt|uncle|cousin|niece|nephew|grand\w+|nan|granny|neighbou?r|cat|dog|kitten|puppy|bird"
+                       r"|rabbit|bunny|hamster|fish|heart|head|mind|life|money|stuff|things|everything|phone number|family"
+                       r"|boyfriend|girlfriend|partner|birthday|anniversary|meeting|exam|appointment|office|job|lunch|dinner"
+                       r"|breakfast|food)\b"
+                       r"|妈|爸|姐|哥|弟|妹|老婆|老公|孩子|儿子|女儿|朋友|猫|狗|心|钱|东西|时间|注意力|精力|饭|菜", re.IGNORECASE)
 #: ...nor one lost, looked for, or moved this once
 _NOT_KEPT = re.compile(r"\b(?:again|lol|still|can'?t|cant|somewhere|lost|missing|stuck|broken|today|tonight|now|right now"
                        r"|for repair|at the shop)\b|又|找不到|丢|忘|今天|刚|现在|[?？]", re.IGNORECASE)
-#: a thing that happened once more (not one begun again: "又开始跑步了", nor met again)
-_ONCE_MORE = re.compile(r"又(?!开始|能|可以|见|是|要|想|来|有|回)[^，。！？!?,\s]{1,8}?了|(?<![a-z])(?:again|once again|yet again)(?![a-z])",
-                        re.IGNORECASE)
-#: ...begun again ("I started running again after two years off")
-_BEGUN = re.compile(r"\b(?:start\w*|began|begun|begin\w*|back|resum\w*|pick(?:ed|ing)? up|took up|tak(?:e|ing) up)\b",
-                    re.IGNORECASE)
-#: things put away for good
-_PUT_AWAY = re.compile(r"\b(?:spare|extra|keys?|passports?|cards?|documents|papers|certificates?|licen[cs]e|deeds?|will|warranty"
-                       r"|manuals?|fuse box|stopcock|first aid kit|toolbox|tickets?)\b", re.IGNORECASE)
 #: the kind of a fact of where a thing is kept
 PLACE = "place"
 
@@ -215,9 +220,7 @@ def kept_place(sentence: str) -> bool:
     found = _KEPT_PLACE_EN.match(sentence) or _KEPT_PLACE_ZH.match(sentence)
     if found is None or _NO_THING.search(found.group("thing")) or _NOT_KEPT.search(sentence):
         return False
-    # "the …" of a thing put away for good only ("the spare key is under the green mat", not "the cake is in the oven")
-    return not re.match(r"\W*(?:\w+\W+)*?the\s", sentence[: found.start("thing")], re.IGNORECASE) or (
-        _PUT_AWAY.search(found.group("thing")) is not None)
+    return _PUT_AWAY.search(found.group("thing")) is not None or _STORE.search(found.group("place")) is not None
 
 
 #: the fewest words a sentence that states a fact has (a Chinese character counts half a word: "我怕狗" states one)
@@ -722,8 +725,6 @@ class Reader:
         for at, sentence in enumerate(said):
             if _few_words(sentence):
                 continue  # "tea", "咖啡": a word alone (an answer, a topic) says nothing of the person by itself
-            if _ONCE_MORE.search(sentence) and not says_change(sentence) and not _BEGUN.search(sentence):
-                continue  # "老板又画饼了", "my grandma's in hospital again": a thing that happened once more, no lasting fact
             if kept_place(sentence):
                 # where the person keeps a thing: the noting's learned reading does not keep it ("my spare key is under
                 # the blue flowerpot", used as a person would: "where did i put my spare key" found nothing)

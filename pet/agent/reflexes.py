@@ -489,7 +489,7 @@ _TODO = [
     re.compile(
         rf"^(?:i need to |i want to |i'd like to )?{_POLITE_EN}(?:add|put|throw|stick|pop|jot|write)\s+(?P<x>.+?)\s+(?:to|on(?:to)?)\s+(?:my\s+|the\s+)?"
         # ("stick 'descale the kettle' on my to-dos", round 47's spent set)
-        rf"(?:(?:todos?|to-dos?|to dos|tasks|task list|shopping|grocery)(?:\s+list)?|(?<=my )list){_END}$",
+        rf"(?:(?:todos?|to-dos?|to dos?|tasks|task list|shopping|grocery)(?:\s+list)?|(?<=my )list){_END}$",
         _I,
     ),
     re.compile(rf"^(?:todo|to-do)\s*[:：]\s*(?P<x>.+?){_END}$", _I),
@@ -624,7 +624,10 @@ _TIMED_MEMO = re.compile(r"^\s*(?P<when>[^,，。!?？]{3,40}?)(?:\s+[-–—]+|
                          r"(?P<task>[^\n]{2,80}?)[.!。！]*\s*$")
 #: ...but not one told of the person ("tomorrow 9am - i have a meeting"), nor one asked
 _MEMO_TOLD = re.compile(r"^(?:i|i'm|im|we|we're|my|our|it|it's|that|this|he|she|they|ok(?:ay)?|yes|yeah|no|nope|sure|cool"
-                        r"|fine|thanks|lol)\b|^(?:我|我们|他|她|它|这|那|好|行|嗯|哦)|[?？]", _I)
+                        r"|fine|thanks|lol|exhausted|tired)\b|^(?:我|我们|他|她|它|这|那|好|行|嗯|哦)|[?？]"
+                        # (a thing done, not to do: "today 8am - woke up late", "周六10点：跑了5公里")
+                        r"|^(?!(?:need|feed|seed|speed|bleed|breed|shed|wed|red)\b)[a-z]+ed\b"
+                        r"|^(?:woke|went|had|was|were|got|did|ran|ate|slept|made|met|saw|came|left|felt|took)\b|了", _I)
 
 
 def timed_memo(text: str) -> bool:

@@ -256,7 +256,9 @@ _NAME_QUESTION = re.compile(
     r"|跟谁(?:聊天|说话|聊)"
     # the name the person gave it (round 29's spent chat set: "remind me what i named you? lol", "我给你起的名字是啥来着")
     r"|\bwhat (?:did )?(?:i|we) (?:named?|call(?:ed)?) (?:you|u)\b"
-    r"|给(?:你|您)(?:起|取)(?:过|了)?的?(?:名字|名)[^。！!]{0,10}(?:啥|什么|吗|么|记得)"
+    # (asked whether it was given one: "我是不是给你起过名字？叫啥", round 47's spent chat set; not one given now: "我给你取了名字叫
+    # 虾米，你喜欢吗", "我想给你起名字，叫什么好呢？", the review of 2026-12-07)
+    r"|给(?:你|您)(?:起|取)(?:过的?|的)(?:名字|名)[^。！!]{0,10}(?:啥|什么|吗|么|记得)"
     # in other words: a name tag for its tank, saying hi to it by name, whether it remembers its own name
     r"|\bname ?(?:tag|plate|sign)\b.{0,40}\b(?:your|ur)\b|\b(?:your|ur|you|u)\b.{0,40}\bname ?(?:tag|plate|sign)\b"
     # a card or a form for it: whom to address it to, what goes in the name field

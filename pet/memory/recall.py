@@ -195,6 +195,10 @@ def _segments(run: str) -> list[str]:
     return [segment for segment in segments if segment]
 
 
+#: a word that opens with one is the pronoun's ("我家", "她家": the review of 2026-12-07), cut as before
+_PRONOUNS = frozenset("我你他她它")
+
+
 def _whole_words(run: str) -> dict[int, int]:
     """Start → end of the dictionary's words in `run` that hold a stop character and something else (吉他, 对象,
     请假, 被子): cut at the stop character they would lose their meaning ("我已经不练吉他了" asked for 吉, and a memory
@@ -202,7 +206,7 @@ def _whole_words(run: str) -> dict[int, int]:
     spans: dict[int, int] = {}
     start = 0
     for word in dictionary_words(run) or ():
-        if len(word) >= 2 and word not in ZH_STOP and any(ch in ZH_STOP_CHARS for ch in word) and any(
+        if len(word) >= 2 and word not in ZH_STOP and word[0] not in _PRONOUNS and any(ch in ZH_STOP_CHARS for ch in word) and any(
                 ch not in ZH_STOP_CHARS for ch in word) and not any(w in word for w in ZH_STOP if len(w) < len(word)):
             spans[start] = start + len(word)
         start += len(word)
@@ -305,14 +309,14 @@ _GENERAL = frozenset(
     一切 所有 全部 事 事情 东西 了解 关于 哪些 多少 自己 情况 信息 资料 都 些 一些 一点 还 目前 为止 到
     说说 说说看 讲讲 讲讲看 聊聊 告诉 看看""".split()
 )
-GENERAL_TERMS = _GENERAL | {stem(word) for word in _GENERAL}
+_GENERAL_TERMS = _GENERAL | {stem(word) for word in _GENERAL}
 
 
 def about_the_person(text: str) -> bool:
     """Whether a question about memories asks what the pet knows of the
     person in general ("me", "what do you know about me?", "你记得我什么"),
     not about a topic: no word of it names one."""
-    return all(word in GENERAL_TERMS for word in words(text))
+    return all(word in _GENERAL_TERMS for word in words(text))
 
 
 def segment_pieces(terms: Sequence[Term]) -> list[str]:

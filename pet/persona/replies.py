@@ -53,10 +53,9 @@ _LOW = re.compile(
     # (not "奶奶最疼我了", "不疼了", "痛痛快快", "今天不用加班", "加班费到账了", "emo music": the review of 2026-12-07)
     r"|(?<![心不没])疼(?!我|爱|人)|(?<![不没])痛(?!快|痛快)|纠结|头大|心累|(?<![a-z])emo(?![a-z]|\s+(?:music|band|song|rock))"
     r"|倒霉|怀疑人生|被.{0,4}骂|挨骂|(?<!不用)(?<!没)(?<!不)加班(?!费)|失眠|委屈|破防|慌|绝望|好惨|血汗钱"
-    # a vent (round 47's spent chat set noted "地铁上有人外放…" and "感觉自己一事无成…" and said them back glad): words of
-    # being fed up, and a thing that happened once more ("老板又画饼了", "快递又被放错柜子了"; not "又开始跑步了", "又见面了")
-    r"|一事无成|心塞|无语|气死|离谱|烦死|服了|受不了|没用|(?<![a-z])(?:fed up|ridiculous|so done|over it|can'?t stand)(?![a-z])"
-    r"|又(?!开始|能|可以|见|是|要|想|来|有|回)[^，。！？!?,\s]{1,8}?了",
+    # a vent (round 47's spent chat set said "感觉自己一事无成…" back glad): words of being fed up (not "好吃到受不了",
+    # "还没用过", "jumped over it": the review of 2026-12-07)
+    r"|一事无成|心塞|无语|气死|离谱|烦死|(?<![a-z])(?:fed up|ridiculous|so done with|can'?t stand)(?![a-z])",
     re.IGNORECASE)
 _GLAD = re.compile(r"\b(?:good|great|awesome|amazing|happy|glad|excited|fantastic|wonderful|best|fun|nice|yay|proud"
                    r"|relaxed|perfect)\b|开心|高兴|很好|超好|不错|棒|爽|幸福|快乐|兴奋|满意|舒服", re.IGNORECASE)

@@ -8,9 +8,7 @@ from typing import Protocol, Sequence
 from pet.agent.spelling import mend
 from pet.errors import ToolArgumentError, ToolError
 from pet.events import MemoryRecord
-from pet.memory import concepts, lexicon
-from pet.memory.recall import GENERAL_TERMS, about_the_person, best_matches, query_terms, read_id, score
-from pet.memory.recall import words as recall_words
+from pet.memory.recall import about_the_person, best_matches, query_terms, read_id, score
 from pet.text import cjk_count
 from pet.tools.facts import asks_deleting, dismissal, memory_fact
 from pet.tools.registry import Label, Tool, ToolContext
@@ -95,25 +93,6 @@ def who_asserted(content: str, person_words: str, tool_output: list[str]) -> str
     if read >= 0.5 and read > said:
         return "tool"
     return "model"
-
-
-def _answers(content: str, query: str) -> bool:
-    """Whether a memory the search found holds what `query` asks by its words: one of them (or its word in the
-    other language), or a word of the kind of each ("drink" and "我喜欢乌龙茶", "what colour is my car" and "I drive a
-    red Honda"). Not one found only by a kind of one word among others ("what's my favourite color" and "my passport is in the blue drawer"),
-    nor by meaning alone ("where did i park" and "my sister lives in Paris"): used as a person would, both were
-    shown as what the pet remembers."""
-    terms = [t for t in recall_words(query) if t not in GENERAL_TERMS and (len(t) >= 2 if cjk_count(t) else len(t) >= 3)]
-    if not terms:
-        return True
-    kept = content.casefold()
-    for term in terms:
-        across = concepts.translations(term)
-        if concepts.holds(kept, term) or any(concepts.holds(kept, word) for word in (
-                *lexicon.translations(term), *across[:1])):
-            return True
-    return all(any(concepts.holds(kept, word) for word in (*concepts.related(term), *concepts.translations(term)[1:]))
-               for term in terms)
 
 
 def _recalled(query: str, found: list[MemoryRecord], guesses: list[MemoryRecord], language: str) -> str:
@@ -371,11 +350,6 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         # what is close in meaning though no word matched ("hair?" and "Shaved my head"), as guesses
         guesses = store.guesses(ctx.pet_id, query, min(GUESSES, RECALL_LIMIT - len(found)),
                                 leave_out=[m.id for m in found])
-        # ...and what the search found by a kind of a word or by meaning alone (_answers), first among them
-        loose = [m for m in found if not _answers(m.content, query)]
-        if loose:
-            found = [m for m in found if m not in loose]
-            guesses = loose + guesses
         return _recalled(query, found, guesses, ctx.language)
 
     return [
