@@ -92,10 +92,10 @@ CLAUSE_FLOOR = 0.55
 BESIDE_FLOOR = 0.5
 #: the fewest words of such a sentence (of two letters or more), or Chinese characters
 TOLD_WORDS = 3
-#: kinds of sentence that are no lasting fact
-PASSING = frozenset({"chat", "event", "mood", "feelings"})
 #: the kind of small talk, of no fact
 CHAT = "chat"
+#: kinds of sentence that are no lasting fact
+PASSING = frozenset({CHAT, "event", "mood", "feelings"})
 #: the kind of fears, dislikes and pet peeves
 FEARS = "feelings"
 #: kinds of fact a person has one of at a time: a new one replaces the old

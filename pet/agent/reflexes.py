@@ -230,6 +230,8 @@ def names_a_reminder(text: str) -> bool:
 
 #: a reminder let go by what it is for: "取护照那个不用提醒了", "周五的会就别提醒我了", "no need to remind me
 #: about the dentist anymore" (the words before or after name it)
+#: "don't remind", asked as a plea
+_PLEA_EN = r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw|nah|no),?\s+)?(?:pls |please )?(?:don'?t|do not|dont) remind"
 _NO_MORE_REMINDING = [
     # the reminder is pointed at ("…那个", "…就"): "哎呀别提醒我了" and "你以后不用再提醒我了" point at none
     re.compile(r"^(?P<x>[^，,。.!！?？]{2,24}?)(?:那个|那条|这个|这条|的那个|的那条|的事|就|也)(?:就|也)?(?:不用|不必|不需要|别|甭)再?"
@@ -242,11 +244,11 @@ _NO_MORE_REMINDING = [
                r"|^(?:(?:ok(?:ay)?|so|and|also|oh|btw),?\s+)?(?:pls |please )?stop reminding me (?:about|of|to) (?P<x2>.{2,60}?)[.!]?$", _I),
     # "don't remind me about yoga tomorrow, the class got cancelled" (round 47's spent set): as a plea ("don't remind me
     # about my exam"), so only of a pending reminder (`keeps_coming`)
-    re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw|nah|no),?\s+)?(?:pls |please )?(?:don'?t|do not|dont) remind me (?:about|of|to)"
+    re.compile(rf"{_PLEA_EN} me (?:about|of|to)"
                r" (?P<x>.{2,60}?)(?:\s+(?:any ?more|now|today|tonight|tomorrow|tmr|tmrw))?[.!]?$", _I),
 ]
 #: the plea of the last of _NO_MORE_REMINDING
-_PLEA_EN = re.compile(r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw|nah|no),?\s+)?(?:pls |please )?(?:don'?t|do not|dont) remind", _I)
+_PLEA = re.compile(_PLEA_EN, _I)
 _REMINDING = re.compile(r"提醒|remind", _I)
 
 
@@ -262,7 +264,7 @@ def lets_a_reminder_go(text: str, keeps_coming: bool = False) -> str | None:
             found = pattern.search(clause.strip())
             if found:
                 what = _clean(next(g for g in found.groups() if g)).strip("，, ")
-                if (_BRING_UP.search(found.group()) and _COMING.search(what) or _PLEA_EN.match(found.group())) and (
+                if (_BRING_UP.search(found.group()) and _COMING.search(what) or _PLEA.match(found.group())) and (
                         not keeps_coming):
                     continue  # "别提醒我下周要考试了": don't bring up what is coming, no reminder named
                 if what and not _vague(what) and not _HEARD.search(what) and not re.search(
