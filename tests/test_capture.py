@@ -231,6 +231,10 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     # something done at last that the memory says never was (round 32's spent set: may_replace said no)
     ("Never been on a plane in my life", "人生第一次坐飞机！"),
     ("No tattoos for me, too scared of needles", "人生第一次纹身！脚踝上一只小骆驼"),
+    # a marriage that ended, told in the other language (round 48's spent set: 离婚 read as no change)
+    ("My wife Tang Wei is a pharmacist at the hospital by the river", "我和唐薇离婚了"),
+    # since a thing stopped (rounds 44 and 48's spent sets)
+    ("Night shifts mean I sleep from eight in the morning until about three", "不上夜班以后作息正常多了，每天晚上十点就睡"),
 ])
 def test_an_update_replaces_the_memory_it_updates(book, old, new):
     store, pet = book
@@ -260,6 +264,10 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     ("Adopted a one-eyed tabby from the shelter", True), ("I swapped the skipping rope for swimming", True),
     ("我从救助站领养了一只猫", True), ("大将军只好送去我表舅的农场了", True), ("牙套摘了！", True), ("锦书不飞了", True),
     ("I left the keys in the car", False), ("the history exam was brutal", False), ("我今天学会了一首新歌", False),
+    # a marriage, a school, a weight or a post that changed, and since a thing stopped
+    ("我和唐薇离婚了", True), ("我弟医学院退学了", True), ("体重降到78公斤了", True), ("I got divorced last year", True),
+    ("不用上夜班以后，我每天十点就睡", True), ("不当老师之后我开了家店", True),
+    ("我不开心以后就去跑步", False), ("今天不上班以后去逛街", False), ("我的体重一直没变", False),
 ])
 def test_a_change_is_read_in_its_everyday_words(text, changed):
     assert capture.says_change(text) is changed
@@ -622,3 +630,19 @@ def test_where_the_person_keeps_a_thing_is_a_fact(text, kept):
     if kept:
         assert [kind for _, _, kind in capture.reader().facts(text)] == [capture.PLACE]
 
+
+
+@pytest.mark.parametrize(("fact", "theirs"), [
+    ("Gave up on Cantonese", False), ("Moved again, this time up the coast", False), ("Quit the choir", False),
+    ("Lily moved to Lisbon!", True), ("小美订婚了！", True), ("搬到里斯本啦", False),
+])
+def test_a_change_opening_a_fact_is_the_persons_own_news(fact, theirs):
+    # round 48's spent set: "Gave" was read as someone's name, and the change as their news
+    assert capture._news_of_someone(fact) is theirs
+
+
+def test_a_change_opening_with_a_capitalised_verb_updates_the_persons_fact(book):
+    store, pet = book
+    [old] = capture.note(store, pet, "最近在学粤语，每天跟着TVB老剧念台词")
+    noted = capture.note(store, pet, "Gave up on Cantonese. Learning Thai instead, half my dive students are from Bangkok.")
+    assert any(n.record.id == old.record.id and n.replaced is not None for n in noted)

@@ -471,7 +471,10 @@ def _roles(text: str, pets: bool = False) -> frozenset[str]:
 #: a thing no longer done, said in Chinese with the thing between: "我不干纹身了" (round 38's spent set), "不当厨师了",
 #: "半马不跑了", "周五晚上不去合唱团了" (not a plan dropped: "算了，不去了"; not "离不开咖啡了", "腰扛不住了")
 _NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?(?:(?:干|做|当|养|玩|学|跑|练|喝|吃|打(?![扰算])|弹|画|写|追|抽|骑|上|跳|考|飞|戴|穿|开|坐|吹|唱|爬|拉)"
-                           r"[\u4e00-\u9fff]{0,6}?|(?:去|用)[\u4e00-\u9fff]{1,6}?)了|转行|改行")
+                           r"[\u4e00-\u9fff]{0,6}?|(?:去|用)[\u4e00-\u9fff]{1,6}?)了|转行|改行"
+                           # since a thing stopped: "不上夜班以后作息正常多了", "不用上夜班以后，我每天晚上十点就睡" (rounds 44
+                           # and 48's spent memory sets: no change was read in them)
+                           r"|(?<![离扛受挺顶忍撑禁靠舍])不(?:用|再)?(?:上|干|做|当|去|跑|坐|住)[\u4e00-\u9fff]{1,5}?(?:以后|之后)")
 
 
 #: ...for a while only: "今晚不练了，太累了", "这周三不上课了，教练请假" (the review of 2026-12-06)
@@ -1072,12 +1075,21 @@ def _of_the_person(fact: str, language: str) -> bool:
     """The fact is surely the person's own: it names them ("我搬到里斯本了"), or it opens with no one else's
     name (English: "Just moved to Lisbon!", not "Lily moved to Lisbon!") or, in Chinese, where a name is not
     told from a word, with the words of the change themselves ("搬到里斯本啦", not "小美搬到里斯本啦")."""
-    if names_the_person(fact):
+    if names_the_person(fact) or _opens_with_change(fact, language):
         return True
-    if language != "zh":
-        return not names.leading(fact)
+    return language != "zh" and not names.leading(fact)
+
+
+def _opens_with_change(fact: str, language: str) -> bool:
+    """The fact opens with the words of a change, its subject left out: "搬到里斯本啦", "Gave up on Cantonese" (a
+    capitalised verb is no name: round 48's spent set read "Gave" as someone's and the change as their news)."""
     table = words().get(language)
-    return table is not None and any(fact.startswith(word) for word in table.changes)
+    if table is None:
+        return False
+    if language == "zh":
+        return any(fact.startswith(word) for word in table.changes)
+    lowered = fact.lower()
+    return any(_has(lowered[:len(word) + 1], word, language) for word in table.changes if lowered.startswith(word))
 
 
 #: a sentence that opens by pointing back at someone or something just told of: "her name is Niangao", "它叫年糕"
