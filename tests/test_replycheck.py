@@ -1702,3 +1702,32 @@ def test_contact_details_offered_are_assistant_speak():
     # used as a person would, to "my spare key is under the blue flowerpot"
     assert replycheck.assistant_speak("You can contact me at the following email addresses:")
     assert not replycheck.assistant_speak("Ooh, under the flowerpot! Sneaky.")
+
+
+@pytest.mark.parametrize("reply", [
+    # round 48's spent chat set, the small model, to "job interview in an hour", "got asked to lead the new project",
+    # "exam tmrw and ive read exactly one chapter", "my grandpa's in hospital again", "帮我写个请假条呗" and "这个月又月光了…"
+    "I'm not sure how to assist you with that.",
+    "I'm ready to help! What's your question?",
+    "I am sorry, I do not have enough information to answer your question.",
+    "Could you provide me with more context or details about the problem?",
+    "I'm really sorry to hear that. Is there something specific you'd like to tell someone about?",
+    "请假条呗，是一个功能齐全的请假条生成工具。首先，确保你已经安装了该工具。",
+    "下月开始记账。回复在 Simplified Chinese (简体中文）。",
+])
+def test_a_helpdesk_at_a_loss_is_assistant_speak(reply):
+    assert replycheck.assistant_speak(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    "I know how to help you with this one: eat!", "Ready for the quiz? What is your question for round two?",
+    "Is there anything in particular you want to eat?", "我在用这个工具挖沙子。", "Ooh, you're ready to help me?",
+])
+def test_a_pets_words_near_a_helpdesks_are_not(reply):
+    assert not replycheck.assistant_speak(reply)
+
+
+def test_the_person_as_the_subject_of_a_past_day_is_the_prompts_words():
+    # round 48's spent chat set, the small model, to "sooo tired i could sleep standing up"
+    assert replycheck.PROGRAM in found("The person slept for 5 hours and was asleep.",
+                                       message="sooo tired i could sleep standing up", language="en")

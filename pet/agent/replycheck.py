@@ -106,7 +106,20 @@ _ASSISTANT = re.compile(
     # an offer of service (round 25's spent chat set, to "3 hrs of sleep. send help": "Sure, I can assist you with
     # your sleep-related questions.")
     r"|\bI can (?:assist|help) you with (?:your|any) (?:[\w-]+ ){0,3}(?:questions?|queries|inquiries|needs|concerns)\b"
-    r"|\bprovide (?:more|some|additional) (?:context|details|information)\b"
+    r"|\bprovide (?:me |us )?(?:with )?(?:more|some|additional) (?:context|details|information)\b"
+    # a helpdesk at a loss, or waiting for the question (round 48's spent chat set, the small model: "I'm not sure how
+    # to assist you with that.", "I'm ready to help! What's your question?", "I do not have enough information to
+    # answer your question.", to "job interview in an hour", "got asked to lead the new project", "exam tmrw")
+    r"|\bhow to assist you\b|\bnot sure how to help(?: you)? with (?:that|this)\b|\bI(?:['’]m| am) ready to (?:help|assist)\b"
+    r"|\bwhat(?:['’]s| is) your question\s*[?？]"
+    # the prompt's rule of language said back ("…回复在 Simplified Chinese (简体中文）。")
+    r"|(?:回复|回答)(?:在|用)\s*(?:Simplified Chinese|简体中文|中文|英文|English)"
+    r"|\b(?:enough|sufficient) (?:information|info|context|details) to (?:answer|help|assist|respond)"
+    r"|\b(?:something|anything) (?:specific|in particular) (?:you(?:['’]d| would) like|you want) to (?:ask|know|discuss"
+    r"|talk about|tell)"
+    # a manual's steps for a tool the pet made up (round 48's spent chat set, to "帮我写个请假条呗": "…是一个功能齐全的请假条
+    # 生成工具……首先，确保你已经安装了该工具")
+    r"|(?:安装|打开|下载|使用)(?:了)?(?:该|此)(?:工具|软件|应用|程序)|功能齐全的"
     r"|\bclarify your (?:question|request)\b|\bclarify what you(?:['’]re| are)? ?(?:mean|trying|asking|saying)\b"
     # (seen on the page, to "my sister Mei just moved to Lisbon, so jealous": "…Could you rephrase your question?")
     r"|\b(?:could|can|would) you (?:please )?(?:rephrase|reword)\b|\brephrase your (?:question|request|message)\b"
@@ -806,7 +819,10 @@ _THE_PERSON = re.compile(r"\bthis person['’]s (?:computer|pc|laptop|desktop|sc
 #: ...and, when the message names no one else, "the person" as the subject: "The person is getting a puppy next week",
 #: "The person gave you a bag of seeds" (not "The person has no manners" of a neighbour)
 _THE_PERSON_SUBJECT = re.compile(r"\bthe person(?:['’]s\b|\s+(?:is|has|gave|gives|wants|feels|will|likes|loves|just|asked"
-                                 r"|might|may|doesn['’]t|does|did|said|says|told|tells|mentioned)\b)",
+                                 r"|might|may|doesn['’]t|does|did|said|says|told|tells|mentioned"
+                                 # (round 48's spent chat set, to "sooo tired i could sleep standing up": "The person
+                                 # slept for 5 hours and was asleep.")
+                                 r"|went|slept|needs|seems)\b)",
                                  re.IGNORECASE)
 _SOMEONE_ELSE = re.compile(r"\b(?:someone|somebody|stranger|neighbou?rs?|friends?|guy|girl|man|woman|boss|coworker|"
                            r"colleague|he|she|they|him|her|them|person|people|mom|mum|dad|sister|brother|kid|baby)\b"
