@@ -115,6 +115,20 @@ def test_a_request_to_keep_a_fact_the_router_is_unsure_of_is_kept(text, kept):
     assert calls == ["remember"] and results[0].ok and kept in results[0].content
 
 
+def test_where_a_fact_is_kept_said_after_the_request_is_no_part_of_it():
+    # round 48's spent set: "note that down in your memory" kept "down in your memory" as the memory
+    calls, results, _ = _told("Tobias (my roommate) hates cilantro, note that down in your memory")
+    assert calls == ["remember"] and results[0].content.endswith(": Tobias (my roommate) hates cilantro")
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("note that down in your memory: my locker is 77", "my locker is 77"),
+])
+def test_where_a_fact_is_kept_said_before_a_colon_is_no_part_of_it(text, kept):
+    calls, results, _ = _told(text)
+    assert calls == ["remember"] and results[0].ok and results[0].content.endswith(": " + kept)
+
+
 @pytest.mark.parametrize("memory, question, found", [
     # a short question for one thing of the person's that a memory holds the words of (round 17's spent set)
     ("我的工号是A-30918", "工号多少？", "A-30918"),

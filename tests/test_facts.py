@@ -124,6 +124,11 @@ from pet.tools.facts import dismissal, memory_fact, retracted
         ("my brother's nickname is Lol, don't forget it", "my brother's nickname is Lol"),  # a value, not a laugh
         # a particle after the asking is no part of the fact
         ("记一下吧，我的工号是7781", "我的工号是7781"), ("帮我记住呀，我对芒果过敏", "我对芒果过敏"),
+        # where it is kept, said after the request (round 48's spent set kept "down in your memory")
+        ("Tobias hates cilantro, note that down in your memory", "Tobias hates cilantro"),
+        ("note that down in your memory: my locker is 77", "my locker is 77"),
+        ("my bike code is 4312, save it in ur little crayfish brain", "my bike code is 4312"),
+        ("note that the gym closes at 9", "the gym closes at 9"),
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):

@@ -608,6 +608,10 @@ def test_requests_in_mixed_languages(text, calls):
     # news, a question: no request (the review of 2026-12-05 found the first two forgetting a memory)
     ("这个单词又忘了", None), ("今天的约会你忘了啦！", None), ("你忘了吧", None), ("帮我记个todo list吧", None),
     ("那个视频我删了", None), ("那个app你删了吗", None), ("把订阅取消了", None), ("我把健身卡取消掉了", None),
+    # round 48's spent set: a reminder let go in blunt words
+    ("kill the waffles reminder", [("cancel_reminder", {"which": "waffles"})]),
+    ("ditch my dentist reminder", [("cancel_reminder", {"which": "dentist"})]),
+    ("that reminder thing kills me lol", None),
 ])
 def test_deleting_and_cancelling_in_other_words(text, calls):
     reflex = match(text)

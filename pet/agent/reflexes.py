@@ -86,6 +86,11 @@ def _clean(content: str) -> str:
 
 # --- the patterns ----------------------------------------------------------------
 
+#: where a fact is kept, said after "note that": "note that down in your memory: my locker is 77" (round 48's spent set
+#: kept "down in your memory" as the memory)
+_KEPT_WHERE = re.compile(r"^(?:down|away)\b(?:\s+(?:in|into|to|on) (?:your|ur|ya|yr) (?:[a-z]+ ){0,2}"
+                         r"(?:memory|memories|head|brain|notes?|notebook))?\s*[:：,，-]?\s*", _I)
+
 _REMEMBER = [
     re.compile(
         rf"^{_POLITE_EN}(?:remember|note|make a (?:mental )?note|memori[sz]e|keep in mind|don't forget|do not forget)"
@@ -477,7 +482,9 @@ _LIST_REMINDERS = [
 _CANCEL_REMINDER = [
     re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove) reminder\s*(?P<n>#?\s*\d+){_END}$", _I),
     re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove) (?:the|my) reminder (?:about|for|to) (?P<n>.+?){_END}$", _I),
-    re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove|drop|scrap) (?:the|my) (?P<n>.{{2,40}}?) reminder{_END}$", _I),
+    # ("kill the waffles reminder": round 48's spent set; the verbs of letting a memory go, line 1110)
+    re.compile(rf"^{_POLITE_EN}(?:cancel|delete|remove|drop|scrap|kill|ditch|nix|axe|bin|nuke|trash)\s+(?:the|my|that)\s+"
+               rf"(?P<n>.{{2,40}}?) reminder{_END}$", _I),
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)(?P<n>(?:第)?\s*#?\s*\d+)\s*(?:号|个)?提醒{_END}$"),
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)提醒\s*(?P<n>#?\s*\d+){_END}$"),
     re.compile(rf"^{_POLITE_ZH}(?:取消|删除|删掉)(?:关于)?(?P<n>.+?)的(?:那个|那条)?提醒{_END}$"),
@@ -1727,7 +1734,7 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         return Reflex("remember", _call("remember", content=f"{_clean(labelled.group('l'))}{'：' if zh else ': '}"
                                                              f"{_clean(labelled.group('v'))}"))
     found = _first(_REMEMBER, text)
-    fact = without_chat_words(_after_topic_shift(_clean(memory_fact(found.group("x"))))) if found else ""
+    fact = without_chat_words(_after_topic_shift(_clean(memory_fact(_KEPT_WHERE.sub("", found.group("x")))))) if found else ""
     # A question is not a request to remember, except "…, could you remember that?"
     if found and len(fact) >= 2 and (
         not _QUESTION_END.search(text) or found.re in (_REMEMBER_AFTER, _REMEMBER_ASKED)

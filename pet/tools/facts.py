@@ -19,8 +19,8 @@ _I = re.IGNORECASE
 _LEAD = [
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+)?)?"
-        r"(?:remember|note(?: down)?|note to self|memori[sz]e|keep in mind|don'?t forget|do not forget"
-        r"|make a (?:mental )?note(?!\s+(?:of|to)\b))\b(?:\s+for me(?=\s+that\b))?"
+        r"(?:remember|note(?: down)?(?!\s+(?:this|that|it)\s+(?:down|away)\b)|note to self|memori[sz]e|keep in mind"
+        r"|don'?t forget|do not forget|make a (?:mental )?note(?!\s+(?:of|to)\b))\b(?:\s+for me(?=\s+that\b))?"
         # ("…, remember instead that i work at Kestrel Labs now")
         r"(?:\s*一下)?(?:\s+instead)?(?:\s+that\b)?\s*[:：,，-]?\s*",
         _I,
@@ -34,7 +34,7 @@ _LEAD = [
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?)?"
         # ("save that for me, I'll eat it later" is about a thing: a colon says it asks)
         r"(?!save (?:this|that|it) for me\s*[,，])"
-        r"(?:keep track of|hold on ?to|hang on ?to|store|file away|don'?t lose|jot down|write down|note down"
+        r"(?:keep track of|hold on ?to|hang on ?to|store|file away|don'?t lose|jot down|write down|note down|note"
         r"|remember|memori[sz]e|(?:save|commit|put)(?=\s+\w+\s+(?:for me|(?:to|in) (?:(?:your|ur|ya|yr) )?memory)))"
         r"\s+(?:this|that|it)(?:\s+one)?"
         # "save this for me: …", "commit this to memory, …", "put this in your memory bank: …"
@@ -88,11 +88,16 @@ _WHY_NOW = re.compile(r"^(?:(?:oh|and|also|btw|by the way|so|ok|okay|anyway|anyw
 _BARE_PRONOUN = re.compile(r"^(?:it|that|this|这个|这件事|这)\s*[:：,，]\s*", _I)
 _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$"
                            # ("remember that instead" read as "remember that <fact>")
-                           r"|^(?:instead|too|as well|also)[\s.!]*$", _I)
+                           r"|^(?:instead|too|as well|also)[\s.!]*$"
+                           # ("…, note that down in your memory": round 48's spent tools set kept "down in your memory")
+                           r"|^(?:down|away)?\s*(?:(?:in|into|to|on) (?:your|ur|ya|yr) (?:[a-z]+ ){0,2}"
+                           r"(?:memory|memories|head|brain|notes?|notebook))?[\s.!]*$", _I)
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
 #: what a fact is kept for, said after the request: "…, remember that for when she visits"
 _KEPT_FOR = r"for (?:when|next time|later|future reference|the future)"
-_TAIL_END = (r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks|thank you|thx|ty|lol|lmao|haha+|hehe"
+_TAIL_END = (# where it is kept: "…, note that down in your memory" (round 48's spent tools set kept "down in your memory")
+             r"(?:\s+(?:in|into|to|on) (?:your|ur|ya|yr) (?:[a-z]+ ){0,2}(?:memory|memories|head|brain|notes?|notebook))?"
+             r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks|thank you|thx|ty|lol|lmao|haha+|hehe"
              # "…. remember that instead" (after a forget: round 32's spent set kept "instead"), "…, note that too"
              r"|from now on|going forward|instead|too|as well))*"
              # "…, remember that, I don't need a reminder": a remark on the request after it
