@@ -1714,6 +1714,8 @@ def test_contact_details_offered_are_assistant_speak():
     "I'm really sorry to hear that. Is there something specific you'd like to tell someone about?",
     "请假条呗，是一个功能齐全的请假条生成工具。首先，确保你已经安装了该工具。",
     "下月开始记账。回复在 Simplified Chinese (简体中文）。",
+    # used as a person would, to "job interview in an hour, hands are shaking lol"
+    "It could be a sign of stress or anxiety, but without more context, I can’t provide a precise answer.",
 ])
 def test_a_helpdesk_at_a_loss_is_assistant_speak(reply):
     assert replycheck.assistant_speak(reply)
@@ -1731,3 +1733,16 @@ def test_the_person_as_the_subject_of_a_past_day_is_the_prompts_words():
     # round 48's spent chat set, the small model, to "sooo tired i could sleep standing up"
     assert replycheck.PROGRAM in found("The person slept for 5 hours and was asleep.",
                                        message="sooo tired i could sleep standing up", language="en")
+
+
+@pytest.mark.parametrize("message, reply, echo", [
+    # used as a person would: the question for a fact said back with its persons turned round
+    ("what do you do all day when im at work", "I do all day when I'm at work.", True),
+    ("what do you eat for breakfast", "I eat for breakfast.", True),
+    # a question answered yes or no may be answered in its own words
+    ("do you like me?", "I like you!", False), ("你喜欢我吗", "我喜欢你！", False), ("你想不想我", "我想你！", False),
+    ("what's your favourite food?", "My favourite food is shrimp pellets!", False),
+    ("where do you live", "I live in your computer!", False),
+])
+def test_the_message_turned_round_is_an_echo(message, reply, echo):
+    assert (ECHO in found(reply, message=message, language=replycheck.detect_language(message))) is echo

@@ -112,6 +112,10 @@ _ASSISTANT = re.compile(
     # answer your question.", to "job interview in an hour", "got asked to lead the new project", "exam tmrw")
     r"|\bhow to assist you\b|\bnot sure how to help(?: you)? with (?:that|this)\b|\bI(?:['’]m| am) ready to (?:help|assist)\b"
     r"|\bwhat(?:['’]s| is) your question\s*[?？]"
+    # (used as a person would, to "job interview in an hour, hands are shaking lol": "…without more context, I can’t
+    # provide a precise answer.")
+    r"|\bwithout (?:more|further|additional|any) (?:context|information|details)\b"
+    r"|\bI can(?:['’]t|not) provide (?:a|an|any) (?:precise|specific|definitive|accurate|exact) (?:answer|response)\b"
     # the prompt's rule of language said back ("…回复在 Simplified Chinese (简体中文）。")
     r"|(?:回复|回答)(?:在|用)\s*(?:Simplified Chinese|简体中文|中文|英文|English)"
     r"|\b(?:enough|sufficient) (?:information|info|context|details) to (?:answer|help|assist|respond)"
@@ -316,6 +320,14 @@ class Found:
         return bool(self.problems)
 
 
+#: the words for the two who talk, in either language: "I do …" to "what do you do …" is the message turned round
+_PERSONS = re.compile(r"\b(?:i|i['’]m|im|i am|me|my|mine|myself|you|you['’]re|youre|you are|u|ur|your|yours|yourself)\b"
+                      r"|[我你您]", re.IGNORECASE)
+#: a question for a fact, by the words it opens with
+_WH_OPEN = re.compile(r"^\W*(?:what|where|when|who|why|how|which)(?:['’]s|['’]re)?\s+"
+                      r"(?:(?:do|does|did|is|are|was|were|can|could|will|would)\s+)?", re.IGNORECASE)
+
+
 def _too_short_to_echo(message: str) -> bool:
     said = _letters(message)
     if len(said) < ECHO_MIN_CHARS:
@@ -422,6 +434,15 @@ def is_echo(reply: str, message: str) -> bool:
     if _new_letters(answer, said) <= ECHO_NEW_SHARE * len(answer) and len(answer) - _new_letters(answer, said) >= (
             ECHO_SIMILARITY * len(said)):
         return True
+    asked = _WH_OPEN.match(message)
+    if asked:
+        # a question for a fact said back without its question word, its persons turned round ("what do you do all day
+        # when im at work" → "I do all day when I'm at work.", used as a person would); not one answered yes or no
+        # ("do you like me?" → "I like you!")
+        said, answer = _letters(_PERSONS.sub("p", message[asked.end():])), _letters(_PERSONS.sub("p", reply))
+        if _new_letters(answer, said) <= ECHO_NEW_SHARE * len(answer) and len(answer) - _new_letters(
+                answer, said) >= ECHO_SIMILARITY * len(said):
+            return True
     mine = _units(reply)
     if len(mine) >= ECHO_UNITS and len(mine & _units(message)) > ECHO_UNITS_SHARE * len(mine):
         return True
