@@ -1451,3 +1451,14 @@ def test_where_a_thing_is_kept_is_noted_and_found():
     calls, results, _ = _turn(app, conversation, "where did i put my spare key")
     app.close()
     assert calls == ["recall"] and "blue flowerpot" in results[0].content
+
+
+@pytest.mark.parametrize("text, kept", [
+    # (the review of 2026-12-07: "down" and "away" of the fact itself stay)
+    ("remember: down payment is due on the 5th", "down payment is due on the 5th"),
+    ("note that away games start at 3pm", "away games start at 3pm"),
+    ("remember that down jackets go on the top shelf", "down jackets go on the top shelf"),
+])
+def test_down_and_away_of_the_fact_stay(text, kept):
+    calls, results, _ = _told(text)
+    assert calls == ["remember"] and results[0].content.endswith(": " + kept)

@@ -268,6 +268,9 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     ("我和唐薇离婚了", True), ("我弟医学院退学了", True), ("体重降到78公斤了", True), ("I got divorced last year", True),
     ("不用上夜班以后，我每天十点就睡", True), ("不当老师之后我开了家店", True),
     ("我不开心以后就去跑步", False), ("今天不上班以后去逛街", False), ("我的体重一直没变", False),
+    # (the review of 2026-12-07: inside other words, of advertising, or what would be)
+    ("我每天吃复合维生素", False), ("复合弓练了三年了", False), ("the cafe promoted their vegan menu", False),
+    ("如果不上学以后怎么办", False), ("我不做这个以后会后悔的", False), ("I got promoted to charge nurse", True),
 ])
 def test_a_change_is_read_in_its_everyday_words(text, changed):
     assert capture.says_change(text) is changed
@@ -635,6 +638,8 @@ def test_where_the_person_keeps_a_thing_is_a_fact(text, kept):
 @pytest.mark.parametrize(("fact", "theirs"), [
     ("Gave up on Cantonese", False), ("Moved again, this time up the coast", False), ("Quit the choir", False),
     ("Lily moved to Lisbon!", True), ("小美订婚了！", True), ("搬到里斯本啦", False),
+    # a word of change that opens a sentence about anyone (the review)
+    ("Actually Mei lives in Lisbon now", True), ("Actually Tom quit smoking", True),
 ])
 def test_a_change_opening_a_fact_is_the_persons_own_news(fact, theirs):
     # round 48's spent set: "Gave" was read as someone's name, and the change as their news

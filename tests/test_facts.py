@@ -129,6 +129,9 @@ from pet.tools.facts import dismissal, memory_fact, retracted
         ("note that down in your memory: my locker is 77", "my locker is 77"),
         ("my bike code is 4312, save it in ur little crayfish brain", "my bike code is 4312"),
         ("note that the gym closes at 9", "the gym closes at 9"),
+        # "down" and "away" of the fact itself stay (the review)
+        ("remember: down payment is due on the 5th", "down payment is due on the 5th"),
+        ("note that away games start at 3pm", "away games start at 3pm"),
     ],
 )
 def test_the_fact_loses_the_request_wording_and_quotes(said, fact):

@@ -1724,6 +1724,9 @@ def test_a_helpdesk_at_a_loss_is_assistant_speak(reply):
 @pytest.mark.parametrize("reply", [
     "I know how to help you with this one: eat!", "Ready for the quiz? What is your question for round two?",
     "Is there anything in particular you want to eat?", "我在用这个工具挖沙子。", "Ooh, you're ready to help me?",
+    # (the review of 2026-12-07)
+    "Of course! What's your question?", "Ooh an exam! I'm ready to help you study, quiz me!", "好呀，以后回复用中文～",
+    "你的新手机功能齐全的", "Is there anything in particular you want to tell me about your day?",
 ])
 def test_a_pets_words_near_a_helpdesks_are_not(reply):
     assert not replycheck.assistant_speak(reply)
@@ -1733,6 +1736,9 @@ def test_the_person_as_the_subject_of_a_past_day_is_the_prompts_words():
     # round 48's spent chat set, the small model, to "sooo tired i could sleep standing up"
     assert replycheck.PROGRAM in found("The person slept for 5 hours and was asleep.",
                                        message="sooo tired i could sleep standing up", language="en")
+    # (a date is no one of the list of others: the review)
+    assert replycheck.PROGRAM not in found("Aww, the person seems lovely!", message="had a first date tonight",
+                                           language="en")
 
 
 @pytest.mark.parametrize("message, reply, echo", [

@@ -481,11 +481,16 @@ _NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?
 _FOR_NOW_ZH = re.compile(r"今天|今晚|今儿|这周|这星期|这礼拜|这次|这回|明天|暂时|这几天|先不")
 
 
+#: ...nor what would be, if: "如果不上学以后怎么办", "我不做这个以后会后悔的" (the review of 2026-12-07)
+_IF_ZH = re.compile(r"如果|要是|假如|万一|的话|会后悔|怎么办")
+
+
 def says_change(text: str) -> bool:
     """The words say something changed: "I quit the gym", "现在改坐地铁"."""
     lowered, language = text.lower(), detect_language(text)
     table = words().get(language)
-    if language == "zh" and _NO_LONGER_ZH.search(lowered) and not _FOR_NOW_ZH.search(lowered):
+    if language == "zh" and _NO_LONGER_ZH.search(lowered) and not _FOR_NOW_ZH.search(lowered) and not _IF_ZH.search(
+            lowered):
         return True
     return table is not None and any(_has(lowered, w, language) for w in table.changes)
 
@@ -1089,7 +1094,13 @@ def _opens_with_change(fact: str, language: str) -> bool:
     if language == "zh":
         return any(fact.startswith(word) for word in table.changes)
     lowered = fact.lower()
-    return any(_has(lowered[:len(word) + 1], word, language) for word in table.changes if lowered.startswith(word))
+    return any(_has(lowered[:len(word) + 1], word, language) for word in table.changes
+               if lowered.startswith(word) and word not in _SAID_OF_ANYONE)
+
+
+#: words of change that open a sentence about anyone ("Actually Mei lives in Lisbon now", "Now Tom …": the review)
+_SAID_OF_ANYONE = frozenset({"now", "actually", "update", "instead", "starting", "these days", "i meant", "scratch that",
+                             "back to", "used to", "for good", "no more", "not any", "any more", "anymore", "no longer"})
 
 
 #: a sentence that opens by pointing back at someone or something just told of: "her name is Niangao", "它叫年糕"

@@ -89,7 +89,7 @@ def _clean(content: str) -> str:
 #: where a fact is kept, said after "note that": "note that down in your memory: my locker is 77" (round 48's spent set
 #: kept "down in your memory" as the memory)
 _KEPT_WHERE = re.compile(r"^(?:down|away)\b(?:\s+(?:in|into|to|on) (?:your|ur|ya|yr) (?:[a-z]+ ){0,2}"
-                         r"(?:memory|memories|head|brain|notes?|notebook))?\s*[:：,，-]?\s*", _I)
+                         r"(?:memory|memories|head|brain|notes?|notebook))?\s*(?:[:：,，]\s*|$)", _I)
 
 _REMEMBER = [
     re.compile(

@@ -19,7 +19,7 @@ _I = re.IGNORECASE
 _LEAD = [
     re.compile(
         r"^(?:(?:please|pls|plz|and|so|ok|okay|hey)[,\s]+)*(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+|pls\s+)?)?"
-        r"(?:remember|note(?: down)?(?!\s+(?:this|that|it)\s+(?:down|away)\b)|note to self|memori[sz]e|keep in mind"
+        r"(?:remember|note(?: down)?(?!\s+(?:this|that|it)\s+(?:down|away)(?:\s+(?:in|into|to|on)\s+(?:your|ur|ya|yr)\b|\s*[:：,，]|\s*$))|note to self|memori[sz]e|keep in mind"
         r"|don'?t forget|do not forget|make a (?:mental )?note(?!\s+(?:of|to)\b))\b(?:\s+for me(?=\s+that\b))?"
         # ("…, remember instead that i work at Kestrel Labs now")
         r"(?:\s*一下)?(?:\s+instead)?(?:\s+that\b)?\s*[:：,，-]?\s*",
