@@ -115,16 +115,16 @@ def test_a_request_to_keep_a_fact_the_router_is_unsure_of_is_kept(text, kept):
     assert calls == ["remember"] and results[0].ok and kept in results[0].content
 
 
-def test_where_a_fact_is_kept_said_after_the_request_is_no_part_of_it():
-    # round 48's spent set: "note that down in your memory" kept "down in your memory" as the memory
-    calls, results, _ = _told("Tobias (my roommate) hates cilantro, note that down in your memory")
-    assert calls == ["remember"] and results[0].content.endswith(": Tobias (my roommate) hates cilantro")
-
-
 @pytest.mark.parametrize("text, kept", [
+    # round 48's spent set: "note that down in your memory" kept "down in your memory" as the memory
+    ("Tobias (my roommate) hates cilantro, note that down in your memory", "Tobias (my roommate) hates cilantro"),
     ("note that down in your memory: my locker is 77", "my locker is 77"),
+    # (the review of 2026-12-07: "down" and "away" of the fact itself stay)
+    ("remember: down payment is due on the 5th", "down payment is due on the 5th"),
+    ("note that away games start at 3pm", "away games start at 3pm"),
+    ("remember that down jackets go on the top shelf", "down jackets go on the top shelf"),
 ])
-def test_where_a_fact_is_kept_said_before_a_colon_is_no_part_of_it(text, kept):
+def test_where_a_fact_is_kept_is_no_part_of_it(text, kept):
     calls, results, _ = _told(text)
     assert calls == ["remember"] and results[0].ok and results[0].content.endswith(": " + kept)
 
@@ -1452,13 +1452,3 @@ def test_where_a_thing_is_kept_is_noted_and_found():
     app.close()
     assert calls == ["recall"] and "blue flowerpot" in results[0].content
 
-
-@pytest.mark.parametrize("text, kept", [
-    # (the review of 2026-12-07: "down" and "away" of the fact itself stay)
-    ("remember: down payment is due on the 5th", "down payment is due on the 5th"),
-    ("note that away games start at 3pm", "away games start at 3pm"),
-    ("remember that down jackets go on the top shelf", "down jackets go on the top shelf"),
-])
-def test_down_and_away_of_the_fact_stay(text, kept):
-    calls, results, _ = _told(text)
-    assert calls == ["remember"] and results[0].content.endswith(": " + kept)

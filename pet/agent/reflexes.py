@@ -18,6 +18,7 @@ from pet.agent.replycheck import asks_pet_name, sentences
 from pet.events import ToolCall
 from pet.text import NOT_AFTER_TITLE, cjk_count, detect_language, zh_int
 from pet.tools.facts import (
+    KEPT_IN,
     asks_deleting,
     declines_keeping,
     dismissal,
@@ -88,8 +89,7 @@ def _clean(content: str) -> str:
 
 #: where a fact is kept, said after "note that": "note that down in your memory: my locker is 77" (round 48's spent set
 #: kept "down in your memory" as the memory)
-_KEPT_WHERE = re.compile(r"^(?:down|away)\b(?:\s+(?:in|into|to|on) (?:your|ur|ya|yr) (?:[a-z]+ ){0,2}"
-                         r"(?:memory|memories|head|brain|notes?|notebook))?\s*(?:[:：,，]\s*|$)", _I)
+_KEPT_WHERE = re.compile(rf"^(?:down|away)\b(?:\s+{KEPT_IN})?\s*(?:[:：,，]\s*|$)", _I)
 
 _REMEMBER = [
     re.compile(

@@ -85,18 +85,19 @@ _LEAD += _OTHER_WORDS
 _WHY_NOW = re.compile(r"^(?:(?:oh|and|also|btw|by the way|so|ok|okay|anyway|anyways)[,\s]+)*(?:before i forget"
                       r"|while i remember|while i'm at it)\s*[:：,，—–-]+\s*(?=\S)", _I)
 # "it: my wifi is hunter2", "这个：…" (a pronoun standing for what follows)
+#: where the pet keeps a fact, said with the request: "in your memory", "into ur little crayfish brain"
+KEPT_IN = r"(?:in|into|to|on) (?:your|ur|ya|yr) (?:[a-z]+ ){0,2}(?:memory|memories|head|brain|notes?|notebook)"
 _BARE_PRONOUN = re.compile(r"^(?:it|that|this|这个|这件事|这)\s*[:：,，]\s*", _I)
 _ONLY_PRONOUN = re.compile(r"^(?:it|that|this|它|这个|那个|这|那|这件事)$"
                            # ("remember that instead" read as "remember that <fact>")
                            r"|^(?:instead|too|as well|also)[\s.!]*$"
                            # ("…, note that down in your memory": round 48's spent tools set kept "down in your memory")
-                           r"|^(?:down|away)?\s*(?:(?:in|into|to|on) (?:your|ur|ya|yr) (?:[a-z]+ ){0,2}"
-                           r"(?:memory|memories|head|brain|notes?|notebook))?[\s.!]*$", _I)
+                           rf"|^(?=\w)(?:down|away)?\s*(?:{KEPT_IN})?[\s.!]*$", _I)
 # "…, keep it in mind", "… don't forget", "…，记住了吗？"
 #: what a fact is kept for, said after the request: "…, remember that for when she visits"
 _KEPT_FOR = r"for (?:when|next time|later|future reference|the future)"
 _TAIL_END = (# where it is kept: "…, note that down in your memory" (round 48's spent tools set kept "down in your memory")
-             r"(?:\s+(?:in|into|to|on) (?:your|ur|ya|yr) (?:[a-z]+ ){0,2}(?:memory|memories|head|brain|notes?|notebook))?"
+             rf"(?:\s+{KEPT_IN})?"
              r"(?:[,\s]+(?:for me|please|pls|plz|ok|okay|will you|alright|thanks|thank you|thx|ty|lol|lmao|haha+|hehe"
              # "…. remember that instead" (after a forget: round 32's spent set kept "instead"), "…, note that too"
              r"|from now on|going forward|instead|too|as well))*"
