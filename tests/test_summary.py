@@ -269,10 +269,10 @@ def all_text(messages) -> str:
 
 
 def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
-    """The turn never waits for the model's summary: a summary made in code
-    stands in for the old turns (more than OVERFLOW_* times the budgets: see the next
-    test), and the model folds them after the reply."""
-    model = ScriptedModel(["Warm tea it is.", SUMMARY])
+    """The turn never waits for the model's summary: past OVERFLOW_* times the
+    budgets (see the next test) the turn folds the old turns in code and
+    stores that summary, so the turns after it start as it does."""
+    model = ScriptedModel(["Warm tea it is.", "Stars, mostly."])
     app = make_app(model, history_tokens=60)
     conversation = app.current_conversation()
     seed(app, conversation)
@@ -280,8 +280,7 @@ def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
     assert events[-1].text == "Warm tea it is."
     assert app.locks.wait_idle(timeout=30)
 
-    turn_call, summary_call = model.calls
-    sent = turn_call.messages
+    sent = model.calls[0].messages
     assert sent[0].role == "system" and SUMMARY_HEADING in sent[0].content
     stand_in = sent[0].content.split(SUMMARY_HEADING, 1)[1]
     for item in ["4471", "Alice Chen", "2026-03-05", "9:30", "咪咪", "3岁"]:
@@ -291,18 +290,19 @@ def test_a_long_conversation_reaches_the_model_as_summary_plus_recent_turns():
     assert [m.content for m in sent[-3:-1]] == list(FILLER[-1])  # the recent turn, verbatim
     for old in OLD:
         assert old not in all_text(sent[1:])  # the old turns only through the summary
-
-    # After the reply: the model's fold, with no tools, of the old turns.
-    assert summary_call.messages[0].content == SUMMARY_INSTRUCTIONS and summary_call.tools == ()
-    assert OLD[0] in summary_call.messages[1].content
     stages = app.traces.get(events[-1].trace_id)["stages"]
-    assert list(stages) == ["summary fold after the reply (model)"]
+    assert list(stages) == ["summary fold in the turn (extractive: the fold after the last reply gave way)"]
+
+    # The summary made in code is stored: the next turn starts with it too, and the model was asked for none.
+    saved = SummaryStore(app.db).latest(conversation)
+    assert (saved.content, saved.method) == (stand_in, "extractive")
+    list(app.agent.run(conversation, "What will you look at?"))
+    assert model.calls[1].messages[0].content == sent[0].content
+    assert len(model.calls) == 2
 
     # The full history stays in the database; the summary is a row of its own.
     stored = [m.message.content for m in app.conversations.history(conversation)]
-    assert stored[: len(OLD)] == OLD and len(stored) == len(OLD) + 2 * len(FILLER) + 2
-    saved = SummaryStore(app.db).latest(conversation)
-    assert (saved.content, saved.method) == (SUMMARY, "model")
+    assert stored[: len(OLD)] == OLD and len(stored) == len(OLD) + 2 * len(FILLER) + 4
     folded = [m for m in app.conversations.history(conversation) if m.id <= saved.through_message_id]
     assert [m.message.content for m in folded][: len(OLD)] == OLD
     assert "Warm tea it is." not in [m.message.content for m in folded]  # the newest is never folded
@@ -406,8 +406,11 @@ def test_short_messages_past_their_count_are_shown_whole_up_to_twice_it(tmp_path
         conversations.append(conversation, Message("assistant" if i % 2 else "user", f"ok {i}"))
     summarizer = HistorySummarizer(ScriptedModel([]), SummaryStore(db), budget_tokens=10_000, max_messages=4)
     summary, recent = summarizer.condense(conversation, conversations.history(conversation), fold=False)
-    assert summarizer.take_due(conversation)  # shown whole or not, the fold is due
     assert (summary == "" and len(recent) == count) is whole
+    # shown whole, the fold is due (the model's, after the reply); past that, the summary made in code is stored
+    assert summarizer.take_due(conversation) is whole
+    saved = SummaryStore(db).latest(conversation)
+    assert (saved is None) if whole else (saved.content, saved.method) == (summary, "extractive")
     db.close()
 
 
@@ -438,7 +441,7 @@ def test_a_huge_old_conversation_is_read_in_a_bounded_window(pet_home):
     UNFOLDED_READ × history_messages messages, so the summary call stays small."""
     from pet.agent.context import UNFOLDED_READ
 
-    model = ScriptedModel(["Hi again.", SUMMARY, SUMMARY])  # numbers dropped: one retry, then extractive
+    model = ScriptedModel(["Hi again."])
     app = make_app(model, history_tokens=120, history_messages=10)
     conversation = app.current_conversation()
     for i in range(500):
@@ -446,8 +449,7 @@ def test_a_huge_old_conversation_is_read_in_a_bounded_window(pet_home):
         app.conversations.append(conversation, Message("assistant", f"old answer number {i}"))
     list(app.agent.run(conversation, "hello"))
     assert app.locks.wait_idle(timeout=30)
-    assert model.calls[1].messages[0].content == SUMMARY_INSTRUCTIONS
-    folded = model.calls[1].messages[1].content
+    folded = SummaryStore(app.db).latest(conversation).content  # folded in the turn, in code
     numbers = [int(n) for n in re.findall(r"old (?:question|answer) number (\d+)", folded)]
     assert numbers and min(numbers) >= 500 - UNFOLDED_READ * 10 // 2  # only the newest window
     assert len(numbers) <= UNFOLDED_READ * 10
@@ -458,7 +460,7 @@ def test_tool_steps_do_not_push_older_words_out_unsummarized(pet_home):
     so many tool steps cannot hide older messages from the summary."""
     from pet.events import ToolCall
 
-    model = ScriptedModel(["Sure.", SUMMARY, SUMMARY])
+    model = ScriptedModel(["Sure."])
     app = make_app(model, history_tokens=10_000, history_messages=4)
     conversation = app.current_conversation()
     app.conversations.append(conversation, Message("user", "my locker code is 4471"))
@@ -471,8 +473,7 @@ def test_tool_steps_do_not_push_older_words_out_unsummarized(pet_home):
         app.conversations.append(conversation, Message("assistant", f"answer {i}"))
     list(app.agent.run(conversation, "and now?"))
     assert app.locks.wait_idle(timeout=30)
-    assert model.calls[1].messages[0].content == SUMMARY_INSTRUCTIONS
-    assert "4471" in model.calls[1].messages[1].content  # the old words reached the summary call
+    assert "4471" in SummaryStore(app.db).latest(conversation).content  # the old words reached the summary
 
 
 def test_after_a_fold_a_prefix_caching_brain_reads_the_new_prompt_ahead():
@@ -602,7 +603,7 @@ def test_a_message_code_answers_does_not_wait_for_the_fold_after_the_last_reply(
     # (the command's result may be worded by the model, if it is quick: the summary's words are no wording)
     model = ScriptedModel(["Warm tea it is.", _fold_until((started, should_yield), then=give_way), SUMMARY],
                           repeat_last=True)
-    app = make_app(model, history_tokens=120)
+    app = make_app(model, history_tokens=140)
     conversation = app.current_conversation()
     seed(app, conversation)
     first = list(app.agent.run(conversation, "Any plans for tonight?"))
@@ -619,14 +620,14 @@ def test_a_message_code_answers_does_not_wait_for_the_fold_after_the_last_reply(
     app.close()
 
 
-@pytest.mark.parametrize("budget, gives_way", [(140, True), (60, False)])
-def test_a_message_the_model_answers_stops_the_fold_only_while_the_turn_can_show_it_all(budget, gives_way):
-    """While the unfolded messages fit within OVERFLOW_* times the budgets, a turn that
-    comes before the fold shows them whole, so its prompt starts as the
-    last one's did: the fold gives way to it. Past that, the turn waits for
-    the fold and reads the model's summary (a summary made in code would
-    change its prompt's start, and a person who writes fast would keep the
-    fold from ever ending)."""
+@pytest.mark.parametrize("budget, whole", [(140, True), (120, False)])
+def test_a_message_the_model_answers_stops_the_fold_and_shows_the_messages_whole_or_folds_them_in_code(budget, whole):
+    """Any message stops the fold after the last reply. While the unfolded
+    messages fit within OVERFLOW_* times the budgets, the turn shows them
+    whole, so its prompt starts as the last one's did, and the model folds
+    after its reply. Past that, the turn folds them in code and stores that
+    summary (quicker than waiting for the model's and then reading the
+    prompt after it anyway; the turns after it start as it does)."""
     import threading
 
     from pet.brain.base import Preempted, should_yield
@@ -644,44 +645,50 @@ def test_a_message_the_model_answers_stops_the_fold_only_while_the_turn_can_show
         return SUMMARY
 
     model.enqueue(_fold_until((started, lambda: app.locks.wanted(conversation)), then=finish), "Stars, mostly.",
-                  *([SUMMARY] if gives_way else []))  # given way, it folds after the second reply
+                  *([SUMMARY] if whole else []))  # shown whole, it folds after the second reply
     seed(app, conversation)
-    list(app.agent.run(conversation, "Any plans for tonight?"))
+    first = list(app.agent.run(conversation, "Any plans for tonight?"))
     assert started.wait(10)
     second = list(app.agent.run(conversation, "What will you look at?"))
     assert second[-1].text == "Stars, mostly."
-    assert asked == [gives_way]
+    assert asked == [True]
+    assert list(app.traces.get(first[-1].trace_id)["stages"]) == [
+        "summary fold after the reply (gave way to the next message)"]
     shown = model.calls[2].messages
-    if gives_way:  # every message since the last fold, as the turn before showed them, and no summary
+    assert app.locks.wait_idle(timeout=30)
+    saved = SummaryStore(app.db).latest(conversation)
+    stages = list(app.traces.get(second[-1].trace_id)["stages"])
+    if whole:  # every message since the last fold, as the turn before showed them, and no summary
         said = [m.content for m in shown if m.role != "system"]
         assert said[:len(OLD)] == OLD and said[-3:] == ["Any plans for tonight?", "Warm tea it is.",
                                                         "What will you look at?"]
         assert not any(SUMMARY_HEADING in m.content for m in shown)
+        assert (saved.content, saved.method) == (SUMMARY, "model")
+        assert stages == ["summary fold after the reply (model)"]
     else:
-        assert any(m.content.endswith(SUMMARY_HEADING + SUMMARY) for m in shown)
-    assert app.locks.wait_idle(timeout=30)
-    assert SummaryStore(app.db).latest(conversation).content == SUMMARY
+        assert any(m.content.endswith(SUMMARY_HEADING + saved.content) for m in shown)
+        assert saved.method == "extractive" and contains(saved.content, "4471")
+        assert stages == ["summary fold in the turn (extractive: the fold after the last reply gave way)"]
     model.assert_complete()
     app.close()
 
 
 def test_work_left_by_the_last_turn_runs_before_the_next_and_knows_a_turn_waits():
     """A turn that gets the conversation before the last turn's work began
-    runs that work first, as a waiting turn: the work gives way as it may
-    (all of it for a turn code answers), and is never skipped or done twice."""
+    runs that work first, as a waiting turn: the work gives way, and is
+    never skipped or done twice."""
     from pet.agent.loop import ConversationLocks
     from pet.brain.base import should_yield
 
     locks = ConversationLocks()
     seen: list[tuple[bool, bool]] = []
-    for urgent in (False, True):
-        locks._pending[7] = lambda: seen.append((should_yield(), locks.wanted(7, urgent=True)))
-        with locks.turn(7, lambda urgent=urgent: urgent):
-            assert seen[-1] == (True, urgent) and 7 not in locks._pending
-        assert not locks.wanted(7)
-    with locks.turn(7, lambda: 1 / 0):  # a guess that fails: the turn waits, as for the model
+    locks._pending[7] = lambda: seen.append((should_yield(), locks.wanted(7)))
+    with locks.turn(7):
+        assert seen == [(True, True)] and 7 not in locks._pending
+    assert not locks.wanted(7)
+    with locks.turn(7):  # nothing left to run
         pass
-    assert len(seen) == 2 and not locks._waiting
+    assert len(seen) == 1 and not locks._waiting
 
 
 def test_work_after_a_turn_that_meets_a_stopping_model_is_left_quietly(caplog):

@@ -33,6 +33,8 @@ class MemorySource(Protocol):
 class TurnContext:
     messages: list[Message]
     memories: list[MemoryRecord]
+    #: the turn folded the oldest messages into the summary in code (the fold after the last reply gave way)
+    folded: bool = False
 
 
 class HistorySummarizer(Protocol):
@@ -45,17 +47,13 @@ class HistorySummarizer(Protocol):
     ) -> tuple[str, list[StoredMessage]]:
         """The running summary ("" if none) and the recent messages to show
         verbatim. When `earlier` no longer fits: with `fold`, the model folds
-        the oldest into the stored summary first; without, a summary made in
-        code stands in for them and the fold is marked due (`take_due`)."""
+        the oldest into the stored summary first; without, they are shown
+        whole a little past the budget and the fold is marked due
+        (`take_due`), and past that a summary made in code is stored."""
         ...
 
     def fold(self, conversation_id: int, earlier: Sequence[StoredMessage]) -> str | None:
         """Fold what no longer fits now; how the summary was made, or None."""
-        ...
-
-    def may_wait(self, earlier: Sequence[StoredMessage]) -> bool:
-        """Whether `earlier` (not yet folded) may still be shown whole by a
-        turn that comes before its fold."""
         ...
 
     def take_due(self, conversation_id: int) -> bool:
@@ -94,14 +92,6 @@ def _unfolded(summarizer: HistorySummarizer, history: HistorySource, conversatio
     return [item for item in stored if _shown(item)]
 
 
-def fold_may_wait(summarizer: HistorySummarizer, history: HistorySource, conversation_id: int,
-                  history_messages: int) -> bool:
-    """Whether the conversation's fold may wait for a later pause: a turn
-    that comes first shows the unfolded messages whole (a little past the
-    budget), as the turn before did, so its prompt's start still holds."""
-    return summarizer.may_wait(_unfolded(summarizer, history, conversation_id, history_messages))
-
-
 def fold_history(summarizer: HistorySummarizer, history: HistorySource, conversation_id: int,
                  history_messages: int) -> str | None:
     """Fold what no longer fits into the stored summary (the model writes
@@ -136,17 +126,17 @@ def build_context(
     the last exchange and this turn's part; and the stable part is the same
     in each of the persona's languages, so that a change of language does
     not make it re-read the whole prompt."""
-    summary = ""
+    summary, folded = "", False
     if summarizer is None:
         earlier = earlier_messages(history.history(conversation_id, limit=history_messages))
     else:
         # Nothing drops out unseen: what leaves the recent messages is in the
         # summary. The model folds them after the reply (see fold_history);
-        # until then they are shown whole, a little past the budget, or a
-        # summary made in code stands in, so the turn never waits.
-        summary, recent = summarizer.condense(
-            conversation_id, _unfolded(summarizer, history, conversation_id, history_messages), fold=False
-        )
+        # until then they are shown whole, a little past the budget, and past
+        # that a summary made in code is stored, so the turn never waits.
+        unfolded = _unfolded(summarizer, history, conversation_id, history_messages)
+        summary, recent = summarizer.condense(conversation_id, unfolded, fold=False)
+        folded = len(recent) < len(unfolded)
         earlier = [item.message for item in recent]
     # Recall looks at the new message and, weighing less, the person's last words before it.
     recent_user = [m.content for m in earlier[-4:] if m.role == "user"][::-1]
@@ -177,7 +167,7 @@ def build_context(
         lead = [Message("system", stable)] + [Message("system", part) for part in (
             kept, SUMMARY_HEADING + summary if summary else "") if part]
         return TurnContext([*lead, *earlier, Message("system", volatile), Message("user", text)],
-                           [*standing, *fitting])
+                           [*standing, *fitting], folded)
     recalled = memories.for_context(pet_id, text, memory_tokens, limit=recall_limit, earlier=recent_user)
     stable, volatile = system_prompt_parts(
         persona, now=now, adopted=adopted, language=language, memories=recalled, tools=with_tools,
@@ -187,4 +177,4 @@ def build_context(
     if summary:
         # In the one system message: some chat templates refuse a second one.
         system += "\n\n" + SUMMARY_HEADING + summary
-    return TurnContext([Message("system", system), *earlier, Message("user", text)], recalled)
+    return TurnContext([Message("system", system), *earlier, Message("user", text)], recalled, folded)

@@ -23,7 +23,6 @@ from pet.agent.context import (
     MemorySource,
     build_context,
     fold_history,
-    fold_may_wait,
 )
 from pet.agent.guards import (
     RepeatGuard,
@@ -792,56 +791,41 @@ def mostly_new(value: str, said: Sequence[str]) -> bool:
     return new * 3 > len(words) + len(pairs)
 
 
-def _guess(urgent: Callable[[], bool]) -> bool:
-    """`urgent()`, or False (wait) if it fails."""
-    try:
-        return bool(urgent())
-    except Exception as exc:  # a guess: waiting is the safe answer
-        log.debug("could not tell whether code answers the message: %s", exc)
-        return False
-
-
 class ConversationLocks:
     """One lock per conversation: one turn at a time in each, and the work
     that follows a turn (folding the history into its summary, reading the
     next prompt ahead) in between. That work gives way to a turn: a turn
     that comes runs the work not begun first, as a waiting turn, so that
-    both stop at their next check (`wanted`). The read-ahead stops for any turn (the
-    turn reads on from where it stopped), and so does the fold while the
-    turn can show the unfolded messages whole (HistorySummarizer.may_wait);
-    past that, only for a turn answered without the model (`urgent`), while
-    one the model answers waits and reads the model's summary (a summary
-    made in code would change its prompt's start, and a person who writes
-    fast would keep the fold from ever ending)."""
+    both stop at their next check (`wanted`). The read-ahead stops for any
+    turn (the turn reads on from where it stopped), and so does the fold:
+    the turn shows the unfolded messages whole while they fit
+    (HistorySummarizer.may_wait), and past that folds them in code itself,
+    which is quicker than waiting for the model's summary and then reading
+    the prompt after it anyway."""
 
     def __init__(self) -> None:
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
         self._after: list[threading.Thread] = []
         self._pending: dict[int, Callable[[], None]] = {}
-        #: per conversation, the turns waiting for it: whether code answers each (see `turn`)
-        self._waiting: dict[int, dict[object, bool]] = {}
+        #: per conversation, the turns waiting for it
+        self._waiting: dict[int, set[object]] = {}
 
     def of(self, conversation_id: int) -> threading.Lock:
         with self._guard:
             return self._locks.setdefault(conversation_id, threading.Lock())
 
     @contextlib.contextmanager
-    def turn(self, conversation_id: int, urgent: Callable[[], bool] = lambda: False) -> Iterator[None]:
+    def turn(self, conversation_id: int) -> Iterator[None]:
         """Hold the conversation for a turn. While it waits for the lock, and
         while what is left of the last turn's work runs first (its thread had
-        not begun), that work is `wanted` to stop, and stops as it may: all
-        of it if `urgent()` (asked only when there is such work)."""
+        not begun), that work is `wanted` to stop."""
         lock = self.of(conversation_id)
         token = object()
-        self._mark(conversation_id, token, False)
+        with self._guard:
+            self._waiting.setdefault(conversation_id, set()).add(token)
         try:
-            busy = not lock.acquire(blocking=False)
-            with self._guard:
-                left = conversation_id in self._pending
-            if busy or left:
-                self._mark(conversation_id, token, _guess(urgent))
-            if busy:
+            if not lock.acquire(blocking=False):
                 lock.acquire()
             try:
                 self.run_pending(conversation_id)
@@ -851,7 +835,7 @@ class ConversationLocks:
         finally:
             with self._guard:
                 marks = self._waiting[conversation_id]
-                del marks[token]
+                marks.discard(token)
                 if not marks:
                     del self._waiting[conversation_id]
         try:
@@ -859,16 +843,10 @@ class ConversationLocks:
         finally:
             lock.release()
 
-    def _mark(self, conversation_id: int, token: object, urgent: bool) -> None:
+    def wanted(self, conversation_id: int) -> bool:
+        """Whether a turn waits for this conversation (its background work should give way)."""
         with self._guard:
-            self._waiting.setdefault(conversation_id, {})[token] = urgent
-
-    def wanted(self, conversation_id: int, urgent: bool = False) -> bool:
-        """Whether a turn waits for this conversation (its background work
-        should give way); with `urgent`, a turn answered without the model."""
-        with self._guard:
-            marks = self._waiting.get(conversation_id, {})
-            return any(marks.values()) if urgent else bool(marks)
+            return bool(self._waiting.get(conversation_id))
 
     def after_turn(self, conversation_id: int, work: Callable[[], None], name: str) -> None:
         """Run `work` in the background under the conversation's lock, once
@@ -961,8 +939,8 @@ class Agent:
         return in_context(self._run(conversation_id, text), pet=self.pet.id, conversation=conversation_id)
 
     def _run(self, conversation_id: int, text: str) -> Iterator[Event]:
-        # the last turn's read-ahead gives way, and its fold too if code answers this message
-        with self.locks.turn(conversation_id, lambda: self._without_model(text)):
+        # the last turn's fold and read-ahead give way
+        with self.locks.turn(conversation_id):
             trace = TurnTrace(self.tracer, self.pet.id, conversation_id)
             reply: Reply | None = None
             try:
@@ -982,27 +960,6 @@ class Agent:
                     self.locks.after_turn(conversation_id, lambda: self._after_reply(conversation_id, trace_id),
                                           name="after-reply")
 
-    def _without_model(self, text: str) -> bool:
-        """A guess, made while the work after the last reply holds the
-        conversation, at whether code answers this message (a command, a
-        reflex, a tool the router is sure of with slots from code, one of
-        the persona's own lines), so that it need not wait for a summary."""
-        text = clean_text(text)
-        if text.startswith("/"):
-            return True
-        if not self.config.reflexes or not text.strip() or retracted(text):
-            return False
-        text = spelling.mend(text)
-        now = self.clock().astimezone(self.persona.zone())
-        if reflexes.match(text, now, self.persona.zone(), detect_language(text)) is not None:
-            return True
-        route = self._route(text)
-        if route is None or not reflexes.one_request(text):
-            return False
-        if route.intent not in (None, intents.CHAT, intents.NOTE):
-            return route.slots != "model"
-        return self.config.canned and self._own_match(text) is not None
-
     def _caches_prefix(self) -> bool:
         return callable(getattr(self.brain, "warm", None)) and getattr(self.brain, "reuses_prompt_prefix", False)
 
@@ -1016,22 +973,19 @@ class Agent:
         conversation up to the next message, so that the next turn reads
         only its own part. The turn's trace gets the fold's time. A message
         that comes meanwhile stops the read-ahead where it is, and the fold
-        too (nothing stored; the fold is tried after its reply) while that
-        turn can show the unfolded messages whole; else only a message code
-        answers stops it (ConversationLocks)."""
+        too (nothing stored; the fold is tried after its reply, and that
+        turn shows the unfolded messages whole or folds them in code:
+        ConversationLocks)."""
         if self.summarizer is not None:
             started = time.perf_counter()
             add_stages = getattr(self.tracer, "add_stages", None)
-            # while a turn may still show the unfolded messages whole, any turn stops the fold
-            urgent = not fold_may_wait(self.summarizer, self.conversations, conversation_id,
-                                       self.config.history_messages)
             try:
-                with yielding(lambda: self.locks.wanted(conversation_id, urgent=urgent)):
+                with yielding(lambda: self.locks.wanted(conversation_id)):
                     method = fold_history(self.summarizer, self.conversations, conversation_id,
                                           self.config.history_messages)
             except Preempted:
                 # nothing stored: the turn that came shows the unfolded messages whole (or,
-                # past the limit, a summary made in code), and the fold is tried after its reply
+                # past the limit, stores a summary made in code), and the fold is tried after its reply
                 if trace_id is not None and callable(add_stages):
                     add_stages(trace_id, {"summary fold after the reply (gave way to the next message)":
                                           time.perf_counter() - started})
@@ -1096,6 +1050,7 @@ class Agent:
 
         now = self.clock().astimezone(self.persona.zone())
         specs = self.tools.specs()
+        started = time.perf_counter()
         context = build_context(
             persona=self.persona,
             pet_id=self.pet.id,
@@ -1115,6 +1070,9 @@ class Agent:
             volatile_last=getattr(self.brain, "reuses_prompt_prefix", False),
         )
         # stamped with the agent's clock: the day's greeting compares it
+        if context.folded:
+            trace.stages["summary fold in the turn (extractive: the fold after the last reply gave way)"] = (
+                time.perf_counter() - started)
         user_message_id = self.conversations.append(conversation_id, Message("user", text), at=now)
         trace.begin(now, text, language, user_message_id)
         set_log_fields(turn=user_message_id)

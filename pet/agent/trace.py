@@ -101,6 +101,8 @@ class TurnTrace:
     _steps: list[Any] = field(default_factory=list)
     _calls: dict[str, ToolCall] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
+    #: timings of the turn's own work besides model and tool steps ("summary fold in the turn")
+    stages: dict[str, float] = field(default_factory=dict)
     done: bool = False
 
     def begin(self, started_at: dt.datetime, text: str, language: str, message_id: int) -> None:
@@ -161,7 +163,7 @@ class TurnTrace:
             "reply": reply,
             "partial": partial,
             "notices": self.notices,
-            "stages": {},
+            "stages": {name: round(seconds, 6) for name, seconds in self.stages.items()},
         }
         assert self.sink is not None
         self.id = self.sink.save(trace)

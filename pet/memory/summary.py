@@ -518,12 +518,12 @@ class HistorySummarizer:
     def condense(self, conversation_id: int, earlier: Sequence[StoredMessage], *, fold: bool = True) -> Condensed:
         """`earlier`: the conversation's messages that the context would show,
         oldest first (folded ones are skipped by id). Without `fold` nothing
-        is asked of the model or stored, and the fold is marked due: the
-        messages are shown whole while they fit within OVERFLOW_* times the
-        budgets (a turn that came before the fold: its prompt starts as the
-        last turn's did, which a brain caching the prefix need not read
-        again), else the ones that would be folded are summarised in code
-        for this once."""
+        is asked of the model: the messages are shown whole while they fit
+        within OVERFLOW_* times the budgets, and the fold is marked due (a
+        turn that came before the fold: its prompt starts as the last turn's
+        did, which a brain caching the prefix need not read again); past
+        that, the ones that would be folded are summarised in code and that
+        summary is stored."""
         latest = self.store.latest(conversation_id)
         previous = latest.content if latest else ""
         pending = [m for m in earlier if latest is None or m.id > latest.through_message_id]
@@ -538,11 +538,19 @@ class HistorySummarizer:
         if not folded:
             return Condensed(previous, recent)
         if not fold:
-            with self._due_lock:
-                self._due.add(conversation_id)
             if self.may_wait(pending):
+                with self._due_lock:
+                    self._due.add(conversation_id)
                 return Condensed(previous, pending)
-            return Condensed(extractive_summary([m.message for m in folded], previous, SUMMARY_TOKENS), recent)
+            # The fold gave way to turns until the messages no longer fit: the summary made in code is
+            # stored, so the turns after this one start as it does (a summary made afresh each turn
+            # changed the prompt's start each time, and a brain caching the prefix read it all again:
+            # 14 s and 23 s to the first token of two quick turns, seen on the page)
+            text = extractive_summary([m.message for m in folded], previous, SUMMARY_TOKENS)
+            self.store.save(conversation_id, folded[-1].id, text, "extractive")
+            log.info("folded %d messages of conversation %d into the summary in code (the fold had given way)",
+                     len(folded), conversation_id)
+            return Condensed(text, recent)
         summary = summarize(self.model, [m.message for m in folded], previous=previous)
         self.store.save(conversation_id, folded[-1].id, summary.text, summary.method)
         log.info(
