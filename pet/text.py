@@ -24,8 +24,10 @@ CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{CJK}]")
 CJK_RUN = re.compile(f"[{CJK}]+")
 #: placed right after a pattern's "\.": that point ends no sentence when it closes a title ("Mr. Petrakis",
-#: "Dr. Wu"); one list for every splitter (pet.agent.capture, pet.agent.reflexes)
-NOT_AFTER_TITLE = "".join(rf"(?<!\b(?i:{title})\.)" for title in ("mr", "mrs", "ms", "dr", "st", "prof"))
+#: "Dr. Wu") or a number's sign ("Anji No. 2 High School": round 49's memory set kept "2 High School" as a fact);
+#: one list for every splitter (pet.agent.capture, pet.agent.reflexes)
+NOT_AFTER_TITLE = "".join(rf"(?<!\b(?i:{title})\.)" for title in ("mr", "mrs", "ms", "dr", "st", "prof")) + (
+    r"(?!(?<=\b[Nn]o\.)\s?\d)")
 
 #: what a Chinese character costs in a model's tokens; other text costs one
 #: token per CHARS_PER_TOKEN characters

@@ -94,6 +94,10 @@ def test_a_title_ends_no_sentence_and_a_request_after_anyway_is_read():
     assert reflexes.clauses("my landlord's name is Mr. Petrakis. he's nice") == [
         "my landlord's name is Mr. Petrakis", "he's nice"]
     assert capture.sentences("Dr. Wu is my dentist. She is great") == ["Dr. Wu is my dentist.", "She is great"]
+    # nor a number's sign (round 49's spent memory set kept "2 High School" as a fact)
+    assert capture.sentences("Lele lives with me now. He goes to Anji No. 2 High School.") == [
+        "Lele lives with me now.", "He goes to Anji No. 2 High School."]
+    assert capture.sentences("I'm in room no.5 now. It is small") == ["I'm in room no.5 now.", "It is small"]
     app, _ = _app()
     calls, results, _ = _turn(app, app.new_conversation(), "long day at the clinic, patients everywhere. "
                                                            "anyway can you remember that my landlord's name is "

@@ -271,6 +271,9 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     # (the review of 2026-12-07: inside other words, of advertising, or what would be)
     ("我每天吃复合维生素", False), ("复合弓练了三年了", False), ("the cafe promoted their vegan menu", False),
     ("如果不上学以后怎么办", False), ("我不做这个以后会后悔的", False), ("I got promoted to charge nurse", True),
+    # a job quit, a habit let go, a pet renamed (round 49's spent memory set read no change in them)
+    ("塔台的工作我辞了", True), ("我把工作辞掉了", True), ("我不咬指甲了！", True), ("我现在不熬夜了", True),
+    ("Renamed Haidao to Button", True), ("那我先告辞了", False), ("今天不加班了", False), ("化学课太难了", False),
 ])
 def test_a_change_is_read_in_its_everyday_words(text, changed):
     assert capture.says_change(text) is changed

@@ -160,6 +160,16 @@ def test_the_classifier_tells_the_kind_of_sentences_it_never_saw():
 
 
 @real
+@pytest.mark.parametrize("sentence", ["hey, I'm Bea", "我叫罗知秋", "Call me Dot, everyone does"])
+def test_the_persons_own_name_told_in_passing_is_of_the_name_kind(sentence):
+    # (the data had no sentence giving the person's own name: round 49's "我叫什么名字？" found no "I'm …" memory)
+    found = kinds.classifier(meaning.MODEL, meaning.DIM)
+    assert found is not None
+    [row] = found.probabilities(meaning.encoder().encode([sentence]))
+    assert found.kinds[int(row.argmax())] == "name"
+
+
+@real
 @pytest.mark.slow
 def test_training_again_on_the_data_holds_out_a_fifth_and_gets_most_right():
     found, accuracy = kinds.build(meaning.encoder().encode, kinds.DATA.read_text(encoding="utf-8"))

@@ -57,11 +57,34 @@ def test_a_name_in_pinyin_anywhere_is_the_name_in_characters(one, other):
 
 
 @pytest.mark.parametrize("one, other", [
+    # a foreign name written by its sound (round 49's spent memory set: "我跟拉斐尔离婚了" found no memory to update)
+    ("My husband Rafael is Brazilian, he's a chef", "我跟拉斐尔离婚了，手续上周办完的"),
+    ("My husband Bater drives long-haul trucks", "我跟巴特尔离婚了"),
+    ("I drive a beat-up silver Jetta", "那辆捷达卖掉了，换了一辆二手皮卡"),
+    ("My friend Oliver plays the oboe", "奥利弗搬去伦敦了"), ("Emily is my roommate", "我室友艾米丽回国了"),
+])
+def test_a_foreign_name_written_by_its_sound_is_the_name(one, other):
+    assert names.shared(one, other) and names.shared(other, one)
+
+
+@pytest.mark.parametrize("latin, chinese, alike", [
+    ("Rafael", "拉斐尔", True), ("Daniel", "丹尼尔", True), ("Martin", "马丁", True), ("Hannah", "汉娜", True),
+    ("David", "大卫", True), ("Peter", "彼得", True), ("Ingrid", "英格丽德", True),
+    ("Rafael", "拉达", False), ("Emily", "马克", False), ("Oliver", "利弗", False),  # no vowel to open with
+    ("Anna", "安娜", False), ("Lily", "莉莉", False),  # one consonant says too little
+    ("Rafael", "拉斐尔离婚", False), ("Mark", "喜欢", False),  # words of other characters are no name
+])
+def test_the_sound_of_a_name(latin, chinese, alike):
+    assert names.sounds_alike(latin, chinese) is alike
+
+
+@pytest.mark.parametrize("one, other", [
     ("women are great", "我们是好朋友"),  # grammar, not a name
     ("I grew up in Xining", "我爸在西宁家里养了一屋子鸽子"),  # a place two facts share says nothing of whom
     ("Home for now is a tiny flat in Haishu district, Ningbo", "我在宁波天一阁做古籍修复"),
     ("My dad is a postman in Jingdezhen", "我老家是江西景德镇的"),
     ("I love bananas", "我喜欢吃香蕉"),
+    ("Susan moved away", "我住在西安"), ("I love Paris", "我在巴黎"),  # a place by its sound
 ])
 def test_grammar_and_places_are_no_shared_name(one, other):
     assert not names.shared(one, other)

@@ -470,7 +470,9 @@ def _roles(text: str, pets: bool = False) -> frozenset[str]:
 
 #: a thing no longer done, said in Chinese with the thing between: "我不干纹身了" (round 38's spent set), "不当厨师了",
 #: "半马不跑了", "周五晚上不去合唱团了" (not a plan dropped: "算了，不去了"; not "离不开咖啡了", "腰扛不住了")
-_NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?(?:(?:干|做|当|养|玩|学|跑|练|喝|吃|打(?![扰算])|弹|画|写|追|抽|骑|上|跳|考|飞|戴|穿|开|坐|吹|唱|爬|拉)"
+_NO_LONGER_ZH = re.compile(r"(?<![离扛受挺顶忍撑禁靠舍用])不(?:再)?(?:(?:干|做|当|养|玩|学|跑|练|喝|吃|打(?![扰算])|弹|画|写|追|抽|骑|上|跳|考|飞|戴|穿|开|坐|吹|唱|爬|拉"
+                           # habits let go: "我不咬指甲了" (round 49's spent memory set), "不熬夜了", "不化妆了", "不加班了", "不染头发了"
+                           r"|咬|熬|化|加班|染)"
                            r"[\u4e00-\u9fff]{0,6}?|(?:去|用)[\u4e00-\u9fff]{1,6}?)了|转行|改行"
                            # since a thing stopped: "不上夜班以后作息正常多了", "不用上夜班以后，我每天晚上十点就睡" (rounds 44
                            # and 48's spent memory sets: no change was read in them)

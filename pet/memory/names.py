@@ -153,15 +153,70 @@ def _pinyin_keys(text: str) -> set[str]:
             and not _PLACE_BEFORE_EN.search(text[max(0, start - 40):start]) and not _PLACE_AFTER_EN.match(text[end:end + 40])}
 
 
+#: characters that write a foreign name by its sound (拉斐尔 Rafael, 艾米丽 Emily, 巴特尔 Bater, 捷达 Jetta): the
+#: common ones of the transliteration tables; a run of them is read as a name only beside a capitalised word
+_SOUNDS = frozenset(
+    "阿埃艾爱安昂奥澳巴拜班邦保鲍贝本比彼宾波伯博布查达戴丹道德迪蒂丁东杜敦多厄恩尔法范菲斐芬丰弗福富盖甘冈戈哥格"
+    "古瓜圭哈海汉豪赫亨胡华霍基吉加贾简杰捷金京久居卡凯坎康柯科克肯库夸奎拉莱赖兰朗劳勒雷蕾里丽利莉黎莲林琳玲"
+    "留卢鲁路伦罗洛马玛迈麦曼梅美蒙米密敏莫姆穆纳娜奈南内尼妮涅宁纽努诺欧帕潘佩彭皮珀普齐奇恰乔切琴琼丘让瑞若"
+    "萨塞桑瑟森沙莎珊什施史斯丝素苏索塔泰坦汤唐特提汀通图托瓦万旺威韦维温沃乌伍西希夏谢辛休雅亚扬耶伊依因英尤"
+    "约扎詹珍朱卓兹佐黛娅娃卫可露得翰大")
+#: a letter's (or two letters') sound, as the transliteration tables write it: one class for sounds they write alike
+_LATIN_SOUNDS = (("ph", "f"), ("th", "d"), ("ck", "k"), ("sh", "s"), ("ch", "s"), ("qu", "k"), ("x", "ks"),
+                 ("ce", "se"), ("ci", "si"), ("cy", "sy"), ("ge", "se"), ("gi", "si"), ("c", "k"), ("g", "k"),
+                 ("q", "k"), ("j", "s"), ("z", "s"), ("v", "f"), ("w", "f"), ("t", "d"), ("p", "b"), ("r", "l"))
+_PINYIN_SOUNDS = (("wu", "u"), ("yi", "i"), ("yu", "u"), ("zh", "s"), ("ch", "s"), ("sh", "s"), ("er", "l"), ("ng", "n"), ("j", "s"), ("q", "s"), ("x", "s"),
+                  ("z", "s"), ("c", "s"), ("g", "k"), ("w", "f"), ("t", "d"), ("p", "b"), ("r", "l"))
+_VOWELS = re.compile(r"[aeiouy]+")
+
+
+def _skeleton(sounds: str) -> str:
+    """The consonant classes of `sounds` (already mapped), vowels dropped, repeats run together."""
+    return re.sub(r"(.)\1+", r"\1", _VOWELS.sub("", sounds))
+
+
+def _latin_sound(word: str) -> tuple[bool, str]:
+    """Whether `word` opens with a vowel, and its consonants as the tables write them ("Rafael" -> "lfl")."""
+    word = word.lower()
+    word = re.sub(r"(?<=[aeiou])r(?=[^aeiouy])", "", word)  # an r after a vowel before a consonant: "Mark", "Martin"
+    for letters, sound in _LATIN_SOUNDS:
+        word = word.replace(letters, sound)
+    return word[:1] in "aeiouy", _skeleton(word)
+
+
+def _pinyin_sound(run: str) -> tuple[bool, str]:
+    """The same of the characters' readings ("拉斐尔" -> "lfl"); the -n of a syllable stays ("丹尼尔" -> "dnl")."""
+    reading = "".join(pinyin(c) for c in run)
+    for letters, sound in _PINYIN_SOUNDS:
+        reading = reading.replace(letters, sound)
+    return reading[:1] in "aeiouy", _skeleton(reading)
+
+
+def sounds_alike(latin: str, chinese: str) -> bool:
+    """Whether the Chinese characters write the Latin name by its sound: the same consonants as the tables write
+    them, both opening with a vowel or neither, at least two of them; the Latin's last one may be left unwritten
+    ("David" 大卫, "Oliver" 奥利弗)."""
+    if not (2 <= len(chinese) <= 4 and _SOUNDS.issuperset(chinese)):
+        return False
+    vowel, mine = _latin_sound(latin)
+    their_vowel, theirs = _pinyin_sound(chinese)
+    if vowel != their_vowel or len(theirs) < 2 or not mine:
+        return False
+    return theirs in (mine, mine[:-1])
+
+
 def shared(one: str, other: str) -> bool:
-    """Whether one text names in pinyin what the other writes in Chinese characters, anywhere in them: "Gave
-    Tangyuan to my niece" and "家里养了一只荷兰猪，叫汤圆", "Peng Hao and I broke up" and "我男朋友叫彭浩". Two to four
-    characters, none of them grammar, read by their first readings; the Latin side capitalised (a name lower-cased,
-    "peng hao", is not told from English words that read as pinyin: "sushi" is 宿舍 by a rarer reading of 舍)."""
+    """Whether one text names in pinyin, or by its sound, what the other writes in Chinese characters, anywhere in
+    them: "Gave Tangyuan to my niece" and "家里养了一只荷兰猪，叫汤圆", "Peng Hao and I broke up" and "我男朋友叫彭浩",
+    "My husband Rafael is a chef" and "我跟拉斐尔离婚了". Two to four characters, none of them grammar, read by their first
+    readings; the Latin side capitalised (a name lower-cased, "peng hao", is not told from English words that read as
+    pinyin: "sushi" is 宿舍 by a rarer reading of 舍), and not a place ("in Ningbo", "在西安")."""
     for latin, chinese in ((one, other), (other, one)):
         runs = re.findall(rf"[{_CJK}]+", chinese)
         if not runs:
             continue
+        if _sound_shared(latin, runs):
+            return True
         keys = _pinyin_keys(latin)
         if not keys:
             continue
@@ -173,4 +228,23 @@ def shared(one: str, other: str) -> bool:
                     if not _FUNCTION.intersection(part) and pinyin(part) in keys and not (
                             _PLACE_BEFORE_ZH.search(run[:at]) or _PLACE_AFTER_ZH.match(run[at + size:])):
                         return True
+    return False
+
+
+def _sound_shared(latin: str, runs: list[str]) -> bool:
+    """Whether a capitalised word of `latin` (not a common opening word, not a place) is written by its sound in
+    one of the Chinese `runs` (not after a word for a place: "住在西安")."""
+    words = [m.group() for m in re.finditer(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z'])", latin)
+             if m.group().lower() not in _COMMON and not _PLACE_BEFORE_EN.search(latin[max(0, m.start() - 40):m.start()])
+             and not _PLACE_AFTER_EN.match(latin[m.end():m.end() + 40])]
+    if not words:
+        return False
+    for run in runs:
+        for size in (4, 3, 2):
+            for at in range(len(run) - size + 1):
+                part = run[at:at + size]
+                if _PLACE_BEFORE_ZH.search(run[:at]) or _PLACE_AFTER_ZH.match(run[at + size:]):
+                    continue
+                if any(sounds_alike(word, part) for word in words):
+                    return True
     return False
