@@ -12,7 +12,7 @@ from pet.agent import intents, reflexes
 from pet.app import build
 from pet.brain.scripted import ScriptedModel, call
 from pet.config import load_settings
-from pet.events import Completion, Reply, ToolStarted
+from pet.events import Completion, Message, Reply, ToolStarted
 
 # the router and capture are the subject: the real sentence encoder
 pytestmark = [pytest.mark.real_encoder,
@@ -276,6 +276,25 @@ def test_what_do_you_know_about_me_in_any_words_lists_without_the_model(tmp_path
     [started] = [e.call for e in events if isinstance(e, ToolStarted)]
     assert started.name == "recall" and started.arguments == {"query": "你记得我什么"}
     assert "阿雅" in events[-1].text
+
+
+@pytest.mark.parametrize("text, copied", [
+    # seen on the page: an earlier message copied as the question's words ("no memories match '今天好累啊…'")
+    ("我现在做什么工作你知道吗", "今天好累啊，加班到九点"),
+    ("do you remember where I work?", "so tired, overtime until nine"),
+])
+def test_a_routed_recall_the_model_fills_with_an_earlier_message_asks_this_ones_question(tmp_path, text, copied):
+    model = ScriptedModel([Completion(text="", tool_calls=(call("recall", query=copied),)), "好呀！"], repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    conversation = app.current_conversation()
+    app.conversations.append(conversation, Message("user", copied))
+    app.conversations.append(conversation, Message("assistant", "辛苦啦！"))
+    app.memories.remember(app.agent.pet.id, "I work as a nurse at the children's hospital")
+    assert intents.router().route(text).intent == "recall"
+    events = list(app.agent.run(conversation, text))
+    [started] = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started.name == "recall" and started.arguments["query"] != copied
+    assert "nurse" in events[-1].text
 
 
 def test_a_routed_todo_the_model_fills_with_words_not_said_takes_the_persons_words(tmp_path):

@@ -1836,6 +1836,11 @@ class Agent:
                 return True
             if isinstance(value, str) and invented(value, said):
                 return True
+            if isinstance(value, str) and call.name == "recall" and invented(value, [text]):
+                # a question looked up by the words of an earlier message ("我现在做什么工作你知道吗" filled as
+                # "今天好累啊，加班到九点": "no memories match", seen on the page; a question that only points back,
+                # "还记得那个吗", is routed to no tool)
+                return True
             if isinstance(value, str) and _ONLY_FIGURES.fullmatch(value.strip()) and not all(
                     any(number in line for line in said) for number in re.findall(r"\d+", value)):
                 # a date and hour nobody said for which reminder to cancel ("去医院那个不用提醒了" filled as
