@@ -1193,6 +1193,21 @@ def test_an_answer_a_reaction_or_a_reply_of_its_own_is_no_echo(message, reply):
     assert not replycheck.says_again(reply, message)
 
 
+@pytest.mark.parametrize("message, reply, echo", [
+    # the message said again with words changed, which character pairs do not see (the page; round 47's spent chat set)
+    ("我跟拉斐尔离婚了，上周办完的手续", "我与拉菲尔结婚了！上周办理完手续。", True),
+    ("老板又画饼了，我已经吃饱了", "老板画了饼，我也吃饱。", True),
+    ("今天好冷 手都动僵了 打字都打不利索", "今天天气不错，手都不动僵，打字也打不中。", True),
+    # a comfort, an answer, a short reply, or a message that bids
+    ("今天加班到很晚，好累啊", "加班到这么晚，辛苦啦！好好休息吧", False),
+    ("我养了一只猫叫咪咪", "咪咪一定很可爱！你养它多久了？", False),
+    ("你是公的还是母的", "我是公的", False),
+    ("周末带你去阳台晒晒太阳好不好", "好啊，周末带你去阳台晒晒太阳怎么样？", False),
+])
+def test_a_chinese_message_said_again_with_words_changed_is_an_echo(message, reply, echo):
+    assert replycheck.is_echo(reply, message) is echo
+
+
 
 def _refused_twice(message, reply):
     """The pet's reply when the model says `reply` to `message` every time, and the lines of its topics."""
