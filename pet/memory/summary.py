@@ -304,8 +304,12 @@ def _pieces(text: str, pattern: re.Pattern[str]) -> list[str]:
 
 def source_text(turns: Sequence[Message], previous: str = "") -> str:
     """What a summary of these turns answers to: the previous summary and the
-    turns' words, one message per line."""
-    return "\n".join([previous.strip(), *(m.content.strip() for m in turns)]).strip()
+    person's words, one message per line. The pet's replies hold no item a
+    summary must keep: a small model's are often wrong, and every quoted
+    piece or name in them became one ("今天好累啊，加班到9点；我咬了指甲！怎么？" as the reply
+    to "我妈今天给我打电话了", said from the summary's "Also: 今天好累啊，加班到九点; 我咬了指甲！怎么？", seen
+    on the page; and a model's summary that left such an item out was refused)."""
+    return "\n".join([previous.strip(), *(m.content.strip() for m in turns if m.role == "user")]).strip()
 
 
 def _points(entries: list[tuple[str, str, str]], items: set[str], pattern: re.Pattern[str], asks: bool) -> str:
