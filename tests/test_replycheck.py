@@ -985,6 +985,9 @@ def test_a_sentence_that_may_say_the_rules_back_is_held_until_it_ends():
     # a reply that begins with the person's words and goes on is no copy (review)
     ("哈哈哈哈，你太逗了吧", ("哈哈哈哈",), False), ("好的好的，那明天见啦", ("好的好的",), False),
     ("是啊，今天天气真好", ("今天天气真好",), False), ("I love you so much too! Claws and all.", ("I love you so much",), False),
+    # half of an earlier message or more, word for word (the page: to "今天的云好好看"); not a short piece of a long one
+    ("今天好累啊！", ("今天好累啊，加班到九点",), True), ("I got a new bike!", ("I got a new bike! it's red",), True),
+    ("晚安啦", ("好困，我去睡了，晚安啦",), False), ("加班到九点", ("今天好累啊，加班到九点，老板还骂我",), False),
 ])
 def test_a_reply_that_copies_the_persons_earlier_message(reply, heard, copied):
     assert replycheck.copies_earlier(reply, heard) is copied

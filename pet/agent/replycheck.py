@@ -1046,8 +1046,9 @@ def repeats(reply: str, said: Sequence[str], partial: bool = False) -> bool:
 
 def copies_earlier(reply: str, heard: Sequence[str], partial: bool = False) -> bool:
     """The whole reply is one of the person's earlier messages (`heard`) again ("I'm back! What's my
-    name?" as the reply to the next message, seen on the page); a reply that only begins with the
-    person's words ("哈哈哈哈，你太逗了吧") is none. `partial`: the reply so far, which may still become one."""
+    name?" as the reply to the next message, seen on the page), or half of one or more word for word;
+    a reply that only begins with the person's words ("哈哈哈哈，你太逗了吧") is none. `partial`: the
+    reply so far, which may still become one."""
     mine = _letters(reply)
     for line in heard:
         before = _letters(line)
@@ -1059,6 +1060,9 @@ def copies_earlier(reply: str, heard: Sequence[str], partial: bool = False) -> b
                 return True
         elif SequenceMatcher(None, mine, before, autojunk=False).ratio() >= COPY_SIMILARITY:
             return True
+        elif mine in before and 2 * len(mine) >= len(before) and (
+                len(mine) + (CJK_WEIGHT - 1) * cjk_count(mine) >= REPEAT_LETTERS):
+            return True  # the first half of one: "今天好累啊！" to "今天的云好好看", after "今天好累啊，加班到九点" (the page)
     return False
 
 
