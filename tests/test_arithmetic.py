@@ -302,6 +302,9 @@ def test_numbers_that_are_no_sum_are_left_alone(text):
         # 2026-12-06)
         ("3*7=21 对么", "3*7"), ("3*7=21 没错吧", "3*7"), ("is 3*7=21", "3*7"), ("how much is 12*12=144", "12*12"),
         ("三乘七等于二十一，今天晚上吃什么？", None), ("25*4=100, 25*8=?", "25*8"),
+        # a square root beside an operator (round 49's spent set read "根号二乘以一百" as 2*100); alone it is sqrt
+        ("根号二乘以一百是多少", "2^0.5*100"), ("三乘以根号四等于几", "3*4^0.5"), ("根号2等于多少", "sqrt(2)"),
+        ("我根号二不会算", None),
     ],
 )
 def test_an_expression_is_found_anywhere_in_a_message(text, expression):

@@ -125,9 +125,17 @@ def _as_digits(text: str, number: re.Pattern[str], after: re.Pattern[str], befor
     return "".join(out) + text[last:]
 
 
+#: a square root beside an operator ("根号二乘以一百" was read as 2×100: round 49's tools set); a root alone is _ROOT's
+_ROOT_THEN_ZH = re.compile(rf"(?:根号|√)\s*(?P<n>{_NUM})(?=\s*(?:乘以|除以|加上|减去|加|减|乘|[-+*/×÷^＋－＊／]))")
+_ROOT_AFTER_ZH = re.compile(rf"(?P<op>乘以|除以|加上|减去|加|减|乘|[-+*/×÷^＋－＊／])\s*(?:根号|√)\s*(?P<n>{_NUM})")
+
+
 def _zh_numerals(text: str) -> str:
-    """Chinese numerals next to an operator as digits: 三百六十五乘以二 → 365乘以2."""
-    return _as_digits(text, _ZH_NUMBER, _ZH_OPERATOR_AFTER, _ZH_OPERATOR_BEFORE, _zh_number)
+    """Chinese numerals next to an operator as digits: 三百六十五乘以二 → 365乘以2; a square root there as a power
+    (根号二乘以一百 → 2^0.5乘以100)."""
+    text = _as_digits(text, _ZH_NUMBER, _ZH_OPERATOR_AFTER, _ZH_OPERATOR_BEFORE, _zh_number)
+    text = _ROOT_THEN_ZH.sub(lambda m: f"{m.group('n')}^0.5", text)
+    return _ROOT_AFTER_ZH.sub(lambda m: f"{m.group('op')}{m.group('n')}^0.5", text)
 
 
 def _zh_operators(text: str) -> str:
