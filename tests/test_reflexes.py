@@ -1312,6 +1312,10 @@ def test_a_spaced_request_keeps_its_object_and_the_talk_before_a_time_stays():
     ("show me all my reminders and my todo list too", ["list_reminders", "list_todos"]),
     ("我的提醒有哪些 还有待办", ["list_reminders", "list_todos"]),
     ("看看我的待办 然后加一条 给奶奶寄明信片", ["list_todos", "add_todo"]),
+    # both lists named together (round 49's spent set showed the reminders alone)
+    ("show me my todos and my reminders", ["list_reminders", "list_todos"]),
+    ("list my reminders and todos", ["list_reminders", "list_todos"]), ("把我的提醒和待办都列出来", ["list_reminders", "list_todos"]),
+    ("remind me to check my todo list and reminders tomorrow at 9am", ["set_reminder"]),
 ])
 def test_the_other_list_and_one_more_in_the_same_message(text, expected):
     reflex = reflexes.match(text, NOW, ZONE, "zh")

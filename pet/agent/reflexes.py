@@ -304,6 +304,18 @@ def lists_the_other(intent: str, text: str) -> str | None:
     return None
 
 
+#: the words of one list joined to the other's: "my todos and my reminders", "提醒和待办", "reminders + tasks"
+_BOTH_LISTS = re.compile(
+    r"(?:to-?dos?|to do(?: list)?|tasks?|todo list|待办(?:清单|列表|事项)?)\s*(?:and|&|\+|和|跟|与|还有|以及|、)\s*"
+    r"(?:(?:my|the|all|our)\s+)*(?:reminders?|提醒)"
+    r"|(?:reminders?|提醒)\s*(?:and|&|\+|和|跟|与|还有|以及|、)\s*(?:(?:my|the|all|our)\s+)*(?:to-?dos?|to do|tasks?|待办)", _I)
+#: ...asked to be seen
+_SHOWS = re.compile(r"\b(?:show|see|check|what(?:'s| is| are)?|whats|read|pull up|go over)\b|(?<!to-do )(?<!todo )(?<!to do )"
+                    r"\blist\b|列|看看|瞅|给我看|查看|有哪些|有什么|有啥", _I)
+#: ...not to be done away with ("wipe my reminders and my todo list too": the review of 2026-12-06)
+_UNDOES = re.compile(r"\b(?:wipe|clear|delete|remove|erase|cancel|drop|scrap|empty)\b|清空|删|取消|清掉|不要了", _I)
+
+
 #: asks to be reminded: "提醒我…", "remind me to…" (whatever is to be deleted then, it is no reminder now)
 _REMIND_ME = re.compile(r"提醒(?:我|你|咱|他|她)|叫(?:我|醒我)|\bremind (?:me|us|him|her)\b|\bwake me\b", _I)
 
@@ -1704,6 +1716,9 @@ def _single(text: str, now: dt.datetime, zone: dt.tzinfo) -> Reflex | None:
         if reflex:
             return reflex
 
+    if _BOTH_LISTS.search(text) and _SHOWS.search(text) and not _REMIND_ME.search(text) and not _UNDOES.search(text):
+        # "show me my todos and my reminders": both lists (round 49's spent set showed the reminders alone)
+        return Reflex("list_reminders", _call("list_reminders") + _call("list_todos"))
     found = _first(_LIST_REMINDERS, text)
     if found:
         return Reflex("list_reminders", _call("list_reminders"))
