@@ -297,6 +297,21 @@ def test_a_routed_recall_the_model_fills_with_an_earlier_message_asks_this_ones_
     assert "nurse" in events[-1].text
 
 
+def test_a_routed_recall_keeps_the_models_words_for_whom_the_question_points_at(tmp_path):
+    # the review of 2026-12-07: "Lily workplace" shares no word with the question, and is no earlier message copied
+    model = ScriptedModel([Completion(text="", tool_calls=(call("recall", query="Lily workplace"),)), "Nice!"],
+                          repeat_last=True)
+    app = build(load_settings({"reflexes": True, "greeting": False, "home": str(tmp_path)}), brain=model)
+    conversation = app.current_conversation()
+    app.conversations.append(conversation, Message("user", "my sister Lily just got a new job"))
+    app.conversations.append(conversation, Message("assistant", "Yay for Lily!"))
+    text = "do you remember where she works?"
+    assert intents.router().route(text).intent == "recall"
+    events = list(app.agent.run(conversation, text))
+    [started] = [e.call for e in events if isinstance(e, ToolStarted)]
+    assert started.arguments == {"query": "Lily workplace"}
+
+
 def test_a_routed_todo_the_model_fills_with_words_not_said_takes_the_persons_words(tmp_path):
     # seen on a spent held-out case: the model wrote a todo nobody asked for
     model = ScriptedModel([Completion(text="", tool_calls=(call("add_todo", text="clean the closet"),)), "Done!"],

@@ -85,6 +85,9 @@ def test_the_sound_of_a_name(latin, chinese, alike):
     ("My dad is a postman in Jingdezhen", "我老家是江西景德镇的"),
     ("I love bananas", "我喜欢吃香蕉"),
     ("Susan moved away", "我住在西安"), ("I love Paris", "我在巴黎"),  # a place by its sound
+    # a word, or part of one, that sounds like a name (the review of 2026-12-07)
+    ("My dog Molly loves running with me", "半程马拉松不跑了"), ("My boss Mark is strict", "马克杯摔碎了"),
+    ("My cat Millie", "她很美丽"), ("Sally is my sister", "今天吃了沙拉"), ("Dylan is my son", "我爱吃提拉米苏"),
 ])
 def test_grammar_and_places_are_no_shared_name(one, other):
     assert not names.shared(one, other)

@@ -1316,10 +1316,20 @@ def test_a_spaced_request_keeps_its_object_and_the_talk_before_a_time_stays():
     ("show me my todos and my reminders", ["list_reminders", "list_todos"]),
     ("list my reminders and todos", ["list_reminders", "list_todos"]), ("把我的提醒和待办都列出来", ["list_reminders", "list_todos"]),
     ("remind me to check my todo list and reminders tomorrow at 9am", ["set_reminder"]),
+    ("can you show me my reminders and todos?", ["list_reminders", "list_todos"]), ("我的待办和提醒有哪些", ["list_reminders", "list_todos"]),
+    # an item to add, a habit, a wish for every day (the review of 2026-12-07)
+    ("add 'check todos and reminders' to my list", ["add_todo"]), ("待办里加一条：看看提醒和待办", ["add_todo"]),
 ])
 def test_the_other_list_and_one_more_in_the_same_message(text, expected):
     reflex = reflexes.match(text, NOW, ZONE, "zh")
     assert reflex is not None and [c.name for c in reflex.calls] == expected
+
+
+@pytest.mark.parametrize("text", ["I check my todos and reminders every morning", "I forgot to check my reminders and todos yesterday",
+                                  "我每天都看看待办和提醒", "以后每天早上给我看看待办和提醒"])
+def test_both_lists_named_in_passing_show_neither(text):
+    reflex = reflexes.match(text, NOW, ZONE, "zh")
+    assert reflex is None or not {c.name for c in reflex.calls} & {"list_reminders", "list_todos"}
 
 
 def test_one_more_without_a_todo_list_named_is_not_a_todo():

@@ -985,12 +985,15 @@ def test_a_sentence_that_may_say_the_rules_back_is_held_until_it_ends():
     # a reply that begins with the person's words and goes on is no copy (review)
     ("哈哈哈哈，你太逗了吧", ("哈哈哈哈",), False), ("好的好的，那明天见啦", ("好的好的",), False),
     ("是啊，今天天气真好", ("今天天气真好",), False), ("I love you so much too! Claws and all.", ("I love you so much",), False),
-    # half of an earlier message or more, word for word (the page: to "今天的云好好看"); not a short piece of a long one
+    # the first half of an earlier message or more, word for word (the page: to "今天的云好好看"); not a short piece of a
+    # long one, a piece from its middle (an answer: "密码是tiger123"), nor a good night said back (the review of 2026-12-07)
     ("今天好累啊！", ("今天好累啊，加班到九点",), True), ("I got a new bike!", ("I got a new bike! it's red",), True),
     ("晚安啦", ("好困，我去睡了，晚安啦",), False), ("加班到九点", ("今天好累啊，加班到九点，老板还骂我",), False),
+    ("密码是tiger123", ("记住我的wifi密码是tiger123",), False), ("明天下午三点看牙医", ("提醒我明天下午三点看牙医",), False),
+    ("晚安，好梦！", ("晚安好梦小钳子",), False),
 ])
 def test_a_reply_that_copies_the_persons_earlier_message(reply, heard, copied):
-    assert replycheck.copies_earlier(reply, heard) is copied
+    assert replycheck.copies_earlier(reply, heard, halves=True) is copied
     checker = replycheck.Checker("what now?", replycheck.detect_language(reply), XIAOQIAN, heard=heard)
     assert (replycheck.REPEAT in checker.problems(reply).problems) is copied
 
@@ -1199,13 +1202,15 @@ def test_an_answer_a_reaction_or_a_reply_of_its_own_is_no_echo(message, reply):
 @pytest.mark.parametrize("message, reply, echo", [
     # the message said again with words changed, which character pairs do not see (the page; round 47's spent chat set)
     ("我跟拉斐尔离婚了，上周办完的手续", "我与拉菲尔结婚了！上周办理完手续。", True),
-    ("老板又画饼了，我已经吃饱了", "老板画了饼，我也吃饱。", True),
+    ("老板又画饼了，我已经吃饱了", "老板画了饼，我也吃饱。", False),  # a "me too" passes, garbled or not
     ("今天好冷 手都动僵了 打字都打不利索", "今天天气不错，手都不动僵，打字也打不中。", True),
     # a comfort, an answer, a short reply, or a message that bids
     ("今天加班到很晚，好累啊", "加班到这么晚，辛苦啦！好好休息吧", False),
     ("我养了一只猫叫咪咪", "咪咪一定很可爱！你养它多久了？", False),
     ("你是公的还是母的", "我是公的", False),
     ("周末带你去阳台晒晒太阳好不好", "好啊，周末带你去阳台晒晒太阳怎么样？", False),
+    # the message said back with a clause of its own (the review of 2026-12-07)
+    ("我好累啊，今天上了一整天的课", "上了一整天的课，好累啊，快休息一下", False), ("我今天好开心", "你今天好开心呀，我也好开心", False),
 ])
 def test_a_chinese_message_said_again_with_words_changed_is_an_echo(message, reply, echo):
     assert replycheck.is_echo(reply, message) is echo

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from dataclasses import dataclass
 from typing import Collection, Protocol, Sequence
 
@@ -33,8 +34,9 @@ class MemorySource(Protocol):
 class TurnContext:
     messages: list[Message]
     memories: list[MemoryRecord]
-    #: the turn folded the oldest messages into the summary in code (the fold after the last reply gave way)
-    folded: bool = False
+    #: seconds the turn took to fold the oldest messages into the summary in code (the fold after the last reply gave
+    #: way); 0 when it did not
+    folded: float = 0.0
 
 
 class HistorySummarizer(Protocol):
@@ -43,13 +45,14 @@ class HistorySummarizer(Protocol):
         ...
 
     def condense(
-        self, conversation_id: int, earlier: Sequence[StoredMessage], *, fold: bool = True
+        self, conversation_id: int, earlier: Sequence[StoredMessage], *, fold: bool = True, store: bool = True
     ) -> tuple[str, list[StoredMessage]]:
         """The running summary ("" if none) and the recent messages to show
         verbatim. When `earlier` no longer fits: with `fold`, the model folds
         the oldest into the stored summary first; without, they are shown
         whole a little past the budget and the fold is marked due
-        (`take_due`), and past that a summary made in code is stored."""
+        (`take_due`), and past that a summary made in code is stored (with
+        `store`)."""
         ...
 
     def fold(self, conversation_id: int, earlier: Sequence[StoredMessage]) -> str | None:
@@ -117,6 +120,7 @@ def build_context(
     memory_tokens: int = 600,
     summarizer: HistorySummarizer | None = None,
     volatile_last: bool = False,
+    keep_fold: bool = True,
 ) -> TurnContext:
     """The messages for one turn: the system prompt, earlier messages (or a
     summary of the oldest and the recent ones verbatim) and the new message.
@@ -125,8 +129,10 @@ def build_context(
     message, so that a brain which caches the prompt's prefix re-reads only
     the last exchange and this turn's part; and the stable part is the same
     in each of the persona's languages, so that a change of language does
-    not make it re-read the whole prompt."""
-    summary, folded = "", False
+    not make it re-read the whole prompt. Without `keep_fold` (a read-ahead,
+    outside the conversation's lock) a summary made in code is shown, not
+    stored."""
+    summary, folded = "", 0.0
     if summarizer is None:
         earlier = earlier_messages(history.history(conversation_id, limit=history_messages))
     else:
@@ -135,8 +141,9 @@ def build_context(
         # until then they are shown whole, a little past the budget, and past
         # that a summary made in code is stored, so the turn never waits.
         unfolded = _unfolded(summarizer, history, conversation_id, history_messages)
-        summary, recent = summarizer.condense(conversation_id, unfolded, fold=False)
-        folded = len(recent) < len(unfolded)
+        started = time.perf_counter()
+        summary, recent = summarizer.condense(conversation_id, unfolded, fold=False, store=keep_fold)
+        folded = time.perf_counter() - started if len(recent) < len(unfolded) and keep_fold else 0.0
         earlier = [item.message for item in recent]
     # Recall looks at the new message and, weighing less, the person's last words before it.
     recent_user = [m.content for m in earlier[-4:] if m.role == "user"][::-1]

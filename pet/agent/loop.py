@@ -754,6 +754,13 @@ _ASKS_FORGETTING = re.compile(r"\b(?:forget|remember|delete|erase|remove|wipe)\b
 _ASKED = re.compile(r"[?？]|(?:吗|么|没|没有|呢|不)[\s。!！~～]*$")
 
 
+def _copied(value: str, messages: Sequence[str]) -> bool:
+    """Whether `value` is one of `messages`, or most of one, word for word."""
+    mine = replycheck.letters(value)
+    return bool(mine) and any(mine in replycheck.letters(m) and 2 * len(mine) >= len(replycheck.letters(m))
+                              for m in messages)
+
+
 def invented(value: str, said: Sequence[str]) -> bool:
     """Whether a tool argument the model wrote shares no word with anything
     said in the conversation (`said`: the message and what came before it):
@@ -967,9 +974,8 @@ class Agent:
         """While the person reads the reply and writes the next message: fold
         what the next turn could not show into the summary (the history a
         turn shows is the one before its message, so this is the next turn's
-        own check; the model's summary is slow on a small brain, and a
-        summary made in code for that turn would change its prompt's start),
-        then let a brain that caches the prompt's prefix read the
+        own check; the model's summary is slow on a small brain, and done in
+        a pause it costs the next turn nothing), then let a brain that caches the prompt's prefix read the
         conversation up to the next message, so that the next turn reads
         only its own part. The turn's trace gets the fold's time. A message
         that comes meanwhile stops the read-ahead where it is, and the fold
@@ -1020,7 +1026,7 @@ class Agent:
             now=self.clock().astimezone(self.persona.zone()), history=self.conversations,
             memories=self.memories, history_messages=self.config.history_messages,
             recall_limit=self.config.recall_limit, memory_tokens=self.config.memory_tokens,
-            with_tools=bool(specs), summarizer=self.summarizer, volatile_last=True,
+            with_tools=bool(specs), summarizer=self.summarizer, volatile_last=True, keep_fold=False,
         )
         # the last is the message, not yet written; the first, the persona
         # and the tools, is the stable part
@@ -1050,7 +1056,6 @@ class Agent:
 
         now = self.clock().astimezone(self.persona.zone())
         specs = self.tools.specs()
-        started = time.perf_counter()
         context = build_context(
             persona=self.persona,
             pet_id=self.pet.id,
@@ -1071,8 +1076,7 @@ class Agent:
         )
         # stamped with the agent's clock: the day's greeting compares it
         if context.folded:
-            trace.stages["summary fold in the turn (extractive: the fold after the last reply gave way)"] = (
-                time.perf_counter() - started)
+            trace.stages["summary fold in the turn (extractive: the fold after the last reply gave way)"] = context.folded
         user_message_id = self.conversations.append(conversation_id, Message("user", text), at=now)
         trace.begin(now, text, language, user_message_id)
         set_log_fields(turn=user_message_id)
@@ -1836,10 +1840,11 @@ class Agent:
                 return True
             if isinstance(value, str) and invented(value, said):
                 return True
-            if isinstance(value, str) and call.name == "recall" and invented(value, [text]):
-                # a question looked up by the words of an earlier message ("我现在做什么工作你知道吗" filled as
-                # "今天好累啊，加班到九点": "no memories match", seen on the page; a question that only points back,
-                # "还记得那个吗", is routed to no tool)
+            if isinstance(value, str) and call.name == "recall" and invented(value, [text]) and _copied(
+                    value, [m.content for m in turn.messages if m.role == "user" and m.content]):
+                # a question looked up by an earlier message, copied ("我现在做什么工作你知道吗" filled as "今天好累啊，
+                # 加班到九点": "no memories match", seen on the page); not a pronoun the model resolved ("Lily workplace"
+                # for "do you remember where she works?" after "my sister Lily just got a new job": the review)
                 return True
             if isinstance(value, str) and _ONLY_FIGURES.fullmatch(value.strip()) and not all(
                     any(number in line for line in said) for number in re.findall(r"\d+", value)):

@@ -310,10 +310,15 @@ _BOTH_LISTS = re.compile(
     r"(?:(?:my|the|all|our)\s+)*(?:reminders?|提醒)"
     r"|(?:reminders?|提醒)\s*(?:and|&|\+|和|跟|与|还有|以及|、)\s*(?:(?:my|the|all|our)\s+)*(?:to-?dos?|to do|tasks?|待办)", _I)
 #: ...asked to be seen
-_SHOWS = re.compile(r"\b(?:show|see|check|what(?:'s| is| are)?|whats|read|pull up|go over)\b|(?<!to-do )(?<!todo )(?<!to do )"
-                    r"\blist\b|列|看看|瞅|给我看|查看|有哪些|有什么|有啥", _I)
-#: ...not to be done away with ("wipe my reminders and my todo list too": the review of 2026-12-06)
-_UNDOES = re.compile(r"\b(?:wipe|clear|delete|remove|erase|cancel|drop|scrap|empty)\b|清空|删|取消|清掉|不要了", _I)
+#: ...asked to be seen, now: the request opens with it ("show me…", "can you list…", "what's on…"), or asks which there
+#: are ("…有哪些", "列出来"); not a habit or an item ("I check my todos and reminders every morning", "我每天都看看待办和提醒",
+#: "add 'check todos and reminders' to my list": the review of 2026-12-07)
+_SHOWS = re.compile(r"^\W*(?:(?:hey|ok|so|pls|please|(?:can|could|would) (?:you|u))\W+)*(?:show|list|what(?:'s| is| are)?|whats|see"
+                    r"|check|pull up|go over|read)\b|列出|列一下|列个|列给|有哪些|有什么|有啥|给我看|给我瞅|查看", _I)
+#: ...not to be done away with, added to, or shown every day ("wipe my reminders and my todo list too": the review of
+#: 2026-12-06; "以后每天早上给我看看待办和提醒" asks for a reminder)
+_UNDOES = re.compile(r"\b(?:wipe|clear|delete|remove|erase|cancel|drop|scrap|empty|add|put|stick|jot|every)\b|清空|删|取消|清掉"
+                     r"|不要了|加一|加个|添|记一|每天|每周|每晚|以后", _I)
 
 
 #: asks to be reminded: "提醒我…", "remind me to…" (whatever is to be deleted then, it is no reminder now)

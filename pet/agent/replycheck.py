@@ -55,11 +55,12 @@ ECHO_FIRST_SIMILARITY = 0.9
 ECHO_UNITS, ECHO_UNITS_SHARE = 4, 0.8
 #: a Chinese reply of at least ECHO_CHARS characters, at least ECHO_CHARS_SHARE of them the message's, that holds
 #: at least ECHO_CHARS_COVER of the message's own, says the message again with words changed, which character
-#: pairs do not see ("我跟拉斐尔离婚了，上周办完的手续" → "我与拉菲尔结婚了！上周办理完手续。", seen on the page; "老板又画饼了，
-#: 我已经吃饱了" → "老板画了饼，我也吃饱。"). A message that asks or bids may have its words said again ("周末带你去阳台晒晒
-#: 太阳好不好" → "好啊，周末带你去阳台晒晒太阳怎么样？"). Of the small and tiny models' 421 Chinese replies to the spent chat
-#: sets of rounds 45 to 49 (the pet's own lines aside) it finds 3, each such (7 with the messages that ask, all such:
-#: long rambles that end "…你今天过得咋样"); answers stay under it ("你是公的还是母的" → "我是公的" is short and asks)
+#: pairs do not see ("我跟拉斐尔离婚了，上周办完的手续" → "我与拉菲尔结婚了！上周办理完手续。", seen on the page; "今天好冷 手都
+#: 动僵了 打字都打不利索" → "今天天气不错，手都不动僵，打字也打不中。"), when every clause of the reply is mostly the message's and
+#: the pet says no "me too" ("我也好开心"). A message that asks or bids may have its words said again ("周末带你去阳台晒晒太阳
+#: 好不好" → "好啊，周末带你去阳台晒晒太阳怎么样？"). Of the small and tiny models' 421 Chinese replies to the spent chat sets
+#: of rounds 45 to 49 (the pet's own lines aside) it finds 2, each such (7 with the messages that ask and a "me too", all
+#: such); answers stay under it ("你是公的还是母的" → "我是公的" is short and asks)
 ECHO_CHARS, ECHO_CHARS_SHARE, ECHO_CHARS_COVER = 8, 0.7, 0.6
 #: a first sentence in the first person, as the message is, with at least this share of its pieces the
 #: message's, says the person's words about themselves as the pet's own (is_echo)
@@ -314,6 +315,10 @@ EN_STOPWORDS = frozenset(
 _SENTENCE_END = re.compile(r"(?<=[!?。！？…~～])\s*|(?<=\.)(?!\d)\s*|\n+")
 _WORD = re.compile(r"[a-z0-9']+")
 _CLAUSE_MARKS = re.compile(r"[,，;；:：、]")
+#: ...and the sentences' ends
+_PIECE_MARKS = re.compile(r"[,，;；:：、。！？!?…~～]")
+#: the pet sharing what the person feels or does ("我也好开心")
+_ME_TOO = re.compile(r"(?:我|俺|钳钳|本钳)也")
 _DIGITS = re.compile(r"\d+")
 
 
@@ -336,7 +341,7 @@ _WH_OPEN = re.compile(r"^\W*(?:what|where|when|who|why|how|which)(?:['’]s|['�
 
 
 def _too_short_to_echo(message: str) -> bool:
-    said = _letters(message)
+    said = letters(message)
     if len(said) < ECHO_MIN_CHARS:
         return True
     chinese = cjk_count(message)
@@ -345,10 +350,11 @@ def _too_short_to_echo(message: str) -> bool:
     return len(_WORD.findall(message.lower())) < ECHO_MIN_WORDS
 
 
-def _letters(text: str) -> str:
-    """Lowercase letters and digits only (Chinese characters kept)."""
+def letters(text: str) -> str:
+    """Lowercase letters and digits only (Chinese characters kept): what two texts are compared by."""
     return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower()
                    if ch.isalnum() or cjk_count(ch))
+
 
 
 def ends_sentence(text: str) -> bool:
@@ -432,8 +438,8 @@ def is_echo(reply: str, message: str) -> bool:
     restatement), or its first sentence or clause is the message word for
     word and more follows. "Six times seven is 42." to "six times seven?" adds
     the answer and is no echo."""
-    said = _letters(message)
-    answer = _letters(reply)
+    said = letters(message)
+    answer = letters(reply)
     if _too_short_to_echo(message):
         return bool(said) and answer == said and _ONLY_HEARD.match(message) is not None
     if not answer:
@@ -446,7 +452,7 @@ def is_echo(reply: str, message: str) -> bool:
         # a question for a fact said back without its question word, its persons turned round ("what do you do all day
         # when im at work" → "I do all day when I'm at work.", used as a person would); not one answered yes or no
         # ("do you like me?" → "I like you!")
-        said, answer = _letters(_PERSONS.sub("p", message[asked.end():])), _letters(_PERSONS.sub("p", reply))
+        said, answer = letters(_PERSONS.sub("p", message[asked.end():])), letters(_PERSONS.sub("p", reply))
         if _new_letters(answer, said) <= ECHO_NEW_SHARE * len(answer) and len(answer) - _new_letters(
                 answer, said) >= ECHO_SIMILARITY * len(said):
             return True
@@ -454,16 +460,20 @@ def is_echo(reply: str, message: str) -> bool:
     if len(mine) >= ECHO_UNITS and len(mine & _units(message)) > ECHO_UNITS_SHARE * len(mine):
         return True
     answered, heard = CJK_CHAR.findall(reply), CJK_CHAR.findall(message)
-    if len(answered) >= ECHO_CHARS and heard and _ASKS_OR_BIDS.search(message) is None:
+    if len(answered) >= ECHO_CHARS and heard and _ASKS_OR_BIDS.search(message) is None and not _ME_TOO.search(reply):
         theirs, mine_chars = set(heard), set(answered)
+        # (and no clause of its own: "上了一整天的课，好累啊，快休息一下" comforts; nor the pet's "me too": "你今天好开心呀，我也
+        # 好开心"; the review of 2026-12-07)
+        clauses = [CJK_CHAR.findall(part) for part in _PIECE_MARKS.split(reply)]
         if (sum(c in theirs for c in answered) >= ECHO_CHARS_SHARE * len(answered)
-                and sum(c in mine_chars for c in heard) >= ECHO_CHARS_COVER * len(heard)):
+                and sum(c in mine_chars for c in heard) >= ECHO_CHARS_COVER * len(heard)
+                and all(2 * sum(c in theirs for c in chars) >= len(chars) for chars in clauses if len(chars) >= 2)):
             return True
     # the message again as the first sentence, or the first clause, with more after it that brings
     # no number of its own ("Six times seven, that's 42!" answers)
     for parts in (sentences(reply), _CLAUSE_MARKS.split(reply)):
-        parts = [part for part in parts if _letters(part)]
-        if len(parts) > 1 and SequenceMatcher(None, _letters(parts[0]), said,
+        parts = [part for part in parts if letters(part)]
+        if len(parts) > 1 and SequenceMatcher(None, letters(parts[0]), said,
                                               autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY:
             if not set(_DIGITS.findall(reply)) - set(_DIGITS.findall(message)):
                 return True
@@ -537,7 +547,7 @@ def says_again(reply: str, message: str, at: float = RESTATES_AT) -> bool:
     """The reply says a message that asks nothing again in other words, as the sentence encoder reads them
     (RESTATES_AT): "明天又要加班，老板真是个魔鬼" → "老板真是个魔鬼，明天又要加班了…". False without the encoder."""
     if (_too_short_to_echo(message) or (_ASKS_OR_BIDS.search(message) and not _RIDDLE_ANSWERED.search(message))
-            or not _letters(reply) or sad_news(message)):
+            or not letters(reply) or sad_news(message)):
         return False  # (sympathy for sad news says its words again: "I am sorry your dog passed away.")
     if _TOO.search(reply) or _REACTS.match(reply) or _AGREES.search(reply):
         return False  # "Nice! I have two cats too", "猫咪好可爱，我喜欢！", "It really is a beautiful day!": it shares,
@@ -615,10 +625,10 @@ _CLAUSES_OF = re.compile(r"[,，.。!！?？;；~～…]+")
 def _says_a_clause(sentence: str, said: str) -> bool:
     """The sentence is one of the person's first-person clauses word for word: "Hi! I'm an auntie." to "my sister had her
     baby!! a girl, 3.2kg, i'm an auntie!!" (seen on the page; too short for the likeness of words)."""
-    mine = _letters(sentence)
+    mine = letters(sentence)
     if len(mine) < CLAUSE_LETTERS or not _SELF.match(sentence.strip()) or _TOO.search(sentence):
         return False
-    return any(_letters(clause) == mine for clause in _CLAUSES_OF.split(said) if _SELF.match(clause.strip()))
+    return any(letters(clause) == mine for clause in _CLAUSES_OF.split(said) if _SELF.match(clause.strip()))
 
 
 #: the fewest letters of a clause said back word for word that `_says_a_clause` reads
@@ -741,10 +751,10 @@ def template_reply(reply: str) -> bool:
 
 def catchphrase_only(reply: str, persona: Persona) -> bool:
     """The reply is one or more of the pet's catchphrases and nothing else."""
-    rest = _letters(reply)
+    rest = letters(reply)
     if not rest:
         return False
-    phrases = sorted({_letters(p) for items in persona.catchphrases.values() for p in items} - {""},
+    phrases = sorted({letters(p) for items in persona.catchphrases.values() for p in items} - {""},
                      key=len, reverse=True)
     changed = True
     while rest and changed:
@@ -873,7 +883,7 @@ def _rule_clauses() -> tuple[str, ...]:
     texts = (prompt.COMPANION_RULE, prompt.TOOL_RULES, prompt.MEMORY_HEADING, prompt.NEAR_HEADING,
              prompt.EXAMPLES_HEADING)
     clauses = (part for text in texts for part in re.split(r"[.:;()]", text))
-    return tuple(_letters(c) for c in clauses if len(c.split()) >= RULE_WORDS)
+    return tuple(letters(c) for c in clauses if len(c.split()) >= RULE_WORDS)
 
 
 #: the fewest words of a rule's clause compared ("for chat, just talk" is what anyone may say)
@@ -905,7 +915,7 @@ def _a_rule(sentence: str) -> bool:
     """Whether a part of `sentence` is one of the rules' clauses (kept: a streamed reply is checked again at
     every piece, its finished sentences the same each time)."""
     for part in re.split(r"[:;：；]", sentence):
-        mine = _letters(part)
+        mine = letters(part)
         if len(mine) >= 20 and any(
                 SequenceMatcher(None, mine, rule, autojunk=False).ratio() >= RULE_SIMILARITY for rule in _rule_clauses()):
             return True
@@ -921,12 +931,12 @@ ASIDE_SIMILARITY = 0.7
 
 def program_aside(reply: str, persona: Persona) -> bool:
     """The reply is, or starts as, one of the program's asides (ASIDES), in either language."""
-    mine = _letters(reply)
+    mine = letters(reply)
     if len(mine) < LANGUAGE_LETTERS:
         return False
     for key in ASIDES:
         for language in ("zh", "en"):
-            aside = _letters(say(key, language, persona))
+            aside = letters(say(key, language, persona))
             if SequenceMatcher(None, mine[:len(aside)], aside[:len(mine)], autojunk=False).ratio() >= ASIDE_SIMILARITY:
                 return True
     return False
@@ -1027,10 +1037,10 @@ def repeats(reply: str, said: Sequence[str], partial: bool = False) -> bool:
     """The reply says one of the last lines (`said`: the pet's last replies, the person's messages
     before this one) again: most of it, at its start, with the same figures. `partial`: the reply so
     far, while it streams: it may still become one."""
-    mine = _letters(reply)
+    mine = letters(reply)
     digits = re.findall(r"\d+", mine)
     for line in said:
-        before = _letters(line)
+        before = letters(line)
         if len(before) < REPEAT_LETTERS:
             continue  # "Reply one." after "Reply two.", "好呀" twice: too short to tell
         if partial:
@@ -1044,14 +1054,15 @@ def repeats(reply: str, said: Sequence[str], partial: bool = False) -> bool:
     return False
 
 
-def copies_earlier(reply: str, heard: Sequence[str], partial: bool = False) -> bool:
+def copies_earlier(reply: str, heard: Sequence[str], partial: bool = False, halves: bool = False) -> bool:
     """The whole reply is one of the person's earlier messages (`heard`) again ("I'm back! What's my
-    name?" as the reply to the next message, seen on the page), or half of one or more word for word;
-    a reply that only begins with the person's words ("哈哈哈哈，你太逗了吧") is none. `partial`: the
-    reply so far, which may still become one."""
-    mine = _letters(reply)
+    name?" as the reply to the next message, seen on the page); with `halves`, also the first half of
+    one or more, word for word ("今天好累啊！" to "今天的云好好看", after "今天好累啊，加班到九点": the page),
+    but a greeting or good night said back; a reply that only begins with the person's words
+    ("哈哈哈哈，你太逗了吧") is none. `partial`: the reply so far, which may still become one."""
+    mine = letters(reply)
     for line in heard:
-        before = _letters(line)
+        before = letters(line)
         if len(before) + (CJK_WEIGHT - 1) * cjk_count(before) < REPEAT_LETTERS:
             continue
         if partial:
@@ -1060,10 +1071,16 @@ def copies_earlier(reply: str, heard: Sequence[str], partial: bool = False) -> b
                 return True
         elif SequenceMatcher(None, mine, before, autojunk=False).ratio() >= COPY_SIMILARITY:
             return True
-        elif mine in before and 2 * len(mine) >= len(before) and (
-                len(mine) + (CJK_WEIGHT - 1) * cjk_count(mine) >= REPEAT_LETTERS):
-            return True  # the first half of one: "今天好累啊！" to "今天的云好好看", after "今天好累啊，加班到九点" (the page)
+        elif halves and before.startswith(mine) and 2 * len(mine) >= len(before) and (
+                len(mine) + (CJK_WEIGHT - 1) * cjk_count(mine) >= REPEAT_LETTERS) and not (
+                _GREETS.search(reply) or _PARTING.search(reply)):
+            return True
     return False
+
+
+#: a good night or goodbye, which may well say the person's own back ("晚安，好梦！" after "晚安好梦小钳子")
+_PARTING = re.compile(r"^\W*(?:晚安|好梦|拜拜|再见|明天见|回头见|good ?night|night night|nighty|sweet dreams|bye|see you|see ya"
+                      r"|love you)", re.IGNORECASE)
 
 
 #: a message that greets: the pet may greet back, and say who it is
@@ -1114,7 +1131,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
         found.append(LANGUAGE)
     if is_echo(reply, message) or takes_over(reply, message, _not_asked(message, memories)) or says_again(reply, message):
         found.append(ECHO)
-    if repeats(reply, lately) or copies_earlier(reply, heard) or reintroduces(reply, persona, message=message,
+    if repeats(reply, lately) or copies_earlier(reply, heard, halves=True) or reintroduces(reply, persona, message=message,
                                                                                 said=lately):
         found.append(REPEAT)
     if not asks_recall(message) and len(restated(reply, memories)) >= RECITAL_COUNT:
@@ -1147,11 +1164,11 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
     if letters_in(text) < LANGUAGE_LETTERS or wrong_language(text, language, message, persona,
                                                              (*memories, *lately, *heard)):
         return 0
-    said = _letters(message)
+    said = letters(message)
     if not _too_short_to_echo(message):
-        answer = _letters(text)
+        answer = letters(text)
         parts = sentences(text)
-        opening = _letters(parts[0]) if parts else answer
+        opening = letters(parts[0]) if parts else answer
         short = len(answer) <= len(said) / (1 - ECHO_NEW_SHARE)
         if ((short and SequenceMatcher(None, answer, said[:len(answer)], autojunk=False).ratio() >= ECHO_SIMILARITY)
                 or SequenceMatcher(None, opening, said, autojunk=False).ratio() >= ECHO_FIRST_SIMILARITY):
@@ -1168,7 +1185,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
             # the first sentence so far is the message's words: maybe a restatement, so the reply
             # is held (to its end, if that sentence stays one) and checked whole
             return 0
-    if _may_be_catchphrases(_letters(text), persona):
+    if _may_be_catchphrases(letters(text), persona):
         return 0
     if (repeats(text, lately, partial=True) or copies_earlier(text, (*heard, *example_lines(persona, text)), partial=True)
             or program_aside(text, persona)
@@ -1215,7 +1232,7 @@ def hold_at(text: str, *, message: str, language: str, persona: Persona,
 
 def _may_be_catchphrases(answer: str, persona: Persona) -> bool:
     """`answer` (letters only) is a run of catchphrases, the last maybe unfinished."""
-    phrases = {_letters(p) for items in persona.catchphrases.values() for p in items} - {""}
+    phrases = {letters(p) for items in persona.catchphrases.values() for p in items} - {""}
     rest = answer
     while rest:
         whole = next((p for p in phrases if rest.startswith(p)), None)

@@ -245,6 +245,28 @@ def _sound_shared(latin: str, runs: list[str]) -> bool:
                 part = run[at:at + size]
                 if _PLACE_BEFORE_ZH.search(run[:at]) or _PLACE_AFTER_ZH.match(run[at + size:]):
                     continue
-                if any(sounds_alike(word, part) for word in words):
+                alike = [word for word in words if sounds_alike(word, part)]
+                if alike and not _a_word_not_the_name(run, at, size, alike):
                     return True
     return False
+
+
+def _a_word_not_the_name(run: str, at: int, size: int, latin: list[str]) -> bool:
+    """Whether the characters at `at` are a word of the dictionary (pet.memory.lexicon) that means no such name, or part of
+    a longer word: "马拉" of 马拉松 is not "Molly", nor "马克" of 马克杯 "Mark", nor "美丽" "Millie", nor "沙拉" "Sally" (the
+    review of 2026-12-07); "拉斐尔" is the dictionary's "Raphael", and a name it does not know is a name."""
+    from pet.memory import lexicon
+
+    known = lexicon.senses()
+    if not known:
+        return False
+    part = run[at:at + size]
+    for start in range(max(0, at - lexicon.LONGEST + 1), at + 1):
+        for end in range(at + size, min(len(run), start + lexicon.LONGEST) + 1):
+            if (start, end) != (at, at + size) and run[start:end] in known:
+                return True
+    meant = known.get(part)
+    if meant is None:
+        return False
+    sounds = {_latin_sound(word)[1] for word in latin}
+    return not any(_latin_sound(sense)[1] in sounds for sense in meant)

@@ -293,8 +293,9 @@ def _position(text: str, item: str) -> int:
 
 # --- the extractive summary ------------------------------------------------------
 
-_SENTENCE = re.compile(r"[^\n.!?。！？…]+(?:[.!?。！？…]+|$)", re.MULTILINE)
-_CLAUSE = re.compile(r"[^\n.!?。！？…,;，；、]+(?:[.!?。！？…,;，；、]+|$)", re.MULTILINE)
+#: (a point between digits ends nothing: "小费是12.96元" was cut to "96元", found by the review of 2026-12-07)
+_SENTENCE = re.compile(r"(?:[^\n.!?。！？…]|(?<=\d)\.(?=\d))+(?:[.!?。！？…]+|$)", re.MULTILINE)
+_CLAUSE = re.compile(r"(?:[^\n.!?。！？…,;，；、]|(?<=\d)[.,](?=\d))+(?:[.!?。！？…,;，；、]+|$)", re.MULTILINE)
 _LABELS = {"user": "Person", "assistant": "Pet"}
 
 
@@ -304,12 +305,15 @@ def _pieces(text: str, pattern: re.Pattern[str]) -> list[str]:
 
 def source_text(turns: Sequence[Message], previous: str = "") -> str:
     """What a summary of these turns answers to: the previous summary and the
-    person's words, one message per line. The pet's replies hold no item a
-    summary must keep: a small model's are often wrong, and every quoted
-    piece or name in them became one ("今天好累啊，加班到9点；我咬了指甲！怎么？" as the reply
-    to "我妈今天给我打电话了", said from the summary's "Also: 今天好累啊，加班到九点; 我咬了指甲！怎么？", seen
-    on the page; and a model's summary that left such an item out was refused)."""
-    return "\n".join([previous.strip(), *(m.content.strip() for m in turns if m.role == "user")]).strip()
+    turns' words, one message per line; of the pet's replies, not what they
+    quote. A small model quotes the person's words back garbled, and each
+    quoted piece became an item every summary had to keep ("今天好累啊，加班到9点；
+    我咬了指甲！怎么？" as the reply to "我妈今天给我打电话了", said from the summary's
+    "Also: 今天好累啊，加班到九点; 我咬了指甲！怎么？", seen on the page; a model's summary
+    that left one out was refused); the figures and names the pet's replies
+    give (a sum's result, a recalled name, a reminder's hour) stay items."""
+    said = [m.content.strip() if m.role == "user" else _QUOTED.sub(" ", m.content).strip() for m in turns]
+    return "\n".join([previous.strip(), *said]).strip()
 
 
 def _points(entries: list[tuple[str, str, str]], items: set[str], pattern: re.Pattern[str], asks: bool) -> str:
@@ -519,7 +523,8 @@ class HistorySummarizer:
         latest = self.store.latest(conversation_id)
         return latest.through_message_id if latest else 0
 
-    def condense(self, conversation_id: int, earlier: Sequence[StoredMessage], *, fold: bool = True) -> Condensed:
+    def condense(self, conversation_id: int, earlier: Sequence[StoredMessage], *, fold: bool = True,
+                 store: bool = True) -> Condensed:
         """`earlier`: the conversation's messages that the context would show,
         oldest first (folded ones are skipped by id). Without `fold` nothing
         is asked of the model: the messages are shown whole while they fit
@@ -527,7 +532,9 @@ class HistorySummarizer:
         turn that came before the fold: its prompt starts as the last turn's
         did, which a brain caching the prefix need not read again); past
         that, the ones that would be folded are summarised in code and that
-        summary is stored."""
+        summary is stored (without `store`: a read-ahead outside the
+        conversation's lock shows it and stores nothing, and the turn then
+        stores the same text)."""
         latest = self.store.latest(conversation_id)
         previous = latest.content if latest else ""
         pending = [m for m in earlier if latest is None or m.id > latest.through_message_id]
@@ -551,6 +558,8 @@ class HistorySummarizer:
             # changed the prompt's start each time, and a brain caching the prefix read it all again:
             # 14 s and 23 s to the first token of two quick turns, seen on the page)
             text = extractive_summary([m.message for m in folded], previous, SUMMARY_TOKENS)
+            if not store:
+                return Condensed(text, recent)
             self.store.save(conversation_id, folded[-1].id, text, "extractive")
             log.info("folded %d messages of conversation %d into the summary in code (the fold had given way)",
                      len(folded), conversation_id)
