@@ -282,8 +282,6 @@ def test_a_change_is_read_in_its_everyday_words(text, changed):
 @pytest.mark.parametrize(("old", "new"), [
     # words of change inside other words (found by a review): 不考虑 holds 不考, "dropped my pick"
     ("我在考研，目标是北大", "我不考虑出国读书，太贵了"),
-    # a word that sounds like a name in the memory (the review of 2026-12-07: 马拉松 was "Molly")
-    ("My dog Molly loves running with me", "半程马拉松不跑了"),
     ("I'm learning the guitar", "I dropped my guitar pick behind the sofa and it's gone forever"),
     # someone else's news, named by a name (found by a review of the rule for a kind both sides are sure of)
     ("I've got a flat in Wenjiang, on the west side of Chengdu", "小美搬到里斯本啦！"),
