@@ -233,6 +233,8 @@ def test_a_contradicting_fact_updates_the_memory_and_keeps_the_old_text(book):
     ("No tattoos for me, too scared of needles", "人生第一次纹身！脚踝上一只小骆驼"),
     # a marriage that ended, told in the other language (round 48's spent set: 离婚 read as no change)
     ("My wife Tang Wei is a pharmacist at the hospital by the river", "我和唐薇离婚了"),
+    # a pet renamed, told in the other language (round 50's spent set)
+    ("农场上收养了一头小毛驴，叫板凳，因为她老是站着一动不动", "We renamed the donkey Clementine"),
     # since a thing stopped (rounds 44 and 48's spent sets)
     ("Night shifts mean I sleep from eight in the morning until about three", "不上夜班以后作息正常多了，每天晚上十点就睡"),
 ])
@@ -282,6 +284,8 @@ def test_a_change_is_read_in_its_everyday_words(text, changed):
 @pytest.mark.parametrize(("old", "new"), [
     # words of change inside other words (found by a review): 不考虑 holds 不考, "dropped my pick"
     ("我在考研，目标是北大", "我不考虑出国读书，太贵了"),
+    # a pet renamed never renames the person (round 50's memory set: the nickname was replaced)
+    ("大家都叫我穗子，只有我妈生气的时候才叫我全名", "We renamed the donkey Clementine"),
     ("I'm learning the guitar", "I dropped my guitar pick behind the sofa and it's gone forever"),
     # someone else's news, named by a name (found by a review of the rule for a kind both sides are sure of)
     ("I've got a flat in Wenjiang, on the west side of Chengdu", "小美搬到里斯本啦！"),

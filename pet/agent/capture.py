@@ -155,6 +155,13 @@ PAIR_FEATURES = ("likeness", "likeness to the message", "across languages", "fac
                  "memory of kind below the best", "rules' rank below the best", "words shared below the best")
 #: where in PAIR_FEATURES the fact says a change, the memory is of its kind, a name is shared, the rules allow the pair
 _CHANGED, _OF_KIND, _NAMED, _ALLOWED, _ACROSS_WORDS = 3, 6, 9, 13, 20
+#: a new name given to a pet or a thing, which never renames the person ("We renamed the donkey Clementine" replaced
+#: "大家都叫我穗子…": round 50's memory set, after "renamed" became a word of change)
+_RENAMES_A_THING = re.compile(r"\brenamed (?:the|our|my|his|her|their)\s|\ba new name\b|给(?:那|这|我家)?(?:只|头|条|匹|个|盆)?[\u4e00-\u9fff]"
+                              r"{1,4}改(?:了)?名|把(?:那|这|我家)?(?:只|头|条|匹|个|盆)?[\u4e00-\u9fff]{1,6}改名", re.IGNORECASE)
+#: ...and the person's own name or nickname
+_OWN_NAME = re.compile(r"叫我|我叫(?![它他她])|我的(?:名字|外号|小名|网名|英文名)|\bcall me\b|\bmy (?:name|nickname)\b|\bi'?m called\b"
+                       r"|\bi go by\b", re.IGNORECASE)
 #: kinds of fact that change together: a new job is often told as a new workplace, a new partner as love
 _RELATED = {"job": ("workplace",), "workplace": ("job",), "relationship": ("love",), "love": ("relationship",)}
 #: memories nearest in meaning, and newest, compared with a new fact
@@ -945,7 +952,8 @@ class Reader:
             chances = learned.probabilities(rows)
             # someone else's news ("小美订婚了！", "Lily moved to Lisbon!") changes only a memory that names them
             others = _news_of_someone(fact)
-            bar = np.array([self._bar(row, record.content, kind, others) for row, record in zip(rows.tolist(), compared)])
+            bar = np.array([float("inf") if _RENAMES_A_THING.search(fact) and _OWN_NAME.search(record.content)
+                            else self._bar(row, record.content, kind, others) for row, record in zip(rows.tolist(), compared)])
             chances = np.where(chances >= bar, chances, 0.0)
             best_at = int(np.argmax(chances))
             return compared[best_at] if chances[best_at] >= replacing.REPLACE_AT else None
