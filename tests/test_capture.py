@@ -658,3 +658,12 @@ def test_a_change_opening_with_a_capitalised_verb_updates_the_persons_fact(book)
     [old] = capture.note(store, pet, "最近在学粤语，每天跟着TVB老剧念台词")
     noted = capture.note(store, pet, "Gave up on Cantonese. Learning Thai instead, half my dive students are from Bangkok.")
     assert any(n.record.id == old.record.id and n.replaced is not None for n in noted)
+
+
+@pytest.mark.parametrize("text, a_thing", [
+    ("We renamed the donkey Clementine", True), ("Captain has a new name: Douhua", True), ("给那只猫改名叫豆花了", True),
+    # the person's own new name may replace their old one
+    ("I have a new name now: Sam", False), ("I've got a new name", False), ("我改名了，现在叫王思远", False),
+])
+def test_a_thing_renamed_is_told_from_the_person_renamed(text, a_thing):
+    assert bool(capture._RENAMES_A_THING.search(text)) is a_thing

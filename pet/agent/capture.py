@@ -157,7 +157,8 @@ PAIR_FEATURES = ("likeness", "likeness to the message", "across languages", "fac
 _CHANGED, _OF_KIND, _NAMED, _ALLOWED, _ACROSS_WORDS = 3, 6, 9, 13, 20
 #: a new name given to a pet or a thing, which never renames the person ("We renamed the donkey Clementine" replaced
 #: "大家都叫我穗子…": round 50's memory set, after "renamed" became a word of change)
-_RENAMES_A_THING = re.compile(r"\brenamed (?:the|our|my|his|her|their)\s|\ba new name\b|给(?:那|这|我家)?(?:只|头|条|匹|个|盆)?[\u4e00-\u9fff]"
+_RENAMES_A_THING = re.compile(r"\brenamed (?:the|our|my|his|her|their)\s|(?<![\w'])(?!i\b)[a-z]+ (?:has|got|gets) a new name"
+                              r"|\bgave (?:the|our|my|his|her|him|it)\b[^.!?]{0,20}\ba new name|给(?:那|这|我家)?(?:只|头|条|匹|个|盆)?[\u4e00-\u9fff]"
                               r"{1,4}改(?:了)?名|把(?:那|这|我家)?(?:只|头|条|匹|个|盆)?[\u4e00-\u9fff]{1,6}改名", re.IGNORECASE)
 #: ...and the person's own name or nickname
 _OWN_NAME = re.compile(r"叫我|我叫(?![它他她])|我的(?:名字|外号|小名|网名|英文名)|\bcall me\b|\bmy (?:name|nickname)\b|\bi'?m called\b"
