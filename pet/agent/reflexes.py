@@ -309,7 +309,6 @@ _BOTH_LISTS = re.compile(
     r"(?:to-?dos?|to do(?: list)?|tasks?|todo list|待办(?:清单|列表|事项)?)\s*(?:and|&|\+|和|跟|与|还有|以及|、)\s*"
     r"(?:(?:my|the|all|our)\s+)*(?:reminders?|提醒)"
     r"|(?:reminders?|提醒)\s*(?:and|&|\+|和|跟|与|还有|以及|、)\s*(?:(?:my|the|all|our)\s+)*(?:to-?dos?|to do|tasks?|待办)", _I)
-#: ...asked to be seen
 #: ...asked to be seen, now: the request opens with it ("show me…", "can you list…", "what's on…"), or asks which there
 #: are ("…有哪些", "列出来"); not a habit or an item ("I check my todos and reminders every morning", "我每天都看看待办和提醒",
 #: "add 'check todos and reminders' to my list": the review of 2026-12-07)
