@@ -213,6 +213,11 @@ PHRASINGS = [
     ("we were 4 friends and each paid 12, how much in total?", ASK),
     ("我有20块钱，每本书5块，能买几本，还剩多少？", ASK),
     ("每人交了50，5个人一共多少", ASK),  # each one's amount, not a bill to split
+    # the speaker counted beside the others (round 50's spent set divided "3 friends + me" by 3)
+    ("3 friends + me split a $186 cabin bill, whats each", "46.5"),
+    ("me and 2 friends split a 90 dollar dinner, how much each", "30"), ("Split $90 between me and 2 friends", "30"),
+    ("我和三个朋友AA吃饭花了360，每人多少", "90"),
+    ("两个同事加我平摊一个240的蛋糕，每人多少钱", "80"),
 ]
 
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -353,7 +358,7 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "I save 20 a day, how much in half a year?", "8500 steps a day, how many in 2 weeks and 3 days?",
     "from 29 to 34 a month, over a whole year and a half how much extra?", "我每天跑5公里，一周跑几天",
     "1月份花了3000，2月份花了2000，一共多少", "每月存500，从3月存到12月，一共多少",
-    "How much is a 20% tip for 4 people?", "Split $90 between me and 2 friends", "我跟另外两个人平分300，每人多少",
+    "How much is a 20% tip for 4 people?", "我跟另外两个人平分300，每人多少",
     "went to the bazaar with 3 friends, spent $60, how much each?",
     "What's 5000 after 20% tax?", "paid $40 after 20% discount, how much did I save",
     "Total $115 including 15% tip, how much was the tip",

@@ -64,6 +64,15 @@ pytestmark = [pytest.mark.real_encoder,
     ("my gate code is 5521", "my gate code is 5521"),
     # a fear of the person's own is lasting, not a mood (round 44's spent memory set: "我恐高，…" was not noted)
     ("我怕黑，晚上睡觉得开着小夜灯", "我怕黑，晚上睡觉得开着小夜灯"), ("I'm terrified of spiders", "I'm terrified of spiders"),
+    # "maybe" before a number rounds it (round 50's spent memory set kept nothing of the husband's job)
+    ("My husband drives a long-haul truck, he's home maybe five days a month.",
+     "My husband drives a long-haul truck, he's home maybe five days a month"),
+    # a statement, then a question of no truth ("…是不是疯了？" kept nothing on round 50's spent set)
+    ("特效化妆我不干了，在伊犁包了四十五亩地种薰衣草，是不是疯了？", "特效化妆我不干了，在伊犁包了四十五亩地种薰衣草"),
+    ("I moved to Lisbon, did you know?", "I moved to Lisbon"),
+    # a change told bare, and what it changed to in the next sentence (round 50's set kept "So yeah, moved again")
+    ("So yeah, moved again. Little mud-brick house in Huocheng, right on the edge of the lavender fields.",
+     "So yeah, moved again. Little mud-brick house in Huocheng, right on the edge of the lavender fields"),
 ])
 def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     store, pet = book
@@ -276,6 +285,9 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     # a job quit, a habit let go, a pet renamed (round 49's spent memory set read no change in them)
     ("塔台的工作我辞了", True), ("我把工作辞掉了", True), ("我不咬指甲了！", True), ("我现在不熬夜了", True),
     ("Renamed Haidao to Button", True), ("那我先告辞了", False), ("今天不加班了", False), ("化学课太难了", False),
+    # an amount that changed, a first told as an event (round 50's spent memory set)
+    ("小满的生活费我涨到两千了", True), ("rent went up to 2400 this year", True), ("that was my first ever flight", True),
+    ("Got my first tattoo!!", True), ("我的体重一直是六十公斤", False), ("my first job was at a bakery", False),
 ])
 def test_a_change_is_read_in_its_everyday_words(text, changed):
     assert capture.says_change(text) is changed
@@ -615,6 +627,19 @@ def test_what_gives_a_plan_up():
 ])
 def test_a_word_alone_is_no_fact(text, noted):
     assert bool(capture.reader().facts(text)) is noted
+
+
+@pytest.mark.parametrize("text", [
+    "maybe I'll move to Japan someday", "I might be home by five",  # a hypothetical, a number or not
+    # a statement asked to be confirmed is no fact (the review of 2026-12-08)
+    "刚看了个纪录片，说龙虾能活一百年，真的假的？", "I'm a Leo, right?", "我是AB型血，对吧？",
+])
+def test_a_hypothetical_or_a_statement_in_doubt_is_no_fact(text):
+    assert capture.reader().facts(text) == []
+
+
+def test_a_question_after_a_change_told_bare_is_not_what_it_changed_to():
+    assert [fact for fact, _, _ in capture.reader().facts("So yeah, moved again. what do you think?")] == ["So yeah, moved again"]
 
 
 @pytest.mark.parametrize("text", ["我下班啦！今天送了四十多单", "我上岸了！！！考编上岸了！！！"])

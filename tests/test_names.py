@@ -51,6 +51,9 @@ def test_pinyin_drops_the_tones_and_gives_nothing_for_other_characters():
     ("Gave Tangyuan to my niece Tingting", "家里养了一只荷兰猪，叫汤圆，半夜特别能叫"),
     ("Peng Hao and I broke up", "我男朋友叫彭浩，在双流机场当气象员"),
     ("my brother Yiming got into the police academy in nanjing", "我弟苗一鸣还在读高三"),
+    # two capitalised words that are each pinyin, a bare vowel too (round 50's spent memory set: "A Da lives with my
+    # nephew now" found no "六角恐龙叫阿大")
+    ("A Da lives with my nephew Lele now", "我家有只粉色的六角恐龙叫阿大"),
 ])
 def test_a_name_in_pinyin_anywhere_is_the_name_in_characters(one, other):
     assert names.shared(one, other) and names.shared(other, one)
@@ -97,6 +100,7 @@ def test_grammar_and_places_are_no_shared_name(one, other):
     # found by a review: English words read as rare readings or as bare syllables
     ("I used to hate sushi but now I love it", "我住在学校宿舍"), ("My new boss is so rude, I switched teams", "我每个月底都会去看望奶奶"),
     ("I like it a lot", "我立刻就去"), ("that was a huge mistake", "我喜欢胡歌"),
+    ("A Day to remember", "阿大"), ("I Am here", "我爱你"),  # a capitalised pair of English words
 ])
 def test_an_english_word_is_no_name_in_pinyin(one, other):
     assert not names.shared(one, other)

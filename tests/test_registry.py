@@ -509,6 +509,8 @@ def test_a_memory_near_in_meaning_but_not_the_one_described_is_asked_about(memor
     ("lukas and i broke up. pls forget about him", "him", "boyfriend is called Lukas"),
     ("可乐去年走了……关于它的那条删了吧", "可乐去年走", "养了一只叫可乐的柯基"),
     ("yo scrub my old phone number from ur memory", "phone number", "old phone number is 0412 998 301"),
+    # the name in the words that ask, the message's first clause a reason (round 39's spent set)
+    ("we broke up. delete anything about lukas pls", "we broke up. delete anything about lukas", "boyfriend is called Lukas"),
 ])
 def test_a_loose_description_is_read_with_the_name_the_person_said(memory_setup, message, what, meant):
     """The model's words for the memory are loose ("him"), but the message names it: a name that
@@ -531,6 +533,7 @@ def test_a_loose_description_is_read_with_the_name_the_person_said(memory_setup,
     ("lukas says hi! can you forget my old job", "my old job"),
     ("我喝了可乐，把住址那条记忆删了", "住址那条记忆"),
     ("ugh Lukas never takes out the trash", "trash"),
+    ("delete everything about lukas and mia", "lukas and mia"),  # two names in the words that ask
 ])
 def test_a_name_that_points_at_no_one_memory_is_asked_about(memory_setup, message, what):
     registry, ctx, path = memory_setup

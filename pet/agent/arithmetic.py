@@ -511,6 +511,26 @@ def _units(text: str) -> set[str]:
     return kinds
 
 
+#: the speaker counted beside a number of others: "3 friends + me", "me and 2 friends", "我和三个朋友", "两个同事加我"
+_OTHERS_EN = r"(?:friends|others|colleagues|coworkers|co-workers|mates|roommates|flatmates|housemates|guys|buddies|pals)"
+_OTHERS_ZH = r"(?:朋友|同事|室友|同学|舍友|哥们|姐妹)"
+_WITH_ME = re.compile(rf"\b(?P<n>[0-9]+)\s*{_OTHERS_EN}\s*(?:\+|&|and|plus)\s*me\b"
+                      rf"|\bme\s*(?:\+|&|and|plus)\s*(?:my\s+)?(?P<m>[0-9]+)\s*{_OTHERS_EN}"
+                      rf"|我(?:和|跟|带着?)(?P<z>[0-9]+)个{_OTHERS_ZH}|(?P<y>[0-9]+)个{_OTHERS_ZH}(?:加上?|和|跟)我", _I)
+
+
+def _with_me(text: str) -> str:
+    """`text` with the speaker counted among the others it names beside them ("3 friends + me split a $186 cabin
+    bill" is 4 people, round 50's spent set divided by 3); as it was when it names no such count."""
+    digits = _in_digits(text)
+    found = _WITH_ME.search(digits)
+    if found is None:
+        return text
+    count = int(next(group for group in found.groups() if group is not None)) + 1
+    said = f"{count}人" if found.group("z") or found.group("y") else f"{count} people"
+    return digits[: found.start()] + said + digits[found.end():]
+
+
 def _money(text: str) -> str | None:
     """A money question as an expression: a tip or tax on a bill, a discount
     ("30% off 120", "打八五折"), a bill split between people, an amount for
@@ -518,6 +538,7 @@ def _money(text: str) -> str | None:
     or something in it does not fit (then the model or a question decides)."""
     if not _ASKS_RESULT.search(text):
         return None
+    text = _with_me(text)
     if _EXTRA.search(text):  # a rise over time ("从3000涨到3300一个月，一年多交多少"), whatever _UNPLACED says
         digits = _in_digits(text)
         each = [m for p in _RATE for m in p.finditer(digits)]
@@ -1293,6 +1314,7 @@ def read(text: str) -> Reading | None:
     None when it is not arithmetic (nor a sum of figures longer than MOST_DIGITS)."""
     if _LONG_FIGURE.search(text):
         return None
+    text = _with_me(text)  # "两个同事加我平摊…" is 3 people, no 2 times the bill
     converted = conversion(text)
     if converted is not None:
         return converted

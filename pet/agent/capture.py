@@ -576,9 +576,55 @@ def worded_as_fact(sentence: str) -> bool:
     speaks_of_person = names_the_person(sentence)
     if not speaks_of_person:  # the unsaid subject is the person, unless someone else is named
         speaks_of_person = not any(_has(lowered, w, language, possessive=True) for w in table.others)
+    lowered = _without_harmless(lowered, table)
+    return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
+
+
+#: "maybe" or "probably" before a number rounds it, and says no hypothetical: "he's home maybe five days a month"
+#: (round 50's set: the husband's job went unkept)
+_ROUGHLY = re.compile(r"\b(?:maybe|probably)\s+(?=(?:\d|a (?:few|couple|dozen|hundred|thousand)|one|two|three|four|five|six"
+                      r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+                      r"|hundred|once|twice|half)\b)")
+
+
+#: the most words (or Chinese characters) of a change told bare, what changed left to the next sentence
+BARE_CHANGE_WORDS, BARE_CHANGE_CHARS = 4, 6
+
+
+def _bare_change(fact: str) -> bool:
+    """A change told in a few words with nothing of what it changed to: "So yeah, moved again", "又搬家了"."""
+    if not says_change(fact):
+        return False
+    if detect_language(fact) == "zh":
+        return len(_CJK.findall(fact)) <= BARE_CHANGE_CHARS
+    return len([w for w in _WORDS.findall(fact.lower()) if w not in {"so", "yeah", "well", "oh", "ok", "okay"}]) <= BARE_CHANGE_WORDS
+
+
+def _without_asking_after(sentence: str) -> str:
+    """A statement without the question that ends it after a comma, asked of the pet or of no one ("特效化妆我不干了，
+    在伊犁霍城包了四十五亩地种薰衣草，是不是疯了？", "I moved to Lisbon, did you know?"): the clauses before it tell a
+    fact. The sentence as it was when no clause is left or it is no question."""
+    if not sentence.rstrip().endswith(("?", "？")):
+        return sentence
+    cut = max(sentence.rfind(","), sentence.rfind("，"))
+    before = sentence[:cut].strip() if cut > 0 else ""
+    if _DOUBTS.search(sentence[cut + 1:]):
+        return sentence  # it asks whether what it said is so: "You don't have eyelids, right?", "…真的假的？"
+    return before if len(before) >= 2 else sentence
+
+
+#: a question after a statement that asks whether it is so
+_DOUBTS = re.compile(r"\b(?:right|really|true|correct|isn'?t it|aren'?t (?:you|they|i)|don'?t (?:you|they|i)|doesn'?t it"
+                     r"|is it|are you|do you think|innit|yeah|no)\s*[?？!！.]*\s*$|真的假的|真的吗|是真的吗|对吧|对不对|对吗|是吧"
+                     r"|是不是真的|没错吧|吧[?？]", re.IGNORECASE)
+
+
+def _without_harmless(lowered: str, table: Words) -> str:
+    """`lowered` without the words that hold a word of `not_facts` or `unreal` but ask and suppose nothing
+    ("主要是" holds 要是; "maybe five days a month" rounds a number)."""
     for phrase in table.harmless:
         lowered = lowered.replace(phrase, " ")
-    return speaks_of_person and not any(_has(lowered, w, language) for w in table.not_facts)
+    return _ROUGHLY.sub(" ", lowered)
 
 
 #: a plan or a wish the person had...
@@ -653,8 +699,7 @@ def may_be_told(sentence: str, today: bool = False) -> bool:
     if any(_has(opening, w, language, possessive=True) for w in table.acquaintances) and (
             not names_the_person(sentence) or _OPENS_WITH_THEIRS.match(opening)):
         return False  # "the landlord here has a parrot…", "my neighbour keeps a rooster": about them (named first)
-    for phrase in table.harmless:  # "主要是海事案子" holds 要是 ("if"), but asks nothing
-        lowered = lowered.replace(phrase, " ")
+    lowered = _without_harmless(lowered, table)  # "主要是海事案子" holds 要是 ("if"), but asks nothing
     return not any(_has(lowered, w, language) for w in table.unreal) and (today or not of_the_moment(sentence))
 
 
@@ -750,6 +795,7 @@ class Reader:
                 found.append((fact, self.vector(fact), PLACE))
                 kept_at.append(at)
                 continue
+            sentence = _without_asking_after(sentence)
             if given_up(sentence, said[at + 1] if at + 1 < len(said) else ""):
                 sentence = without_given_up(sentence)
                 if not sentence:
@@ -841,7 +887,7 @@ class Reader:
                 parts.insert(0, said[at - 1].strip())
                 taken.add(at - 1)
             if at + 1 < len(said) and at + 1 not in taken and not _OPENS_WITH_THE_PERSON.match(said[at + 1].strip()) and (
-                    self._news_beside(said[at + 1])):
+                    self._news_beside(said[at + 1]) or _bare_change(fact) and self._goes_on(said[at + 1])):
                 parts.append(said[at + 1].strip())
                 taken.add(at + 1)
             if len(parts) > 1:
@@ -853,6 +899,15 @@ class Reader:
                 kind = kind if whole in PASSING else whole
             joined.append((fact, vector, kind))
         return joined
+
+    def _goes_on(self, sentence: str) -> bool:
+        """Whether a sentence after a change told bare ("So yeah, moved again.") says what it changed to: it asks,
+        plans and counts nothing, and is not small talk ("Little mud-brick house in Huocheng…", round 50's set)."""
+        text = sentence.strip()
+        if len(text) < 2 or text.endswith(("?", "？")) or self._asks(text) or dated(text) or (
+                given_up(text) or joking(text) or arithmetic.expression_in(text)):
+            return False
+        return self.kind(self.vector(text)) != CHAT
 
     def _news_beside(self, sentence: str) -> bool:
         """Whether a sentence beside a kept fact tells news of it: the learned reading gives it at least

@@ -1390,6 +1390,9 @@ class Agent:
             return None
         try:
             route = router.route(text)
+            if route.intent is None and (asked := reflexes.without_reason(text)) != text and (
+                    cut := router.route(asked)).tool:
+                route = cut  # "…加到我的todo里吧，不然我肯定忘": the reason's words left the router torn
         except Exception as exc:  # the encoder failed: the model decides, as without it
             log.warning("intent routing failed: %s", exc)
             return None

@@ -1846,7 +1846,10 @@ def _labelled(request: Reflex, clauses: list[str], found: list[Reflex | None]) -
     at = next(i for i, f in enumerate(found) if f is request)
     # a number or many words say a fact of its own, unless they only give the reason for asking ("…cuz i forget it like
     # 3 times a week")
-    says_its_own = re.search(r"\d", content) or cjk_count(content) > 6 or len(content.split()) > 3
+    says_its_own = re.search(r"\d", content) or cjk_count(content) > 6 or len(content.split()) > 3 or (
+        # ...and so does the person as its subject ("我不在西湖区住了，记住我现在住滨江", round 50's spent set kept the clause
+        # before; not "记住我的生日", which names a thing)
+        content.startswith("我") and not content.startswith(("我的", "我家")))
     if at == 0 or (says_its_own and not only_a_reason(content)):
         return None
     before = _after_topic_shift(_clean(" ".join(clauses[:at])))
@@ -1984,6 +1987,20 @@ _REASON = re.compile(r"(?:down\s+)?(?:cuz|coz|'cause|because(?!\s+of\b)|b/c|bc(?
 #: ...unless a fact follows it after a break: "remember cuz i keep forgetting: my locker is 221", "remember in case i'm
 #: late, my spare key is under the mat" (the review of 2026-12-06)
 _THEN_A_FACT = re.compile(r"[:：,，;；]\s*\S")
+
+
+def without_reason(text: str) -> str:
+    """A request without the reason that follows it ("老板刚说月底前要交PPT，加到我的todo里吧，不然我肯定忘", "…can u stick it
+    on my to-do list so i actually do it": round 50's spent set, where the reason's words of forgetting left the router
+    torn); `text` as it was when nothing comes before a reason, or a request follows it."""
+    for found in _REASON.finditer(text):
+        at = found.start()
+        if at == 0 or not (text[at - 1].isspace() or text[at - 1] in ",，;；"):
+            continue
+        head = text[:at].rstrip(" ,，;；")
+        if len(head) >= 4 and not any(request_form(part) for part in clauses(text[at:])):
+            return head
+    return text
 
 
 def only_a_reason(fact: str) -> bool:

@@ -147,9 +147,12 @@ def _pinyin_keys(text: str) -> set[str]:
     An English word lower-cased ("like", "sushi") may read as pinyin too, and is none."""
     found = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"(?<![A-Za-z])[A-Z][a-z]{3,}(?![A-Za-z])", text)
              if not _OPENS.search(text[max(0, m.start() - 8):m.start()]) and m.start() > 0]
-    found += [((m.group(1) + m.group(2)).lower(), m.start(), m.end()) for m in _PAIR.finditer(text)
-              if m.group(1)[:1].isupper() and m.group(2)[:1].isupper()]
-    return {key for key, start, end in found if key not in _COMMON and _reads_as_pinyin(key)
+    pairs = [m for m in _PAIR.finditer(text) if m.group(1)[:1].isupper() and m.group(2)[:1].isupper()]
+    found += [((m.group(1) + m.group(2)).lower(), m.start(), m.end()) for m in pairs]
+    # a pair whose words are each pinyin, a bare vowel too: "A Da" (阿大, round 50's set), "E Ming"
+    spelt = {(m.group(1) + m.group(2)).lower() for m in pairs if all(
+        word.lower() in _BARE or _reads_as_pinyin(word.lower()) or word.lower() in _syllables() for word in m.groups())}
+    return {key for key, start, end in found if key not in _COMMON and (_reads_as_pinyin(key) or key in spelt)
             and not _PLACE_BEFORE_EN.search(text[max(0, start - 40):start]) and not _PLACE_AFTER_EN.match(text[end:end + 40])}
 
 

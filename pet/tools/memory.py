@@ -305,14 +305,21 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         of it is loose ("forget about him"): a word of the message that is a name in one memory
         and in no other, nor is another word of it ("lukas and i broke up. pls forget about him":
         "boyfriend is called Lukas"; "可乐去年走了……关于它的那条删了吧": "养了一只叫可乐的柯基").
-        Only when the words that ask to delete point back at someone or something ("him", "它"):
-        "I'm flying to Berlin next week, so forget the dentist thing" does not mean "my sister lives
-        in Berlin", nor "forget the date of my sister's wedding" that fact (a sister is no name)."""
-        if not ctx.message or not any(asks_deleting(part) and _POINTING.search(part)
-                                      for part in _CLAUSE.split(ctx.message)):
+        Only when the words that ask to delete point back at someone or something ("him", "它"), or
+        hold the name themselves ("we broke up. delete anything about jess pls"): "I'm flying to Berlin
+        next week, so forget the dentist thing" does not mean "my sister lives in Berlin", nor "forget
+        the date of my sister's wedding" that fact (a sister is no name)."""
+        if not ctx.message:
+            return None
+        asking = [part for part in _CLAUSE.split(ctx.message) if asks_deleting(part)]
+        if any(_POINTING.search(part) for part in asking):
+            words = ctx.message
+        elif asking:  # the name in the words that ask: "we broke up. delete anything about jess pls"
+            words = " ".join(asking)
+        else:
             return None
         held: set[int] = set()
-        for term in query_terms(ctx.message, limit=64):
+        for term in query_terms(words, limit=64):
             if len(term) < 2 or asks_deleting(term) or term in _ENTRY_TERMS:
                 continue
             held |= {m.id for m in store.search(ctx.pet_id, term, limit=NAME_SEARCH) if _as_name(term, m.content)}
