@@ -460,3 +460,26 @@ def test_sad_news_of_someone_gets_no_line_of_a_glad_topic(text, said, monkeypatc
 def test_a_vent_reads_as_a_low_mood(text, low):
     from pet.persona.replies import mood
     assert (mood(text) < 0) is low
+
+
+@pytest.mark.parametrize("text, topic", [
+    # near only an example in the other language (used as a person would: "do you dream at night?" got how reminders
+    # work, by "你半夜也会提醒吗"; "我女儿叫什么名字来着？" the pet's name, by "name?")
+    ("do you dream at night?", None), ("我女儿叫什么名字来着？", None), ("Feeling really happy today 😊", None),
+    # a message in both scripts may be near either language's examples
+    ("emo了", "sad"), ("ate so much 火锅 last night i can still taste it", "ate_something_good"),
+    # a thing the person does no more is not the thing done ("我不熬夜了！" got a line about staying up for a show)
+    ("我不熬夜了！", None),
+])
+def test_the_default_pets_topics_are_near_in_the_messages_own_language(text, topic):
+    found = replies.bank(load_persona("xiaoqian")).match(text)
+    assert (found.replies.topic if found else None) == topic
+
+
+@pytest.mark.parametrize("text, example, denies", [
+    ("我不熬夜了！", "熬夜追剧中", True), ("I quit smoking last month", "smoking on the balcony", True),
+    ("你的钳子会不会夹人呀？", "你生气了会夹人吗", False),  # asks, denies nothing
+    ("今天不开心", "今天不开心", False), ("Not crayfish, lobsters", "tell me a crayfish joke", False),
+])
+def test_a_thing_done_no_more_is_not_the_thing_done(text, example, denies):
+    assert replies.negates(text, example) is denies
