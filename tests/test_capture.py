@@ -288,6 +288,8 @@ def test_an_update_replaces_the_memory_it_updates(book, old, new):
     # an amount that changed, a first told as an event (round 50's spent memory set)
     ("小满的生活费我涨到两千了", True), ("rent went up to 2400 this year", True), ("that was my first ever flight", True),
     ("Got my first tattoo!!", True), ("我的体重一直是六十公斤", False), ("my first job was at a bakery", False),
+    # a new partner (rounds 45, 49 and 50's spent memory sets)
+    ("I'm seeing someone!", True), ("跟你说个秘密，我恋爱了！", True), ("我们在一起了", True), ("I'm seeing the dentist at 3", False),
 ])
 def test_a_change_is_read_in_its_everyday_words(text, changed):
     assert capture.says_change(text) is changed
