@@ -587,6 +587,30 @@ _ROUGHLY = re.compile(r"\b(?:maybe|probably)\s+(?=(?:\d|a (?:few|couple|dozen|hu
                       r"|hundred|once|twice|half)\b)")
 
 
+#: a greeting before a fact, no part of it: "hi, I'm Marguerite", "你好，我叫阿雅…"
+_GREETING = re.compile(r"^(?:(?:hi|hey|hello|hiya|heya|yo|morning|good (?:morning|afternoon|evening))(?:\s+(?:there|xiaoqian|qianqian"
+                       r"|crayfish|little (?:one|guy|buddy)|lil guy))?|(?:你好|您好|嗨|哈喽|哈啰|早上好|晚上好|早安)(?:呀|啊|哇)?"
+                       r"(?:小钳|钳钳|小龙虾)?)\s*[,，!！.。~～]+\s*(?=\S)", re.IGNORECASE)
+#: the person's name said in a clause of its own: "I'm Tove", "my name's Bo", "我叫小明"
+_NAME_CLAUSE = re.compile(r"(?i:i'?m|i am|my name is|my name'?s|call me)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+                          r"|(?:我叫|我的名字(?:是|叫)|大家(?:都)?叫我)[\u4e00-\u9fffA-Za-z]{1,6}")
+_NAME_SPLIT = re.compile(r"\s*(?:[,，;；]\s*(?:and\s+)?|\s+and\s+)")
+
+
+def _without_greeting(fact: str) -> str:
+    """`fact` without a greeting that opens it ("hi, I'm Marguerite" keeps "I'm Marguerite")."""
+    return _GREETING.sub("", fact, count=1) or fact
+
+
+def _name_first(fact: str) -> tuple[str, str]:
+    """The person's name said in the fact's first clause, and the rest ("I'm Tove, my husband drives a truck" → "I'm
+    Tove", "my husband drives a truck"); ("", "") when it opens otherwise or says nothing more."""
+    parts = _NAME_SPLIT.split(fact, maxsplit=1)
+    if len(parts) != 2 or not _NAME_CLAUSE.fullmatch(parts[0].strip()) or len(parts[1].strip()) < 2:
+        return "", ""
+    return parts[0].strip(), parts[1].strip()
+
+
 #: the most words (or Chinese characters) of a change told bare, what changed left to the next sentence
 BARE_CHANGE_WORDS, BARE_CHANGE_CHARS = 4, 6
 
@@ -848,10 +872,19 @@ class Reader:
                 noted = told is not None and kind != CHAT
             if not noted or vector is None:
                 continue
-            fact = memory_fact(sentence).rstrip(".。!！~～ ")
-            if len(fact) >= 2:
-                found.append((fact, vector, kind))
+            fact = _without_greeting(memory_fact(sentence).rstrip(".。!！~～ "))
+            if len(fact) < 2:
+                continue
+            name, rest = _name_first(fact)
+            if name and rest:
+                # the person's name apart from what follows it: a change of the rest ("我和宋杰离婚了") must not take the
+                # name with it (used as a person would: "hi! I'm Tove, my husband Song Jie drives a truck…" was replaced whole)
+                found.append((name, self.vector(name), self.kind(self.vector(name))))
                 kept_at.append(at)
+                fact, vector = rest, self.vector(rest)
+                kind = self.kind(vector)
+            found.append((fact, vector, kind))
+            kept_at.append(at)
         return self._with_news_beside(said, found, kept_at)
 
     def _with_news_beside(self, said: list[str], found: list[tuple[str, np.ndarray, str]],
