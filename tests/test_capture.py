@@ -85,6 +85,8 @@ def test_a_fact_about_the_person_is_noted_in_their_words(book, text, kept):
     # a greeting is no part of a fact (used as a person would: "hi, I'm Marguerite" was kept whole)
     ("hi, I'm Marguerite", ["I'm Marguerite"]), ("你好，我叫阿雅，在一家游戏公司做策划", ["我叫阿雅", "在一家游戏公司做策划"]),
     ("hey xiaoqian, my name's Bo and I teach piano", ["my name's Bo", "I teach piano"]),
+    # ...and what follows it is kept only when it tells a fact
+    ("我叫小明，很高兴认识你", ["我叫小明"]), ("my name's Bo and I'm so tired today", ["my name's Bo"]),
 ])
 def test_the_persons_name_is_kept_apart_from_what_follows_it(book, text, kept):
     store, pet = book

@@ -877,12 +877,13 @@ class Reader:
                 continue
             name, rest = _name_first(fact)
             if name and rest:
-                # the person's name apart from what follows it: a change of the rest ("我和宋杰离婚了") must not take the
-                # name with it (used as a person would: "hi! I'm Tove, my husband Song Jie drives a truck…" was replaced whole)
-                found.append((name, self.vector(name), self.kind(self.vector(name))))
-                kept_at.append(at)
-                fact, vector = rest, self.vector(rest)
-                kind = self.kind(vector)
+                # the person's name apart from what follows it, which is kept only when it tells a fact by itself: a
+                # change of the rest ("我和宋杰离婚了") must not take the name with it (used as a person would: "hi! I'm
+                # Tove, my husband Song Jie drives a truck…" was replaced whole); "我叫小明，很高兴认识你" keeps the name
+                told = [(name, self.vector(name), self.kind(self.vector(name)))] + self._after_name(rest)
+                found += told
+                kept_at += [at] * len(told)
+                continue
             found.append((fact, vector, kind))
             kept_at.append(at)
         return self._with_news_beside(said, found, kept_at)
@@ -932,6 +933,18 @@ class Reader:
                 kind = kind if whole in PASSING else whole
             joined.append((fact, vector, kind))
         return joined
+
+    def _after_name(self, rest: str) -> list[tuple[str, np.ndarray, str]]:
+        """The facts of what follows the person's name in a sentence ("…，在一家游戏公司做策划"): those it tells by
+        itself, or the whole when it is worded as a lasting fact of no passing kind (not "很高兴认识你", "I'm so
+        tired today")."""
+        told = self.facts(rest)
+        if told:
+            return told
+        vector = self.vector(rest)
+        kind = self.kind(vector)
+        lasting = worded_as_fact(rest) and not of_the_moment(rest) and kind not in PASSING and kind != CHAT
+        return [(rest, vector, kind)] if lasting else []
 
     def _goes_on(self, sentence: str) -> bool:
         """Whether a sentence after a change told bare ("So yeah, moved again.") says what it changed to: it asks,

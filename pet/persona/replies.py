@@ -68,7 +68,7 @@ _GLAD = re.compile(r"\b(?:good|great|awesome|amazing|happy|glad|excited|fantasti
                    r"|relaxed|perfect)\b|开心|高兴|很好|超好|不错|棒|爽|幸福|快乐|兴奋|满意|舒服", re.IGNORECASE)
 
 
-#: a thing done no more, or not: "我不熬夜了" (熬夜), "quit smoking", "not drinking tonight"
+#: a thing done no more, or not: "我不熬夜了" (熬夜), "quit smoking", "never drink coffee"
 _NOT_DOING_ZH = re.compile(r"(?:不再|再也不|没再|别再|不|戒了?|戒掉了?)([\u4e00-\u9fff]{2})")
 _NOT_DOING_EN = re.compile(r"\b(?:no more|no longer|quit|stopped|gave up|don'?t|never)\s+([a-z]{4,})", re.IGNORECASE)
 
