@@ -93,6 +93,20 @@ def test_the_persons_name_is_kept_apart_from_what_follows_it(book, text, kept):
     assert [n.record.content for n in capture.note(store, pet, text)] == kept
 
 
+@pytest.mark.parametrize("text, kept", [
+    # the name alone, after a greeting with no mark or none (used as a person would: "hi I'm Tove" kept nothing)
+    ("I'm Tove", "I'm Tove"), ("hi I'm Tove", "I'm Tove"), ("hey im Sam", "im Sam"), ("你好我叫阿雅", "我叫阿雅"),
+    ("hi I'm Tove, nice to meet you!", "I'm Tove"),
+])
+def test_the_persons_name_said_alone_is_kept_as_their_name(text, kept):
+    assert [(fact, kind) for fact, _, kind in capture.reader().facts(text)] == [(kept, capture.NAME)]
+
+
+@pytest.mark.parametrize("text", ["I'm Back", "I'm home!", "I'm Chinese", "hi", "hey I'm bored"])
+def test_words_after_im_that_are_no_name(text):
+    assert capture.NAME not in [kind for _, _, kind in capture.reader().facts(text)]
+
+
 def test_a_change_after_the_name_keeps_the_name(book):
     """Used as a person would: the divorce replaced "I'm Tove, my husband Song Jie drives a truck…" whole, the
     name with it."""

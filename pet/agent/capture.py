@@ -220,6 +220,8 @@ _NOT_KEPT = re.compile(r"\b(?:again|lol|still|can'?t|cant|somewhere|lost|missing
                        r"|for repair|at the shop)\b|又|找不到|丢|忘|今天|刚|现在|[?？]", re.IGNORECASE)
 #: the kind of a fact of where a thing is kept
 PLACE = "place"
+#: the kind of the person's name (kinds.txt)
+NAME = "name"
 
 
 def kept_place(sentence: str) -> bool:
@@ -590,11 +592,30 @@ _ROUGHLY = re.compile(r"\b(?:maybe|probably)\s+(?=(?:\d|a (?:few|couple|dozen|hu
 #: a greeting before a fact, no part of it: "hi, I'm Marguerite", "你好，我叫阿雅…"
 _GREETING = re.compile(r"^(?:(?:hi|hey|hello|hiya|heya|yo|morning|good (?:morning|afternoon|evening))(?:\s+(?:there|xiaoqian|qianqian"
                        r"|crayfish|little (?:one|guy|buddy)|lil guy))?|(?:你好|您好|嗨|哈喽|哈啰|早上好|晚上好|早安)(?:呀|啊|哇)?"
-                       r"(?:小钳|钳钳|小龙虾)?)\s*[,，!！.。~～]+\s*(?=\S)", re.IGNORECASE)
+                       r"(?:小钳|钳钳|小龙虾)?)(?:\s*[,，!！.。~～]+\s*(?=\S)|\s+(?=(?:i'?m|i am|my name|call me)\b)|(?=我))",
+                       re.IGNORECASE)
 #: the person's name said in a clause of its own: "I'm Tove", "my name's Bo", "我叫小明"
 _NAME_CLAUSE = re.compile(r"(?i:i'?m|i am|my name is|my name'?s|call me)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
                           r"|(?:我叫|我的名字(?:是|叫)|大家(?:都)?叫我)[\u4e00-\u9fffA-Za-z]{1,6}")
 _NAME_SPLIT = re.compile(r"\s*(?:[,，;；]\s*(?:and\s+)?|\s+and\s+)")
+
+
+#: words after "I'm" that are no name, capitalised or not ("I'm Back", "I'm Fine")
+_NOT_A_NAME = frozenset("""back home here there fine good great ok okay done tired sorry ready free sick bored hungry sure late
+    up out in off on so not just going gonna still also very really cold hot happy sad busy new single married alone
+    lost confused serious joking kidding away awake asleep exhausted stressed excited nervous scared the a an
+    american canadian australian korean indian italian russian mexican german brazilian asian european african
+    muslim catholic buddhist vegan vegetarian gay bi straight""".split())
+
+
+def said_name(text: str) -> bool:
+    """The text is the person's name said and nothing more: "I'm Tove", "my name is Sam", "我叫小明" (not "I'm Back")."""
+    found = _NAME_CLAUSE.fullmatch(text.strip())
+    if found is None:
+        return False
+    words = re.findall(r"[A-Za-z']+", text)
+    last = words[-1].lower() if words else ""
+    return not (last in _NOT_A_NAME or last.endswith(("ese", "ish")))  # (nor "I'm Chinese", "I'm British")
 
 
 def _without_greeting(fact: str) -> str:
@@ -606,7 +627,7 @@ def _name_first(fact: str) -> tuple[str, str]:
     """The person's name said in the fact's first clause, and the rest ("I'm Tove, my husband drives a truck" → "I'm
     Tove", "my husband drives a truck"); ("", "") when it opens otherwise or says nothing more."""
     parts = _NAME_SPLIT.split(fact, maxsplit=1)
-    if len(parts) != 2 or not _NAME_CLAUSE.fullmatch(parts[0].strip()) or len(parts[1].strip()) < 2:
+    if len(parts) != 2 or not said_name(parts[0]) or len(parts[1].strip()) < 2:
         return "", ""
     return parts[0].strip(), parts[1].strip()
 
@@ -819,7 +840,14 @@ class Reader:
                 found.append((fact, self.vector(fact), PLACE))
                 kept_at.append(at)
                 continue
-            sentence = _without_asking_after(sentence)
+            sentence = _without_greeting(_without_asking_after(sentence))  # ("hi I'm Tove" was no fact, read as a greeting)
+            if said_name(sentence.rstrip(".。!！~～ ")):
+                # the person's name said alone: the learned reading does not keep a short one ("I'm Tove", used as a
+                # person would), and it is the first thing a pet should know
+                fact = sentence.rstrip(".。!！~～ ")
+                found.append((fact, self.vector(fact), NAME))
+                kept_at.append(at)
+                continue
             if given_up(sentence, said[at + 1] if at + 1 < len(said) else ""):
                 sentence = without_given_up(sentence)
                 if not sentence:
@@ -880,7 +908,7 @@ class Reader:
                 # the person's name apart from what follows it, which is kept only when it tells a fact by itself: a
                 # change of the rest ("我和宋杰离婚了") must not take the name with it (used as a person would: "hi! I'm
                 # Tove, my husband Song Jie drives a truck…" was replaced whole); "我叫小明，很高兴认识你" keeps the name
-                told = [(name, self.vector(name), self.kind(self.vector(name)))] + self._after_name(rest)
+                told = [(name, self.vector(name), NAME)] + self._after_name(rest)
                 found += told
                 kept_at += [at] * len(told)
                 continue
