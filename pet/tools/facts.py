@@ -331,7 +331,8 @@ _TAKEN_BACK = re.compile(
 _REMARK = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:(?:i|i'll|i will|i can|i have|i've got|i got|i know|i'm good|never ?mind"
     r"|nvm|lol|haha+|no need|forget it)\b"
-    r"|我自己|我心算|我会|我有|我已经|我早就|不用了?|没事|没关系|不需要).*)?$", _I)
+    # ("三百乘四……算了不用算了，心算出来了", round 50's spent set computed it)
+    r"|我自己|我?心算|(?:我)?算(?:出来|好)了|我会|我有|我已经|我早就|不用了?|没事|没关系|不需要).*)?$", _I)
 #: …or, after a request, that it does not matter ("帮我记一下……哎算了，也没什么重要的"); after news it plays
 #: the news down and takes nothing back ("我失业了，唉算了，没啥大不了")
 _DOWNPLAY = re.compile(
