@@ -1775,3 +1775,14 @@ def test_the_person_as_the_subject_of_a_past_day_is_the_prompts_words():
 ])
 def test_the_message_turned_round_is_an_echo(message, reply, echo):
     assert (ECHO in found(reply, message=message, language=replycheck.detect_language(message))) is echo
+
+
+@pytest.mark.parametrize("reply, message, wrong", [
+    # English in a row in a Chinese reply (used as a person would: "我今天是我们的 very first day together. 没有熬夜。")
+    ("我今天是我们的 very first day together. 没有熬夜。", "我不熬夜了！", True),
+    ("好呀，iPhone 15 Pro Max 很贵哦", "我想买iPhone 15 Pro Max", False),  # the message's own words
+    ("OK，没问题", "帮我一下", False), ("Claws out! 钳钳来啦", "嗨", False),  # two words or fewer
+    ("“I love you” 就是我爱你", "我爱你用英语怎么说", False),  # English asked about
+])
+def test_english_in_a_row_in_a_chinese_reply_is_the_wrong_language(reply, message, wrong):
+    assert replycheck.wrong_language(reply, "zh", message, load_persona("xiaoqian")) is wrong

@@ -406,6 +406,27 @@ _ABOUT_CHINESE = re.compile(r"\b(?:chinese|mandarin|cantonese|pinyin|characters?
                             r"|中文|汉语|汉字|普通话", re.IGNORECASE)
 
 
+#: English words in a row that a Chinese reply may hold which neither the message, the context nor the pet's names gave
+#: it; more is English in a Chinese reply ("我今天是我们的 very first day together. 没有熬夜。", used as a person would)
+STRAY_EN_WORDS = 3
+_EN_RUN = re.compile(r"[A-Za-z][A-Za-z'-]*(?:[ ,]+[A-Za-z][A-Za-z'-]*)+")
+#: a message about English words, whose answer may well hold some
+_ABOUT_ENGLISH = re.compile(r"英文|英语|英语里|单词|翻译|怎么说|怎么拼|english", re.IGNORECASE)
+
+
+def _stray_english(reply: str, message: str, persona: Persona | None, context: Sequence[str]) -> bool:
+    """A Chinese reply holds STRAY_EN_WORDS English words in a row or more that the message did not ask about and that
+    neither it, the `context` nor the pet's names hold."""
+    if _ABOUT_ENGLISH.search(message):
+        return False
+    given = {word.lower() for text in (message, *context) for word in re.findall(r"[A-Za-z'-]+", text)}
+    if persona is not None:
+        given.update(word.lower() for name in (*persona.name.values(), *persona.species_name.values())
+                     for word in re.findall(r"[A-Za-z'-]+", name))
+    return any(len([word for word in re.findall(r"[A-Za-z'-]+", run.group()) if word.lower() not in given]) >= STRAY_EN_WORDS
+               for run in _EN_RUN.finditer(reply))
+
+
 def wrong_language(reply: str, language: str, message: str = "", persona: Persona | None = None,
                    context: Sequence[str] = ()) -> bool:
     """A reply with no letters at all (a number, an emoji) has no language to be
@@ -415,6 +436,8 @@ def wrong_language(reply: str, language: str, message: str = "", persona: Person
     nor the pet's names hold."""
     if detect_language(reply, default=language) != language:
         return True
+    if language == "zh":
+        return _stray_english(reply, message, persona, context)
     if language != "en" or not cjk_count(reply) or _ABOUT_CHINESE.search(message):
         return False
     given = set(message).union(*context)
