@@ -1455,14 +1455,3 @@ def test_where_a_thing_is_kept_is_noted_and_found():
     calls, results, _ = _turn(app, conversation, "where did i put my spare key")
     app.close()
     assert calls == ["recall"] and "blue flowerpot" in results[0].content
-
-
-
-@pytest.mark.parametrize("text, calls", [
-    # the reason after the request held its words of forgetting (round 50's spent set: no tool)
-    ("work was insane today and i forgot the expense report, can u stick it on my to-do list so i actually do it",
-     ["add_todo"]),
-    ("老板刚说月底前要交PPT，加到我的todo里吧，不然我肯定忘", ["add_todo"]),
-])
-def test_a_request_with_its_reason_after_it(text, calls):
-    assert [name for name, _ in _called(text)] == calls

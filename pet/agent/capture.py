@@ -618,6 +618,17 @@ def said_name(text: str) -> bool:
     return not (last in _NOT_A_NAME or last.endswith(("ese", "ish")))  # (nor "I'm Chinese", "I'm British")
 
 
+_I_AM = re.compile(r"^(?:i'?m|i am)\s+", re.IGNORECASE)
+#: what speaks of a name or a nickname: the rest of a sentence that does is of the name, and stays with it
+_OF_NAMES = re.compile(r"\b(?:call(?:s|ed)? me|name|nickname|known as|go by)\b|叫我|名字|外号|小名|昵称|网名", re.IGNORECASE)
+
+
+def _as_name(said: str) -> str:
+    """The name said as a memory that reads and is found as one: "I'm Tove" → "my name is Tove" ("what's my name?"
+    found "I'm Luo Feng" fifth of five); other wordings as they are."""
+    return _I_AM.sub("my name is ", said, count=1)
+
+
 def _without_greeting(fact: str) -> str:
     """`fact` without a greeting that opens it ("hi, I'm Marguerite" keeps "I'm Marguerite")."""
     return _GREETING.sub("", fact, count=1) or fact
@@ -627,8 +638,8 @@ def _name_first(fact: str) -> tuple[str, str]:
     """The person's name said in the fact's first clause, and the rest ("I'm Tove, my husband drives a truck" → "I'm
     Tove", "my husband drives a truck"); ("", "") when it opens otherwise or says nothing more."""
     parts = _NAME_SPLIT.split(fact, maxsplit=1)
-    if len(parts) != 2 or not said_name(parts[0]) or len(parts[1].strip()) < 2:
-        return "", ""
+    if len(parts) != 2 or not said_name(parts[0]) or len(parts[1].strip()) < 2 or _OF_NAMES.search(parts[1]):
+        return "", ""  # (nor "I'm Luo Feng, but everyone calls me Maple…": the rest is of the name)
     return parts[0].strip(), parts[1].strip()
 
 
@@ -844,7 +855,7 @@ class Reader:
             if said_name(sentence.rstrip(".。!！~～ ")):
                 # the person's name said alone: the learned reading does not keep a short one ("I'm Tove", used as a
                 # person would), and it is the first thing a pet should know
-                fact = sentence.rstrip(".。!！~～ ")
+                fact = _as_name(sentence.rstrip(".。!！~～ "))
                 found.append((fact, self.vector(fact), NAME))
                 kept_at.append(at)
                 continue
@@ -908,7 +919,7 @@ class Reader:
                 # the person's name apart from what follows it, which is kept only when it tells a fact by itself: a
                 # change of the rest ("我和宋杰离婚了") must not take the name with it (used as a person would: "hi! I'm
                 # Tove, my husband Song Jie drives a truck…" was replaced whole); "我叫小明，很高兴认识你" keeps the name
-                told = [(name, self.vector(name), NAME)] + self._after_name(rest)
+                told = [(_as_name(name), self.vector(_as_name(name)), NAME)] + self._after_name(rest)
                 found += told
                 kept_at += [at] * len(told)
                 continue

@@ -542,12 +542,9 @@ _TODO = [
                r"|(?:待办|(?<![a-z])(?:todo|to-do)(?: ?list)?)(?:清单|列表|事项)?(?:里|中))"
                r"(?:加上|加|添上|添加|写上|记上|记一下|记下|记个)(?!了|起来|过|上了)(?>一[条个项件](?:事情?[：:，,]\s*)?|个(?![人税体性案子头]))?"
                r"[“\"'「]?(?P<x>.+?)[”\"'」]?[。！!~～]*$"),
-    re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:(?:can|could) (?:you|u) |pls |please )?"
+    re.compile(r"^(?P<x>[^?？]+?)\s*(?:\.\.+|[.,;!…])\s*(?:can you |could you |pls |please )?"
                r"(?:stick|put|add|throw|pop|write) (?:it|that|this) (?:on|to|in(?:to)?) (?:my|the) "
                r"(?:todo |to-do |to do |task )?list\s*[?？.!]*$", _I),
-    # ...and in Chinese: "月底前要交PPT，加到我的todo里吧" (round 50's spent set)
-    re.compile(r"^(?P<x>[^?？]+?)\s*[，,。.！!…]+\s*(?:帮我|给我|你)?(?:把(?:它|这个|这件事))?(?:加到|加进|放到|放进|写到|写进|记到|记进|添加到)"
-               r"(?:我的)?(?:待办|(?<![a-z])to-?do(?![a-z]))(?:事项|清单|列表|\s?list)?(?:里|中|上)?(?:吧|哈|哦|啊|呀)?[。！!~～\s]*$", _I),
 ]
 _LIST_TODOS = [
     # a list named after another asked for: "show me all my reminders and my todo list too", "…，还有待办"
