@@ -919,9 +919,9 @@ class Reader:
                 # the person's name apart from what follows it, which is kept only when it tells a fact by itself: a
                 # change of the rest ("我和宋杰离婚了") must not take the name with it (used as a person would: "hi! I'm
                 # Tove, my husband Song Jie drives a truck…" was replaced whole); "我叫小明，很高兴认识你" keeps the name
-                told = [(_as_name(name), self.vector(_as_name(name)), NAME)] + self._after_name(rest)
-                found += told
-                kept_at += [at] * len(told)
+                named = [(_as_name(name), self.vector(_as_name(name)), NAME)] + self._after_name(rest)
+                found += named
+                kept_at += [at] * len(named)
                 continue
             found.append((fact, vector, kind))
             kept_at.append(at)

@@ -1106,9 +1106,9 @@ class Agent:
             # person's own words)
             text = spelling.mend(text)
         reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
-        if reflex is None and wanted and (asked := reflexes.without_reason(text)) != text:
-            # the request without the reason after it ("…can u stick it on my to-do list so i actually do it")
-            reflex = reflexes.match(asked, now, self.persona.zone(), language)
+        if reflex is None and wanted and (unreasoned := reflexes.without_reason(text)) != text:
+            # the request without the reason after it ("…remind me at 9pm to call the vet, or else I'll forget")
+            reflex = reflexes.match(unreasoned, now, self.persona.zone(), language)
         if reflex is None and needs_time is not None and self.config.reflexes:
             # the answer to "what time should I remind you?": "9am"
             reflex = reflexes.answered_time(needs_time, text, now, self.persona.zone())
