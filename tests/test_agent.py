@@ -757,6 +757,8 @@ def test_a_request_that_insists_is_not_taken_back(text):
     ("what's 19 times 23 lol jk i can do that myself", True),
     ("帮我算一下45乘以6？开个玩笑，我心算就行", True),
     ("三百乘四……算了不用算了，心算出来了", True),  # (round 50's spent set computed it)
+    ("三百乘四等于多少……算了不用算了，心算出来了", True),
+    ("我小学数学老考零分，算了，心算这种东西我天生不行", False),  # news, no sum (the review)
     ("set an alarm for 6am, nah never mind", True),
     ("提醒我周五交报告，算了，不用了", True),
     ("提醒我周五交报告，算了，改成周四吧", False),  # a correction asks again

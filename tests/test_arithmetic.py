@@ -359,6 +359,7 @@ def test_pauses_alone_are_no_sum_and_no_crash(text):
     "from 29 to 34 a month, over a whole year and a half how much extra?", "我每天跑5公里，一周跑几天",
     "1月份花了3000，2月份花了2000，一共多少", "每月存500，从3月存到12月，一共多少",
     "How much is a 20% tip for 4 people?", "我跟另外两个人平分300，每人多少",
+    "4 friends and me and my wife split 300, how much each",  # more people after them (the review)
     "went to the bazaar with 3 friends, spent $60, how much each?",
     "What's 5000 after 20% tax?", "paid $40 after 20% discount, how much did I save",
     "Total $115 including 15% tip, how much was the tip",

@@ -105,9 +105,33 @@ def test_the_persons_name_said_alone_is_kept_as_their_name(text, kept):
     assert [(fact, kind) for fact, _, kind in capture.reader().facts(text)] == [(kept, capture.NAME)]
 
 
-@pytest.mark.parametrize("text", ["I'm Back", "I'm home!", "I'm Chinese", "hi", "hey I'm bored"])
+@pytest.mark.parametrize("text", ["I'm Back", "I'm home!", "I'm Chinese", "hi", "hey I'm bored",
+                                  # the review of 2026-12-08: these replaced the person's name
+                                  "我叫车了，马上出门", "我叫了外卖", "我叫醒了他", "我叫他别等我了", "我叫你小钳好不好",
+                                  "大家都叫我别熬夜", "I'm Pregnant", "I'm STARVING", "I'm Christian", "I'm Gemini",
+                                  "I'm Dutch, we eat a lot of cheese", "I'm Watching Netflix", "I'm Twenty"])
 def test_words_after_im_that_are_no_name(text):
     assert capture.NAME not in [kind for _, _, kind in capture.reader().facts(text)]
+
+
+def test_someone_elses_name_never_replaces_the_persons_own(book):
+    store, pet = book
+    capture.note(store, pet, "I'm Tove")
+    capture.note(store, pet, "I'm seeing someone! His name is Teng Chuan.")
+    assert "my name is Tove" in [m.content for m in store.listing(pet, limit=10)]
+
+
+@pytest.mark.parametrize("old, new", [
+    # a plan with "maybe" and a number, and a statement weighed with the pet (the review of 2026-12-08)
+    ("I work as a nurse", "maybe two years from now I'll quit nursing and open a bakery"),
+    ("I have a cat", "maybe a few years from now I'll get a dog"),
+    ("我住在杭州", "我要不要搬去上海，你说呢？"), ("我住在杭州", "我想搬去上海，你觉得呢？"),
+])
+def test_a_plan_or_a_question_to_the_pet_replaces_nothing(book, old, new):
+    store, pet = book
+    capture.note(store, pet, old)
+    assert not any(n.replaced for n in capture.note(store, pet, new))
+    assert old in [m.content for m in store.listing(pet, limit=10)]
 
 
 def test_a_change_after_the_name_keeps_the_name(book):

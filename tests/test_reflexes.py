@@ -1790,3 +1790,11 @@ def test_a_request_without_the_reason_after_it(text, asked):
 def test_news_of_a_list_is_no_thing_to_put_on_it(text):
     reflex = reflexes.match(text, NOW, ZONE, "zh")
     assert reflex is None or not reflex.calls
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("老板刚说月底前要交PPT，加到我的todo里吧", True), ("别提醒我了", False), ("should I set a reminder", False),
+    ("I keep forgetting to water plants", False),
+])
+def test_a_request_cut_from_its_reason_is_routed_only_when_asked_plainly(text, plain):
+    assert reflexes.asks_plainly(text) is plain

@@ -534,6 +534,7 @@ def test_a_loose_description_is_read_with_the_name_the_person_said(memory_setup,
     ("我喝了可乐，把住址那条记忆删了", "住址那条记忆"),
     ("ugh Lukas never takes out the trash", "trash"),
     ("delete everything about lukas and mia", "lukas and mia"),  # two names in the words that ask
+    ("I'm not going on that trip anymore, forget the trip to Berlin", "the trip"),  # a place, and more (the review)
 ])
 def test_a_name_that_points_at_no_one_memory_is_asked_about(memory_setup, message, what):
     registry, ctx, path = memory_setup

@@ -1783,6 +1783,8 @@ def test_the_message_turned_round_is_an_echo(message, reply, echo):
     ("好呀，iPhone 15 Pro Max 很贵哦", "我想买iPhone 15 Pro Max", False),  # the message's own words
     ("OK，没问题", "帮我一下", False), ("Claws out! 钳钳来啦", "嗨", False),  # two words or fewer
     ("“I love you” 就是我爱你", "我爱你用英语怎么说", False),  # English asked about
+    ("可以看《The Shawshank Redemption》这部电影，很好看的哦", "推荐个电影", False),  # a title keeps its capitals
+    ("今天天气很好，我们可以去 New York City 玩一玩，好不好呀", "去哪玩", False),
 ])
 def test_english_in_a_row_in_a_chinese_reply_is_the_wrong_language(reply, message, wrong):
     assert replycheck.wrong_language(reply, "zh", message, load_persona("xiaoqian")) is wrong

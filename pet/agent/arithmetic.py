@@ -524,8 +524,8 @@ def _with_me(text: str) -> str:
     bill" is 4 people, round 50's spent set divided by 3); as it was when it names no such count."""
     digits = _in_digits(text)
     found = _WITH_ME.search(digits)
-    if found is None:
-        return text
+    if found is None or re.match(r"\s*(?:\+|&|,|and\b|plus\b|加|和|跟)", digits[found.end():], _I):
+        return text  # (more people after them: "4 friends and me and my wife", the review)
     count = int(next(group for group in found.groups() if group is not None)) + 1
     said = f"{count}人" if found.group("z") or found.group("y") else f"{count} people"
     return digits[: found.start()] + said + digits[found.end():]

@@ -161,6 +161,9 @@ _RENAMES_A_THING = re.compile(r"\brenamed (?:the|our|my|his|her|their)\s|(?<![\w
                               r"|\bgave (?:the|our|my|his|her|him|it)\b[^.!?]{0,20}\ba new name|给(?:那|这|我家)?(?:只|头|条|匹|个|盆)?[\u4e00-\u9fff]"
                               r"{1,4}改(?:了)?名|把(?:那|这|我家)?(?:只|头|条|匹|个|盆)?[\u4e00-\u9fff]{1,6}改名", re.IGNORECASE)
 #: ...and the person's own name or nickname
+#: someone else's name: "His name is Teng Chuan", "她叫小美" (never the person's own, which it must not replace: the review)
+_SOMEONES_NAME = re.compile(r"\b(?:his|her|their|its)\s+name\b|\b(?:he'?s|she'?s|they'?re)\s+called\b|(?<![我])(?:他|她|它)叫",
+                            re.IGNORECASE)
 _OWN_NAME = re.compile(r"叫我|我叫(?![它他她])|我的(?:名字|外号|小名|网名|英文名)|\bcall me\b|\bmy (?:name|nickname)\b|\bi'?m called\b"
                        r"|\bi go by\b", re.IGNORECASE)
 #: kinds of fact that change together: a new job is often told as a new workplace, a new partner as love
@@ -584,9 +587,11 @@ def worded_as_fact(sentence: str) -> bool:
 
 #: "maybe" or "probably" before a number rounds it, and says no hypothetical: "he's home maybe five days a month"
 #: (round 50's set: the husband's job went unkept)
-_ROUGHLY = re.compile(r"\b(?:maybe|probably)\s+(?=(?:\d|a (?:few|couple|dozen|hundred|thousand)|one|two|three|four|five|six"
+_ROUGHLY = re.compile(r"\b(?:maybe|probably)\s+(?=(?:\d|a (?:couple|dozen|hundred|thousand)|two|three|four|five|six"
                       r"|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-                      r"|hundred|once|twice|half)\b)")
+                      r"|hundred|twice|half)\b)")
+#: ...but not in a plan or a wish ("maybe two years from now I'll quit nursing": the review)
+_PLAN_WORDS = re.compile(r"\b(?:i'?ll|ill|will|won'?t|gonna|going to|would|someday|one day|from now|if|when i|once i)\b")
 
 
 #: a greeting before a fact, no part of it: "hi, I'm Marguerite", "你好，我叫阿雅…"
@@ -596,7 +601,8 @@ _GREETING = re.compile(r"^(?:(?:hi|hey|hello|hiya|heya|yo|morning|good (?:mornin
                        re.IGNORECASE)
 #: the person's name said in a clause of its own: "I'm Tove", "my name's Bo", "我叫小明"
 _NAME_CLAUSE = re.compile(r"(?i:i'?m|i am|my name is|my name'?s|call me)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
-                          r"|(?:我叫|我的名字(?:是|叫)|大家(?:都)?叫我)[\u4e00-\u9fffA-Za-z]{1,6}")
+                          r"|(?:我叫|我的名字(?:是|叫)|大家(?:都)?叫我)(?![\u4e00-\u9fff]*(?:了|什么|啥|吗|呢|别|不|车|外卖|醒|他|她|你|它|们))"
+                          r"[\u4e00-\u9fffA-Za-z]{1,4}")
 _NAME_SPLIT = re.compile(r"\s*(?:[,，;；]\s*(?:and\s+)?|\s+and\s+)")
 
 
@@ -605,17 +611,33 @@ _NOT_A_NAME = frozenset("""back home here there fine good great ok okay done tir
     up out in off on so not just going gonna still also very really cold hot happy sad busy new single married alone
     lost confused serious joking kidding away awake asleep exhausted stressed excited nervous scared the a an
     american canadian australian korean indian italian russian mexican german brazilian asian european african
-    muslim catholic buddhist vegan vegetarian gay bi straight""".split())
+    muslim catholic buddhist vegan vegetarian gay bi straight christian hindu jewish atheist sikh
+    french dutch swiss thai greek irish welsh scottish polish spanish english danish swedish finnish turkish czech
+    aries taurus gemini cancer leo virgo libra scorpio sagittarius capricorn aquarius pisces
+    pregnant engaged retired divorced widowed adopted allergic vegan diabetic deaf blind sober broke rich poor
+    twenty thirty forty fifty sixty seventy eighty ninety infj infp intj intp enfj enfp entj entp isfj isfp istj istp
+    esfj esfp estj estp left right single taken fat thin tall short old young""".split())
 
 
 def said_name(text: str) -> bool:
-    """The text is the person's name said and nothing more: "I'm Tove", "my name is Sam", "我叫小明" (not "I'm Back")."""
+    """The text is the person's name said and nothing more: "I'm Tove", "my name is Sam", "我叫小明" (not "I'm Back",
+    "I'm Pregnant", "I'm STARVING", "我叫车了": the review found them replacing the name)."""
     found = _NAME_CLAUSE.fullmatch(text.strip())
     if found is None:
         return False
-    words = re.findall(r"[A-Za-z']+", text)
+    if re.match(r"\s*(?:我|大家)", text):
+        return True
+    said = re.sub(r"^(?i:i'?m|i am|my name is|my name'?s|call me)\s+", "", text.strip())
+    words = said.split()
+    if any(word.isupper() and len(word) > 1 for word in words):
+        return False  # a shout, no name
     last = words[-1].lower() if words else ""
-    return not (last in _NOT_A_NAME or last.endswith(("ese", "ish")))  # (nor "I'm Chinese", "I'm British")
+    if last in _NOT_A_NAME or last.endswith(("ese", "ish")):
+        return False  # (nor "I'm Chinese", "I'm British")
+    if re.match(r"(?i:my name is|my name'?s|call me)\b", text.strip()):
+        return True  # named as a name
+    # "I'm X": a state, a doing, a people, a faith or a sign is no name ("I'm Pregnant", "I'm Watching Netflix", "I'm Dutch")
+    return not any(word.lower() in _NOT_A_NAME or (len(word) > 4 and word.lower().endswith("ing")) for word in words)
 
 
 _I_AM = re.compile(r"^(?:i'?m|i am)\s+", re.IGNORECASE)
@@ -664,11 +686,19 @@ def _without_asking_after(sentence: str) -> str:
         return sentence
     cut = max(sentence.rfind(","), sentence.rfind("，"))
     before = sentence[:cut].strip() if cut > 0 else ""
-    if _DOUBTS.search(sentence[cut + 1:]):
-        return sentence  # it asks whether what it said is so: "You don't have eyelids, right?", "…真的假的？"
+    if not _ASIDE.fullmatch(sentence[cut + 1:].strip()) or _WEIGHED.search(before):
+        # it asks whether what it said is so ("You don't have eyelids, right?"), or what the pet thinks of it ("我要不要搬去
+        # 上海，你说呢？", "I think I'm breaking up with Tom, is that bad?": the review)
+        return sentence
     return before if len(before) >= 2 else sentence
 
 
+#: a question after a statement that asks nothing of it: "did you know?", "是不是疯了？", "remember?"
+_ASIDE = re.compile(r"(?:(?:did|do) (?:you|u|ya) know|you know|remember|guess what|can you believe it|how crazy is that|crazy,? right"
+                    r"|(?:我)?是不是(?:疯了|傻了|很酷|很厉害)|(?:你)?知道吗|(?:你)?记得吗|没想到吧|厉害吧|疯了吧|想不到吧|酷不酷|牛不牛)"
+                    r"[\s?？!！.。~～]*", re.IGNORECASE)
+#: ...and a statement still weighed ("我要不要…", "I think I'm…", "we were wondering")
+_WEIGHED = re.compile(r"要不要|是不是|该不该|能不能|吗|呢|想|打算|\b(?:think|wondering|should|maybe|might|thinking)\b", re.IGNORECASE)
 #: a question after a statement that asks whether it is so
 _DOUBTS = re.compile(r"\b(?:right|really|true|correct|isn'?t it|aren'?t (?:you|they|i)|don'?t (?:you|they|i)|doesn'?t it"
                      r"|is it|are you|do you think|innit|yeah|no)\s*[?？!！.]*\s*$|真的假的|真的吗|是真的吗|对吧|对不对|对吗|是吧"
@@ -680,7 +710,7 @@ def _without_harmless(lowered: str, table: Words) -> str:
     ("主要是" holds 要是; "maybe five days a month" rounds a number)."""
     for phrase in table.harmless:
         lowered = lowered.replace(phrase, " ")
-    return _ROUGHLY.sub(" ", lowered)
+    return lowered if _PLAN_WORDS.search(lowered) else _ROUGHLY.sub(" ", lowered)
 
 
 #: a plan or a wish the person had...
@@ -1093,7 +1123,8 @@ class Reader:
             chances = learned.probabilities(rows)
             # someone else's news ("小美订婚了！", "Lily moved to Lisbon!") changes only a memory that names them
             others = _news_of_someone(fact)
-            bar = np.array([float("inf") if _RENAMES_A_THING.search(fact) and _OWN_NAME.search(record.content)
+            bar = np.array([float("inf") if (_RENAMES_A_THING.search(fact) or not _OWN_NAME.search(fact) and _SOMEONES_NAME.search(
+                fact)) and _OWN_NAME.search(record.content)
                             else self._bar(row, record.content, kind, others) for row, record in zip(rows.tolist(), compared)])
             chances = np.where(chances >= bar, chances, 0.0)
             best_at = int(np.argmax(chances))

@@ -1106,9 +1106,11 @@ class Agent:
             # person's own words)
             text = spelling.mend(text)
         reflex = reflexes.match(text, now, self.persona.zone(), language) if wanted else None
-        if reflex is None and wanted and (unreasoned := reflexes.without_reason(text)) != text:
-            # the request without the reason after it ("…remind me at 9pm to call the vet, or else I'll forget")
-            reflex = reflexes.match(unreasoned, now, self.persona.zone(), language)
+        if reflex is None and wanted and (unreasoned := reflexes.without_reason(text)) != text and (
+                again := reflexes.match(unreasoned, now, self.persona.zone(), language)) is not None and again.calls:
+            # the request without the reason after it ("…remind me at 9pm to call the vet, or else I'll forget"); not a
+            # question back ("what should I add?") where the router and the model may still read "that" (the review)
+            reflex = again
         if reflex is None and needs_time is not None and self.config.reflexes:
             # the answer to "what time should I remind you?": "9am"
             reflex = reflexes.answered_time(needs_time, text, now, self.persona.zone())
@@ -1393,7 +1395,7 @@ class Agent:
             return None
         try:
             route = router.route(text)
-            if route.intent is None and (asked := reflexes.without_reason(text)) != text and (
+            if route.intent is None and (asked := reflexes.without_reason(text)) != text and reflexes.asks_plainly(asked) and (
                     cut := router.route(asked)).tool:
                 route = cut  # "…加到我的todo里吧，不然我肯定忘": the reason's words left the router torn
         except Exception as exc:  # the encoder failed: the model decides, as without it

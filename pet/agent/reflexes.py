@@ -2003,6 +2003,17 @@ def without_reason(text: str) -> str:
     return text
 
 
+#: words that say not to do it: "别提醒我了", "don't add it"
+_NOT_DOING = re.compile(r"别|不要|不用|甭|\b(?:don'?t|do not|stop|no need|never)\b", _I)
+
+
+def asks_plainly(text: str) -> bool:
+    """A clause of `text` is worded as a request, and none says not to do it nor asks whether to ("别提醒我了", "should I
+    set a reminder": the review of 2026-12-08 found them routed once their reason was cut off)."""
+    parts = clauses(text)
+    return any(request_form(part) for part in parts) and not _NOT_DOING.search(text) and not opens_a_question(text)
+
+
 def only_a_reason(fact: str) -> bool:
     """What is left of a request to keep after its asking words is only why it is asked ("cuz i lose it all the time",
     "别让我又找半天"): the fact was said before it."""

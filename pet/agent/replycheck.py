@@ -423,7 +423,9 @@ def _stray_english(reply: str, message: str, persona: Persona | None, context: S
     if persona is not None:
         given.update(word.lower() for name in (*persona.name.values(), *persona.species_name.values())
                      for word in re.findall(r"[A-Za-z'-]+", name))
-    return any(len([word for word in re.findall(r"[A-Za-z'-]+", run.group()) if word.lower() not in given]) >= STRAY_EN_WORDS
+    # (a title or a place keeps its capitals: "《The Shawshank Redemption》", "New York City", "The Legend of Zelda")
+    return any(len([word for word in re.findall(r"[A-Za-z'-]+", run.group())
+                    if word.lower() not in given and word[:1].islower()]) >= STRAY_EN_WORDS
                for run in _EN_RUN.finditer(reply))
 
 
@@ -1150,7 +1152,7 @@ def problems(reply: str, *, message: str, language: str, persona: Persona,
     tool results of the turn."""
     found = []
     if letters_in(reply) >= JUDGED_LETTERS and wrong_language(reply, language, message, persona,
-                                                               (*memories, *lately, *heard)):
+                                                               (*memories, *lately, *heard, *told)):
         found.append(LANGUAGE)
     if is_echo(reply, message) or takes_over(reply, message, _not_asked(message, memories)) or says_again(reply, message):
         found.append(ECHO)

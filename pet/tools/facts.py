@@ -332,7 +332,7 @@ _REMARK = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:(?:i|i'll|i will|i can|i have|i've got|i got|i know|i'm good|never ?mind"
     r"|nvm|lol|haha+|no need|forget it)\b"
     # ("三百乘四……算了不用算了，心算出来了", round 50's spent set computed it)
-    r"|我自己|我?心算|(?:我)?算(?:出来|好)了|我会|我有|我已经|我早就|不用了?|没事|没关系|不需要).*)?$", _I)
+    r"|我自己|我心算|我会|我有|我已经|我早就|不用了?|没事|没关系|不需要).*)?$", _I)
 #: …or, after a request, that it does not matter ("帮我记一下……哎算了，也没什么重要的"); after news it plays
 #: the news down and takes nothing back ("我失业了，唉算了，没啥大不了")
 _DOWNPLAY = re.compile(
@@ -347,11 +347,14 @@ _ASKING = re.compile(r"\b(?:remember|remind|note|save|add|set|calculate|cancel|d
 #: a question asked, which a taking-back may follow with nothing, or with the answer found ("what time is it—
 #: oh never mind, found my watch", "现在几点……哦不用了，我看到墙上的钟了"); not news ("What time do you wake up?
 #: Never mind, my sister moved in with me")
-_QUESTIONED = re.compile(r"[?？]|\bwhat time\b|\bwhat(?:'s| is)\b|\bhow (?:much|many|long)\b|几点|多少", _I)
+#: (a sum said bare is a question too: "三百乘四……算了不用算了，心算出来了", round 50's spent set computed it)
+_QUESTIONED = re.compile(r"[?？]|\bwhat time\b|\bwhat(?:'s| is)\b|\bhow (?:much|many|long)\b|几点|多少"
+                         r"|[0-9一二两三四五六七八九十百千万]\s*(?:乘以?|除以?|加上?|减去?|[+*/×÷-])\s*[0-9一二两三四五六七八九十百千万]", _I)
 _SETTLED = re.compile(
     r"[\s,，.。!！~～…;；:：-]*(?:(?:i |just )?(?:found|see|saw|got) (?:it|my|the)\b.*|just (?:asking|curious|wondering)\b.*"
     r"|(?:it )?(?:doesn'?t|does not|don'?t) matter\b.{0,20}"
     r"|(?:我)?(?:看到|找到|知道)了?.{0,12}|随口一?问.{0,6}|就?随便问问.{0,6}|无所谓.{0,6}|不重要.{0,6}"
+    r"|(?:我)?(?:已经)?(?:心算|自己算|算)(?:出来|好)了.{0,6}"
     # no need after all: there is still some ("…nah forget it, there's still half a carton", "……算了，家里还有")
     r"|(?:there'?s|there is|there are)\b.{0,16}\bstill\b.{0,40}|(?:we|i)(?: still)? (?:have|got) (?:some|plenty|half|enough"
     r"|a (?:bit|few|lot)|one|two|lots)\b.{0,40}|(?:家里|冰箱里|我这儿?)还有.{0,20})?$", _I)

@@ -32,6 +32,9 @@ _ENTRY = re.compile(r"(?:那|这|哪)(?:一)?(?:条|个)(?:记忆|memory)?|记�
 #: a word pointing back at someone or something named before ("forget about him", "关于它的那条")
 _POINTING = re.compile(r"\b(?:him|her|them|he|she|they)\b|它|他|她", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,，.。!！?？;；…]+")
+#: words of a request to delete that name nothing ("delete anything about jess pls"), as search terms
+_LOOSE_TERMS = frozenset({"anyth", "anything", "everyth", "everything", "stuff", "thing", "all", "about", "pls", "plz",
+                          "pleas", "please", "the", "关于", "所有", "全部", "有关", "相关", "东西", "事情"})
 #: the memories a name is looked for in: one more holding it makes the name point at no one memory
 NAME_SEARCH = 20
 #: its search terms (pet.memory.recall.query_terms: stemmed, or two characters)
@@ -319,13 +322,22 @@ def memory_tools(store: MemoryStoreLike) -> list[Tool]:
         else:
             return None
         held: set[int] = set()
-        for term in query_terms(words, limit=64):
-            if len(term) < 2 or asks_deleting(term) or term in _ENTRY_TERMS:
-                continue
-            held |= {m.id for m in store.search(ctx.pet_id, term, limit=NAME_SEARCH) if _as_name(term, m.content)}
+        terms = [term for term in query_terms(words, limit=64)
+                 if len(term) >= 2 and not asks_deleting(term) and term not in _ENTRY_TERMS]
+        named: list[str] = []
+        for term in terms:
+            found = {m.id for m in store.search(ctx.pet_id, term, limit=NAME_SEARCH) if _as_name(term, m.content)}
+            named += [term] if found else []
+            held |= found
             if len(held) > 1:
                 return None
-        return next(iter(held), None)
+        if not held or words == ctx.message:
+            return next(iter(held), None)
+        # the words that ask say nothing else than the name, or what the memory says too: "delete anything about jess"
+        # is Jess's memory, "forget the trip to Berlin" not "my sister lives in Berlin" (the review)
+        record = next(m for m in store.search(ctx.pet_id, named[0], limit=NAME_SEARCH) if m.id in held)
+        rest = [term for term in terms if term not in named and term not in _LOOSE_TERMS]
+        return record.id if all(term in record.content.casefold() for term in rest) else None
 
     def _agreed(text: str, found: list[MemoryRecord], ctx: ToolContext) -> int | None:
         """The id of the one memory found for `text` that shares a word with it and is also the
