@@ -34,7 +34,10 @@ _POINTING = re.compile(r"\b(?:him|her|them|he|she|they)\b|它|他|她", re.IGNOR
 _CLAUSE = re.compile(r"[,，.。!！?？;；…]+")
 #: words of a request to delete that name nothing ("delete anything about jess pls"), as search terms
 _LOOSE_TERMS = frozenset({"anyth", "anything", "everyth", "everything", "stuff", "thing", "all", "about", "pls", "plz",
-                          "pleas", "please", "the", "关于", "所有", "全部", "有关", "相关", "东西", "事情"})
+                          "pleas", "please", "the", "关于", "所有", "全部", "有关", "相关", "东西", "事情",
+                          # (the asking words as search terms: "delet" is no word asks_deleting knows)
+                          "delet", "remov", "eras", "forget", "wipe", "drop", "scrap", "ditch", "clear", "删掉", "删除",
+                          "忘掉", "忘了", "删了"})
 #: the memories a name is looked for in: one more holding it makes the name point at no one memory
 NAME_SEARCH = 20
 #: its search terms (pet.memory.recall.query_terms: stemmed, or two characters)
