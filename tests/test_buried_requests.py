@@ -1455,3 +1455,15 @@ def test_where_a_thing_is_kept_is_noted_and_found():
     calls, results, _ = _turn(app, conversation, "where did i put my spare key")
     app.close()
     assert calls == ["recall"] and "blue flowerpot" in results[0].content
+
+
+def test_the_name_in_the_words_that_ask_to_delete_is_the_memory_meant():
+    """Round 39's spent set: "we broke up. delete anything about jess pls" asked "do you mean #1?" (twice: the second
+    time the asking word "delet" was taken for a word the memory must hold)."""
+    app, _ = _app()
+    for fact in ("girlfriend is called Jess", "works night shifts on weekends", "has a cat named Pickle"):
+        app.agent.memories.remember(app.agent.pet.id, fact)
+    calls, results, _ = _turn(app, app.new_conversation(), "we broke up. delete anything about jess pls")
+    left = [m.content for m in app.agent.memories.recent(app.agent.pet.id, limit=10)]
+    app.close()
+    assert calls == ["forget"] and results[0].ok and "girlfriend is called Jess" not in left, results

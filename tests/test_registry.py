@@ -511,7 +511,6 @@ def test_a_memory_near_in_meaning_but_not_the_one_described_is_asked_about(memor
     ("yo scrub my old phone number from ur memory", "phone number", "old phone number is 0412 998 301"),
     # the name in the words that ask, the message's first clause a reason (round 39's spent set)
     ("we broke up. delete anything about lukas pls", "we broke up. delete anything about lukas", "boyfriend is called Lukas"),
-    ("we broke up. delete anything about lukas pls", "lukas", "boyfriend is called Lukas"),
 ])
 def test_a_loose_description_is_read_with_the_name_the_person_said(memory_setup, message, what, meant):
     """The model's words for the memory are loose ("him"), but the message names it: a name that

@@ -1015,21 +1015,23 @@ class Reader:
         lasting = worded_as_fact(rest) and not of_the_moment(rest) and kind not in PASSING and kind != CHAT
         return [(rest, vector, kind)] if lasting else []
 
+    def _tells_nothing(self, text: str) -> bool:
+        """A sentence beside a kept fact that cannot go with it: too short, a question, a request, a plan at a time,
+        one given up, a joke or a sum."""
+        return bool(len(text) < 2 or text.endswith(("?", "？")) or self._asks(text) or dated(text) or (
+            given_up(text) or joking(text) or arithmetic.expression_in(text)))
+
     def _goes_on(self, sentence: str) -> bool:
         """Whether a sentence after a change told bare ("So yeah, moved again.") says what it changed to: it asks,
         plans and counts nothing, and is not small talk ("Little mud-brick house in Huocheng…", round 50's set)."""
         text = sentence.strip()
-        if len(text) < 2 or text.endswith(("?", "？")) or self._asks(text) or dated(text) or (
-                given_up(text) or joking(text) or arithmetic.expression_in(text)):
-            return False
-        return self.kind(self.vector(text)) != CHAT
+        return not self._tells_nothing(text) and self.kind(self.vector(text)) != CHAT
 
     def _news_beside(self, sentence: str) -> bool:
         """Whether a sentence beside a kept fact tells news of it: the learned reading gives it at least
         BESIDE_FLOOR, and it asks nothing."""
         text = sentence.strip()
-        if self.told is None or len(text) < 2 or text.endswith(("?", "？")) or self._asks(text) or dated(text) or (
-                given_up(text) or joking(text) or arithmetic.expression_in(text)):
+        if self.told is None or self._tells_nothing(text):
             return False
         vector = self.vector(text)
         return (stated.fact_probability(self.told, vector) >= BESIDE_FLOOR
